@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/internal/zkserver"
+)
+
+func newServeCommand() *cobra.Command {
+	var (
+		listen  string
+		cfg     zkserver.Config
+		verbose bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the embedded ZooKeeper-compatible server until interrupted",
+		Long: `serve runs zkx's embedded, in-memory, single-node ZooKeeper-compatible server.
+Any ZooKeeper client (zkCli.sh, Curator, Kazoo, go-zookeeper) can use it. Its state
+lives in memory and is gone when it stops. It is meant for demos and tests; use a
+real ZooKeeper ensemble for anything that matters.`,
+		Example: `  zkx serve
+  zkx serve --listen 127.0.0.1:2182 --tick 100ms`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			level := slog.LevelInfo
+			if verbose {
+				level = slog.LevelDebug
+			}
+			logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			cfg.Logger = logger
+			if warning := exposureWarning(listen); warning != "" {
+				logger.Warn(warning)
+			}
+			srv, err := zkserver.Start(listen, cfg)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "zkx embedded ZooKeeper server listening on %s (Ctrl-C to stop)\n", srv.ConnectString())
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			<-ctx.Done()
+			logger.Info("stopping")
+			return srv.Close()
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&listen, "listen", "127.0.0.1:2181", "address to listen on (host:port; port 0 picks a free one)")
+	f.DurationVar(&cfg.TickTime, "tick", 2*time.Second, "ZooKeeper tick time")
+	f.DurationVar(&cfg.MinSessionTimeout, "min-session-timeout", 0, "smallest session timeout granted (default 2 ticks)")
+	f.DurationVar(&cfg.MaxSessionTimeout, "max-session-timeout", 0, "largest session timeout granted (default 20 ticks)")
+	f.BoolVar(&verbose, "verbose", false, "log every session")
+	cmd.SetContext(context.Background())
+	return cmd
+}
+
+// exposureWarning warns when the server would accept connections from other
+// hosts: it has no authentication of its own beyond ZooKeeper's ACLs.
+func exposureWarning(listen string) string {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return ""
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() || host == "localhost" {
+		return ""
+	}
+	return fmt.Sprintf("listening on %s accepts connections from other hosts: anyone who can reach it can read and change its data", listen)
+}

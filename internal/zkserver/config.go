@@ -1,0 +1,56 @@
+package zkserver
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Config tunes the server. The zero value gives ZooKeeper's defaults (2 s
+// ticks, sessions between 4 s and 40 s) with every four-letter word allowed.
+type Config struct {
+	// TickTime is ZooKeeper's basic time unit; the session timeout bounds
+	// default to 2 and 20 ticks.
+	TickTime time.Duration
+	// MinSessionTimeout and MaxSessionTimeout bound what clients may ask for.
+	MinSessionTimeout time.Duration
+	MaxSessionTimeout time.Duration
+	// FourLetterWords lists the allowed four-letter words; nil allows all
+	// (ZooKeeper's 4lw.commands.whitelist=*).
+	FourLetterWords []string
+	// SuperDigest, as "super:<base64 sha1>", makes a client that adds the
+	// matching digest credentials bypass every ACL.
+	SuperDigest string
+	// Logger receives connection and session events; nil discards them.
+	Logger *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.TickTime <= 0 {
+		c.TickTime = 2 * time.Second
+	}
+	if c.MinSessionTimeout <= 0 {
+		c.MinSessionTimeout = 2 * c.TickTime
+	}
+	if c.MaxSessionTimeout <= 0 {
+		c.MaxSessionTimeout = 20 * c.TickTime
+	}
+	if c.MaxSessionTimeout < c.MinSessionTimeout {
+		c.MaxSessionTimeout = c.MinSessionTimeout
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+func (c Config) fourLetterAllowed(cmd string) bool {
+	if c.FourLetterWords == nil {
+		return true
+	}
+	for _, w := range c.FourLetterWords {
+		if w == cmd || w == "*" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,427 @@
+package zkserver
+
+import (
+	"bufio"
+	"encoding/binary"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zkx-dev/zkx/internal/jute"
+)
+
+// maxQueuedBytes bounds a connection's outbox: a client that stops reading
+// is disconnected rather than allowed to grow the server's memory.
+const maxQueuedBytes = 64 << 20
+
+// writeTimeout bounds one write to a client that has stopped reading.
+const writeTimeout = 30 * time.Second
+
+// conn is one client connection. Its reader goroutine decodes and applies
+// requests in order; its writer goroutine drains the outbox.
+type conn struct {
+	s      *Server
+	nc     net.Conn
+	remote string // "/ip:port", as ZooKeeper prints it
+	ip     string // Java's host address form, the id of the ip scheme
+
+	// Guarded by s.mu.
+	sess     *session
+	auth     []jute.Id
+	detached bool
+	timeout  time.Duration
+
+	out       outbox
+	done      chan struct{}
+	closeOnce sync.Once
+	closing   atomic.Bool // a close is queued behind the outbox: the writer ends the connection
+
+	established time.Time
+	stats       connStats
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	c := &conn{s: s, nc: nc, done: make(chan struct{}), established: time.Now()}
+	c.out.wake = make(chan struct{}, 1)
+	c.remote = "/" + nc.RemoteAddr().String()
+	if tcp, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+		c.ip = javaHostAddress(tcp.IP)
+		c.remote = "/" + net.JoinHostPort(c.ip, itoa(tcp.Port))
+	}
+	c.auth = []jute.Id{{Scheme: "ip", ID: c.ip}}
+	return c
+}
+
+// connStats are the per-connection counters cons prints.
+type connStats struct {
+	received   atomic.Int64
+	sent       atomic.Int64
+	lastOp     atomic.Value // string
+	lastCxid   atomic.Int64
+	lastZxid   atomic.Int64
+	lastResp   atomic.Int64 // unix ms
+	lastLat    atomic.Int64
+	minLat     atomic.Int64
+	maxLat     atomic.Int64
+	sumLat     atomic.Int64
+	countLat   atomic.Int64
+	fourLetter bool
+}
+
+func (st *connStats) record(op string, cxid int32, zxid int64, latency int64) {
+	st.lastOp.Store(op)
+	st.lastCxid.Store(int64(cxid))
+	st.lastZxid.Store(zxid)
+	st.lastResp.Store(time.Now().UnixMilli())
+	st.lastLat.Store(latency)
+	if n := st.countLat.Add(1); n == 1 || latency < st.minLat.Load() {
+		st.minLat.Store(latency)
+	}
+	if latency > st.maxLat.Load() {
+		st.maxLat.Store(latency)
+	}
+	st.sumLat.Add(latency)
+}
+
+// readLoop reads length-prefixed packets until the connection ends.
+func (c *conn) readLoop() {
+	defer func() {
+		if !c.closing.Load() {
+			c.close()
+		}
+	}()
+	br := bufio.NewReaderSize(c.nc, 64<<10)
+	var head [4]byte
+	established := false
+	for {
+		if _, err := io.ReadFull(br, head[:]); err != nil {
+			return
+		}
+		if !established {
+			if cmd, ok := fourLetterWord(head); ok {
+				c.stats.fourLetter = true
+				c.fourLetter(cmd)
+				return
+			}
+		}
+		n := int32(binary.BigEndian.Uint32(head[:]))
+		if n < 0 || n > jute.MaxPacket {
+			c.s.cfg.Logger.Warn("closing connection: bad packet length", "remote", c.remote, "len", n)
+			return
+		}
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(br, buf); err != nil {
+			return
+		}
+		c.s.pause.wait(c.done)
+		select {
+		case <-c.done:
+			return
+		default:
+		}
+		c.s.stats.addReceived()
+		c.stats.received.Add(1)
+		if !established {
+			if !c.handshake(buf) {
+				return
+			}
+			established = true
+			continue
+		}
+		if !c.handle(buf) {
+			return
+		}
+	}
+}
+
+// writeLoop sends queued frames in order, honouring injected delays and
+// pauses, and closes the connection after a frame marked closeAfter.
+func (c *conn) writeLoop() {
+	bw := bufio.NewWriterSize(c.nc, 64<<10)
+	for {
+		select {
+		case <-c.out.wake:
+		case <-c.done:
+			return
+		}
+		for _, f := range c.out.drain() {
+			c.s.pause.wait(c.done)
+			if wait := time.Until(f.notBefore); wait > 0 {
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-c.done:
+					t.Stop()
+					return
+				}
+			}
+			if f.closeAfter {
+				bw.Flush()
+				c.close()
+				return
+			}
+			c.nc.SetWriteDeadline(time.Now().Add(writeTimeout))
+			if _, err := bw.Write(f.b); err != nil {
+				c.close()
+				return
+			}
+			c.stats.sent.Add(1)
+			c.s.stats.addSent()
+		}
+		if err := bw.Flush(); err != nil {
+			c.close()
+			return
+		}
+	}
+}
+
+// push queues one frame for the writer.
+func (c *conn) push(b []byte) { c.out.push(frame{b: b, notBefore: c.s.faults.replyTime(c)}, c) }
+
+// closeAfterFlush queues the end of the connection behind what is queued.
+func (c *conn) closeAfterFlush() {
+	c.closing.Store(true)
+	c.out.push(frame{closeAfter: true, notBefore: c.s.faults.replyTime(c)}, c)
+}
+
+// sendEvent queues a watch notification; the caller holds s.mu.
+func (c *conn) sendEvent(eventType int32, path string) {
+	c.push(replyFrame(jute.XidNotification, -1, jute.ErrOK,
+		&jute.WatcherEvent{Type: eventType, State: jute.StateSyncConnected, Path: path}))
+}
+
+// shutdown closes the socket and wakes both goroutines; it does not touch
+// server state, so it is safe with or without s.mu held.
+func (c *conn) shutdown() {
+	c.closeOnce.Do(func() {
+		close(c.done)
+		c.nc.Close()
+	})
+}
+
+// close ends the connection and forgets it; the caller must not hold s.mu.
+func (c *conn) close() {
+	c.shutdown()
+	c.s.mu.Lock()
+	c.detachLocked()
+	c.s.mu.Unlock()
+}
+
+// closeLocked is close for a caller that holds s.mu.
+func (c *conn) closeLocked() {
+	c.shutdown()
+	c.detachLocked()
+}
+
+// detachLocked removes the connection and its watches from the server. The
+// session outlives it until its timeout.
+func (c *conn) detachLocked() {
+	if c.detached {
+		return
+	}
+	c.detached = true
+	delete(c.s.conns, c)
+	c.s.watches.removeConn(c)
+	if c.sess != nil && c.sess.conn == c {
+		c.sess.conn = nil
+	}
+}
+
+// handshake answers the ConnectRequest that opens every connection.
+func (c *conn) handshake(buf []byte) bool {
+	var req jute.ConnectRequest
+	d := jute.NewDecoder(buf)
+	req.Decode(d)
+	if d.Err() != nil {
+		c.s.cfg.Logger.Warn("closing connection: malformed connect request", "remote", c.remote, "err", d.Err())
+		return false
+	}
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	if req.LastZxidSeen > s.zxid {
+		// The client has seen a newer state than ours: ZooKeeper refuses it
+		// so that it tries another member.
+		s.cfg.Logger.Info("refusing client ahead of us", "remote", c.remote, "client_zxid", req.LastZxidSeen, "zxid", s.zxid)
+		return false
+	}
+	timeout := s.negotiateTimeout(req.TimeOut)
+	resp := jute.ConnectResponse{ProtocolVersion: jute.ProtocolVersion, HasReadOnly: req.HasReadOnly}
+	var sess *session
+	if req.SessionID == 0 {
+		sess = s.newSessionLocked(timeout)
+	} else {
+		sess = s.sessions[req.SessionID]
+		if sess == nil || !sess.passwordMatches(req.Passwd) {
+			// Expired, unknown or a wrong password: all look expired.
+			resp.Passwd = make([]byte, 16)
+			c.push(connectFrame(&resp))
+			c.closeAfterFlush()
+			return false
+		}
+		if old := sess.conn; old != nil && old != c {
+			old.closeLocked()
+		}
+		sess.timeout = timeout
+		sess.touch()
+	}
+	sess.conn = c
+	c.sess = sess
+	c.timeout = timeout
+	resp.TimeOut = int32(timeout / time.Millisecond)
+	resp.SessionID = sess.id
+	resp.Passwd = sess.passwd
+	c.push(connectFrame(&resp))
+	s.cfg.Logger.Debug("session established", "session", hexID(sess.id), "remote", c.remote, "timeout", timeout)
+	return true
+}
+
+func connectFrame(r *jute.ConnectResponse) []byte {
+	e := jute.NewEncoder(make([]byte, 4, 48))
+	r.Encode(e)
+	return frameBytes(e)
+}
+
+// handle applies one request of an established session.
+func (c *conn) handle(buf []byte) bool {
+	s := c.s
+	d := jute.NewDecoder(buf)
+	var hdr jute.RequestHeader
+	hdr.Decode(d)
+	if d.Err() != nil {
+		s.cfg.Logger.Warn("closing connection: malformed request header", "remote", c.remote)
+		return false
+	}
+	start := time.Now()
+	c.sess.touch()
+	switch hdr.Type {
+	case jute.OpPing:
+		c.push(replyFrame(jute.XidPing, s.lastZxid.Load(), jute.ErrOK, nil))
+		c.stats.record("PING", hdr.Xid, s.lastZxid.Load(), 0)
+		return true
+	case jute.OpAuth:
+		return c.addAuth(hdr, d)
+	}
+	if !knownOp(hdr.Type) {
+		// ZooKeeper's UnimplementedRequestProcessor: answer, then hang up.
+		c.push(replyFrame(hdr.Xid, s.lastZxid.Load(), jute.ErrUnimplemented, nil))
+		c.closeAfterFlush()
+		return false
+	}
+	fault := s.faults.before(c.sess.id, hdr.Type, buf[8:])
+	if fault == DropBeforeApply {
+		return false
+	}
+	s.mu.Lock()
+	if s.closed || c.detached {
+		s.mu.Unlock()
+		return false
+	}
+	reply, closeAfter := s.process(c, hdr, d)
+	zxid := s.zxid
+	if fault == DropAfterApply {
+		c.closeLocked()
+		s.mu.Unlock()
+		return false
+	}
+	c.push(reply)
+	if closeAfter {
+		c.closeAfterFlush()
+	}
+	s.mu.Unlock()
+	latency := time.Since(start).Milliseconds()
+	s.stats.addLatency(latency)
+	c.stats.record(opName(hdr.Type), hdr.Xid, zxid, latency)
+	return !closeAfter
+}
+
+// addAuth handles addauth. Digest credentials become a digest id; a scheme
+// the server does not know fails and closes the connection, as in ZooKeeper.
+func (c *conn) addAuth(hdr jute.RequestHeader, d *jute.Decoder) bool {
+	var req jute.AuthPacket
+	req.Decode(d)
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var id jute.Id
+	switch {
+	case d.Err() != nil:
+	case req.Scheme == "digest":
+		id = jute.Id{Scheme: "digest", ID: DigestID(string(req.Auth))}
+	case req.Scheme == "ip":
+		id = jute.Id{Scheme: "ip", ID: c.ip}
+	}
+	if id.Scheme == "" {
+		c.push(replyFrame(hdr.Xid, 0, jute.ErrAuthFailed, nil))
+		c.closeAfterFlush()
+		return false
+	}
+	c.addIDLocked(id)
+	if id.Scheme == "digest" && s.cfg.SuperDigest != "" && id.ID == s.cfg.SuperDigest {
+		c.addIDLocked(jute.Id{Scheme: "super", ID: ""})
+	}
+	c.push(replyFrame(hdr.Xid, 0, jute.ErrOK, nil))
+	return true
+}
+
+func (c *conn) addIDLocked(id jute.Id) {
+	for _, have := range c.auth {
+		if have == id {
+			return
+		}
+	}
+	c.auth = append(c.auth, id)
+}
+
+// frame is one queued write.
+type frame struct {
+	b          []byte
+	notBefore  time.Time
+	closeAfter bool
+}
+
+// outbox is an unbounded FIFO of frames: pushing never blocks, because the
+// pusher may hold the server lock.
+type outbox struct {
+	mu    sync.Mutex
+	q     []frame
+	bytes int
+	wake  chan struct{}
+}
+
+func (o *outbox) push(f frame, c *conn) {
+	o.mu.Lock()
+	o.q = append(o.q, f)
+	o.bytes += len(f.b)
+	over := o.bytes > maxQueuedBytes
+	o.mu.Unlock()
+	if over {
+		c.s.cfg.Logger.Warn("closing connection: client is not reading", "remote", c.remote)
+		c.shutdown()
+		return
+	}
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (o *outbox) drain() []frame {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	q := o.q
+	o.q = nil
+	o.bytes = 0
+	return q
+}
+
+func (o *outbox) queued() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.q)
+}

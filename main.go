@@ -1,0 +1,58 @@
+// Command zkx is a terminal explorer for ZooKeeper coordination state.
+// main.go wires the cobra commands to the packages that do the work.
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	server         string
+	readonly       bool
+	auth           string
+	sessionTimeout time.Duration
+}
+
+func defaultServer() string {
+	if s := os.Getenv("ZK_SERVERS"); s != "" {
+		return s
+	}
+	return "127.0.0.1:2181"
+}
+
+func newRootCommand() *cobra.Command {
+	opts := &globalOptions{}
+	root := &cobra.Command{
+		Use:   "zkx",
+		Short: "A terminal explorer for ZooKeeper coordination state",
+		Long: `zkx shows what ZooKeeper coordination recipes are doing: who holds each lock,
+who waits behind whom, queues and elections, live from watches.
+
+The interactive explorer is not built yet; the commands below work today.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cmd.Help()
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&opts.server, "server", defaultServer(), "ZooKeeper connect string host:port[,host:port...][/chroot] (default $ZK_SERVERS)")
+	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
+	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password")
+	pf.DurationVar(&opts.sessionTimeout, "session-timeout", 10*time.Second, "ZooKeeper session timeout")
+	root.AddCommand(newVersionCommand(), newServeCommand())
+	return root
+}
+
+func main() {
+	if err := newRootCommand().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "zkx:", err)
+		os.Exit(1)
+	}
+}
