@@ -1,0 +1,112 @@
+package zktest
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// shared is the real single-node server of the test binary.
+var shared struct {
+	mu  sync.Mutex
+	e   *Ensemble
+	dir string
+	err error // a failed start is not retried
+}
+
+// mainRunning is set by Main; Shared warns when it is not.
+var mainRunning atomic.Bool
+
+// Shared returns the connect string of one real single-node ZooKeeper
+// shared by all tests of the test binary, started on first use. Tests using
+// it must work under their own paths (see Path). It is stopped by Main, and
+// is also killed if the test process dies. Like Real, it skips the test
+// when java or the zookeeper jar is missing (fails it under
+// ZKX_REAL_ZK=required).
+func Shared(t testing.TB) string {
+	t.Helper()
+	rt := requireRuntime(t)
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.e == nil && shared.err == nil {
+		shared.err = startShared(t, rt)
+	}
+	if shared.err != nil {
+		t.Fatalf("zktest: shared real ZooKeeper: %v", shared.err)
+	}
+	e := shared.e
+	m := e.members[0]
+	if st, p := m.state(); st == stateExited {
+		t.Fatalf("zktest: shared real ZooKeeper %v %s; log tail:\n%s", m, p.describeExit(), m.logTail())
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("zktest: tail of shared server log %s:\n%s", m.logPath, m.logTail())
+		}
+	})
+	return e.ConnectString()
+}
+
+// startShared starts the shared server; the caller holds shared.mu.
+func startShared(t testing.TB, rt runtimePaths) error {
+	t.Helper()
+	if !mainRunning.Load() {
+		t.Logf("zktest: Shared without zktest.Main in TestMain: the shared server is only killed when the test process exits")
+	}
+	dir, err := os.MkdirTemp("", "zktest-shared-")
+	if err != nil {
+		return fmt.Errorf("temp dir: %w", err)
+	}
+	e, err := newEnsemble(dir, 1, rt)
+	if err == nil {
+		begin := time.Now()
+		err = e.start()
+		if err == nil {
+			err = e.waitServing(startTimeout)
+		}
+		if err == nil {
+			t.Logf("zktest: shared real ZooKeeper serving at %s after %v", e.ConnectString(), time.Since(begin).Round(time.Millisecond))
+			shared.e, shared.dir = e, dir
+			return nil
+		}
+		err = fmt.Errorf("%w; log tail:\n%s", err, e.members[0].logTail())
+		e.stop()
+	}
+	os.RemoveAll(dir)
+	return err
+}
+
+// stopShared kills the shared server, if one was started, and removes its
+// directory.
+func stopShared() error {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.e == nil {
+		return nil
+	}
+	err := shared.e.stop()
+	if rmErr := os.RemoveAll(shared.dir); err == nil {
+		err = rmErr
+	}
+	shared.e, shared.dir = nil, ""
+	return err
+}
+
+// Main runs the package's tests and then stops shared servers; use it from
+// TestMain:
+//
+//	func TestMain(m *testing.M) { zktest.Main(m) }
+func Main(m *testing.M) {
+	mainRunning.Store(true)
+	code := m.Run()
+	if err := stopShared(); err != nil {
+		fmt.Fprintf(os.Stderr, "zktest: stop shared real ZooKeeper: %v\n", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
