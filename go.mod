@@ -2,7 +2,10 @@ module github.com/zkx-dev/zkx
 
 go 1.24
 
-require github.com/spf13/cobra v1.10.2
+require (
+	github.com/go-zookeeper/zk v1.0.4
+	github.com/spf13/cobra v1.10.2
+)
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect

@@ -124,7 +124,10 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	s.pause.open()
-	err := s.ln.Close()
+	var err error
+	if s.ln != nil {
+		err = s.ln.Close()
+	}
 	for _, c := range conns {
 		c.close()
 	}
