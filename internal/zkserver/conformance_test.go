@@ -41,9 +41,11 @@ func createTTL(path string, flags int32, ttl int64) *jute.CreateRequest {
 	return &jute.CreateRequest{Path: path, Data: []byte("t"), ACL: worldAll, Flags: flags, TTL: ttl, HasTTL: true}
 }
 
-func pathReq(p string) *jute.PathRequest               { return &jute.PathRequest{Path: p} }
-func watchReq(p string, w bool) *jute.PathWatchRequest { return &jute.PathWatchRequest{Path: p, Watch: w} }
-func pathInt(p string, n int32) *jute.PathIntRequest   { return &jute.PathIntRequest{Path: p, N: n} }
+func pathReq(p string) *jute.PathRequest { return &jute.PathRequest{Path: p} }
+func watchReq(p string, w bool) *jute.PathWatchRequest {
+	return &jute.PathWatchRequest{Path: p, Watch: w}
+}
+func pathInt(p string, n int32) *jute.PathIntRequest { return &jute.PathIntRequest{Path: p, N: n} }
 func setData(p, data string, version int32) *jute.SetDataRequest {
 	return &jute.SetDataRequest{Path: p, Data: []byte(data), Version: version}
 }
