@@ -19,6 +19,10 @@ const maxQueuedBytes = 64 << 20
 // writeTimeout bounds one write to a client that has stopped reading.
 const writeTimeout = 30 * time.Second
 
+// handshakeTimeout closes connections that never open a session, as
+// ZooKeeper's sessionless-connection timeout does.
+const handshakeTimeout = 10 * time.Second
+
 // conn is one client connection. Its reader goroutine decodes and applies
 // requests in order; its writer goroutine drains the outbox.
 type conn struct {
@@ -95,6 +99,7 @@ func (c *conn) readLoop() {
 	br := bufio.NewReaderSize(c.nc, 64<<10)
 	var head [4]byte
 	established := false
+	c.nc.SetReadDeadline(time.Now().Add(handshakeTimeout))
 	for {
 		if _, err := io.ReadFull(br, head[:]); err != nil {
 			return
@@ -128,6 +133,7 @@ func (c *conn) readLoop() {
 				return
 			}
 			established = true
+			c.nc.SetReadDeadline(time.Time{})
 			continue
 		}
 		if !c.handle(buf) {

@@ -62,7 +62,7 @@ func (s *Server) reap(path string) {
 			return
 		}
 	case kindTTL:
-		if left := time.UnixMilli(n.mtime + ttlOf(n.owner)).Sub(time.Now()); left >= 0 {
+		if left := time.Until(time.UnixMilli(n.mtime + ttlOf(n.owner))); left >= 0 {
 			s.scheduleReapAt(path, time.Now().Add(left+time.Millisecond))
 			return
 		}

@@ -73,23 +73,6 @@ func (w *watchTable) removeConn(c *conn) {
 	}
 }
 
-// contains reports whether c watches path, or an ancestor recursively.
-func (w *watchTable) contains(path string, c *conn) bool {
-	if _, ok := w.byPath[path][c]; ok {
-		return true
-	}
-	if w.recursive == 0 {
-		return false
-	}
-	for p := path; p != "/"; {
-		p, _ = splitPath(p)
-		if w.byPath[p][c] == watchPersistentRecursive {
-			return true
-		}
-	}
-	return false
-}
-
 // trigger collects the watchers an event on path reaches and consumes the
 // one-shot ones, as WatchManager.triggerWatch does: recursive watches on
 // path or an ancestor see every event but NodeChildrenChanged; other watches
