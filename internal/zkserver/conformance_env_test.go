@@ -272,6 +272,9 @@ func (e *env) describe(r jute.Record) string {
 	case *jute.StatResponse:
 		return e.stat(r.Stat)
 	case *jute.GetDataResponse:
+		if r.Data == nil {
+			return "null " + e.stat(r.Stat) // ZooKeeper keeps null apart from empty
+		}
 		return fmt.Sprintf("%q %s", r.Data, e.stat(r.Stat))
 	case *jute.StringsResponse:
 		return e.names(r.Strings)

@@ -79,8 +79,12 @@ func createCases() []conformanceCase {
 			e.do("getData child", "a", jute.OpGetData, watchReq(e.P("child"), false))
 			e.do("getChildren2 base", "a", jute.OpGetChildren2, watchReq(e.base, false))
 			e.do("create child again", "a", jute.OpCreate, create(e.P("child"), "x", jute.ModePersistent))
-			e.do("create empty data", "a", jute.OpCreate, &jute.CreateRequest{Path: e.P("empty"), ACL: worldAll})
+			e.do("create null data", "a", jute.OpCreate, &jute.CreateRequest{Path: e.P("null"), ACL: worldAll})
+			e.do("getData null", "a", jute.OpGetData, watchReq(e.P("null"), false))
+			e.do("create empty data", "a", jute.OpCreate, &jute.CreateRequest{Path: e.P("empty"), Data: []byte{}, ACL: worldAll})
 			e.do("getData empty", "a", jute.OpGetData, watchReq(e.P("empty"), false))
+			e.do("set null data", "a", jute.OpSetData, &jute.SetDataRequest{Path: e.P("empty"), Version: -1})
+			e.do("getData after set null", "a", jute.OpGetData, watchReq(e.P("empty"), false))
 			e.do("create under missing parent", "a", jute.OpCreate, create(e.P("missing/child"), "x", jute.ModePersistent))
 			e.do("create2 returns stat", "a", jute.OpCreate2, create(e.P("two"), "22", jute.ModePersistent))
 			e.do("getChildren base", "a", jute.OpGetChildren, watchReq(e.base, false))
@@ -202,6 +206,36 @@ func deleteAndSetCases() []conformanceCase {
 			e.do("getACL /zookeeper", "a", jute.OpGetACL, pathReq("/zookeeper"))
 			e.do("set /zookeeper/config", "a", jute.OpSetData, setData("/zookeeper/config", "x", -1))
 			e.do("create under /zookeeper/config", "a", jute.OpCreate, create("/zookeeper/config/x", "x", jute.ModePersistent))
+		}},
+		{"quota_stats", func(e *env) {
+			// What zkCli's setquota does, then the server's bookkeeping.
+			e.mkBase("a")
+			e.must("create q", "a", jute.OpCreate, create(e.P("q"), "", jute.ModePersistent))
+			e.must("create q/a", "a", jute.OpCreate, create(e.P("q/a"), "x", jute.ModePersistent))
+			e.must("create q/a/b", "a", jute.OpCreate, create(e.P("q/a/b"), "yy", jute.ModePersistent))
+			quota := "/zookeeper/quota" + e.P("q/a")
+			parts := strings.Split(strings.TrimPrefix(quota, "/zookeeper/quota/"), "/")
+			for i := range parts {
+				p := "/zookeeper/quota/" + strings.Join(parts[:i+1], "/")
+				e.must("create "+p, "a", jute.OpCreate, create(p, "", jute.ModePersistent))
+			}
+			e.do("create limits", "a", jute.OpCreate, create(quota+"/zookeeper_limits", "count=5,bytes=-1", jute.ModePersistent))
+			e.do("create stats", "a", jute.OpCreate, create(quota+"/zookeeper_stats", "count=0,bytes=0", jute.ModePersistent))
+			e.do("stats", "a", jute.OpGetData, watchReq(quota+"/zookeeper_stats", true))
+			e.do("create q/a/c", "a", jute.OpCreate, create(e.P("q/a/c"), "zzz", jute.ModePersistent))
+			e.do("set q/a/b", "a", jute.OpSetData, setData(e.P("q/a/b"), "12345678", -1))
+			e.do("delete q/a/c", "a", jute.OpDelete, pathInt(e.P("q/a/c"), -1))
+			e.do("create outside", "a", jute.OpCreate, create(e.P("q/out"), "outside", jute.ModePersistent))
+			e.do("stats", "a", jute.OpGetData, watchReq(quota+"/zookeeper_stats", false))
+			e.quiet("a") // the server rewrites stats in place: no watch fires
+			e.do("delete limits", "a", jute.OpDelete, pathInt(quota+"/zookeeper_limits", -1))
+			e.do("create q/a/d", "a", jute.OpCreate, create(e.P("q/a/d"), "dddd", jute.ModePersistent))
+			e.do("stats", "a", jute.OpGetData, watchReq(quota+"/zookeeper_stats", false))
+			e.do("delete stats", "a", jute.OpDelete, pathInt(quota+"/zookeeper_stats", -1))
+			for i := len(parts); i > 0; i-- {
+				p := "/zookeeper/quota/" + strings.Join(parts[:i], "/")
+				e.do("delete "+p, "a", jute.OpDelete, pathInt(p, -1))
+			}
 		}},
 		{"counts_and_sync", func(e *env) {
 			e.mkBase("a")

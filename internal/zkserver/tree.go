@@ -116,7 +116,8 @@ type tree struct {
 	ephemerals map[int64]map[string]struct{}
 	containers map[string]struct{}
 	ttls       map[string]struct{}
-	dataSize   int64 // sum of path and data lengths, ZooKeeper's approximate data size
+	quotas     map[string]bool // paths with a quota (see quota.go)
+	dataSize   int64           // sum of path and data lengths, ZooKeeper's approximate data size
 }
 
 var (
@@ -133,6 +134,7 @@ func newTree() *tree {
 		ephemerals: map[int64]map[string]struct{}{},
 		containers: map[string]struct{}{},
 		ttls:       map[string]struct{}{},
+		quotas:     map[string]bool{},
 	}
 	add := func(path string, acl []jute.ACL) {
 		t.nodes[path] = &node{data: []byte{}, acl: acl, children: map[string]struct{}{}}
@@ -205,7 +207,8 @@ func (t *tree) untrackOwner(path string, owner int64) {
 }
 
 // create adds a node under an existing parent. The caller has validated the
-// request; create only does the bookkeeping.
+// request; create only does the bookkeeping. Data may be nil: ZooKeeper keeps
+// null data apart from empty data.
 func (t *tree) create(path string, data []byte, acl []jute.ACL, owner, zxid, now int64, u *undoLog) (*node, change) {
 	parentPath, name := splitPath(path)
 	parent := t.nodes[parentPath]
@@ -216,9 +219,6 @@ func (t *tree) create(path string, data []byte, acl []jute.ACL, owner, zxid, now
 		ctime: now, mtime: now,
 		owner:    owner,
 		children: map[string]struct{}{},
-	}
-	if n.data == nil {
-		n.data = []byte{}
 	}
 	parent.children[name] = struct{}{}
 	parent.cversion++
@@ -233,6 +233,8 @@ func (t *tree) create(path string, data []byte, acl []jute.ACL, owner, zxid, now
 		t.untrackOwner(path, owner)
 		t.dataSize -= int64(len(path) + len(n.data))
 	})
+	t.quotaNodeCreated(parentPath, name, u)
+	t.quotaChange(path, 1, int64(len(n.data)), u)
 	return n, change{changeCreated, path}
 }
 
@@ -257,15 +259,14 @@ func (t *tree) remove(path string, zxid int64, u *undoLog) change {
 		t.trackOwner(path, n.owner)
 		t.dataSize += int64(len(path) + len(n.data))
 	})
+	t.quotaNodeDeleted(parentPath, name, u)
+	t.quotaChange(path, -1, -int64(len(n.data)), u)
 	return change{changeDeleted, path}
 }
 
 // setData replaces a node's data and bumps its version.
 func (t *tree) setData(path string, n *node, data []byte, zxid, now int64, u *undoLog) change {
 	old := *n
-	if data == nil {
-		data = []byte{}
-	}
 	t.dataSize += int64(len(data) - len(n.data))
 	n.data = data
 	n.version++
@@ -275,6 +276,7 @@ func (t *tree) setData(path string, n *node, data []byte, zxid, now int64, u *un
 		t.dataSize -= int64(len(n.data) - len(old.data))
 		n.data, n.version, n.mzxid, n.mtime = old.data, old.version, old.mzxid, old.mtime
 	})
+	t.quotaChange(path, 0, int64(len(data)-len(old.data)), u)
 	return change{changeData, path}
 }
 

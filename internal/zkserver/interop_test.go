@@ -1,0 +1,529 @@
+//go:build linux
+
+package zkserver_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zkx-dev/zkx/internal/zktest"
+)
+
+// TestInterop shows that real ZooKeeper clients work unchanged against
+// `zkx serve`: Apache Curator (Java), Kazoo (Python) and zkCli.sh, as Debian
+// ships them. Each client program (testdata/interop/) runs against the zkx
+// binary and, as a control that the program itself is right, against a real
+// ZooKeeper; both runs must print the same summary line. The zkCli.sh session
+// must produce the same normalised transcript on both servers.
+//
+// The clients are external programs. A missing one skips its subtest with
+// the apt-get command that installs it, or fails it under ZKX_REAL_ZK=required.
+func TestInterop(t *testing.T) {
+	addr := startZkxServe(t)
+	t.Run("curator", func(t *testing.T) { testInteropCurator(t, addr) })
+	t.Run("kazoo", func(t *testing.T) { testInteropKazoo(t, addr) })
+	t.Run("zkcli", func(t *testing.T) { testInteropZkCli(t, addr) })
+}
+
+// interopTimeout bounds every external program.
+const interopTimeout = 2 * time.Minute
+
+// interopScenarios are the scenarios the Curator and Kazoo programs run, with
+// the line each prints on success (after "curator " or "kazoo "). The lines
+// are the same against any correct server.
+var interopScenarios = []struct {
+	name           string
+	curator, kazoo string
+}{
+	{
+		name:    "mutex",
+		curator: "mutex clients=3 acquisitions=600 violations=0",
+		kazoo:   "mutex clients=3 acquisitions=600 violations=0",
+	},
+	{
+		name:    "watches",
+		curator: "watches data=v1,v2,v3,deleted children=+kid,-kid exists=created cache=~w=c1,~w=c2,~w=c3,+sub,-sub",
+		kazoo:   "watches data=v1,v2,v3,deleted children=+kid,-kid exists=created recreate=seen",
+	},
+	{
+		name: "transactions",
+		curator: "transactions commit=[CREATE:tx SET_DATA:tx(v1) CHECK:tx CREATE:tx/s-->tx/s-0000000000]" +
+			" bad_version=[OK OK BADVERSION RUNTIMEINCONSISTENCY] node_exists=[OK NODEEXISTS RUNTIMEINCONSISTENCY]" +
+			" applied_after_failures=none",
+		kazoo: "transactions commit=[tx v1 True tx/s-0000000000]" +
+			" bad_version=[RolledBackError RolledBackError BadVersionError RuntimeInconsistency]" +
+			" node_exists=[RolledBackError NodeExistsError RuntimeInconsistency] applied_after_failures=none",
+	},
+}
+
+// interopServers runs fn as two subtests: "zkx" against the zkx serve at
+// addr, and "zookeeper" against the shared real ZooKeeper.
+func interopServers(t *testing.T, addr string, fn func(t *testing.T, connect string)) {
+	t.Run("zkx", func(t *testing.T) { fn(t, addr) })
+	t.Run("zookeeper", func(t *testing.T) { fn(t, zktest.Shared(t)) })
+}
+
+// ---- Curator --------------------------------------------------------------------------------
+
+// curatorJars are the jars CuratorInterop needs, by Debian package.
+var curatorJars = []struct{ pkg, jar string }{
+	{"libcurator-client-java", "curator-client.jar"},
+	{"libcurator-framework-java", "curator-framework.jar"},
+	{"libcurator-recipes-java", "curator-recipes.jar"},
+	{"libguava-java", "guava.jar"},
+	{"libslf4j-java", "slf4j-api.jar"},
+	{"libslf4j-java", "slf4j-simple.jar"}, // client logs (warnings only) on stderr
+	{"libzookeeper-java", "zookeeper.jar"},
+	{"libzookeeper-java", "zookeeper-jute.jar"},
+}
+
+func testInteropCurator(t *testing.T, addr string) {
+	const install = "apt-get install -y default-jdk-headless libcurator-recipes-java"
+	java := interopLookPath(t, "java", install)
+	javac := interopLookPath(t, "javac", install)
+	var classpath []string
+	for _, j := range curatorJars {
+		classpath = append(classpath, interopDebianFile(t, j.pkg, "/"+j.jar, install))
+	}
+	classes := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "interop", "curator", "CuratorInterop.java")
+	if r := interopRun(t, "", false, javac, "-d", classes, "-cp", strings.Join(classpath, ":"), src); r.err != nil {
+		r.log(t)
+		t.Fatalf("javac CuratorInterop.java: %v", r.err)
+	}
+	cp := strings.Join(append([]string{classes}, classpath...), ":")
+	for _, sc := range interopScenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			interopServers(t, addr, func(t *testing.T, connect string) {
+				r := interopRun(t, "", false, java,
+					"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+					// A client closing its own session logs a harmless EndOfStreamException.
+					"-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper.ClientCnxn=error",
+					"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+					"-cp", cp, "CuratorInterop", connect, sc.name)
+				r.expectLine(t, "curator "+sc.curator)
+			})
+		})
+	}
+}
+
+// ---- Kazoo ----------------------------------------------------------------------------------
+
+func testInteropKazoo(t *testing.T, addr string) {
+	const install = "apt-get install -y python3-kazoo"
+	// python3-kazoo is installed for Debian's python3, which need not be the
+	// python3 first on PATH.
+	py := interopDebianFile(t, "python3-minimal", "/bin/python3", install)
+	if r := interopRun(t, "", false, py, "-c", "import kazoo.client"); r.err != nil {
+		r.log(t)
+		interopMissing(t, fmt.Sprintf("%s cannot import kazoo: %v", py, r.err), install)
+	}
+	script := filepath.Join("..", "..", "testdata", "interop", "kazoo", "interop.py")
+	for _, sc := range interopScenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			interopServers(t, addr, func(t *testing.T, connect string) {
+				r := interopRun(t, "", false, py, script, connect, sc.name)
+				r.expectLine(t, "kazoo "+sc.kazoo)
+			})
+		})
+	}
+}
+
+// ---- zkCli.sh -------------------------------------------------------------------------------
+
+func testInteropZkCli(t *testing.T, addr string) {
+	zkCli := interopDebianFile(t, "zookeeper", "/bin/zkCli.sh", "apt-get install -y zookeeper")
+	interopLookPath(t, "java", "apt-get install -y default-jre-headless")
+	script, err := os.ReadFile(filepath.Join("..", "..", "testdata", "interop", "zkcli", "commands.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	realAddr := zktest.Shared(t)
+	base := zktest.Path(t)
+	transcript := func(server, connect string) string {
+		r := interopRun(t, prepareZkCliSession(string(script), base, connect), true, zkCli, "-server", connect)
+		// zkCli.sh exits with the status of its last command, so a
+		// non-zero status is part of the transcript, not a failure.
+		var exit *exec.ExitError
+		if r.err != nil && (!errors.As(r.err, &exit) || exit.ExitCode() < 0 || r.timedOut) {
+			r.log(t)
+			t.Fatalf("zkCli.sh against %s: %v", server, r.err)
+		}
+		return fmt.Sprintf("%s(zkCli.sh exit status %d)\n", r.stdout, r.exitCode)
+	}
+	rawZkx := transcript("zkx serve", addr)
+	rawReal := transcript("real ZooKeeper", realAddr)
+	gotZkx, gotReal := normaliseZkCli(rawZkx, base), normaliseZkCli(rawReal, base)
+	// The session removes what it made: its last command lists $BASE.
+	if !strings.Contains(gotReal, "\nNode does not exist: $BASE\n(zkCli.sh exit status") {
+		t.Errorf("the zkCli.sh session did not end by removing %s on real ZooKeeper:\n%s", base, rawReal)
+	}
+	if gotZkx != gotReal {
+		t.Logf("zkCli.sh session (fed on stdin):\n%s", prepareZkCliSession(string(script), base, "$SERVER"))
+		t.Logf("raw transcript against real ZooKeeper:\n%s", rawReal)
+		t.Logf("raw transcript against zkx serve:\n%s", rawZkx)
+		var numbered strings.Builder
+		for i, line := range strings.Split(gotReal, "\n") {
+			fmt.Fprintf(&numbered, "%4d  %s\n", i+1, line)
+		}
+		t.Logf("normalised transcript against real ZooKeeper:\n%s", numbered.String())
+		t.Errorf("zkCli.sh transcripts differ after normalising (- real ZooKeeper, + zkx serve):\n%s",
+			interopDiff(gotReal, gotZkx))
+		return
+	}
+	t.Logf("zkCli.sh: %d commands, %d normalised transcript lines identical on zkx serve and real ZooKeeper",
+		strings.Count(prepareZkCliSession(string(script), base, addr), "\n"), strings.Count(gotZkx, "\n"))
+}
+
+// prepareZkCliSession turns commands.txt into zkCli.sh's stdin: zkCli.sh has
+// no comments, so '#' lines and empty lines go; $BASE becomes base and
+// $SERVER the server's address.
+func prepareZkCliSession(script, base, server string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(script, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		b.WriteString(strings.NewReplacer("$BASE", base, "$SERVER", server).Replace(line))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+var (
+	// zkCliPrompt is JLine's prompt, printed before each command when
+	// stdin is a terminal: "[zk: 127.0.0.1:2181(CONNECTED) 3] ".
+	zkCliPrompt = regexp.MustCompile(`^\[zk: [^\]]*\] ?`)
+	// zkCliLog is a log record, in case a logging backend is on the
+	// classpath: it starts with a date and time.
+	zkCliLog = regexp.MustCompile(`^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d`)
+	// zkCliZxid is a stat line holding a zxid.
+	zkCliZxid = regexp.MustCompile(`^([cmp]Zxid) = 0x[0-9a-f]+$`)
+	// zkCliTime is a stat line holding a time.
+	zkCliTime = regexp.MustCompile(`^([cm]time) = .*$`)
+	// zkCliCredential is a credential whoami lists: "digest: alice".
+	zkCliCredential = regexp.MustCompile(`^[a-z][a-z0-9]*: \S+$`)
+	// zkCliOwner is an ephemeral node's owner, a session id. Not matched:
+	// 0x0 (persistent), 0x8000000000000000 (container) and 0xff… (a TTL
+	// node's TTL), which are the same on every server.
+	zkCliOwner = regexp.MustCompile(`^ephemeralOwner = 0x([1-9a-e][0-9a-f]*|f[0-9a-e][0-9a-f]*|f)$`)
+)
+
+// normaliseZkCli keeps what a zkCli.sh transcript says about the server and
+// drops what differs between any two runs, one rule per kind of difference.
+func normaliseZkCli(out, base string) string {
+	var lines, events []string
+	whoami := -1 // where the credentials listed by the last whoami start
+	raw := strings.Split(strings.ReplaceAll(out, "\r\n", "\n"), "\n")
+	for i, line := range raw {
+		// JLine's prompt, printed before each command when stdin is a terminal.
+		line = zkCliPrompt.ReplaceAllString(line, "")
+		next := ""
+		if i+1 < len(raw) {
+			next = raw[i+1]
+		}
+		switch {
+		case line == "" && (next == "WATCHER::" || strings.HasPrefix(next, "WatchedEvent ")):
+			// The event thread prints "\nWATCHER::" and "\nWatchedEvent …",
+			// each in one write: the blank line goes with its event.
+			continue
+		case line == "WATCHER::", strings.HasPrefix(line, "JLine support is"):
+			// The header of each event; JLine's banner.
+			continue
+		case strings.HasPrefix(line, "SLF4J:"), zkCliLog.MatchString(line):
+			// The client's logging.
+			continue
+		case strings.HasPrefix(line, "WatchedEvent "):
+			// The event thread prints watch events while the main thread
+			// goes on with the next commands, so where an event lands is a
+			// race; which events came and their order is not. Events are
+			// listed after the transcript, in order.
+			events = append(events, strings.ReplaceAll(line, base, "$BASE"))
+			continue
+		}
+		// The base path is fresh for each run.
+		line = strings.ReplaceAll(line, base, "$BASE")
+		if whoami >= 0 && zkCliCredential.MatchString(line) {
+			// whoami lists a session's credentials; ZooKeeper keeps them
+			// in a hash set.
+			lines = append(lines, line)
+			slices.Sort(lines[whoami:])
+			continue
+		}
+		whoami = -1
+		if line == "Auth scheme: User" {
+			whoami = len(lines) + 1
+		}
+		switch {
+		case strings.HasPrefix(line, "Connecting to "):
+			// The server's address.
+			line = "Connecting to SERVER"
+		case zkCliZxid.MatchString(line):
+			// Zxids depend on everything the server did before.
+			line = zkCliZxid.ReplaceAllString(line, "$1 = ZXID")
+		case zkCliTime.MatchString(line):
+			// Wall-clock times.
+			line = zkCliTime.ReplaceAllString(line, "$1 = TIME")
+		case zkCliOwner.MatchString(line):
+			// Session ids.
+			line = "ephemeralOwner = SESSION"
+		case (strings.HasPrefix(line, "[/") || strings.HasPrefix(line, "[$BASE")) && strings.HasSuffix(line, "]"):
+			// getEphemerals lists paths in the order of a hash set.
+			paths := strings.Split(strings.TrimSuffix(strings.TrimPrefix(line, "["), "]"), ", ")
+			slices.Sort(paths)
+			line = "[" + strings.Join(paths, ", ") + "]"
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n") + "\nevents:\n" + strings.Join(events, "\n") + "\n"
+}
+
+// interopDiff is a small longest-common-subsequence diff of two texts by line:
+// "-" lines only in a, "+" lines only in b, each with its line number.
+func interopDiff(a, b string) string {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	lcs := make([][]int, len(x)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(y)+1)
+	}
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := len(y) - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out strings.Builder
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		switch {
+		case i < len(x) && j < len(y) && x[i] == y[j]:
+			i, j = i+1, j+1
+		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
+			fmt.Fprintf(&out, "+%4d  %s\n", j+1, y[j])
+			j++
+		default:
+			fmt.Fprintf(&out, "-%4d  %s\n", i+1, x[i])
+			i++
+		}
+	}
+	return out.String()
+}
+
+// ---- zkx serve ------------------------------------------------------------------------------
+
+// zkxListening is the line zkx serve prints once it accepts connections.
+var zkxListening = regexp.MustCompile(`^zkx embedded ZooKeeper server listening on (\S+) \(Ctrl-C to stop\)$`)
+
+// startZkxServe builds the zkx binary, starts `zkx serve` on a free
+// loopback port and returns its address. At cleanup it stops the server
+// with SIGTERM and waits for it; a server that exited early fails the test.
+func startZkxServe(t *testing.T) string {
+	goTool := interopLookPath(t, "go", "install Go")
+	bin := filepath.Join(t.TempDir(), "zkx")
+	if r := interopRun(t, "", false, goTool, "build", "-o", bin, "github.com/zkx-dev/zkx"); r.err != nil {
+		r.log(t)
+		t.Fatalf("go build zkx: %v", r.err)
+	}
+
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--tick", "100ms", "--min-session-timeout", "200ms")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // no server left behind by a crashed test
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start zkx serve: %v", err)
+	}
+	exited := make(chan error, 1)
+	addrc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := zkxListening.FindStringSubmatch(sc.Text()); m != nil {
+				addrc <- m[1]
+			}
+		}
+		exited <- cmd.Wait() // after stdout is drained, as Wait requires
+	}()
+	startFailed := false
+	t.Cleanup(func() {
+		if startFailed {
+			return
+		}
+		select {
+		case err := <-exited:
+			// A server that dies while the tests run is a failure of its own.
+			t.Errorf("zkx serve exited before the tests ended: %v; its stderr:\n%s", err, stderr.String())
+			return
+		default:
+		}
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Errorf("SIGTERM zkx serve: %v", err)
+		}
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("zkx serve after SIGTERM: %v; its stderr:\n%s", err, stderr.String())
+			} else if t.Failed() {
+				t.Logf("zkx serve stderr:\n%s", stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+			t.Errorf("zkx serve did not stop within 10s of SIGTERM; its stderr:\n%s", stderr.String())
+		}
+	})
+	select {
+	case addr := <-addrc:
+		t.Logf("zkx serve listening on %s", addr)
+		return addr
+	case err := <-exited:
+		startFailed = true
+		t.Fatalf("zkx serve exited before listening: %v; its stderr:\n%s", err, stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("zkx serve printed no listening line within 30s; its stderr:\n%s", stderr.String())
+	}
+	return ""
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// ---- running external programs --------------------------------------------------------------
+
+// interopResult is what an external program did.
+type interopResult struct {
+	cmdline        string
+	stdout, stderr string
+	elapsed        time.Duration
+	exitCode       int
+	timedOut       bool
+	err            error
+}
+
+// log writes the program's output to the test log.
+func (r interopResult) log(t *testing.T) {
+	t.Helper()
+	t.Logf("$ %s\n(%v, %v)\n--- stdout:\n%s--- stderr:\n%s", r.cmdline, r.elapsed.Round(time.Millisecond), r.err, r.stdout, r.stderr)
+}
+
+// expectLine requires a clean exit and want among the printed lines.
+func (r interopResult) expectLine(t *testing.T, want string) {
+	t.Helper()
+	if r.err != nil {
+		r.log(t)
+		t.Fatalf("%v", r.err)
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if line == want {
+			t.Logf("%s (%v)", line, r.elapsed.Round(time.Millisecond))
+			return
+		}
+	}
+	r.log(t)
+	t.Fatalf("want the line\n\t%s", want)
+}
+
+// interopRun runs a program with stdin, within interopTimeout, in its own
+// process group (zkCli.sh is a shell script that starts java: a timeout kills
+// both). With combined, stderr goes to stdout, interleaved as written.
+func interopRun(t *testing.T, stdin string, combined bool, name string, args ...string) interopResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), interopTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if combined {
+		cmd.Stderr = &stdout // the same writer: exec shares one pipe
+	}
+	r := interopResult{cmdline: name + " " + strings.Join(args, " ")}
+	begin := time.Now()
+	r.err = cmd.Run()
+	r.elapsed = time.Since(begin)
+	r.exitCode = cmd.ProcessState.ExitCode()
+	if ctx.Err() == context.DeadlineExceeded {
+		r.timedOut = true
+		r.err = fmt.Errorf("killed after %v: %w", interopTimeout, r.err)
+	}
+	r.stdout, r.stderr = stdout.String(), stderr.String()
+	return r
+}
+
+// interopLookPath finds a program on PATH or reports it missing.
+func interopLookPath(t *testing.T, name, install string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		interopMissing(t, fmt.Sprintf("%s is not on PATH", name), install)
+	}
+	return p
+}
+
+// interopDebianFile finds the file of a Debian package whose path ends in
+// suffix, or reports it missing.
+func interopDebianFile(t *testing.T, pkg, suffix, install string) string {
+	t.Helper()
+	out, err := exec.Command("dpkg", "-L", pkg).Output()
+	if err != nil {
+		interopMissing(t, fmt.Sprintf("dpkg -L %s: %v", pkg, err), install)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasSuffix(line, suffix) {
+			if _, err := os.Stat(line); err == nil {
+				return line
+			}
+		}
+	}
+	interopMissing(t, fmt.Sprintf("package %s has no file *%s", pkg, suffix), install)
+	return ""
+}
+
+// interopMissing skips the test loudly, or fails it when real peers are
+// required (ZKX_REAL_ZK=required).
+func interopMissing(t *testing.T, what, install string) {
+	t.Helper()
+	if zktest.RequireReal() {
+		t.Fatalf("interop test cannot run but ZKX_REAL_ZK=required: %s (fix: %s)", what, install)
+	}
+	t.Skipf("SKIPPING interop test: %s: %s", what, install)
+}
