@@ -42,7 +42,7 @@ The interactive explorer is not built yet; the commands below work today.`,
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&opts.server, "server", defaultServer(), "ZooKeeper connect string host:port[,host:port...][/chroot] (default $ZK_SERVERS)")
+	pf.StringVar(&opts.server, "server", defaultServer(), "ZooKeeper connect string host:port[,host:port...][/chroot]; $ZK_SERVERS sets the default")
 	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
 	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password")
 	pf.DurationVar(&opts.sessionTimeout, "session-timeout", 10*time.Second, "ZooKeeper session timeout")

@@ -40,6 +40,7 @@ type Conn struct {
 	xid     int32
 	pending map[int32]chan Frame
 	events  []Frame
+	replies []int32 // xids of replies in arrival order, for ordering tests
 	eventCh chan struct{}
 	seq     int
 	err     error
@@ -148,6 +149,9 @@ func (c *Conn) readLoop(br *bufio.Reader) {
 			default:
 			}
 		default: // replies, and pings only when a caller waits for one
+			if h.Xid != jute.XidPing {
+				c.replies = append(c.replies, h.Xid)
+			}
 			if ch := c.pending[h.Xid]; ch != nil {
 				delete(c.pending, h.Xid)
 				ch <- f
@@ -302,6 +306,16 @@ func (c *Conn) WaitEvents(n int, deadline time.Duration) []jute.WatcherEvent {
 			return c.Events()
 		}
 	}
+}
+
+// ReplyOrder returns and forgets the xids of the replies received so far,
+// in arrival order.
+func (c *Conn) ReplyOrder() []int32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.replies
+	c.replies = nil
+	return out
 }
 
 // Done is closed when the connection ends.
