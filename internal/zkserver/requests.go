@@ -131,18 +131,9 @@ func (s *Server) applyWrite(c *conn, op int32, rec jute.Record, zxid, now int64,
 		return writeResult{typ: jute.OpDelete}, code, ch
 	case jute.OpSetData:
 		req := rec.(*jute.SetDataRequest)
-		if !validPath(req.Path) {
-			return writeResult{}, jute.ErrBadArguments, nil
-		}
-		n := s.tree.get(req.Path)
-		if n == nil {
-			return writeResult{}, jute.ErrNoNode, nil
-		}
-		if code := checkACL(n.acl, jute.PermWrite, c.auth); code != jute.ErrOK {
+		n, code := s.versionedNode(c, req.Path, jute.PermWrite, req.Version)
+		if code != jute.ErrOK {
 			return writeResult{}, code, nil
-		}
-		if req.Version != -1 && req.Version != n.version {
-			return writeResult{}, jute.ErrBadVersion, nil
 		}
 		ch := s.tree.setData(req.Path, n, req.Data, zxid, now, u)
 		if n.kind() == kindTTL {
@@ -172,20 +163,8 @@ func (s *Server) applyWrite(c *conn, op int32, rec jute.Record, zxid, now int64,
 		return writeResult{jute.OpSetACL, &jute.StatResponse{Stat: n.stat()}}, jute.ErrOK, nil
 	case jute.OpCheck:
 		req := rec.(*jute.PathIntRequest)
-		if !validPath(req.Path) {
-			return writeResult{}, jute.ErrBadArguments, nil
-		}
-		n := s.tree.get(req.Path)
-		if n == nil {
-			return writeResult{}, jute.ErrNoNode, nil
-		}
-		if code := checkACL(n.acl, jute.PermRead, c.auth); code != jute.ErrOK {
-			return writeResult{}, code, nil
-		}
-		if req.N != -1 && req.N != n.version {
-			return writeResult{}, jute.ErrBadVersion, nil
-		}
-		return writeResult{typ: jute.OpCheck}, jute.ErrOK, nil
+		_, code := s.versionedNode(c, req.Path, jute.PermRead, req.N)
+		return writeResult{typ: jute.OpCheck}, code, nil
 	case jute.OpReconfig:
 		return writeResult{}, jute.ErrReconfigDisabled, nil
 	default:
@@ -194,6 +173,26 @@ func (s *Server) applyWrite(c *conn, op int32, rec jute.Record, zxid, now int64,
 		// handshake has no meaning.
 		return writeResult{}, jute.ErrBadArguments, nil
 	}
+}
+
+// versionedNode makes the checks setData and check share, in ZooKeeper's
+// order: a valid path, an existing node, the permission, then the version
+// (-1 matches any).
+func (s *Server) versionedNode(c *conn, path string, perm, version int32) (*node, int32) {
+	if !validPath(path) {
+		return nil, jute.ErrBadArguments
+	}
+	n := s.tree.get(path)
+	if n == nil {
+		return nil, jute.ErrNoNode
+	}
+	if code := checkACL(n.acl, perm, c.auth); code != jute.ErrOK {
+		return nil, code
+	}
+	if version != -1 && version != n.version {
+		return nil, jute.ErrBadVersion
+	}
+	return n, jute.ErrOK
 }
 
 func isSequential(mode int32) bool { return mode == 2 || mode == 3 || mode == 6 }
