@@ -71,7 +71,7 @@ type connStats struct {
 	maxLat     atomic.Int64
 	sumLat     atomic.Int64
 	countLat   atomic.Int64
-	fourLetter bool
+	fourLetter atomic.Bool // a four-letter-word connection, shown with interest 0
 }
 
 func (st *connStats) record(op string, cxid int32, zxid int64, latency int64) {
@@ -106,7 +106,7 @@ func (c *conn) readLoop() {
 		}
 		if !established {
 			if cmd, ok := fourLetterWord(head); ok {
-				c.stats.fourLetter = true
+				c.stats.fourLetter.Store(true)
 				c.fourLetter(cmd)
 				return
 			}

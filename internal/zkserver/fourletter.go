@@ -142,7 +142,7 @@ func (st *connStats) resetLatency() {
 // describe prints a connection as ServerCnxn.dumpConnectionInfo does.
 func (c *conn) describe(brief bool) string {
 	interest := "1"
-	if c.stats.fourLetter {
+	if c.stats.fourLetter.Load() {
 		interest = "0"
 	}
 	var b strings.Builder

@@ -237,7 +237,7 @@ func (st *serverStats) addLatency(ms int64) {
 
 func (st *serverStats) reset() {
 	st.mu.Lock()
-	*st = serverStats{}
+	st.received, st.sent, st.minLatency, st.maxLatency, st.sumLatency, st.count = 0, 0, 0, 0, 0, 0
 	st.mu.Unlock()
 }
 
