@@ -28,6 +28,9 @@ func (c Config) withDefaults() Config {
 	if c.TickTime <= 0 {
 		c.TickTime = 2 * time.Second
 	}
+	if c.TickTime < time.Millisecond {
+		c.TickTime = time.Millisecond // ZooKeeper counts ticks in whole milliseconds
+	}
 	if c.MinSessionTimeout <= 0 {
 		c.MinSessionTimeout = 2 * c.TickTime
 	}

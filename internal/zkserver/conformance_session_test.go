@@ -62,6 +62,22 @@ func sessionCases() []conformanceCase {
 			e.do("ephemeral survived", "r2", jute.OpExists, watchReq(e.P("e"), false))
 			e.do("getEphemerals", "r2", jute.OpGetEphemerals, pathReq("/"))
 		}},
+		{"session_takeover_closes_live_connection", func(e *env) {
+			live := e.client("live")
+			e.do("exists /zookeeper", "live", jute.OpExists, watchReq("/zookeeper", false))
+			thief, err := wireclient.Reattach(e.addr, conformanceTimeout, live.SessionID, bytes.Repeat([]byte{9}, 16))
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			e.logf("thief: wrong password → session %s", e.session(thief.SessionID))
+			e.logf("live: connection closed by the attempt: %v", waitClosed(live))
+			back, err := wireclient.Reattach(e.addr, conformanceTimeout, live.SessionID, live.Passwd)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			e.adopt("back", back)
+			e.logf("back: re-attach with the password → session %s", e.session(back.SessionID))
+		}},
 		{"session_set_watches", func(e *env) {
 			e.mkBase("a")
 			for _, p := range []string{"data", "same", "kids", "gone"} {

@@ -35,7 +35,6 @@ type conn struct {
 	sess     *session
 	auth     []jute.Id
 	detached bool
-	timeout  time.Duration
 
 	out       outbox
 	done      chan struct{}
@@ -145,6 +144,7 @@ func (c *conn) readLoop() {
 // writeLoop sends queued frames in order, honouring injected delays and
 // pauses, and closes the connection after a frame marked closeAfter.
 func (c *conn) writeLoop() {
+	defer c.close() // however the writer ends, the connection and its watches go
 	bw := bufio.NewWriterSize(c.nc, 64<<10)
 	for {
 		select {
@@ -165,19 +165,16 @@ func (c *conn) writeLoop() {
 			}
 			if f.closeAfter {
 				bw.Flush()
-				c.close()
 				return
 			}
 			c.nc.SetWriteDeadline(time.Now().Add(writeTimeout))
 			if _, err := bw.Write(f.b); err != nil {
-				c.close()
 				return
 			}
 			c.stats.sent.Add(1)
 			c.s.stats.addSent()
 		}
 		if err := bw.Flush(); err != nil {
-			c.close()
 			return
 		}
 	}
@@ -263,6 +260,11 @@ func (c *conn) handshake(buf []byte) bool {
 		sess = s.newSessionLocked(timeout)
 	} else {
 		sess = s.sessions[req.SessionID]
+		// Like ZooKeeper, a re-attach closes the session's current
+		// connection before it checks the password.
+		if sess != nil && sess.conn != nil && sess.conn != c {
+			sess.conn.closeLocked()
+		}
 		if sess == nil || !sess.passwordMatches(req.Passwd) {
 			// Expired, unknown or a wrong password: all look expired.
 			resp.Passwd = make([]byte, 16)
@@ -270,15 +272,12 @@ func (c *conn) handshake(buf []byte) bool {
 			c.closeAfterFlush()
 			return false
 		}
-		if old := sess.conn; old != nil && old != c {
-			old.closeLocked()
-		}
 		sess.timeout = timeout
 		sess.touch()
+		sess.timer.Reset(timeout) // the new timeout may be shorter than the armed one
 	}
 	sess.conn = c
 	c.sess = sess
-	c.timeout = timeout
 	resp.TimeOut = int32(timeout / time.Millisecond)
 	resp.SessionID = sess.id
 	resp.Passwd = sess.passwd
@@ -391,8 +390,9 @@ type frame struct {
 	closeAfter bool
 }
 
-// outbox is an unbounded FIFO of frames: pushing never blocks, because the
-// pusher may hold the server lock.
+// outbox is a FIFO of frames. Pushing never blocks, because the pusher may
+// hold the server lock; a client that lets maxQueuedBytes pile up is
+// disconnected instead.
 type outbox struct {
 	mu    sync.Mutex
 	q     []frame

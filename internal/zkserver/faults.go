@@ -31,7 +31,8 @@ type Request struct {
 }
 
 // FaultHook decides the fate of each request of an established session
-// (pings and auth excepted). It runs on the connection's reader goroutine.
+// (pings and auth excepted). It runs on the connection's reader goroutine,
+// so it must not call Close, which waits for that goroutine.
 type FaultHook func(Request) Fault
 
 type faults struct {
@@ -116,17 +117,27 @@ func (s *Server) ExpireSession(sessionID int64) bool {
 	return true
 }
 
-// Pause freezes the server: no request is applied, nothing is sent and no
-// session expires until Resume. Connections stay open, as with SIGSTOP.
+// Pause freezes the server as SIGSTOP freezes a ZooKeeper process: no
+// request is applied and nothing is sent until Resume, connections stay
+// open, and session clocks keep running.
 func (s *Server) Pause() { s.pause.shut() }
 
-// Resume undoes Pause. Session clocks restart from now, as if no time had
-// passed for the frozen server.
+// Resume thaws the server. As when a stopped ZooKeeper continues, sessions
+// that were silent for longer than their timeout expire first, before any
+// request that waited is applied.
 func (s *Server) Resume() {
-	if s.pause.paused() {
-		s.resumeSessions()
-		s.pause.open()
+	if !s.pause.paused() {
+		return
 	}
+	s.mu.Lock()
+	for _, sess := range s.sessions {
+		if time.Since(time.Unix(0, sess.lastSeen.Load())) >= sess.timeout {
+			s.cfg.Logger.Info("session expired during pause", "session", hexID(sess.id))
+			s.expireLocked(sess)
+		}
+	}
+	s.mu.Unlock()
+	s.pause.open()
 }
 
 // SessionIDs lists the live sessions, sorted.

@@ -2,6 +2,7 @@ package zkserver_test
 
 import (
 	"encoding/binary"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -173,4 +174,62 @@ func pipelined(t *testing.T, c *wireclient.Conn, n int) []int32 {
 		t.Fatalf("%d replies to %d requests", len(order), n)
 	}
 	return order
+}
+
+// waitGone waits (with a deadline) for a watch on path to report NodeDeleted.
+func waitGone(t *testing.T, w *wireclient.Conn, path string, deadline time.Duration) {
+	t.Helper()
+	for _, ev := range w.WaitEvents(1, deadline) {
+		if ev.Type == jute.EventNodeDeleted && ev.Path == path {
+			return
+		}
+	}
+	t.Fatalf("%s was not deleted within %v", path, deadline)
+}
+
+// TestReattachWithShorterTimeout: the session then expires by the new,
+// shorter timeout, as ZooKeeper re-arms it.
+func TestReattachWithShorterTimeout(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	long, err := wireclient.Dial(srv.ConnectString(), 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustCall(t, long, jute.OpCreate, &jute.CreateRequest{Path: "/e", ACL: worldAll, Flags: jute.ModeEphemeral})
+	long.Drop()
+	short, err := wireclient.Reattach(srv.ConnectString(), 300*time.Millisecond, long.SessionID, long.Passwd)
+	if err != nil || short.SessionID != long.SessionID {
+		t.Fatalf("re-attach: %v", err)
+	}
+	w := dial(t, srv)
+	mustCall(t, w, jute.OpExists, &jute.PathWatchRequest{Path: "/e", Watch: true})
+	short.Drop()
+	waitGone(t, w, "/e", 10*time.Second) // the old 30 s deadline would miss this
+}
+
+// TestPauseExpiresSilentSessions: like a SIGSTOPped ZooKeeper, a paused
+// server expires on resume the sessions that outlived their timeout.
+func TestPauseExpiresSilentSessions(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	c, err := wireclient.Dial(srv.ConnectString(), 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	mustCall(t, c, jute.OpCreate, &jute.CreateRequest{Path: "/e", ACL: worldAll, Flags: jute.ModeEphemeral})
+	w := dial(t, srv)
+	mustCall(t, w, jute.OpExists, &jute.PathWatchRequest{Path: "/e", Watch: true})
+	srv.Pause()
+	time.AfterFunc(time.Second, srv.Resume) // frozen for over three session timeouts
+	waitGone(t, w, "/e", 10*time.Second)
+	<-c.Done() // and its connection is closed, as after any expiry
+}
+
+func TestSubMillisecondTickDump(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{TickTime: 500 * time.Microsecond})
+	dial(t, srv)
+	out, err := zktest.FourLetter(srv.ConnectString(), "dump", 10*time.Second)
+	if err != nil || !strings.HasPrefix(out, "SessionTracker dump:") {
+		t.Fatalf("dump: %q %v", out, err)
+	}
 }

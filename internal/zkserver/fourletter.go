@@ -149,7 +149,11 @@ func (c *conn) describe(brief bool) string {
 	fmt.Fprintf(&b, " %s[%s](queued=%d,recved=%d,sent=%d", c.remote, interest, c.out.queued(),
 		c.stats.received.Load(), c.stats.sent.Load())
 	c.s.mu.Lock()
-	sess, timeout := c.sess, c.timeout
+	sess := c.sess
+	var timeout time.Duration
+	if sess != nil {
+		timeout = sess.timeout
+	}
 	c.s.mu.Unlock()
 	if !brief && sess != nil {
 		avg := int64(0)

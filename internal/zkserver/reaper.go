@@ -52,6 +52,10 @@ func (s *Server) reap(path string) {
 	if s.closed {
 		return
 	}
+	if s.pause.paused() { // a frozen server removes nothing; look again later
+		s.scheduleReapAt(path, time.Now().Add(s.cfg.TickTime))
+		return
+	}
 	n := s.tree.get(path)
 	if n == nil || len(n.children) > 0 {
 		return

@@ -28,12 +28,20 @@ func opName(op int32) string {
 	return "NA"
 }
 
-// knownOp reports whether ZooKeeper accepts the op code from a client
-// (Request.isValid); anything else is answered Unimplemented.
-func knownOp(op int32) bool {
-	_, ok := opNames[op]
-	return ok || op == jute.OpCreateSession
+// validOps are the op codes ZooKeeper accepts from a client after the
+// handshake (Request.isValid); anything else is answered Unimplemented.
+var validOps = map[int32]bool{
+	jute.OpCreate: true, jute.OpCreate2: true, jute.OpCreateContainer: true, jute.OpCreateTTL: true,
+	jute.OpDelete: true, jute.OpDeleteContainer: true, jute.OpExists: true, jute.OpGetData: true,
+	jute.OpSetData: true, jute.OpGetACL: true, jute.OpSetACL: true, jute.OpGetChildren: true,
+	jute.OpGetChildren2: true, jute.OpSync: true, jute.OpPing: true, jute.OpCheck: true, jute.OpMulti: true,
+	jute.OpMultiRead: true, jute.OpReconfig: true, jute.OpCheckWatches: true, jute.OpRemoveWatches: true,
+	jute.OpSetWatches: true, jute.OpSetWatches2: true, jute.OpGetEphemerals: true,
+	jute.OpGetAllChildrenNumber: true, jute.OpAddWatch: true, jute.OpWhoAmI: true,
+	jute.OpCreateSession: true, jute.OpCloseSession: true,
 }
+
+func knownOp(op int32) bool { return validOps[op] }
 
 // process applies one request under s.mu and returns its reply frame; the
 // notifications it causes are queued before the reply.
@@ -136,9 +144,6 @@ func (s *Server) applyWrite(c *conn, op int32, rec jute.Record, zxid, now int64,
 			return writeResult{}, code, nil
 		}
 		ch := s.tree.setData(req.Path, n, req.Data, zxid, now, u)
-		if n.kind() == kindTTL {
-			s.scheduleReap(req.Path, n)
-		}
 		return writeResult{jute.OpSetData, &jute.StatResponse{Stat: n.stat()}}, jute.ErrOK, []change{ch}
 	case jute.OpSetACL:
 		req := rec.(*jute.SetACLRequest)
@@ -256,9 +261,6 @@ func (s *Server) create(c *conn, op int32, req *jute.CreateRequest, zxid, now in
 		owner = c.sess.id
 	}
 	n, ch := s.tree.create(path, req.Data, acl, owner, zxid, now, u)
-	if n.kind() == kindTTL {
-		s.scheduleReap(path, n)
-	}
 	return path, n, jute.ErrOK, []change{ch}
 }
 

@@ -142,7 +142,8 @@ func (s *Server) nextZxid() int64 {
 	return s.zxid
 }
 
-// deliver sends one tree change's notifications; the caller holds mu.
+// deliver completes a committed transaction: it sends its notifications
+// and schedules the removals it makes due. The caller holds mu.
 func (s *Server) deliver(changes []change) {
 	for _, ch := range changes {
 		s.watches.notify(ch, func(c *conn, eventType int32, path string) {
@@ -150,6 +151,8 @@ func (s *Server) deliver(changes []change) {
 		})
 		if ch.kind == changeDeleted {
 			s.afterDelete(ch.path)
+		} else if n := s.tree.get(ch.path); n != nil && n.kind() == kindTTL {
+			s.scheduleReap(ch.path, n) // created, or its mtime moved
 		}
 	}
 }
@@ -160,14 +163,12 @@ type gate struct {
 	closed chan struct{} // non-nil while paused; closed on resume
 }
 
-func (g *gate) shut() bool {
+func (g *gate) shut() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.closed != nil {
-		return false
+	if g.closed == nil {
+		g.closed = make(chan struct{})
 	}
-	g.closed = make(chan struct{})
-	return true
 }
 
 func (g *gate) open() {

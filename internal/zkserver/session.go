@@ -53,7 +53,7 @@ func (s *Server) newSessionLocked(timeout time.Duration) *session {
 
 // checkExpiry runs when a session may have timed out: it expires the session
 // if no packet arrived within its timeout, or re-arms for the remainder.
-// While the server is paused no session expires.
+// While the server is paused Resume decides instead.
 func (s *Server) checkExpiry(sess *session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -100,16 +100,6 @@ func (s *Server) closeSessionLocked(sess *session) {
 	delete(s.sessions, sess.id)
 	sess.timer.Stop()
 	s.deliver(changes)
-}
-
-// resumeSessions restarts every session's clock after a pause, as if no
-// time had passed while the server was frozen.
-func (s *Server) resumeSessions() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, sess := range s.sessions {
-		sess.touch()
-	}
 }
 
 func hexID(id int64) string { return "0x" + strconv.FormatUint(uint64(id), 16) }
