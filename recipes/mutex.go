@@ -1,0 +1,456 @@
+package recipes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// Token is a fencing token: the zxid that created the holder's lock node
+// (it grows with every acquisition of the lock), with the node's sequence
+// number, the session and the node's path. A resource that remembers the
+// highest Zxid it has seen can refuse a stale holder.
+type Token struct {
+	Zxid    int64
+	Seq     int32 // -1 for the Spin strategy, which has no sequence
+	Session int64
+	Path    string
+}
+
+func (t Token) String() string {
+	return fmt.Sprintf("zxid=0x%x seq=%d session=0x%x path=%s", t.Zxid, t.Seq, t.Session, t.Path)
+}
+
+// Mutex is a distributed lock in one directory. One goroutine at a time may
+// use a Mutex; use a Mutex per contender.
+type Mutex struct {
+	s      *Session
+	dir    string
+	o      options
+	marker string
+
+	mu      sync.Mutex
+	state   mutexState
+	token   Token
+	lost    chan struct{} // closed when the current holding is lost
+	release chan struct{} // closed by Unlock, so the monitor stops
+}
+
+type mutexState int
+
+const (
+	idle mutexState = iota
+	locking
+	held
+)
+
+// NewMutex returns a Mutex on directory dir (created on demand, as
+// containers). Options: WithData, WithACL, WithFormat, WithStrategy,
+// WithStats, WithPollInterval.
+func NewMutex(s *Session, dir string, opts ...Option) *Mutex {
+	m := &Mutex{s: s, dir: dir, o: buildOptions(opts), marker: curatorLock}
+	if m.o.format == Kazoo {
+		m.marker = kazooLock
+	}
+	return m
+}
+
+// Lock blocks until the lock is held, ctx ends, or the session is lost.
+// On failure nothing of the attempt is left on the server.
+func (m *Mutex) Lock(ctx context.Context) error { return m.lock(ctx, true) }
+
+// TryLock takes the lock if nobody holds it or waits for it, else returns
+// ErrLocked at once.
+func (m *Mutex) TryLock(ctx context.Context) error { return m.lock(ctx, false) }
+
+func (m *Mutex) lock(ctx context.Context, wait bool) error {
+	m.mu.Lock()
+	if m.state != idle {
+		m.mu.Unlock()
+		return ErrDeadlock
+	}
+	m.state = locking
+	m.mu.Unlock()
+
+	var g grant
+	var err error
+	if m.o.strategy == Spin {
+		g, err = m.acquireSpin(ctx, wait)
+	} else {
+		g, err = m.acquireQueued(ctx, wait)
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err != nil {
+		m.state = idle
+		return err
+	}
+	m.state, m.token = held, g.token
+	m.lost, m.release = make(chan struct{}), make(chan struct{})
+	go m.s.monitorHolding(g.token.Path, g.own, m.lost, m.release)
+	return nil
+}
+
+// grant is what an acquisition yields: the token, and the watch on our own
+// node that tells of its loss (nil for Spin).
+type grant struct {
+	token Token
+	own   <-chan zk.Event
+}
+
+// ownNode is our lock node's stat and a watch on it, fetched once after the
+// create; the stat gives the fencing zxid, the watch tells of a deletion.
+type ownNode struct {
+	stat  *zk.Stat
+	watch <-chan zk.Event
+	err   error
+}
+
+func (m *Mutex) acquireQueued(ctx context.Context, wait bool) (grant, error) {
+	st := m.o.stats
+	for {
+		name, err := m.s.createProtected(ctx, m.dir, newPrefix(m.o.format, m.marker), m.o.data, m.o.acl, zk.FlagEphemeralSequential, st)
+		if err != nil {
+			return grant{}, err
+		}
+		path := joinPath(m.dir, name)
+		g, restart, err := m.queue(ctx, name, path, wait)
+		if err == nil && !restart {
+			return g, nil
+		}
+		// Leave nothing behind: a failed or cancelled wait deletes its node
+		// on a fresh context; a session that is gone took it already.
+		if m.s.alive() == nil {
+			m.s.abandon(path)
+		}
+		if !restart {
+			return grant{}, err
+		}
+	}
+}
+
+// queue waits in line with our node name. restart asks for a new node: ours
+// vanished (deleted by someone else) while we waited.
+func (m *Mutex) queue(ctx context.Context, name, path string, wait bool) (g grant, restart bool, err error) {
+	st := m.o.stats
+	ownCh := make(chan ownNode, 1)
+	go func() {
+		st.reads.Add(1)
+		_, stat, w, err := m.s.conn.GetW(path)
+		ownCh <- ownNode{stat, w, err}
+	}()
+	var own *ownNode
+	ownEvents := func() <-chan zk.Event {
+		if own == nil || own.watch == nil {
+			return nil
+		}
+		return own.watch
+	}
+	var waitedSince time.Time
+	for {
+		st.reads.Add(1)
+		children, err := retry(ctx, m.s, func() ([]string, error) {
+			c, _, err := m.s.conn.Children(m.dir)
+			return c, err
+		})
+		if errors.Is(err, zk.ErrNoNode) {
+			return grant{}, true, nil // the directory went, and our node with it
+		}
+		if err != nil {
+			return grant{}, false, err
+		}
+		cs := contenders(children, m.marker)
+		i := indexOf(cs, name)
+		if i < 0 {
+			return grant{}, true, nil
+		}
+		if i == 0 {
+			break
+		}
+		if !wait {
+			return grant{}, false, ErrLocked
+		}
+		if waitedSince.IsZero() {
+			waitedSince = time.Now()
+		}
+		watched := cs[0].name // Herd: everyone watches the holder
+		if m.o.strategy == Chain {
+			watched = cs[i-1].name
+		}
+		// Only the chain takes the fast path: with nothing else below us,
+		// our predecessor's deletion makes us the holder.
+		onlyOneBelow := m.o.strategy == Chain && i == 1
+		st.reads.Add(1)
+		w, err := call(ctx, m.s, func() (<-chan zk.Event, error) {
+			_, _, w, err := m.s.conn.GetW(joinPath(m.dir, watched))
+			return w, err
+		})
+		switch {
+		case errors.Is(err, zk.ErrNoNode):
+			if onlyOneBelow {
+				return m.granted(ctx, path, ownCh, own, waitedSince)
+			}
+			continue
+		case retryable(err):
+			if err := m.s.waitConnected(ctx); err != nil {
+				return grant{}, false, err
+			}
+			continue
+		case err != nil:
+			return grant{}, false, err
+		}
+	waiting:
+		for {
+			select {
+			case ev := <-w:
+				if ev.Type == zk.EventNotWatching {
+					if err := m.s.alive(); err != nil {
+						return grant{}, false, err
+					}
+					break waiting // the connection closed under the watch: look again
+				}
+				st.notifications.Add(1)
+				if onlyOneBelow && ev.Type == zk.EventNodeDeleted {
+					return m.granted(ctx, path, ownCh, own, waitedSince)
+				}
+				break waiting
+			case o := <-ownCh:
+				own = &o
+				if o.err != nil && !retryable(o.err) {
+					return grant{}, errors.Is(o.err, zk.ErrNoNode), ignoreNoNode(o.err)
+				}
+			case ev := <-ownEvents():
+				if ev.Type == zk.EventNodeDeleted {
+					return grant{}, true, nil // someone removed our node: queue again
+				}
+				own.watch = nil // data changed or watch dropped: the listing will tell
+			case <-ctx.Done():
+				return grant{}, false, ctx.Err()
+			case <-m.s.done:
+				return grant{}, false, m.s.Err()
+			}
+		}
+	}
+	return m.granted(ctx, path, ownCh, own, waitedSince)
+}
+
+func ignoreNoNode(err error) error {
+	if errors.Is(err, zk.ErrNoNode) {
+		return nil
+	}
+	return err
+}
+
+// granted completes an acquisition: it needs our node's stat for the token
+// and checks the node belongs to our session before saying yes.
+func (m *Mutex) granted(ctx context.Context, path string, ownCh chan ownNode, own *ownNode, waitedSince time.Time) (grant, bool, error) {
+	if own == nil {
+		select {
+		case o := <-ownCh:
+			own = &o
+		case <-ctx.Done():
+			return grant{}, false, ctx.Err()
+		case <-m.s.done:
+			return grant{}, false, m.s.Err()
+		}
+	}
+	if own.err != nil {
+		if errors.Is(own.err, zk.ErrNoNode) {
+			return grant{}, true, nil
+		}
+		// The watch request failed with the connection: fetch it again.
+		m.o.stats.reads.Add(1)
+		w, err := retry(ctx, m.s, func() (ownNode, error) {
+			_, stat, w, err := m.s.conn.GetW(path)
+			return ownNode{stat: stat, watch: w}, err
+		})
+		if errors.Is(err, zk.ErrNoNode) {
+			return grant{}, true, nil
+		}
+		if err != nil {
+			return grant{}, false, err
+		}
+		own = &w
+	}
+	if own.stat.EphemeralOwner != m.s.id {
+		return grant{}, false, fmt.Errorf("%w: lock node %s belongs to session 0x%x", ErrSessionLost, path, own.stat.EphemeralOwner)
+	}
+	if err := m.s.alive(); err != nil {
+		return grant{}, false, err
+	}
+	seq, _ := parseSeq(path, m.marker)
+	m.o.stats.acquired(waitedSince)
+	return grant{token: Token{Zxid: own.stat.Czxid, Seq: seq, Session: m.s.id, Path: path}, own: own.watch}, false, nil
+}
+
+// acquireSpin polls for a single ephemeral node, as SET NX does.
+func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
+	st := m.o.stats
+	path := joinPath(m.dir, "lock")
+	var waitedSince time.Time
+	for {
+		st.creates.Add(1)
+		_, err := call(ctx, m.s, func() (string, error) {
+			return m.s.conn.Create(path, m.o.data, zk.FlagEphemeral, m.o.acl)
+		})
+		switch {
+		case err == nil:
+		case errors.Is(err, zk.ErrNodeExists):
+			if !wait {
+				return grant{}, ErrLocked
+			}
+			if waitedSince.IsZero() {
+				waitedSince = time.Now()
+			}
+			if err := m.s.pause(ctx, m.o.pollInterval); err != nil {
+				return grant{}, err
+			}
+			continue
+		case errors.Is(err, zk.ErrNoNode):
+			if err := m.s.ensureDir(ctx, m.dir, m.o.acl); err != nil {
+				return grant{}, err
+			}
+			continue
+		case retryable(err):
+			if err := m.s.waitConnected(ctx); err != nil {
+				return grant{}, err
+			}
+			if !ambiguous(err) {
+				continue
+			}
+		default:
+			return grant{}, err
+		}
+		// Created, or perhaps created before the connection went: the
+		// node's owner says.
+		st.reads.Add(1)
+		stat, err := retry(ctx, m.s, func() (*zk.Stat, error) {
+			_, st, err := m.s.conn.Exists(path)
+			return st, err
+		})
+		if err != nil {
+			return grant{}, err
+		}
+		if stat == nil || stat.EphemeralOwner != m.s.id {
+			continue
+		}
+		st.acquired(waitedSince)
+		return grant{token: Token{Zxid: stat.Czxid, Seq: -1, Session: m.s.id, Path: path}}, nil
+	}
+}
+
+// monitorHolding watches a holding until it is released or lost: the
+// session ends, or our node (watched by own) is deleted by someone else.
+// It closes lost in the second case and returns when release is closed.
+func (s *Session) monitorHolding(path string, own <-chan zk.Event, lost, release chan struct{}) {
+	for {
+		select {
+		case <-release:
+			return
+		case <-s.done:
+		case ev := <-own:
+			select {
+			case <-release:
+				return // our own release deleted it
+			default:
+			}
+			if ev.Type == zk.EventNodeDataChanged || (ev.Type == zk.EventNotWatching && s.alive() == nil) {
+				// Written to, or the watch went with a connection while the
+				// session lives: the node is still ours; watch it again.
+				_, _, w, err := s.conn.GetW(path)
+				if err == nil {
+					own = w
+					continue
+				}
+				if !errors.Is(err, zk.ErrNoNode) && s.alive() == nil {
+					own = nil // unknown for now; the session still guards us
+					continue
+				}
+			}
+		}
+		close(lost)
+		return
+	}
+}
+
+// Unlock releases the lock. It returns ErrSessionLost when the session (and
+// with it the lock) is already gone, and ErrNotLocked when the Mutex does
+// not hold the lock or its node was deleted by someone else.
+func (m *Mutex) Unlock(ctx context.Context) error {
+	m.mu.Lock()
+	if m.state != held {
+		m.mu.Unlock()
+		return ErrNotLocked
+	}
+	path := m.token.Path
+	close(m.release)
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		m.state = idle
+		m.mu.Unlock()
+	}()
+	if err := m.s.alive(); err != nil {
+		return err
+	}
+	m.o.stats.released()
+	err := m.s.deleteOwn(ctx, path, m.o.stats)
+	if errors.Is(err, zk.ErrNoNode) {
+		return fmt.Errorf("%w: lock node %s was deleted by someone else", ErrNotLocked, path)
+	}
+	return err
+}
+
+// Token returns the fencing token of the current holding (zero when not held).
+func (m *Mutex) Token() Token {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state != held {
+		return Token{}
+	}
+	return m.token
+}
+
+// Done is closed when the current holding is lost: the session ended, or
+// the lock node was deleted by someone else. It is not closed by Unlock;
+// select on it only while holding the lock.
+func (m *Mutex) Done() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state != held {
+		return nil
+	}
+	return m.lost
+}
+
+// IsOwner returns a check for conn.Multi that succeeds only while our lock
+// node exists, so a transaction commits only if we still hold the lock.
+func (m *Mutex) IsOwner() zk.CheckVersionRequest {
+	return zk.CheckVersionRequest{Path: m.Token().Path, Version: 0}
+}
+
+// Stats returns a snapshot of the Mutex's counters (shared ones when made
+// with WithStats).
+func (m *Mutex) Stats() StatsSnapshot { return m.o.stats.Snapshot() }
+
+// abandon removes the node of a wait that failed or was cancelled, on a
+// fresh context: it tries for up to the session timeout before returning,
+// then keeps trying in the background, so a server that is briefly away does
+// not leave an orphan at the head of the queue.
+func (s *Session) abandon(path string) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	if s.deleteQuietly(ctx, path) {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+		defer cancel()
+		s.deleteQuietly(ctx, path)
+	}()
+}

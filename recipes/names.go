@@ -1,0 +1,135 @@
+package recipes
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Format is the node layout a recipe writes, so that it interoperates with
+// the library that defined it.
+type Format int
+
+const (
+	// Curator writes Apache Curator's layout: "_c_<uuid>-<marker>SEQ", e.g.
+	// "_c_1b0c…-lock-0000000003" for InterProcessMutex.
+	Curator Format = iota
+	// Kazoo writes Kazoo's layout: "<32 hex digits><marker>SEQ", e.g.
+	// "9f1c…__lock__0000000003".
+	Kazoo
+)
+
+func (f Format) String() string {
+	if f == Kazoo {
+		return "kazoo"
+	}
+	return "curator"
+}
+
+// ParseFormat reads "curator" or "kazoo".
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "curator":
+		return Curator, nil
+	case "kazoo":
+		return Kazoo, nil
+	}
+	return 0, fmt.Errorf("unknown format %q (want curator or kazoo)", s)
+}
+
+// The markers that separate a node's protected prefix from its sequence.
+const (
+	curatorLock  = "lock-"
+	curatorRead  = "__READ__"
+	curatorWrite = "__WRIT__"
+	curatorLatch = "latch-"
+	curatorLease = "lease-"
+	kazooLock    = "__lock__"
+	kazooRead    = "__rlock__"
+)
+
+// newPrefix returns a fresh protected prefix for a node with marker: the
+// server appends the sequence number to it.
+func newPrefix(f Format, marker string) string {
+	var b [16]byte
+	rand.Read(b[:])
+	if f == Kazoo {
+		return hex.EncodeToString(b[:]) + marker
+	}
+	b[6] = b[6]&0x0f | 0x40 // a version 4 UUID, as Curator's UUID.randomUUID()
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return "_c_" + h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32] + "-" + marker
+}
+
+// parseSeq returns the sequence number after the last marker in name. The
+// server writes it as %010d of a signed 32-bit counter, so after a wrap it
+// is negative ("-2147483648").
+func parseSeq(name, marker string) (int32, bool) {
+	i := strings.LastIndex(name, marker)
+	if i < 0 {
+		return 0, false
+	}
+	digits := name[i+len(marker):]
+	if len(digits) < 10 {
+		return 0, false
+	}
+	for j, r := range digits {
+		if (r < '0' || r > '9') && !(j == 0 && r == '-') {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(digits, 10, 32)
+	if err != nil {
+		return 0, false
+	}
+	return int32(n), true
+}
+
+// contender is one node of a lock-like directory that follows the format.
+type contender struct {
+	name   string
+	seq    int32
+	marker string
+}
+
+// contenders picks the children that carry one of the markers and sorts
+// them by sequence number; children of any other shape are ignored.
+func contenders(children []string, markers ...string) []contender {
+	out := make([]contender, 0, len(children))
+	for _, name := range children {
+		for _, m := range markers {
+			if seq, ok := parseSeq(name, m); ok {
+				out = append(out, contender{name: name, seq: seq, marker: m})
+				break
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].seq != out[j].seq {
+			return out[i].seq < out[j].seq
+		}
+		return out[i].name < out[j].name
+	})
+	return out
+}
+
+func indexOf(cs []contender, name string) int {
+	for i, c := range cs {
+		if c.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// joinPath joins a directory and a child name.
+func joinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
