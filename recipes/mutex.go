@@ -32,6 +32,7 @@ type Mutex struct {
 	dir    string
 	o      options
 	marker string
+	q      *queue // nil for Spin
 
 	mu      sync.Mutex
 	state   mutexState
@@ -56,6 +57,12 @@ func NewMutex(s *Session, dir string, opts ...Option) *Mutex {
 	if m.o.format == Kazoo {
 		m.marker = kazooLock
 	}
+	switch m.o.strategy {
+	case Chain:
+		m.q = &queue{s: s, dir: dir, o: m.o, markers: []string{m.marker}, rule: chainRule(m.o.lookahead)}
+	case Herd:
+		m.q = &queue{s: s, dir: dir, o: m.o, markers: []string{m.marker}, rule: herdRule}
+	}
 	return m
 }
 
@@ -78,10 +85,10 @@ func (m *Mutex) lock(ctx context.Context, wait bool) error {
 
 	var g grant
 	var err error
-	if m.o.strategy == Spin {
+	if m.q == nil {
 		g, err = m.acquireSpin(ctx, wait)
 	} else {
-		g, err = m.acquireQueued(ctx, wait)
+		g, err = m.q.acquire(ctx, m.marker, wait)
 	}
 
 	m.mu.Lock()
@@ -94,198 +101,6 @@ func (m *Mutex) lock(ctx context.Context, wait bool) error {
 	m.lost, m.release = make(chan struct{}), make(chan struct{})
 	go m.s.monitorHolding(g.token.Path, g.own, m.lost, m.release)
 	return nil
-}
-
-// grant is what an acquisition yields: the token, and the watch on our own
-// node that tells of its loss (nil for Spin).
-type grant struct {
-	token Token
-	own   <-chan zk.Event
-}
-
-// ownNode is our lock node's stat and a watch on it, fetched once after the
-// create; the stat gives the fencing zxid, the watch tells of a deletion.
-type ownNode struct {
-	stat  *zk.Stat
-	watch <-chan zk.Event
-	err   error
-}
-
-func (m *Mutex) acquireQueued(ctx context.Context, wait bool) (grant, error) {
-	st := m.o.stats
-	for {
-		name, err := m.s.createProtected(ctx, m.dir, newPrefix(m.o.format, m.marker), m.o.data, m.o.acl, zk.FlagEphemeralSequential, st)
-		if err != nil {
-			return grant{}, err
-		}
-		path := joinPath(m.dir, name)
-		g, restart, err := m.queue(ctx, name, path, wait)
-		if err == nil && !restart {
-			return g, nil
-		}
-		// Leave nothing behind: a failed or cancelled wait deletes its node
-		// on a fresh context; a session that is gone took it already.
-		if m.s.alive() == nil {
-			m.s.abandon(path)
-		}
-		if !restart {
-			return grant{}, err
-		}
-	}
-}
-
-// queue waits in line with our node name. restart asks for a new node: ours
-// vanished (deleted by someone else) while we waited.
-func (m *Mutex) queue(ctx context.Context, name, path string, wait bool) (g grant, restart bool, err error) {
-	st := m.o.stats
-	ownCh := make(chan ownNode, 1)
-	go func() {
-		st.reads.Add(1)
-		_, stat, w, err := m.s.conn.GetW(path)
-		ownCh <- ownNode{stat, w, err}
-	}()
-	var own *ownNode
-	ownEvents := func() <-chan zk.Event {
-		if own == nil || own.watch == nil {
-			return nil
-		}
-		return own.watch
-	}
-	var waitedSince time.Time
-	for {
-		st.reads.Add(1)
-		children, err := retry(ctx, m.s, func() ([]string, error) {
-			c, _, err := m.s.conn.Children(m.dir)
-			return c, err
-		})
-		if errors.Is(err, zk.ErrNoNode) {
-			return grant{}, true, nil // the directory went, and our node with it
-		}
-		if err != nil {
-			return grant{}, false, err
-		}
-		cs := contenders(children, m.marker)
-		i := indexOf(cs, name)
-		if i < 0 {
-			return grant{}, true, nil
-		}
-		if i == 0 {
-			break
-		}
-		if !wait {
-			return grant{}, false, ErrLocked
-		}
-		if waitedSince.IsZero() {
-			waitedSince = time.Now()
-		}
-		watched := cs[0].name // Herd: everyone watches the holder
-		if m.o.strategy == Chain {
-			watched = cs[i-1].name
-		}
-		// Only the chain takes the fast path: with nothing else below us,
-		// our predecessor's deletion makes us the holder.
-		onlyOneBelow := m.o.strategy == Chain && i == 1
-		st.reads.Add(1)
-		w, err := call(ctx, m.s, func() (<-chan zk.Event, error) {
-			_, _, w, err := m.s.conn.GetW(joinPath(m.dir, watched))
-			return w, err
-		})
-		switch {
-		case errors.Is(err, zk.ErrNoNode):
-			if onlyOneBelow {
-				return m.granted(ctx, path, ownCh, own, waitedSince)
-			}
-			continue
-		case retryable(err):
-			if err := m.s.waitConnected(ctx); err != nil {
-				return grant{}, false, err
-			}
-			continue
-		case err != nil:
-			return grant{}, false, err
-		}
-	waiting:
-		for {
-			select {
-			case ev := <-w:
-				if ev.Type == zk.EventNotWatching {
-					if err := m.s.alive(); err != nil {
-						return grant{}, false, err
-					}
-					break waiting // the connection closed under the watch: look again
-				}
-				st.notifications.Add(1)
-				if onlyOneBelow && ev.Type == zk.EventNodeDeleted {
-					return m.granted(ctx, path, ownCh, own, waitedSince)
-				}
-				break waiting
-			case o := <-ownCh:
-				own = &o
-				if o.err != nil && !retryable(o.err) {
-					return grant{}, errors.Is(o.err, zk.ErrNoNode), ignoreNoNode(o.err)
-				}
-			case ev := <-ownEvents():
-				if ev.Type == zk.EventNodeDeleted {
-					return grant{}, true, nil // someone removed our node: queue again
-				}
-				own.watch = nil // data changed or watch dropped: the listing will tell
-			case <-ctx.Done():
-				return grant{}, false, ctx.Err()
-			case <-m.s.done:
-				return grant{}, false, m.s.Err()
-			}
-		}
-	}
-	return m.granted(ctx, path, ownCh, own, waitedSince)
-}
-
-func ignoreNoNode(err error) error {
-	if errors.Is(err, zk.ErrNoNode) {
-		return nil
-	}
-	return err
-}
-
-// granted completes an acquisition: it needs our node's stat for the token
-// and checks the node belongs to our session before saying yes.
-func (m *Mutex) granted(ctx context.Context, path string, ownCh chan ownNode, own *ownNode, waitedSince time.Time) (grant, bool, error) {
-	if own == nil {
-		select {
-		case o := <-ownCh:
-			own = &o
-		case <-ctx.Done():
-			return grant{}, false, ctx.Err()
-		case <-m.s.done:
-			return grant{}, false, m.s.Err()
-		}
-	}
-	if own.err != nil {
-		if errors.Is(own.err, zk.ErrNoNode) {
-			return grant{}, true, nil
-		}
-		// The watch request failed with the connection: fetch it again.
-		m.o.stats.reads.Add(1)
-		w, err := retry(ctx, m.s, func() (ownNode, error) {
-			_, stat, w, err := m.s.conn.GetW(path)
-			return ownNode{stat: stat, watch: w}, err
-		})
-		if errors.Is(err, zk.ErrNoNode) {
-			return grant{}, true, nil
-		}
-		if err != nil {
-			return grant{}, false, err
-		}
-		own = &w
-	}
-	if own.stat.EphemeralOwner != m.s.id {
-		return grant{}, false, fmt.Errorf("%w: lock node %s belongs to session 0x%x", ErrSessionLost, path, own.stat.EphemeralOwner)
-	}
-	if err := m.s.alive(); err != nil {
-		return grant{}, false, err
-	}
-	seq, _ := parseSeq(path, m.marker)
-	m.o.stats.acquired(waitedSince)
-	return grant{token: Token{Zxid: own.stat.Czxid, Seq: seq, Session: m.s.id, Path: path}, own: own.watch}, false, nil
 }
 
 // acquireSpin polls for a single ephemeral node, as SET NX does.

@@ -162,33 +162,40 @@ func TestMutexTryLockAndCancel(t *testing.T) {
 	})
 }
 
-// TestMutexChainWakesOne lines up three waiters behind a holder: with Chain
-// a release notifies only the next waiter, with Herd it notifies all.
+// TestMutexChainWakesOne lines up three waiters behind a holder and counts
+// who a release notifies: the next waiter only (textbook chain), the next
+// two (chain with lookahead), or all (herd).
 func TestMutexChainWakesOne(t *testing.T) {
 	for _, tc := range []struct {
-		strategy       Strategy
-		notifiedOnHand []uint64 // notifications of each waiter after the first release
-	}{{Chain, []uint64{1, 0, 0}}, {Herd, []uint64{1, 1, 1}}} {
-		t.Run(tc.strategy.String(), func(t *testing.T) {
+		name      string
+		opts      []Option
+		notified  []uint64 // notifications of each waiter after the first release
+		watches   []int    // watches in the directory once waiter i has queued
+		afterward int      // watches once the release has settled
+	}{
+		{"chain", []Option{WithStrategy(Chain), WithLookahead(false)}, []uint64{1, 0, 0}, []int{3, 5, 7}, 5},
+		{"lookahead", []Option{WithStrategy(Chain)}, []uint64{1, 1, 0}, []int{3, 6, 9}, 6},
+		{"herd", []Option{WithStrategy(Herd)}, []uint64{1, 1, 1}, []int{3, 5, 7}, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			zktest.Each(t, func(t *testing.T, connect string) {
 				dir := zktest.Path(t)
 				ctx := testContext(t)
 				observer := dialTest(t, connect)
-				holder := NewMutex(dialTest(t, connect), dir, WithStrategy(tc.strategy))
+				holder := NewMutex(dialTest(t, connect), dir, tc.opts...)
 				if err := holder.Lock(ctx); err != nil {
 					t.Fatal(err)
 				}
 				waiters := make([]*Mutex, 3)
 				acquired := make([]chan error, 3)
 				for i := range waiters {
-					waiters[i] = NewMutex(dialTest(t, connect), dir, WithStrategy(tc.strategy))
+					waiters[i] = NewMutex(dialTest(t, connect), dir, tc.opts...)
 					acquired[i] = make(chan error, 1)
 					go func(i int) { acquired[i] <- waiters[i].Lock(ctx) }(i)
 					// Queue them in order: wait for each one's node and its
-					// watches (every node's owner watches it, and each waiter
-					// watches one node: 2i+3 in all).
+					// watches (every node's owner watches its own node).
 					waitChildren(t, observer, dir, func(c []string) bool { return len(c) == i+2 })
-					waitWatchers(t, connect, dir, 2*i+3)
+					waitWatchers(t, connect, dir, tc.watches[i])
 				}
 				if err := holder.Unlock(ctx); err != nil {
 					t.Fatal(err)
@@ -196,12 +203,10 @@ func TestMutexChainWakesOne(t *testing.T) {
 				if err := <-acquired[0]; err != nil {
 					t.Fatal(err)
 				}
-				// Wait for the queue to settle after the release: three own
-				// watches and the two remaining waiters' watches.
-				waitWatchers(t, connect, dir, 5)
+				waitWatchers(t, connect, dir, tc.afterward)
 				for i, w := range waiters {
-					if got := w.Stats().Notifications; got != tc.notifiedOnHand[i] {
-						t.Errorf("waiter %d: %d notifications, want %d", i, got, tc.notifiedOnHand[i])
+					if got := w.Stats().Notifications; got != tc.notified[i] {
+						t.Errorf("waiter %d: %d notifications, want %d", i, got, tc.notified[i])
 					}
 				}
 				for i := 0; i < 3; i++ {

@@ -25,6 +25,12 @@ func call[T any](ctx context.Context, s *Session, f func() (T, error)) (T, error
 	if err := s.alive(); err != nil {
 		return zero, err
 	}
+	if ctx.Done() == nil {
+		// Nothing can cancel the wait: go-zookeeper always answers, with an
+		// error if the connection goes, so call directly.
+		v, err := f()
+		return v, s.classify(err)
+	}
 	ch := make(chan result[T], 1)
 	go func() {
 		v, err := f()

@@ -14,8 +14,13 @@ type Strategy int
 
 const (
 	// Chain: each waiter watches its immediate predecessor, so a release
-	// wakes exactly one waiter, which then holds the lock without another
-	// read when nothing else stood between them.
+	// wakes one waiter, which then holds the lock without another read when
+	// nothing else stood between them. With lookahead (the default) a waiter
+	// also watches the node before its predecessor, so it is always in that
+	// position when its turn comes: two notifications per release, no read
+	// on the handoff. WithLookahead(false) is the textbook recipe: one
+	// notification per release, and a read on the handoff for every waiter
+	// but the first.
 	Chain Strategy = iota
 	// Herd: each waiter watches the holder; every release wakes every
 	// waiter and each lists the children again.
@@ -45,6 +50,7 @@ type options struct {
 	strategy     Strategy
 	stats        *Stats
 	pollInterval time.Duration
+	lookahead    bool
 }
 
 // WithData sets what a recipe writes into its nodes (default: "host pid",
@@ -63,12 +69,15 @@ func WithStrategy(s Strategy) Option { return func(o *options) { o.strategy = s 
 // WithStats makes a recipe count into st, shared with others.
 func WithStats(st *Stats) Option { return func(o *options) { o.stats = st } }
 
+// WithLookahead turns the Chain strategy's lookahead on or off (default on).
+func WithLookahead(on bool) Option { return func(o *options) { o.lookahead = on } }
+
 // WithPollInterval sets how long a Spin waiter sleeps between attempts
 // (default 10ms).
 func WithPollInterval(d time.Duration) Option { return func(o *options) { o.pollInterval = d } }
 
 func buildOptions(opts []Option) options {
-	o := options{acl: zk.WorldACL(zk.PermAll), pollInterval: 10 * time.Millisecond}
+	o := options{acl: zk.WorldACL(zk.PermAll), pollInterval: 10 * time.Millisecond, lookahead: true}
 	for _, opt := range opts {
 		opt(&o)
 	}
