@@ -32,7 +32,7 @@ type Mutex struct {
 	dir    string
 	o      options
 	marker string
-	q      *queue // nil for Spin
+	q      *line // nil for Spin
 
 	mu      sync.Mutex
 	state   mutexState
@@ -59,9 +59,9 @@ func NewMutex(s *Session, dir string, opts ...Option) *Mutex {
 	}
 	switch m.o.strategy {
 	case Chain:
-		m.q = &queue{s: s, dir: dir, o: m.o, markers: []string{m.marker}, rule: chainRule(m.o.lookahead)}
+		m.q = &line{s: s, dir: dir, o: m.o, markers: []string{m.marker}, rule: chainRule(m.o.lookahead)}
 	case Herd:
-		m.q = &queue{s: s, dir: dir, o: m.o, markers: []string{m.marker}, rule: herdRule}
+		m.q = &line{s: s, dir: dir, o: m.o, markers: []string{m.marker}, rule: herdRule}
 	}
 	return m
 }

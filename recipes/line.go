@@ -9,11 +9,11 @@ import (
 	"github.com/go-zookeeper/zk"
 )
 
-// queue is the waiting line shared by the lock-like recipes (Mutex, the two
+// line is the waiting line shared by the lock-like recipes (Mutex, the two
 // sides of RWMutex, Election): each contender creates an ephemeral
 // sequential node and a rule decides, from the nodes below it, whether it
 // holds or which node it must see go first.
-type queue struct {
+type line struct {
 	s       *Session
 	dir     string
 	o       options
@@ -75,7 +75,7 @@ type ownNode struct {
 // acquire creates our node with marker and waits in line. With wait false
 // it gives up with ErrLocked rather than wait. On failure nothing of the
 // attempt is left on the server.
-func (q *queue) acquire(ctx context.Context, marker string, wait bool) (grant, error) {
+func (q *line) acquire(ctx context.Context, marker string, wait bool) (grant, error) {
 	for {
 		name, err := q.s.createProtected(ctx, q.dir, newPrefix(q.o.format, marker), q.o.data, q.o.acl, zk.FlagEphemeralSequential, q.o.stats)
 		if err != nil {
@@ -105,7 +105,7 @@ func (q *queue) acquire(ctx context.Context, marker string, wait bool) (grant, e
 // watch goes and it was the lowest we know of, we drop it from our view and
 // decide again without reading; that is the handoff fast path. Otherwise we
 // list again.
-func (q *queue) wait(ctx context.Context, name, marker string, wait bool) (g grant, restart bool, err error) {
+func (q *line) wait(ctx context.Context, name, marker string, wait bool) (g grant, restart bool, err error) {
 	st := q.o.stats
 	path := joinPath(q.dir, name)
 	ownCh := make(chan ownNode, 1)
@@ -183,7 +183,7 @@ type waitState struct {
 // watchOnly keeps watches on exactly the named nodes, setting those it does
 // not hold yet. It returns the name of a node found already gone; certain is
 // false when a request failed with the connection and we know nothing.
-func (w *waitState) watchOnly(ctx context.Context, q *queue, names ...string) (gone string, certain bool, err error) {
+func (w *waitState) watchOnly(ctx context.Context, q *line, names ...string) (gone string, certain bool, err error) {
 	if w.watching == nil {
 		w.watching = map[string]<-chan zk.Event{}
 	}
@@ -216,7 +216,7 @@ func (w *waitState) watchOnly(ctx context.Context, q *queue, names ...string) (g
 
 // next waits for a watched node to change and returns its name and event.
 // "" with a nil error means our own node was deleted.
-func (w *waitState) next(ctx context.Context, q *queue, watch, ahead string) (string, zk.Event, error) {
+func (w *waitState) next(ctx context.Context, q *line, watch, ahead string) (string, zk.Event, error) {
 	s := q.s
 	for {
 		var ev zk.Event
@@ -264,7 +264,7 @@ func (w *waitState) next(ctx context.Context, q *queue, watch, ahead string) (st
 
 // granted completes an acquisition: it needs our node's stat for the token
 // and checks the node belongs to our session before saying yes.
-func (q *queue) granted(ctx context.Context, path, marker string, w *waitState) (grant, bool, error) {
+func (q *line) granted(ctx context.Context, path, marker string, w *waitState) (grant, bool, error) {
 	own := w.own
 	if own == nil {
 		select {
