@@ -46,7 +46,13 @@ The interactive explorer is not built yet; the commands below work today.`,
 	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
 	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password")
 	pf.DurationVar(&opts.sessionTimeout, "session-timeout", 10*time.Second, "ZooKeeper session timeout")
-	root.AddCommand(newVersionCommand(), newServeCommand())
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if opts.sessionTimeout <= 0 {
+			return fmt.Errorf("--session-timeout must be positive")
+		}
+		return checkAuth(opts.auth)
+	}
+	root.AddCommand(newVersionCommand(), newServeCommand(), newLockCommand(opts))
 	return root
 }
 
