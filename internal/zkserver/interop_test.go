@@ -5,7 +5,6 @@ package zkserver_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -78,43 +77,14 @@ func interopServers(t *testing.T, addr string, fn func(t *testing.T, connect str
 
 // ---- Curator --------------------------------------------------------------------------------
 
-// curatorJars are the jars CuratorInterop needs, by Debian package.
-var curatorJars = []struct{ pkg, jar string }{
-	{"libcurator-client-java", "curator-client.jar"},
-	{"libcurator-framework-java", "curator-framework.jar"},
-	{"libcurator-recipes-java", "curator-recipes.jar"},
-	{"libguava-java", "guava.jar"},
-	{"libslf4j-java", "slf4j-api.jar"},
-	{"libslf4j-java", "slf4j-simple.jar"}, // client logs (warnings only) on stderr
-	{"libzookeeper-java", "zookeeper.jar"},
-	{"libzookeeper-java", "zookeeper-jute.jar"},
-}
-
 func testInteropCurator(t *testing.T, addr string) {
-	const install = "apt-get install -y default-jdk-headless libcurator-recipes-java"
-	java := interopLookPath(t, "java", install)
-	javac := interopLookPath(t, "javac", install)
-	var classpath []string
-	for _, j := range curatorJars {
-		classpath = append(classpath, interopDebianFile(t, j.pkg, "/"+j.jar, install))
-	}
-	classes := t.TempDir()
-	src := filepath.Join("..", "..", "testdata", "interop", "curator", "CuratorInterop.java")
-	if r := interopRun(t, "", false, javac, "-d", classes, "-cp", strings.Join(classpath, ":"), src); r.err != nil {
-		r.log(t)
-		t.Fatalf("javac CuratorInterop.java: %v", r.err)
-	}
-	cp := strings.Join(append([]string{classes}, classpath...), ":")
+	java := zktest.Java(t)
+	cp := zktest.CompileCurator(t, filepath.Join("..", "..", "testdata", "interop", "curator", "CuratorInterop.java"))
 	for _, sc := range interopScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			interopServers(t, addr, func(t *testing.T, connect string) {
-				r := interopRun(t, "", false, java,
-					"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-					// A client closing its own session logs a harmless EndOfStreamException.
-					"-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper.ClientCnxn=error",
-					"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
-					"-cp", cp, "CuratorInterop", connect, sc.name)
-				r.expectLine(t, "curator "+sc.curator)
+				args := append(append([]string{}, zktest.JavaQuietFlags...), "-cp", cp, "CuratorInterop", connect, sc.name)
+				zktest.RunProgram(t, interopTimeout, "", false, java, args...).ExpectLine(t, "curator "+sc.curator)
 			})
 		})
 	}
@@ -123,20 +93,12 @@ func testInteropCurator(t *testing.T, addr string) {
 // ---- Kazoo ----------------------------------------------------------------------------------
 
 func testInteropKazoo(t *testing.T, addr string) {
-	const install = "apt-get install -y python3-kazoo"
-	// python3-kazoo is installed for Debian's python3, which need not be the
-	// python3 first on PATH.
-	py := interopDebianFile(t, "python3-minimal", "/bin/python3", install)
-	if r := interopRun(t, "", false, py, "-c", "import kazoo.client"); r.err != nil {
-		r.log(t)
-		interopMissing(t, fmt.Sprintf("%s cannot import kazoo: %v", py, r.err), install)
-	}
+	py := zktest.KazooPython(t)
 	script := filepath.Join("..", "..", "testdata", "interop", "kazoo", "interop.py")
 	for _, sc := range interopScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			interopServers(t, addr, func(t *testing.T, connect string) {
-				r := interopRun(t, "", false, py, script, connect, sc.name)
-				r.expectLine(t, "kazoo "+sc.kazoo)
+				zktest.RunProgram(t, interopTimeout, "", false, py, script, connect, sc.name).ExpectLine(t, "kazoo "+sc.kazoo)
 			})
 		})
 	}
@@ -145,8 +107,8 @@ func testInteropKazoo(t *testing.T, addr string) {
 // ---- zkCli.sh -------------------------------------------------------------------------------
 
 func testInteropZkCli(t *testing.T, addr string) {
-	zkCli := interopDebianFile(t, "zookeeper", "/bin/zkCli.sh", "apt-get install -y zookeeper")
-	interopLookPath(t, "java", "apt-get install -y default-jre-headless")
+	zkCli := zktest.DebianFile(t, "zookeeper", "/bin/zkCli.sh", "apt-get install -y zookeeper")
+	zktest.LookPath(t, "java", "apt-get install -y default-jre-headless")
 	script, err := os.ReadFile(filepath.Join("..", "..", "testdata", "interop", "zkcli", "commands.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -154,15 +116,15 @@ func testInteropZkCli(t *testing.T, addr string) {
 	realAddr := zktest.Shared(t)
 	base := zktest.Path(t)
 	transcript := func(server, connect string) string {
-		r := interopRun(t, prepareZkCliSession(string(script), base, connect), true, zkCli, "-server", connect)
+		r := zktest.RunProgram(t, interopTimeout, prepareZkCliSession(string(script), base, connect), true, zkCli, "-server", connect)
 		// zkCli.sh exits with the status of its last command, so a
 		// non-zero status is part of the transcript, not a failure.
 		var exit *exec.ExitError
-		if r.err != nil && (!errors.As(r.err, &exit) || exit.ExitCode() < 0 || r.timedOut) {
-			r.log(t)
-			t.Fatalf("zkCli.sh against %s: %v", server, r.err)
+		if r.Err != nil && (!errors.As(r.Err, &exit) || exit.ExitCode() < 0 || r.TimedOut) {
+			r.Log(t)
+			t.Fatalf("zkCli.sh against %s: %v", server, r.Err)
 		}
-		return fmt.Sprintf("%s(zkCli.sh exit status %d)\n", r.stdout, r.exitCode)
+		return fmt.Sprintf("%s(zkCli.sh exit status %d)\n", r.Stdout, r.ExitCode)
 	}
 	rawZkx := transcript("zkx serve", addr)
 	rawReal := transcript("real ZooKeeper", realAddr)
@@ -335,11 +297,11 @@ var zkxListening = regexp.MustCompile(`^zkx embedded ZooKeeper server listening 
 // loopback port and returns its address. At cleanup it stops the server
 // with SIGTERM and waits for it; a server that exited early fails the test.
 func startZkxServe(t *testing.T) string {
-	goTool := interopLookPath(t, "go", "install Go")
+	goTool := zktest.LookPath(t, "go", "install Go")
 	bin := filepath.Join(t.TempDir(), "zkx")
-	if r := interopRun(t, "", false, goTool, "build", "-o", bin, "github.com/zkx-dev/zkx"); r.err != nil {
-		r.log(t)
-		t.Fatalf("go build zkx: %v", r.err)
+	if r := zktest.RunProgram(t, interopTimeout, "", false, goTool, "build", "-o", bin, "github.com/zkx-dev/zkx"); r.Err != nil {
+		r.Log(t)
+		t.Fatalf("go build zkx: %v", r.Err)
 	}
 
 	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--tick", "100ms", "--min-session-timeout", "200ms")
@@ -421,109 +383,4 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
-}
-
-// ---- running external programs --------------------------------------------------------------
-
-// interopResult is what an external program did.
-type interopResult struct {
-	cmdline        string
-	stdout, stderr string
-	elapsed        time.Duration
-	exitCode       int
-	timedOut       bool
-	err            error
-}
-
-// log writes the program's output to the test log.
-func (r interopResult) log(t *testing.T) {
-	t.Helper()
-	t.Logf("$ %s\n(%v, %v)\n--- stdout:\n%s--- stderr:\n%s", r.cmdline, r.elapsed.Round(time.Millisecond), r.err, r.stdout, r.stderr)
-}
-
-// expectLine requires a clean exit and want among the printed lines.
-func (r interopResult) expectLine(t *testing.T, want string) {
-	t.Helper()
-	if r.err != nil {
-		r.log(t)
-		t.Fatalf("%v", r.err)
-	}
-	for _, line := range strings.Split(r.stdout, "\n") {
-		if line == want {
-			t.Logf("%s (%v)", line, r.elapsed.Round(time.Millisecond))
-			return
-		}
-	}
-	r.log(t)
-	t.Fatalf("want the line\n\t%s", want)
-}
-
-// interopRun runs a program with stdin, within interopTimeout, in its own
-// process group (zkCli.sh is a shell script that starts java: a timeout kills
-// both). With combined, stderr goes to stdout, interleaved as written.
-func interopRun(t *testing.T, stdin string, combined bool, name string, args ...string) interopResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), interopTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
-	if combined {
-		cmd.Stderr = &stdout // the same writer: exec shares one pipe
-	}
-	r := interopResult{cmdline: name + " " + strings.Join(args, " ")}
-	begin := time.Now()
-	r.err = cmd.Run()
-	r.elapsed = time.Since(begin)
-	r.exitCode = cmd.ProcessState.ExitCode()
-	if ctx.Err() == context.DeadlineExceeded {
-		r.timedOut = true
-		r.err = fmt.Errorf("killed after %v: %w", interopTimeout, r.err)
-	}
-	r.stdout, r.stderr = stdout.String(), stderr.String()
-	return r
-}
-
-// interopLookPath finds a program on PATH or reports it missing.
-func interopLookPath(t *testing.T, name, install string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		interopMissing(t, fmt.Sprintf("%s is not on PATH", name), install)
-	}
-	return p
-}
-
-// interopDebianFile finds the file of a Debian package whose path ends in
-// suffix, or reports it missing.
-func interopDebianFile(t *testing.T, pkg, suffix, install string) string {
-	t.Helper()
-	out, err := exec.Command("dpkg", "-L", pkg).Output()
-	if err != nil {
-		interopMissing(t, fmt.Sprintf("dpkg -L %s: %v", pkg, err), install)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasSuffix(line, suffix) {
-			if _, err := os.Stat(line); err == nil {
-				return line
-			}
-		}
-	}
-	interopMissing(t, fmt.Sprintf("package %s has no file *%s", pkg, suffix), install)
-	return ""
-}
-
-// interopMissing skips the test loudly, or fails it when real peers are
-// required (ZKX_REAL_ZK=required).
-func interopMissing(t *testing.T, what, install string) {
-	t.Helper()
-	if zktest.RequireReal() {
-		t.Fatalf("interop test cannot run but ZKX_REAL_ZK=required: %s (fix: %s)", what, install)
-	}
-	t.Skipf("SKIPPING interop test: %s: %s", what, install)
 }
