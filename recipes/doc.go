@@ -22,7 +22,9 @@
 //     hold the lock without listing the children again.
 //   - A cancelled or failed wait deletes its node, on a fresh context.
 //   - Parent directories are container nodes, which the server removes once
-//     they have emptied; children that do not match the format are ignored.
+//     they have emptied (persistent nodes in Kazoo's format: Kazoo assumes
+//     its directories stay); children that do not match the format are
+//     ignored.
 //   - A held lock is lost when the session is: Done closes and Unlock
 //     returns ErrSessionLost. go-zookeeper quietly opens a new session after
 //     an expiry; Session notices and reports the old one lost.

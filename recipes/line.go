@@ -19,6 +19,7 @@ type line struct {
 	o       options
 	markers []string // the node names that take part, by marker
 	rule    func(below []contender) position
+	assured bool // the directory was made persistent (Kazoo format)
 }
 
 // position is what a rule decides for our node, given the contenders below
@@ -76,6 +77,12 @@ type ownNode struct {
 // it gives up with ErrLocked rather than wait. On failure nothing of the
 // attempt is left on the server.
 func (q *line) acquire(ctx context.Context, marker string, wait bool) (grant, error) {
+	if q.o.format == Kazoo && !q.assured {
+		if err := q.s.ensurePath(ctx, q.dir, q.o.acl); err != nil {
+			return grant{}, err
+		}
+		q.assured = true
+	}
 	for {
 		name, err := q.s.createProtected(ctx, q.dir, newPrefix(q.o.format, marker), q.o.data, q.o.acl, zk.FlagEphemeralSequential, q.o.stats)
 		if err != nil {

@@ -78,13 +78,16 @@ var (
 	kazooName   = regexp.MustCompile(`^[0-9a-f]{32}__lock__\d{10}$`)
 )
 
+// TestMutexLayout checks the node names and data each format writes, and
+// the lock directory's kind: a container for Curator (the server removes it
+// once empty), a persistent node for Kazoo, which assumes its directory stays.
 func TestMutexLayout(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		for _, tc := range []struct {
 			format Format
 			name   *regexp.Regexp
-		}{{Curator, curatorName}, {Kazoo, kazooName}} {
+		}{{Kazoo, kazooName}, {Curator, curatorName}} {
 			s := dialTest(t, connect)
 			dir := base + "/" + tc.format.String()
 			m := NewMutex(s, dir, WithFormat(tc.format))
@@ -103,22 +106,23 @@ func TestMutexLayout(t *testing.T) {
 			if tok := m.Token(); tok.Path != joinPath(dir, c[0]) || tok.Zxid != stat.Czxid || tok.Session != s.ID() {
 				t.Fatalf("token %v, node czxid 0x%x", tok, stat.Czxid)
 			}
-			// The parent is a container: the server removes it once empty.
-			_, parent, _ := s.Conn().Exists(dir)
 			if err := m.Unlock(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if parent == nil || parent.EphemeralOwner != 0 {
-				t.Fatalf("lock directory stat %+v", parent)
-			}
-			waitChildren(t, s, base, func(c []string) bool {
-				for _, name := range c {
-					if name == tc.format.String() {
-						return false
-					}
+		}
+		// The Kazoo directory emptied first; once the server has removed the
+		// Curator container, a container there would be gone too.
+		s := dialTest(t, connect)
+		left := waitChildren(t, s, base, func(c []string) bool {
+			for _, name := range c {
+				if name == "curator" {
+					return false
 				}
-				return true
-			})
+			}
+			return true
+		})
+		if len(left) != 1 || left[0] != "kazoo" {
+			t.Fatalf("after both released: %v, want the Kazoo directory alone", left)
 		}
 	})
 }

@@ -101,8 +101,24 @@ func (s *Session) pause(ctx context.Context, d time.Duration) error {
 }
 
 // ensureDir creates dir and its missing ancestors as container nodes, which
-// the server removes once they have had children and emptied again.
+// the server removes once they have had children and emptied again, as
+// Curator does.
 func (s *Session) ensureDir(ctx context.Context, dir string, acl []zk.ACL) error {
+	return s.mkdirs(ctx, dir, func(path string) (string, error) {
+		return s.conn.CreateContainer(path, nil, zk.FlagContainer, acl)
+	})
+}
+
+// ensurePath creates dir and its missing ancestors as persistent nodes, as
+// Kazoo's ensure_path does: Kazoo assumes its lock directory stays, so a
+// directory we share with Kazoo must not be a container.
+func (s *Session) ensurePath(ctx context.Context, dir string, acl []zk.ACL) error {
+	return s.mkdirs(ctx, dir, func(path string) (string, error) {
+		return s.conn.Create(path, nil, zk.FlagPersistent, acl)
+	})
+}
+
+func (s *Session) mkdirs(ctx context.Context, dir string, create func(string) (string, error)) error {
 	if dir == "/" {
 		return nil
 	}
@@ -111,9 +127,7 @@ func (s *Session) ensureDir(ctx context.Context, dir string, acl []zk.ACL) error
 	for _, part := range parts {
 		p += "/" + part
 		path := p
-		_, err := retry(ctx, s, func() (string, error) {
-			return s.conn.CreateContainer(path, nil, zk.FlagContainer, acl)
-		})
+		_, err := retry(ctx, s, func() (string, error) { return create(path) })
 		if err != nil && !errors.Is(err, zk.ErrNodeExists) {
 			return fmt.Errorf("create %s: %w", path, err)
 		}
