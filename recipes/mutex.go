@@ -13,7 +13,9 @@ import (
 // Token is a fencing token: the zxid that created the holder's lock node
 // (it grows with every acquisition of the lock), with the node's sequence
 // number, the session and the node's path. A resource that remembers the
-// highest Zxid it has seen can refuse a stale holder.
+// highest Zxid it has seen can refuse a stale holder. Compare Zxid, not Seq:
+// sequence numbers restart when an emptied container directory is removed
+// and made again.
 type Token struct {
 	Zxid    int64
 	Seq     int32 // -1 for the Spin strategy, which has no sequence
@@ -145,7 +147,10 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 		// node's owner says.
 		st.reads.Add(1)
 		stat, err := retry(ctx, m.s, func() (*zk.Stat, error) {
-			_, st, err := m.s.conn.Exists(path)
+			ok, st, err := m.s.conn.Exists(path)
+			if !ok {
+				st = nil // go-zookeeper returns a zero Stat for a missing node
+			}
 			return st, err
 		})
 		if err != nil {
@@ -215,8 +220,13 @@ func (m *Mutex) Unlock(ctx context.Context) error {
 	}
 	m.o.stats.released()
 	err := m.s.deleteOwn(ctx, path, m.o.stats)
-	if errors.Is(err, zk.ErrNoNode) {
+	switch {
+	case errors.Is(err, zk.ErrNoNode):
 		return fmt.Errorf("%w: lock node %s was deleted by someone else", ErrNotLocked, path)
+	case err != nil && m.s.alive() == nil:
+		// The Mutex is free again, so its node must go, or it would block
+		// every waiter until the session ends: keep at it in the background.
+		go m.s.abandon(path)
 	}
 	return err
 }

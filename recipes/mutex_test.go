@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/jute"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 )
@@ -282,7 +283,7 @@ func TestMutexFaults(t *testing.T) {
 		dir := zktest.Path(t)
 		var dropped atomic.Bool
 		srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
-			if r.Op == 1 && r.SessionID == s.ID() && len(r.Path) > len(dir) && r.Path[:len(dir)] == dir && dropped.CompareAndSwap(false, true) {
+			if r.Op == jute.OpCreate && r.SessionID == s.ID() && len(r.Path) > len(dir) && r.Path[:len(dir)] == dir && dropped.CompareAndSwap(false, true) {
 				return zkserver.DropAfterApply // created, but the answer is lost
 			}
 			return zkserver.Proceed
@@ -342,7 +343,7 @@ func TestMutexFaults(t *testing.T) {
 		var released atomic.Bool
 		srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
 			// b's getData on a's node: release a first.
-			if r.SessionID == sb.ID() && r.Op == 4 && r.Path == a.Token().Path && released.CompareAndSwap(false, true) {
+			if r.SessionID == sb.ID() && r.Op == jute.OpGetData && r.Path == a.Token().Path && released.CompareAndSwap(false, true) {
 				if err := a.Unlock(ctx); err != nil {
 					t.Error(err)
 				}
@@ -378,7 +379,22 @@ func TestMutexFaults(t *testing.T) {
 		got := make(chan error, 1)
 		go func() { got <- b.Lock(ctx) }()
 		waitWatchers(t, srv.ConnectString(), dir, 3) // a's and b's own watches, b's on a
+		// Let b's client set its watches again before anything else happens:
+		// go-zookeeper reads its last zxid for that without a lock
+		// (go-zookeeper/zk#35), which the race detector reports if a reply
+		// on the new connection comes first.
+		rewatched := make(chan struct{}, 1)
+		srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
+			if r.SessionID == sb.ID() && (r.Op == jute.OpSetWatches || r.Op == jute.OpSetWatches2) {
+				select {
+				case rewatched <- struct{}{}:
+				default:
+				}
+			}
+			return zkserver.Proceed
+		})
 		srv.DropConnection(sb.ID())
+		waitClosed(t, "b's watches to be set again", rewatched)
 		waitWatchers(t, srv.ConnectString(), dir, 3) // b re-attached and watches again
 		if err := a.Unlock(ctx); err != nil {
 			t.Fatal(err)

@@ -135,11 +135,12 @@ func (s *Session) mkdirs(ctx context.Context, dir string, create func(string) (s
 	return nil
 }
 
-// createProtected creates an ephemeral-sequential node prefix+SEQ in dir
-// (making dir when missing) and returns its name. After a connection loss
-// it looks for a child with our prefix owned by our session before trying
-// again, so a create whose answer was lost leaves no orphan. If ctx ends
-// first, a background cleanup removes the node should the create succeed.
+// createProtected creates a node named prefix+SEQ in dir with a sequential
+// mode, or exactly dir/prefix with a plain one (making dir when missing),
+// and returns its name. After a connection loss it looks for a child with
+// our prefix owned by our session before trying again, so a create whose
+// answer was lost leaves no orphan. If ctx ends first, a background cleanup
+// removes the node should the create succeed.
 func (s *Session) createProtected(ctx context.Context, dir, prefix string, data []byte, acl []zk.ACL, mode int32, stats *Stats) (string, error) {
 	for {
 		if err := s.alive(); err != nil {
