@@ -8,7 +8,7 @@
 //
 // The API follows etcd's concurrency package: every wait takes a context;
 // sentinel errors (ErrLocked, ErrNotLocked, ErrDeadlock, ErrSessionLost,
-// ErrNoLeader) say what happened. The rules every lock-like recipe keeps:
+// ErrNoLeader, ErrEmpty, ErrUncertain, ErrNotEntered) say what happened. The rules every lock-like recipe keeps:
 //
 //   - Protected creates: node names carry a random prefix, so after a
 //     connection loss during the create the recipe finds its node by the

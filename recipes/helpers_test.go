@@ -2,6 +2,8 @@ package recipes
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,4 +80,74 @@ func waitClosed(t *testing.T, what string, ch <-chan struct{}) {
 	case <-time.After(testTimeout):
 		t.Fatalf("timed out waiting for %s", what)
 	}
+}
+
+// watchTable reads the server's data-watch table (wchp): the hex session
+// ids watching each path, sorted. Waiters watch with getData and exists, so
+// their watches are there (child watches are not: ZooKeeper 3.8 lists only
+// data watches).
+func watchTable(t *testing.T, connect string) map[string][]string {
+	t.Helper()
+	out, err := zktest.FourLetter(firstServer(connect), "wchp", 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := map[string][]string{}
+	path := ""
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "/"):
+			path = line
+		case path != "" && strings.HasPrefix(line, "\t"):
+			table[path] = append(table[path], strings.TrimSpace(line))
+		}
+	}
+	for p := range table {
+		slices.Sort(table[p])
+	}
+	return table
+}
+
+// waitWatchTable waits, with the test's deadline, until the server's watch
+// table satisfies cond, so a test knows waiters are in place.
+func waitWatchTable(t *testing.T, connect, what string, cond func(table map[string][]string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(testTimeout)
+	for {
+		table := watchTable(t, connect)
+		if cond(table) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s; watches: %v", what, table)
+		}
+	}
+}
+
+// waitWatchers waits until at least n watches are set on the nodes of dir.
+func waitWatchers(t *testing.T, connect, dir string, n int) {
+	t.Helper()
+	waitWatchTable(t, connect, fmt.Sprintf("%d watches under %s", n, dir), func(table map[string][]string) bool {
+		count := 0
+		for p, sessions := range table {
+			if strings.HasPrefix(p, dir+"/") {
+				count += len(sessions)
+			}
+		}
+		return count >= n
+	})
+}
+
+// waitWatched waits until at least n sessions watch path itself.
+func waitWatched(t *testing.T, connect, path string, n int) {
+	t.Helper()
+	waitWatchTable(t, connect, fmt.Sprintf("%d watches on %s", n, path), func(table map[string][]string) bool {
+		return len(table[path]) >= n
+	})
+}
+
+// firstServer is the first host:port of a connect string.
+func firstServer(connect string) string {
+	first, _, _ := strings.Cut(connect, ",")
+	return first
 }

@@ -109,7 +109,7 @@ func (q *line) acquire(ctx context.Context, marker string, wait bool) (grant, er
 //
 // A listing can only be stale in one way: nodes below ours may since have
 // gone (none can appear: sequence numbers only grow). So when a node we
-// watch goes and it was the lowest we know of, we drop it from our view and
+// watch goes, we drop it from our view and, when that settles the matter,
 // decide again without reading; that is the handoff fast path. Otherwise we
 // list again.
 func (q *line) wait(ctx context.Context, name, marker string, wait bool) (g grant, restart bool, err error) {
@@ -172,9 +172,17 @@ func (q *line) wait(ctx context.Context, name, marker string, wait bool) (g gran
 				continue // changed, or the watch went with a connection: look again
 			}
 		}
-		if len(below) > 0 && below[0].name == gone {
-			below, fresh = below[1:], true
+		// Without the gone node, our view is still a superset of what is
+		// below us. If the rule says we hold even on it, we do (every rule
+		// only ever needs fewer nodes below); if the gone node was the
+		// lowest, the view is as good as a listing; else list again.
+		i := indexOf(below, gone)
+		if i < 0 {
+			continue
 		}
+		lowest := i == 0
+		below = append(below[:i:i], below[i+1:]...)
+		fresh = lowest || q.rule(below).holds
 	}
 }
 

@@ -229,51 +229,6 @@ func TestMutexChainWakesOne(t *testing.T) {
 	}
 }
 
-// waitWatchers waits until n watches are set on the nodes of a lock
-// directory, counted from the server's data-watch table (wchp), so a test
-// knows the queue has settled.
-func waitWatchers(t *testing.T, connect, dir string, n int) {
-	t.Helper()
-	deadline := time.Now().Add(testTimeout)
-	for {
-		out, err := zktest.FourLetter(firstServer(connect), "wchp", 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if countWatches(out, dir) >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %d watches under %s:\n%s", n, dir, out)
-		}
-	}
-}
-
-var wchpPath = regexp.MustCompile(`(?m)^(/.*)$`)
-
-// countWatches counts the (path, session) pairs under dir in wchp output.
-func countWatches(wchp, dir string) int {
-	count, inDir := 0, false
-	for _, line := range regexp.MustCompile(`\n`).Split(wchp, -1) {
-		switch {
-		case wchpPath.MatchString(line):
-			inDir = len(line) > len(dir) && line[:len(dir)+1] == dir+"/"
-		case inDir && len(line) > 0 && line[0] == '\t':
-			count++
-		}
-	}
-	return count
-}
-
-func firstServer(connect string) string {
-	for i, c := range connect {
-		if c == ',' {
-			return connect[:i]
-		}
-	}
-	return connect
-}
-
 // TestMutexFaults injects the failures the recipe must survive, which only
 // the embedded server can produce on demand.
 func TestMutexFaults(t *testing.T) {

@@ -54,15 +54,25 @@ const (
 // newPrefix returns a fresh protected prefix for a node with marker: the
 // server appends the sequence number to it.
 func newPrefix(f Format, marker string) string {
+	if f == Kazoo {
+		return newID(f) + marker
+	}
+	return "_c_" + newID(f) + "-" + marker
+}
+
+// newID returns a fresh random identifier in the format's style: a version
+// 4 UUID as Curator's UUID.randomUUID() writes it, or 32 hex digits as
+// Kazoo's uuid4().hex.
+func newID(f Format) string {
 	var b [16]byte
 	rand.Read(b[:])
 	if f == Kazoo {
-		return hex.EncodeToString(b[:]) + marker
+		return hex.EncodeToString(b[:])
 	}
-	b[6] = b[6]&0x0f | 0x40 // a version 4 UUID, as Curator's UUID.randomUUID()
+	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
-	return "_c_" + h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32] + "-" + marker
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
 // parseSeq returns the sequence number after the last marker in name. The
