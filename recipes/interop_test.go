@@ -276,3 +276,86 @@ func holdMutex(s *Session, m *Mutex, dir string, log holdLog, id string) error {
 }
 
 func worldACL() []zk.ACL { return zk.WorldACL(zk.PermAll) }
+
+// TestInteropRWMutexCurator: Curator readers and writers
+// (InterProcessReadWriteLock) and zkx RWMutex readers and writers on one
+// path: readers share, writers hold alone.
+func TestInteropRWMutexCurator(t *testing.T) {
+	java, cp := curatorContender(t)
+	zktest.Each(t, func(t *testing.T, connect string) {
+		dir, log := zktest.Path(t), newHoldLog(t)
+		gate := startGate{zktest.Path(t), 4}
+		var ext external
+		ext.start(t, java, javaArgs(cp, connect, dir, "read", fmt.Sprint(interopRounds), log.path, "curator-reader", gate.path)...)
+		ext.start(t, java, javaArgs(cp, connect, dir, "write", fmt.Sprint(interopRounds), log.path, "curator-writer", gate.path)...)
+		runZkx(t, connect, gate, ext.finished(), []string{"zkx-reader", "zkx-writer"}, func(s *Session, id string) error {
+			return holdRW(s, NewRWMutex(s, dir), dir, log, id, id == "zkx-reader")
+		})
+		ext.wait(t)
+		log.check(t, map[string]bool{"read": true})
+	})
+}
+
+// TestInteropRWMutexKazoo: Kazoo WriteLocks and zkx RWMutex readers and
+// writers in Kazoo's layout on one path.
+func TestInteropRWMutexKazoo(t *testing.T) {
+	py := zktest.KazooPython(t)
+	script := filepath.Join("..", "testdata", "interop", "kazoo", "contender.py")
+	zktest.Each(t, func(t *testing.T, connect string) {
+		dir, log := zktest.Path(t), newHoldLog(t)
+		gate := startGate{zktest.Path(t), 4}
+		var ext external
+		for _, id := range []string{"kazoo-writer-1", "kazoo-writer-2"} {
+			ext.start(t, py, script, connect, dir, "write", fmt.Sprint(interopRounds), log.path, id, gate.path)
+		}
+		runZkx(t, connect, gate, ext.finished(), []string{"zkx-reader", "zkx-writer"}, func(s *Session, id string) error {
+			return holdRW(s, NewRWMutex(s, dir, WithFormat(Kazoo)), dir, log, id, id == "zkx-reader")
+		})
+		ext.wait(t)
+		log.check(t, map[string]bool{"read": true})
+	})
+}
+
+func holdRW(s *Session, rw *RWMutex, dir string, log holdLog, id string, reader bool) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	lock, unlock, kind := rw.Lock, rw.Unlock, "write"
+	if reader {
+		lock, unlock, kind = rw.RLock, rw.RUnlock, "read"
+	}
+	if err := lock(ctx); err != nil {
+		return err
+	}
+	if err := log.hold(s, dir, id, kind); err != nil {
+		return err
+	}
+	return unlock(ctx)
+}
+
+// TestInteropElectionCurator: Curator LeaderLatches and zkx Elections on one
+// path: one leader at a time.
+func TestInteropElectionCurator(t *testing.T) {
+	java, cp := curatorContender(t)
+	zktest.Each(t, func(t *testing.T, connect string) {
+		dir, log := zktest.Path(t), newHoldLog(t)
+		gate := startGate{zktest.Path(t), 4}
+		var ext external
+		for _, id := range []string{"curator-1", "curator-2"} {
+			ext.start(t, java, javaArgs(cp, connect, dir, "latch", fmt.Sprint(interopRounds), log.path, id, gate.path)...)
+		}
+		runZkx(t, connect, gate, ext.finished(), []string{"zkx-1", "zkx-2"}, func(s *Session, id string) error {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			e := NewElection(s, dir)
+			if err := e.Campaign(ctx); err != nil {
+				return err
+			}
+			if err := log.hold(s, dir, id, "latch"); err != nil {
+				return err
+			}
+			return e.Resign(ctx)
+		})
+		ext.wait(t)
+		log.check(t, nil)
+	})
+}

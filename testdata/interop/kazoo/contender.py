@@ -1,10 +1,12 @@
-"""A Kazoo contender for the recipes interop test: it takes a Lock on a path
-ITERATIONS times and, while holding it, appends "IN <id> lock" and
-"OUT <id> lock" lines to a shared log (O_APPEND), which the Go test checks for
-overlaps against zkx's Mutex (Kazoo format) on the same path.
+"""A Kazoo contender for the recipes interop test: it takes a Lock (or a
+WriteLock) on a path ITERATIONS times and, while holding it, appends
+"IN <id> <kind>" and "OUT <id> <kind>" lines to a shared log (O_APPEND), which
+the Go test checks for overlaps against zkx's recipes (Kazoo format) on the
+same path. (Kazoo 2.8's ReadLock waits for the highest writer, even one queued
+after it, python-zk/kazoo#649, so readers are not used.)
 All contenders start together: each creates GATE/ready-ID and waits for
 GATE/go, which the test creates once everyone is ready.
-Usage: contender.py CONNECT PATH lock ITERATIONS LOGFILE ID GATE"""
+Usage: contender.py CONNECT PATH lock|write ITERATIONS LOGFILE ID GATE"""
 import os
 import sys
 import threading
@@ -14,7 +16,7 @@ from kazoo.client import KazooClient
 
 def main():
     connect, path, kind, iterations, log, ident, gate = sys.argv[1:8]
-    if kind != "lock":
+    if kind not in ("lock", "write"):
         raise SystemExit("unknown kind %s" % kind)
     client = KazooClient(hosts=connect, timeout=10)
     client.start(timeout=20)
@@ -26,7 +28,7 @@ def main():
         changed.clear()
     fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        lock = client.Lock(path, ident)
+        lock = client.Lock(path, ident) if kind == "lock" else client.WriteLock(path, ident)
         for _ in range(int(iterations)):
             if not lock.acquire(timeout=60):
                 raise SystemExit("no lock within 60s")
