@@ -1,0 +1,280 @@
+package zkview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/connstr"
+)
+
+// ErrReadOnly is returned when a write is asked of a read-only client.
+var ErrReadOnly = errors.New("zkview: read-only connection")
+
+// SessionState is the client's view of its session.
+type SessionState int
+
+const (
+	// Connecting: no session yet.
+	Connecting SessionState = iota
+	// Connected: the session is live and the connection is up.
+	Connected
+	// Suspended: the connection is down; the session may still be alive.
+	Suspended
+	// Expired: the session ended; the client opens a new one by itself and
+	// reports Connected again with a new SessionID.
+	Expired
+	// Closed: Close was called.
+	Closed
+)
+
+func (s SessionState) String() string {
+	return [...]string{"connecting", "connected", "suspended", "expired", "closed"}[s]
+}
+
+// SessionEvent reports a change of the session's state.
+type SessionEvent struct {
+	State     SessionState
+	SessionID int64
+	Server    string // the server of the connection, when connected
+	// NewSession is set on the Connected event that follows an expiry:
+	// every watch was lost and must be set again.
+	NewSession bool
+	At         time.Time
+}
+
+// Client is a ZooKeeper connection as zkview uses it.
+type Client struct {
+	conn     *zk.Conn
+	target   connstr.ConnectString
+	readOnly bool
+	timeout  time.Duration
+
+	mu          sync.Mutex
+	state       SessionState
+	sessionID   int64
+	subscribers []chan SessionEvent
+	rawSubs     []chan zk.Event
+}
+
+// Option configures Dial.
+type Option func(*options)
+
+type options struct {
+	auth     []auth
+	timeout  time.Duration
+	readOnly bool
+	logger   *slog.Logger
+}
+
+type auth struct {
+	scheme string
+	creds  []byte
+}
+
+// WithAuth adds credentials (e.g. "digest", "user:password").
+func WithAuth(scheme string, creds []byte) Option {
+	return func(o *options) { o.auth = append(o.auth, auth{scheme, creds}) }
+}
+
+// WithSessionTimeout asks for a session timeout (default 10s).
+func WithSessionTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
+
+// WithReadOnly makes the client refuse every write: Writer returns nothing.
+func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
+
+// WithLogger receives go-zookeeper's log lines at debug level.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+type zkLogger struct{ l *slog.Logger }
+
+func (z zkLogger) Printf(format string, args ...any) { z.l.Debug(fmt.Sprintf(format, args...)) }
+
+// maxResponse is large enough for the children of a node with a million
+// short-named children; go-zookeeper's default (1.5 MiB) is not.
+const maxResponse = 64 << 20
+
+// Dial connects to a connect string ("h1:2181,h2:2181[/chroot]") and waits,
+// until ctx ends, for the first session.
+func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) {
+	o := options{timeout: 10 * time.Second, logger: slog.New(slog.DiscardHandler)}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	target, err := connstr.Parse(connect)
+	if err != nil {
+		return nil, err
+	}
+	conn, events, err := zk.Connect(target.Servers, o.timeout,
+		zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false), zk.WithMaxBufferSize(maxResponse))
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", target, err)
+	}
+	c := &Client{conn: conn, target: target, readOnly: o.readOnly, timeout: o.timeout}
+	connected := make(chan struct{})
+	go c.follow(events, connected)
+	select {
+	case <-connected:
+	case <-ctx.Done():
+		conn.Close()
+		return nil, fmt.Errorf("no ZooKeeper session with %s: %w (is the server up? is the address right?)", target, ctx.Err())
+	}
+	for _, a := range o.auth {
+		if err := conn.AddAuth(a.scheme, a.creds); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("add %s credentials on %s: %w", a.scheme, target, err)
+		}
+	}
+	return c, nil
+}
+
+// follow turns go-zookeeper's session events into zkview's, for the life of
+// the connection.
+func (c *Client) follow(events <-chan zk.Event, connected chan struct{}) {
+	first := true
+	for ev := range events {
+		c.forwardRaw(ev)
+		if ev.Type != zk.EventSession {
+			continue
+		}
+		c.mu.Lock()
+		prev, prevID := c.state, c.sessionID
+		next := prev
+		newSession := false
+		switch ev.State {
+		case zk.StateHasSession:
+			next = Connected
+			c.sessionID = c.conn.SessionID()
+			newSession = prevID != 0 && c.sessionID != prevID
+		case zk.StateDisconnected, zk.StateConnecting:
+			if prev == Connected {
+				next = Suspended
+			}
+		case zk.StateExpired:
+			next = Expired
+		}
+		c.state = next
+		id := c.sessionID
+		c.mu.Unlock()
+		if next == prev && !newSession {
+			continue
+		}
+		if next == Connected && first {
+			first = false
+			close(connected)
+		}
+		c.publish(SessionEvent{State: next, SessionID: id, Server: ev.Server, NewSession: newSession, At: time.Now()})
+	}
+	c.mu.Lock()
+	c.state = Closed
+	for _, ch := range c.subscribers {
+		close(ch)
+	}
+	for _, ch := range c.rawSubs {
+		close(ch)
+	}
+	c.subscribers, c.rawSubs = nil, nil
+	c.mu.Unlock()
+}
+
+// publish sends an event to every subscriber; a subscriber that is not
+// keeping up loses its oldest pending event rather than stall the client.
+func (c *Client) publish(ev SessionEvent) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, ch := range c.subscribers {
+		for {
+			select {
+			case ch <- ev:
+			default:
+				select {
+				case <-ch:
+				default:
+				}
+				continue
+			}
+			break
+		}
+	}
+}
+
+func (c *Client) forwardRaw(ev zk.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, ch := range c.rawSubs {
+		select {
+		case ch <- ev:
+		default: // a recipes session reads these promptly; never block the connection
+		}
+	}
+}
+
+// Events returns a channel of session changes, closed when the client is.
+func (c *Client) Events() <-chan SessionEvent {
+	ch := make(chan SessionEvent, 16)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state == Closed {
+		close(ch)
+		return ch
+	}
+	c.subscribers = append(c.subscribers, ch)
+	return ch
+}
+
+// RawEvents returns a copy of go-zookeeper's event stream, for a
+// recipes.Session on the same connection (recipes.NewSession).
+func (c *Client) RawEvents() <-chan zk.Event {
+	ch := make(chan zk.Event, 64)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state == Closed {
+		close(ch)
+		return ch
+	}
+	c.rawSubs = append(c.rawSubs, ch)
+	return ch
+}
+
+// State returns the session's state.
+func (c *Client) State() SessionState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state
+}
+
+// SessionID returns the current session's id.
+func (c *Client) SessionID() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+// Server returns the address of the server the client is connected to.
+func (c *Client) Server() string { return c.conn.Server() }
+
+// Servers returns every server of the connect string.
+func (c *Client) Servers() []string { return c.target.Servers }
+
+// Target returns the parsed connect string.
+func (c *Client) Target() connstr.ConnectString { return c.target }
+
+// SessionTimeout returns the session timeout asked for.
+func (c *Client) SessionTimeout() time.Duration { return c.timeout }
+
+// Conn returns the go-zookeeper connection, for recipes (apply Abs to paths).
+func (c *Client) Conn() *zk.Conn { return c.conn }
+
+// ReadOnly reports whether writes are refused.
+func (c *Client) ReadOnly() bool { return c.readOnly }
+
+// Abs maps a user path (under the chroot) to the server's.
+func (c *Client) Abs(path string) string { return c.target.Abs(path) }
+
+// Close ends the session.
+func (c *Client) Close() { c.conn.Close() }

@@ -1,0 +1,88 @@
+package zkview
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// Reader is what recognisers read through: a Client, or a fake in tests.
+type Reader interface {
+	Children(ctx context.Context, path string) ([]string, *zk.Stat, error)
+	Get(ctx context.Context, path string) ([]byte, *zk.Stat, error)
+}
+
+// Contender is one node of a recognised recipe: a holder, a waiter, a
+// candidate or a lease. JSON fields follow DESIGN.md's `locks -o json`.
+type Contender struct {
+	Node    string `json:"node"`
+	Seq     int32  `json:"seq"`
+	Kind    string `json:"kind,omitempty"` // read | write (rwlock), lease (semaphore)
+	Session string `json:"session"`        // ephemeralOwner as 0x…, "" for a persistent node
+	// Client is the session's client address when the server's
+	// connection list (cons) is readable, else "".
+	Client string `json:"client"`
+	Data   string `json:"data,omitempty"` // decoded node data
+	// HeldMs is for holders: how long since the node was created, an upper
+	// bound on how long it has held.
+	HeldMs int64 `json:"held_ms,omitempty"`
+	// WaitingMs is for waiters: how long since the node was created.
+	WaitingMs int64 `json:"waiting_ms,omitempty"`
+	// WaitsFor is the node this waiter watches by its format's protocol.
+	WaitsFor string `json:"waits_for,omitempty"`
+	// Watch is "observed" when the server's watch table shows the watch,
+	// "inferred" when only the protocol says so.
+	Watch string `json:"watch,omitempty"`
+
+	SessionID int64     `json:"-"`
+	Created   time.Time `json:"-"`
+}
+
+// Lock is a recognised lock directory: a mutex, a read-write lock or a
+// semaphore.
+type Lock struct {
+	Path      string      `json:"path"`
+	Recipe    string      `json:"recipe"` // mutex | rwlock | semaphore
+	Format    string      `json:"format"` // zkx | curator | kazoo | zookeeper-recipes | go-zookeeper | generic
+	MaxLeases int         `json:"max_leases,omitempty"`
+	Holders   []Contender `json:"holders"`
+	Waiters   []Contender `json:"waiters"`
+	Warnings  []string    `json:"warnings"`
+}
+
+// Election is a recognised election.
+type Election struct {
+	Path       string      `json:"path"`
+	Format     string      `json:"format"`
+	Leader     *Contender  `json:"leader"`
+	Candidates []Contender `json:"candidates"`
+	Warnings   []string    `json:"warnings"`
+}
+
+// Queue is a recognised queue.
+type Queue struct {
+	Path     string      `json:"path"`
+	Format   string      `json:"format"`
+	Length   int         `json:"length"`
+	Items    []QueueItem `json:"items"`
+	Warnings []string    `json:"warnings"`
+}
+
+// QueueItem is one item of a queue, in the order it will be taken.
+type QueueItem struct {
+	Node     string `json:"node"`
+	Data     string `json:"data"`
+	Priority *int   `json:"priority,omitempty"` // Kazoo's priority queues
+	Taken    bool   `json:"taken,omitempty"`    // Kazoo LockingQueue: taken, not yet consumed
+}
+
+// Barrier is a recognised barrier or double barrier.
+type Barrier struct {
+	Path         string      `json:"path"`
+	Format       string      `json:"format"`
+	Kind         string      `json:"kind"` // barrier | double-barrier
+	Participants []Contender `json:"participants,omitempty"`
+	Ready        bool        `json:"ready,omitempty"`
+	Warnings     []string    `json:"warnings"`
+}

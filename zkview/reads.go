@@ -1,0 +1,158 @@
+package zkview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// PathError is a failed request, naming the path (as the user wrote it,
+// under the chroot) and the server that answered.
+type PathError struct {
+	Op     string
+	Path   string
+	Server string
+	Err    error
+}
+
+func (e *PathError) Error() string {
+	msg := strings.TrimPrefix(e.Err.Error(), "zk: ")
+	if e.Server == "" {
+		return fmt.Sprintf("%s %s: %s", e.Op, e.Path, msg)
+	}
+	return fmt.Sprintf("%s %s on %s: %s", e.Op, e.Path, e.Server, msg)
+}
+
+func (e *PathError) Unwrap() error { return e.Err }
+
+// IsNoNode reports whether err says the node does not exist.
+func IsNoNode(err error) bool { return errors.Is(err, zk.ErrNoNode) }
+
+// IsNoAuth reports whether err says we may not read the node.
+func IsNoAuth(err error) bool { return errors.Is(err, zk.ErrNoAuth) }
+
+// do runs one go-zookeeper request, giving up waiting when ctx ends (the
+// request itself cannot be withdrawn and runs to its end).
+func do[T any](ctx context.Context, c *Client, op, path string, f func(server string) (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	server := c.conn.Server()
+	go func() {
+		v, err := f(server)
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return r.v, &PathError{Op: op, Path: path, Server: server, Err: r.err}
+		}
+		return r.v, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, &PathError{Op: op, Path: path, Server: server, Err: ctx.Err()}
+	}
+}
+
+// Children lists a node's children and returns its stat.
+func (c *Client) Children(ctx context.Context, path string) ([]string, *zk.Stat, error) {
+	type r struct {
+		children []string
+		stat     *zk.Stat
+	}
+	v, err := do(ctx, c, "list", path, func(string) (r, error) {
+		children, stat, err := c.conn.Children(c.Abs(path))
+		return r{children, stat}, err
+	})
+	return v.children, v.stat, err
+}
+
+// Get returns a node's data and stat.
+func (c *Client) Get(ctx context.Context, path string) ([]byte, *zk.Stat, error) {
+	type r struct {
+		data []byte
+		stat *zk.Stat
+	}
+	v, err := do(ctx, c, "get", path, func(string) (r, error) {
+		data, stat, err := c.conn.Get(c.Abs(path))
+		return r{data, stat}, err
+	})
+	return v.data, v.stat, err
+}
+
+// Exists returns a node's stat, or nil when it does not exist.
+func (c *Client) Exists(ctx context.Context, path string) (*zk.Stat, error) {
+	return do(ctx, c, "stat", path, func(string) (*zk.Stat, error) {
+		ok, stat, err := c.conn.Exists(c.Abs(path))
+		if !ok {
+			stat = nil // go-zookeeper returns a zero Stat for a missing node
+		}
+		return stat, err
+	})
+}
+
+// ACL returns a node's ACL and stat.
+func (c *Client) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, error) {
+	type r struct {
+		acl  []zk.ACL
+		stat *zk.Stat
+	}
+	v, err := do(ctx, c, "get ACL of", path, func(string) (r, error) {
+		acl, stat, err := c.conn.GetACL(c.Abs(path))
+		return r{acl, stat}, err
+	})
+	return v.acl, v.stat, err
+}
+
+// ChildrenW lists a node's children and leaves a one-shot child watch.
+func (c *Client) ChildrenW(ctx context.Context, path string) ([]string, *zk.Stat, <-chan zk.Event, error) {
+	type r struct {
+		children []string
+		stat     *zk.Stat
+		w        <-chan zk.Event
+	}
+	v, err := do(ctx, c, "list", path, func(string) (r, error) {
+		children, stat, w, err := c.conn.ChildrenW(c.Abs(path))
+		return r{children, stat, w}, err
+	})
+	return v.children, v.stat, v.w, err
+}
+
+// GetW returns a node's data and stat and leaves a one-shot data watch.
+func (c *Client) GetW(ctx context.Context, path string) ([]byte, *zk.Stat, <-chan zk.Event, error) {
+	type r struct {
+		data []byte
+		stat *zk.Stat
+		w    <-chan zk.Event
+	}
+	v, err := do(ctx, c, "get", path, func(string) (r, error) {
+		data, stat, w, err := c.conn.GetW(c.Abs(path))
+		return r{data, stat, w}, err
+	})
+	return v.data, v.stat, v.w, err
+}
+
+// ExistsW returns a node's stat (nil when missing) and leaves a one-shot
+// watch that fires when it is created, changed or deleted.
+func (c *Client) ExistsW(ctx context.Context, path string) (*zk.Stat, <-chan zk.Event, error) {
+	type r struct {
+		stat *zk.Stat
+		w    <-chan zk.Event
+	}
+	v, err := do(ctx, c, "stat", path, func(string) (r, error) {
+		ok, stat, w, err := c.conn.ExistsW(c.Abs(path))
+		if !ok {
+			stat = nil
+		}
+		return r{stat, w}, err
+	})
+	return v.stat, v.w, err
+}
+
+// Rel maps a server path (as in a watch event) back under the chroot.
+func (c *Client) Rel(path string) string { return c.target.Rel(path) }

@@ -1,0 +1,74 @@
+package zkview
+
+import (
+	"context"
+	"sort"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// Writer makes changes through a Client. A read-only client never hands one
+// out, so no code path of a read-only zkx can write.
+type Writer struct{ c *Client }
+
+// Writer returns the client's writer, or ErrReadOnly.
+func (c *Client) Writer() (*Writer, error) {
+	if c.readOnly {
+		return nil, ErrReadOnly
+	}
+	return &Writer{c}, nil
+}
+
+// Create makes a node (flags as zk.FlagEphemeral etc.) with an open ACL and
+// returns its path (under the chroot).
+func (w *Writer) Create(ctx context.Context, path string, data []byte, flags int32) (string, error) {
+	return do(ctx, w.c, "create", path, func(string) (string, error) {
+		p, err := w.c.conn.Create(w.c.Abs(path), data, flags, zk.WorldACL(zk.PermAll))
+		return w.c.Rel(p), err
+	})
+}
+
+// Set replaces a node's data if its version matches (-1: any).
+func (w *Writer) Set(ctx context.Context, path string, data []byte, version int32) (*zk.Stat, error) {
+	return do(ctx, w.c, "set", path, func(string) (*zk.Stat, error) {
+		return w.c.conn.Set(w.c.Abs(path), data, version)
+	})
+}
+
+// Delete removes a childless node if its version matches (-1: any).
+func (w *Writer) Delete(ctx context.Context, path string, version int32) error {
+	_, err := do(ctx, w.c, "delete", path, func(string) (struct{}, error) {
+		return struct{}{}, w.c.conn.Delete(w.c.Abs(path), version)
+	})
+	return err
+}
+
+// DeleteRecursive removes a node and everything below it, deepest first. It
+// stops at the first failure other than a node already gone.
+func (w *Writer) DeleteRecursive(ctx context.Context, path string) error {
+	children, _, err := w.c.Children(ctx, path)
+	if IsNoNode(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sort.Strings(children)
+	for _, child := range children {
+		if err := w.DeleteRecursive(ctx, joinPath(path, child)); err != nil {
+			return err
+		}
+	}
+	if err := w.Delete(ctx, path, -1); err != nil && !IsNoNode(err) {
+		return err
+	}
+	return nil
+}
+
+// joinPath joins a directory and a child name.
+func joinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
