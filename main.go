@@ -52,7 +52,8 @@ The interactive explorer is not built yet; the commands below work today.`,
 		}
 		return checkAuth(opts.auth)
 	}
-	root.AddCommand(newVersionCommand(), newServeCommand(), newLockCommand(opts))
+	root.AddCommand(newVersionCommand(), newServeCommand(), newLockCommand(opts),
+		newLsCommand(opts), newTreeCommand(opts))
 	return root
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -156,3 +157,26 @@ func (c *Client) ExistsW(ctx context.Context, path string) (*zk.Stat, <-chan zk.
 
 // Rel maps a server path (as in a watch event) back under the chroot.
 func (c *Client) Rel(path string) string { return c.target.Rel(path) }
+
+// StatAll fetches the stats of many nodes with up to concurrency requests in
+// flight; stats[i] is nil and errs[i] set where a node could not be read.
+func (c *Client) StatAll(ctx context.Context, paths []string, concurrency int) (stats []*zk.Stat, errs []error) {
+	stats, errs = make([]*zk.Stat, len(paths)), make([]error, len(paths))
+	sem := make(chan struct{}, max(concurrency, 1))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			st, err := c.Exists(ctx, p)
+			if err == nil && st == nil {
+				err = &PathError{Op: "stat", Path: p, Server: c.Server(), Err: zk.ErrNoNode}
+			}
+			stats[i], errs[i] = st, err
+		}()
+	}
+	wg.Wait()
+	return stats, errs
+}

@@ -1,0 +1,286 @@
+package zkview
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// Tree is a lazy, live mirror of the nodes a viewer shows: the children of
+// expanded nodes and the data of watched ones, kept current by one-shot
+// watches set again on every event. It never watches more than it was asked
+// to, and it tells of changes at most once per interval.
+type Tree struct {
+	c        *Client
+	ctx      context.Context
+	cancel   context.CancelFunc
+	interval time.Duration
+
+	mu       sync.Mutex
+	nodes    map[string]*NodeState
+	expanded map[string]int // path → generation of its children watch
+	watched  map[string]int // path → generation of its data watch
+	gen      int
+	dirty    map[string]struct{}
+	flushing bool
+	updates  chan []string
+}
+
+// NodeState is what the Tree knows of one node.
+type NodeState struct {
+	Path           string
+	Stat           *zk.Stat // nil until loaded, or when the node is gone
+	Children       []string // sorted; set once ChildrenLoaded
+	ChildrenLoaded bool
+	Data           []byte
+	DataLoaded     bool
+	Loading        bool
+	Err            error // the last read failed (e.g. no such node, no access)
+	Changed        time.Time
+}
+
+// NewTree mirrors through c, reporting changes at most once per interval
+// (e.g. a frame).
+func NewTree(c *Client, interval time.Duration) *Tree {
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &Tree{
+		c: c, ctx: ctx, cancel: cancel, interval: interval,
+		nodes: map[string]*NodeState{}, expanded: map[string]int{}, watched: map[string]int{},
+		dirty: map[string]struct{}{}, updates: make(chan []string, 1),
+	}
+	go t.followSession()
+	return t
+}
+
+// Updates delivers the paths that changed, at most once per interval.
+func (t *Tree) Updates() <-chan []string { return t.updates }
+
+// Close stops the Tree; its watches fire once more into nothing.
+func (t *Tree) Close() { t.cancel() }
+
+// Get returns a copy of what the Tree knows of path.
+func (t *Tree) Get(path string) (NodeState, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.nodes[path]
+	if n == nil {
+		return NodeState{Path: path}, false
+	}
+	return *n, true
+}
+
+// Expand keeps path's children current, loading them in the background.
+func (t *Tree) Expand(path string) {
+	t.mu.Lock()
+	if _, ok := t.expanded[path]; ok {
+		t.mu.Unlock()
+		return
+	}
+	t.gen++
+	gen := t.gen
+	t.expanded[path] = gen
+	t.node(path).Loading = true
+	t.mu.Unlock()
+	go t.loadChildren(path, gen)
+}
+
+// Collapse stops keeping path's children current.
+func (t *Tree) Collapse(path string) {
+	t.mu.Lock()
+	delete(t.expanded, path)
+	t.mu.Unlock()
+}
+
+// Watch keeps path's data and stat current, loading them in the background.
+func (t *Tree) Watch(path string) {
+	t.mu.Lock()
+	if _, ok := t.watched[path]; ok {
+		t.mu.Unlock()
+		return
+	}
+	t.gen++
+	gen := t.gen
+	t.watched[path] = gen
+	t.node(path).Loading = true
+	t.mu.Unlock()
+	go t.loadData(path, gen)
+}
+
+// Unwatch stops keeping path's data current.
+func (t *Tree) Unwatch(path string) {
+	t.mu.Lock()
+	delete(t.watched, path)
+	t.mu.Unlock()
+}
+
+// Refresh reads everything expanded or watched again, e.g. after the
+// viewer asks for it.
+func (t *Tree) Refresh() {
+	t.mu.Lock()
+	var children, data []string
+	for p := range t.expanded {
+		t.gen++
+		t.expanded[p] = t.gen
+		children = append(children, p)
+	}
+	for p := range t.watched {
+		t.gen++
+		t.watched[p] = t.gen
+		data = append(data, p)
+	}
+	t.mu.Unlock()
+	for _, p := range children {
+		go t.loadChildren(p, t.generation(t.expanded, p))
+	}
+	for _, p := range data {
+		go t.loadData(p, t.generation(t.watched, p))
+	}
+}
+
+func (t *Tree) generation(m map[string]int, p string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return m[p]
+}
+
+// node returns the state of path, creating it; the caller holds mu.
+func (t *Tree) node(path string) *NodeState {
+	n := t.nodes[path]
+	if n == nil {
+		n = &NodeState{Path: path}
+		t.nodes[path] = n
+	}
+	return n
+}
+
+// current reports whether gen is still the live watch for path in m.
+func (t *Tree) current(m map[string]int, path string, gen int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g, ok := m[path]
+	return ok && g == gen && t.ctx.Err() == nil
+}
+
+func (t *Tree) loadChildren(path string, gen int) {
+	for t.current(t.expanded, path, gen) {
+		children, stat, w, err := t.c.ChildrenW(t.ctx, path)
+		if IsNoNode(err) {
+			// Gone: be told when it comes back.
+			_, w, err = t.c.ExistsW(t.ctx, path)
+		}
+		sort.Strings(children)
+		t.mu.Lock()
+		n := t.node(path)
+		n.Loading, n.Err = false, err
+		if err == nil && stat != nil {
+			n.Stat, n.Children, n.ChildrenLoaded = stat, children, true
+		} else if IsNoNode(n.Err) || w != nil {
+			n.Stat, n.Children, n.ChildrenLoaded = nil, nil, false
+		}
+		t.markDirty(path)
+		t.mu.Unlock()
+		if err != nil && w == nil {
+			return // e.g. no access: nothing to watch
+		}
+		if !t.await(w) {
+			return
+		}
+	}
+}
+
+func (t *Tree) loadData(path string, gen int) {
+	for t.current(t.watched, path, gen) {
+		data, stat, w, err := t.c.GetW(t.ctx, path)
+		if IsNoNode(err) {
+			_, w, err = t.c.ExistsW(t.ctx, path)
+			if err == nil {
+				err = &PathError{Op: "get", Path: path, Err: zk.ErrNoNode}
+			}
+		}
+		t.mu.Lock()
+		n := t.node(path)
+		n.Loading, n.Err = false, err
+		if err == nil {
+			n.Stat, n.Data, n.DataLoaded = stat, data, true
+		} else {
+			n.Data, n.DataLoaded = nil, false
+			if IsNoNode(err) {
+				n.Stat = nil
+			}
+		}
+		t.markDirty(path)
+		t.mu.Unlock()
+		if w == nil {
+			return
+		}
+		if !t.await(w) {
+			return
+		}
+	}
+}
+
+// await waits for a watch to fire; false when the Tree is closed or the
+// watch ended with its session (a new session reloads everything).
+func (t *Tree) await(w <-chan zk.Event) bool {
+	select {
+	case ev := <-w:
+		return ev.Type != zk.EventNotWatching
+	case <-t.ctx.Done():
+		return false
+	}
+}
+
+// followSession reloads everything when the client had to open a new
+// session: the old one's watches died with it.
+func (t *Tree) followSession() {
+	events := t.c.Events()
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			if ev.State == Connected && ev.NewSession {
+				t.Refresh()
+			}
+		case <-t.ctx.Done():
+			return
+		}
+	}
+}
+
+// markDirty records a change and schedules one flush per interval; the
+// caller holds mu.
+func (t *Tree) markDirty(path string) {
+	t.nodes[path].Changed = time.Now()
+	t.dirty[path] = struct{}{}
+	if !t.flushing {
+		t.flushing = true
+		time.AfterFunc(t.interval, t.flush)
+	}
+}
+
+// flush delivers the changed paths. A viewer that has not taken the last
+// batch gets this one merged into it.
+func (t *Tree) flush() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.flushing = false
+	if len(t.dirty) == 0 || t.ctx.Err() != nil {
+		return
+	}
+	batch := make([]string, 0, len(t.dirty))
+	for p := range t.dirty {
+		batch = append(batch, p)
+	}
+	select {
+	case old := <-t.updates:
+		batch = append(batch, old...)
+	default:
+	}
+	t.updates <- batch
+	t.dirty = map[string]struct{}{}
+}

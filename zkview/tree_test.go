@@ -1,0 +1,111 @@
+package zkview
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/internal/zktest"
+)
+
+// waitNode waits on the Tree's updates, with a deadline, until path's state
+// satisfies cond.
+func waitNode(t *testing.T, tr *Tree, path string, cond func(NodeState) bool) NodeState {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		if n, ok := tr.Get(path); ok && cond(n) {
+			return n
+		}
+		select {
+		case <-tr.Updates():
+		case <-deadline:
+			n, _ := tr.Get(path)
+			t.Fatalf("timed out waiting on %s; last state %+v", path, n)
+		}
+	}
+}
+
+func TestTreeFollowsChanges(t *testing.T) {
+	zktest.Each(t, func(t *testing.T, connect string) {
+		c := dialTest(t, connect)
+		base := zktest.Path(t)
+		makeTree(t, c, base, "/a")
+		tr := NewTree(c, 10*time.Millisecond)
+		defer tr.Close()
+		tr.Expand(base)
+		tr.Watch(base + "/a")
+		waitNode(t, tr, base, func(n NodeState) bool { return n.ChildrenLoaded && slices.Equal(n.Children, []string{"a"}) })
+		waitNode(t, tr, base+"/a", func(n NodeState) bool { return n.DataLoaded && string(n.Data) == "/a" })
+
+		w, _ := c.Writer()
+		ctx := context.Background()
+		if _, err := w.Create(ctx, base+"/b", nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		waitNode(t, tr, base, func(n NodeState) bool { return slices.Equal(n.Children, []string{"a", "b"}) })
+		if _, err := w.Set(ctx, base+"/a", []byte("changed"), -1); err != nil {
+			t.Fatal(err)
+		}
+		waitNode(t, tr, base+"/a", func(n NodeState) bool { return string(n.Data) == "changed" })
+		if err := w.Delete(ctx, base+"/a", -1); err != nil {
+			t.Fatal(err)
+		}
+		waitNode(t, tr, base+"/a", func(n NodeState) bool { return IsNoNode(n.Err) && !n.DataLoaded })
+		waitNode(t, tr, base, func(n NodeState) bool { return slices.Equal(n.Children, []string{"b"}) })
+		if _, err := w.Create(ctx, base+"/a", []byte("again"), 0); err != nil {
+			t.Fatal(err)
+		}
+		waitNode(t, tr, base+"/a", func(n NodeState) bool { return string(n.Data) == "again" })
+
+		// A collapsed node is no longer followed: its next change is not read.
+		tr.Collapse(base)
+		if _, err := w.Create(ctx, base+"/c", nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Create(ctx, base+"/d", nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Set(ctx, base+"/a", []byte("sync"), -1); err != nil {
+			t.Fatal(err)
+		}
+		waitNode(t, tr, base+"/a", func(n NodeState) bool { return string(n.Data) == "sync" })
+		if n, _ := tr.Get(base); slices.Contains(n.Children, "d") {
+			t.Fatalf("a collapsed node was re-read: %v", n.Children)
+		}
+	})
+}
+
+// TestTreeRecoversAfterExpiry expires the viewer's session: the client opens
+// a new one and the Tree reads everything again, watches included.
+func TestTreeRecoversAfterExpiry(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	c := dialTest(t, srv.ConnectString())
+	base := zktest.Path(t)
+	makeTree(t, c, base, "/a")
+	tr := NewTree(c, 10*time.Millisecond)
+	defer tr.Close()
+	tr.Expand(base)
+	waitNode(t, tr, base, func(n NodeState) bool { return n.ChildrenLoaded })
+	events := c.Events()
+	srv.ExpireSession(c.SessionID())
+	for ev := range events {
+		if ev.State == Connected && ev.NewSession {
+			break
+		}
+	}
+	w, _ := c.Writer()
+	if _, err := w.Create(context.Background(), base+"/after", nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	waitNode(t, tr, base, func(n NodeState) bool { return slices.Contains(n.Children, "after") })
+}
+
+func TestReadOnlyClientRefusesWrites(t *testing.T) {
+	c := dialTest(t, zktest.Embedded(t), WithReadOnly())
+	if w, err := c.Writer(); w != nil || err != ErrReadOnly {
+		t.Fatalf("read-only client handed out a writer: %v %v", w, err)
+	}
+}
