@@ -88,6 +88,7 @@ func (q *line) acquire(ctx context.Context, marker string, wait bool) (grant, er
 		if err != nil {
 			return grant{}, err
 		}
+		q.o.tell(Event{Kind: Queued, Node: name})
 		path := joinPath(q.dir, name)
 		g, restart, err := q.wait(ctx, name, marker, wait)
 		if err == nil && !restart {
@@ -163,6 +164,7 @@ func (q *line) wait(ctx context.Context, name, marker string, wait bool) (g gran
 			continue // a watch request failed with the connection: list again
 		}
 		if gone == "" {
+			q.o.tell(Event{Kind: Waiting, Watching: nonEmpty(pos.watch, pos.ahead)})
 			var ev zk.Event
 			gone, ev, err = w.next(ctx, q, pos.watch, pos.ahead)
 			if err != nil || gone == "" {
@@ -272,6 +274,7 @@ func (w *waitState) next(ctx context.Context, q *line, watch, ahead string) (str
 			}
 		} else {
 			q.o.stats.notifications.Add(1)
+			q.o.tell(Event{Kind: Notified, Node: fired})
 		}
 		return fired, ev, nil
 	}
@@ -317,5 +320,17 @@ func (q *line) granted(ctx context.Context, path, marker string, w *waitState) (
 	}
 	seq, _ := parseSeq(path, marker)
 	q.o.stats.acquired(w.since)
-	return grant{token: Token{Zxid: own.stat.Czxid, Seq: seq, Session: q.s.id, Path: path}, own: own.watch}, false, nil
+	token := Token{Zxid: own.stat.Czxid, Seq: seq, Session: q.s.id, Path: path}
+	q.o.tell(Event{Kind: Acquired, Token: token})
+	return grant{token: token, own: own.watch}, false, nil
+}
+
+func nonEmpty(names ...string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -121,6 +122,7 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 			if !wait {
 				return grant{}, ErrLocked
 			}
+			m.o.tell(Event{Kind: Polling})
 			if waitedSince.IsZero() {
 				waitedSince = time.Now()
 			}
@@ -160,7 +162,9 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 			continue
 		}
 		st.acquired(waitedSince)
-		return grant{token: Token{Zxid: stat.Czxid, Seq: -1, Session: m.s.id, Path: path}}, nil
+		token := Token{Zxid: stat.Czxid, Seq: -1, Session: m.s.id, Path: path}
+		m.o.tell(Event{Kind: Acquired, Token: token})
+		return grant{token: token}, nil
 	}
 }
 
@@ -219,6 +223,7 @@ func (m *Mutex) Unlock(ctx context.Context) error {
 		return err
 	}
 	m.o.stats.released()
+	m.o.tell(Event{Kind: Released, Node: path[strings.LastIndexByte(path, '/')+1:]})
 	err := m.s.deleteOwn(ctx, path, m.o.stats)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):

@@ -51,6 +51,7 @@ type options struct {
 	stats        *Stats
 	pollInterval time.Duration
 	lookahead    bool
+	observer     Observer
 }
 
 // WithData sets what a recipe writes into its nodes (default: "host pid",
