@@ -53,7 +53,7 @@ The interactive explorer is not built yet; the commands below work today.`,
 		return checkAuth(opts.auth)
 	}
 	root.AddCommand(newVersionCommand(), newServeCommand(), newLockCommand(opts),
-		newLsCommand(opts), newTreeCommand(opts))
+		newLsCommand(opts), newTreeCommand(opts), newDemoCommand(opts))
 	return root
 }
 

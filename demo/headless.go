@@ -1,0 +1,126 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/zkx-dev/zkx/recipes"
+)
+
+// Strategies are the lanes, in the order they are shown and run.
+var Strategies = []recipes.Strategy{recipes.Chain, recipes.Herd, recipes.Spin}
+
+// Defaults of the demo.
+const (
+	DefaultContenders = 12
+	DefaultHold       = 20 * time.Millisecond
+	DefaultPoll       = 100 * time.Millisecond // a typical Redis lock client's retry delay
+	// Base is the directory the demo works under.
+	Base = "/zkx-demo"
+)
+
+// LaneDir is where a lane's contenders lock.
+func LaneDir(base string, s recipes.Strategy) string { return base + "/lanes/" + s.String() }
+
+// HeadlessOptions configure RunHeadless.
+type HeadlessOptions struct {
+	Servers    []string
+	Base       string // the demo's directory (default Base)
+	Contenders int
+	Duration   time.Duration // measured time per lane
+	Hold       time.Duration
+	Poll       time.Duration
+	Progress   io.Writer // one line per lane as it starts; nil for none
+}
+
+// LaneResult is one lane's measured figures, as `zkx demo --headless -o json`
+// prints them.
+type LaneResult struct {
+	Lane                  string  `json:"lane"`
+	Contenders            int     `json:"contenders"`
+	AcquisitionsPerSecond float64 `json:"acquisitions_per_second"`
+	Counters
+}
+
+// Result is every lane's figures.
+type Result struct {
+	Lanes []LaneResult `json:"lanes"`
+}
+
+// RunHeadless runs the three lanes one after another on the same server,
+// each with its contenders all in line before the measured window opens,
+// and returns what was measured.
+func RunHeadless(ctx context.Context, o HeadlessOptions) (Result, error) {
+	if o.Contenders < 1 {
+		return Result{}, errNoContenders
+	}
+	if o.Base == "" {
+		o.Base = Base
+	}
+	var res Result
+	for _, s := range Strategies {
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "%s: %d contenders for %v…\n", s, o.Contenders, o.Duration)
+		}
+		r, err := runLane(ctx, o, s)
+		if err != nil {
+			return res, fmt.Errorf("%s lane: %w", s, err)
+		}
+		res.Lanes = append(res.Lanes, r)
+	}
+	return res, nil
+}
+
+func runLane(ctx context.Context, o HeadlessOptions, s recipes.Strategy) (LaneResult, error) {
+	lane := NewLane(s, o.Servers, LaneDir(o.Base, s), o.Hold, o.Poll)
+	defer lane.Stop()
+	if err := lane.Start(o.Contenders); err != nil {
+		return LaneResult{}, err
+	}
+	if err := waitAllInLine(ctx, lane); err != nil {
+		return LaneResult{}, err
+	}
+	lane.Reset()
+	window := time.NewTimer(o.Duration)
+	defer window.Stop()
+	select {
+	case <-window.C:
+	case <-ctx.Done():
+		return LaneResult{}, ctx.Err()
+	}
+	c := lane.counters()
+	return LaneResult{
+		Lane: s.String(), Contenders: o.Contenders,
+		AcquisitionsPerSecond: float64(c.Acquisitions) / o.Duration.Seconds(),
+		Counters:              c,
+	}, nil
+}
+
+// waitAllInLine waits until every contender has taken part once (holding,
+// waiting or polling), so the measured window sees a full lane.
+func waitAllInLine(ctx context.Context, l *Lane) error {
+	deadline := time.Now().Add(30 * time.Second)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		ready := true
+		for _, c := range l.Snapshot().Contenders {
+			if c.State == Starting && c.Acquisitions == 0 {
+				ready = false
+			}
+		}
+		if ready {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("contenders did not all get in line within 30s")
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
