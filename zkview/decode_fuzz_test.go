@@ -1,0 +1,60 @@
+package zkview
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzDecode: no input makes Decode or Summary panic, hang or show raw
+// bytes, whatever the decoder.
+//
+//	go test ./zkview -run '^$' -fuzz FuzzDecode -fuzztime 60s
+func FuzzDecode(f *testing.F) {
+	entries, err := os.ReadDir(decodeFixtures)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".golden") || strings.HasSuffix(e.Name(), ".java") || strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(decodeFixtures, e.Name()))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, uint8(0), 40)
+	}
+	f.Add(curatorItems(curatorItems([]byte("x")), []byte{0x1f, 0x8b, 0x08}), uint8(5), 3)
+	f.Add([]byte("a\u202e\r\n\x00"), uint8(1), 1)
+	decoders := Decoders()
+	f.Fuzz(func(t *testing.T, data []byte, pick uint8, width int) {
+		with := decoders[int(pick)%len(decoders)]
+		d := Decode(data, with)
+		switch {
+		case d.Decoder == "" || d.Decoder == DecodeAuto:
+			t.Fatalf("Decode(%q, %s) reports decoder %q", data, with, d.Decoder)
+		case len(data) == 0 && d.Decoder != DecodeNull && d.Decoder != DecodeEmpty:
+			t.Fatalf("no data decoded as %s", d.Decoder)
+		case with != DecodeAuto && d.Decoder != with && d.Decoder != DecodeHex && len(data) > 0:
+			t.Fatalf("asked for %s, got %s", with, d.Decoder)
+		case len(d.Text) > 4*decodeMaxText:
+			t.Fatalf("text of %d bytes", len(d.Text))
+		}
+		checkShowable(t, "Text", d.Text, true)
+		checkShowable(t, "Note", d.Note, false)
+		if with == DecodeAuto {
+			if again := Decode(data, d.Decoder); again.Text != d.Text {
+				t.Fatalf("auto chose %s but decoding with it shows something else:\n%q\n%q", d.Decoder, d.Text, again.Text)
+			}
+		}
+		width = int(uint(width)%200) + 1
+		s := Summary(data, width)
+		if utf8.RuneCountInString(s) > width {
+			t.Fatalf("Summary(%q, %d) = %q: too long", data, width, s)
+		}
+		checkShowable(t, "Summary", s, false)
+	})
+}
