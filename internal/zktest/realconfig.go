@@ -1,0 +1,211 @@
+package zktest
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// servletJar is libservlet-api-java's jar, beside zookeeper.jar.
+const servletJar = "servlet-api.jar"
+
+// adminProbeTimeout bounds one HTTP request while waiting for an AdminServer.
+const adminProbeTimeout = 2 * time.Second
+
+// RealOptions configures RealWith.
+type RealOptions struct {
+	// Nodes is 1 (the default) or 3.
+	Nodes int
+	// FourLetterWords, when not nil, is the members' 4lw.commands.whitelist
+	// instead of "*". ZooKeeper always allows srvr on top of it, whatever
+	// the list says.
+	FourLetterWords []string
+	// AdminServer enables ZooKeeper's AdminServer (Jetty, HTTP) on a free
+	// loopback port for every member; see Member.AdminURL.
+	AdminServer bool
+}
+
+// RealWith is Real with options: a restricted four-letter-word whitelist
+// and the AdminServer. It waits until every member serves, judged by srvr
+// alone (which ZooKeeper never refuses), and, with AdminServer, until every
+// member's AdminServer answers.
+func RealWith(t testing.TB, opts RealOptions) *Ensemble {
+	t.Helper()
+	rt := requireRuntime(t)
+	if opts.Nodes == 0 {
+		opts.Nodes = 1
+	}
+	if opts.Nodes != 1 && opts.Nodes != 3 {
+		t.Fatalf("zktest: RealWith(Nodes: %d): nodes must be 1 or 3", opts.Nodes)
+	}
+	dir := t.TempDir()
+	e, err := newEnsemble(dir, opts.Nodes, rt)
+	if err != nil {
+		t.Fatalf("zktest: %v", err)
+	}
+	if err := e.configure(opts); err != nil {
+		t.Fatalf("zktest: %v", err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			e.logTails(t)
+		}
+		if err := e.stop(); err != nil {
+			t.Errorf("zktest: stop ensemble: %v", err)
+		}
+	})
+	begin := time.Now()
+	if err := e.start(); err != nil {
+		t.Fatalf("zktest: start real ZooKeeper: %v", err)
+	}
+	if err := e.poll(startTimeout, e.servingBySrvr); err != nil {
+		t.Fatalf("zktest: real ZooKeeper %s did not serve: %v", e.ConnectString(), err)
+	}
+	if opts.AdminServer {
+		if err := e.poll(startTimeout, e.adminServing); err != nil {
+			t.Fatalf("zktest: AdminServer of %s did not answer: %v", e.ConnectString(), err)
+		}
+	}
+	t.Logf("zktest: real ZooKeeper (%s, 4lw whitelist %s, AdminServer %v) serving at %s after %v",
+		e.kind(), whitelist(opts.FourLetterWords), opts.AdminServer, e.ConnectString(),
+		time.Since(begin).Round(time.Millisecond))
+	return e
+}
+
+func whitelist(words []string) string {
+	if words == nil {
+		return "*"
+	}
+	return strings.Join(words, ",")
+}
+
+// configure rewrites the zoo.cfg that newEnsemble wrote: the whitelist and
+// the AdminServer lines. Keys ZooKeeper does not know become "zookeeper."
+// system properties when it reads the file, so these override the JVM's
+// -Dzookeeper.admin.enableServer=false.
+func (e *Ensemble) configure(opts RealOptions) error {
+	var ports []int
+	if opts.AdminServer {
+		var err error
+		if ports, err = freePorts(len(e.members)); err != nil {
+			return err
+		}
+	}
+	for i, m := range e.members {
+		if opts.AdminServer {
+			// Debian's zookeeper.jar lists Jetty in its manifest but not
+			// the servlet API Jetty needs: without it ZooKeeper logs
+			// "Unable to load jetty" and runs without an AdminServer.
+			servlet := filepath.Join(filepath.Dir(m.rt.jar), servletJar)
+			if !fileExists(servlet) {
+				return fmt.Errorf("AdminServer needs %s (fix: apt-get install -y libservlet-api-java)", servlet)
+			}
+			m.rt.classpath += string(filepath.ListSeparator) + servlet
+		}
+		cfg, err := os.ReadFile(m.cfgPath)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", m.cfgPath, err)
+		}
+		var b strings.Builder
+		for _, line := range strings.Split(strings.TrimRight(string(cfg), "\n"), "\n") {
+			switch {
+			case strings.HasPrefix(line, "4lw.commands.whitelist="):
+				line = "4lw.commands.whitelist=" + whitelist(opts.FourLetterWords)
+			case strings.HasPrefix(line, "admin.enableServer=") && opts.AdminServer:
+				line = fmt.Sprintf("admin.enableServer=true\nadmin.serverAddress=127.0.0.1\nadmin.serverPort=%d", ports[i])
+			}
+			b.WriteString(line + "\n")
+		}
+		if err := os.WriteFile(m.cfgPath, []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", m.cfgPath, err)
+		}
+	}
+	return nil
+}
+
+// servingBySrvr is serving without ruok, which a restricted whitelist may
+// refuse: every live member reports its mode, with one leader in an
+// ensemble.
+func (e *Ensemble) servingBySrvr() (bool, string) {
+	var status []string
+	live, leaders, ok := 0, 0, true
+	for _, m := range e.members {
+		if st, _ := m.state(); st != stateRunning {
+			continue
+		}
+		live++
+		mode, err := m.mode(pollTimeout)
+		status = append(status, describeMode(m, mode, err))
+		switch {
+		case err != nil:
+			ok = false
+		case e.standalone() && mode != "standalone":
+			ok = false
+		case !e.standalone() && mode == "leader":
+			leaders++
+		case !e.standalone() && mode != "follower":
+			ok = false
+		}
+	}
+	if live == 0 {
+		return false, "no member is running"
+	}
+	if !e.standalone() && leaders != 1 {
+		ok = false
+		status = append(status, fmt.Sprintf("%d leaders", leaders))
+	}
+	return ok, strings.Join(status, ", ")
+}
+
+// adminServing checks once that every live member's AdminServer answers
+// its ruok command.
+func (e *Ensemble) adminServing() (bool, string) {
+	client := &http.Client{Timeout: adminProbeTimeout}
+	for _, m := range e.members {
+		if st, _ := m.state(); st != stateRunning {
+			continue
+		}
+		url := m.AdminURL() + "/ruok"
+		resp, err := client.Get(url)
+		if err != nil {
+			return false, fmt.Sprintf("%v: GET %s: %v", m, url, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return false, fmt.Sprintf("%v: GET %s: %s", m, url, resp.Status)
+		}
+	}
+	return true, ""
+}
+
+// AdminURL returns the base URL of the member's AdminServer commands,
+// "http://127.0.0.1:port/commands", or "" when it was not started with one
+// (see RealWith). It reads the member's zoo.cfg.
+func (m *Member) AdminURL() string {
+	f, err := os.Open(m.cfgPath)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	enabled, port := false, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), "=")
+		switch k {
+		case "admin.enableServer":
+			enabled = v == "true"
+		case "admin.serverPort":
+			port, _ = strconv.Atoi(v)
+		}
+	}
+	if !enabled || port == 0 {
+		return ""
+	}
+	return "http://127.0.0.1:" + strconv.Itoa(port) + "/commands"
+}

@@ -1,0 +1,251 @@
+package zkview
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MemberMode is a member's role as srvr reports it, or why it has none.
+type MemberMode string
+
+// Modes of a member.
+const (
+	ModeLeader     MemberMode = "leader"
+	ModeFollower   MemberMode = "follower"
+	ModeObserver   MemberMode = "observer"
+	ModeStandalone MemberMode = "standalone"
+	ModeReadOnly   MemberMode = "read-only" // a partitioned member serving read-only clients
+	// ModeNotServing: the member answers but serves no clients (out of
+	// quorum, electing a leader).
+	ModeNotServing MemberMode = "not serving"
+	// ModeUnreachable: no answer within the timeout (down, partitioned,
+	// wrong address).
+	ModeUnreachable MemberMode = "unreachable"
+	// ModeUnknown: the member answers but would not say (srvr and mntr
+	// both refused).
+	ModeUnknown MemberMode = "unknown"
+)
+
+// Member is what one server of the ensemble said about itself. A nil or
+// empty field was not learned: Refusals and Problems say why.
+type Member struct {
+	// Addr is the member's client address as the connect string gives it.
+	Addr string     `json:"addr"`
+	Mode MemberMode `json:"mode"`
+	// Error says why the member is unreachable or not serving.
+	Error string `json:"error,omitempty"`
+	// AdminURL is set when the AdminServer answered for this member.
+	AdminURL string `json:"admin_url,omitempty"`
+	// Stats is srvr (or server_stats): version, zxid, node count,
+	// connection count, latency, outstanding requests.
+	Stats *ServerStats `json:"stats,omitempty"`
+	// Monitor is mntr (or monitor), keyed without the "zk_" prefix.
+	Monitor map[string]string `json:"monitor,omitempty"`
+	// Connections is cons (or connections): nil when unknown.
+	Connections []Connection `json:"connections"`
+	// Watches is the data-watch table from wchc and wchp (or watches and
+	// watches_by_path): nil when unknown. See WatchTable for what ZooKeeper
+	// leaves out.
+	Watches *WatchTable `json:"watches,omitempty"`
+	// Dump is dump: sessions, their ephemerals, connections.
+	Dump *Dump `json:"dump,omitempty"`
+	// Conf is conf (or configuration; the AdminServer spells keys
+	// snake_case: client_port, tick_time).
+	Conf map[string]string `json:"conf,omitempty"`
+}
+
+// Serving reports whether the member serves clients.
+func (m *Member) Serving() bool {
+	switch m.Mode {
+	case ModeNotServing, ModeUnreachable, "":
+		return false
+	}
+	return true
+}
+
+// Refusal is a four-letter word a member would not run because its
+// 4lw.commands.whitelist leaves it out.
+type Refusal struct {
+	Member  string `json:"member"`
+	Command string `json:"command"`
+	// Missing says what zkview therefore does not know, or where it took
+	// the same information from instead.
+	Missing string `json:"missing"`
+}
+
+// String reads "wchc refused on zk2:2181: watches cannot be confirmed;
+// add it to 4lw.commands.whitelist".
+func (r Refusal) String() string {
+	return fmt.Sprintf("%s refused on %s: %s; add it to 4lw.commands.whitelist", r.Command, r.Member, r.Missing)
+}
+
+// Problem is a request that failed other than by a refusal: a member
+// unreachable or timing out, an answer zkview could not read, an
+// AdminServer error.
+type Problem struct {
+	Member  string `json:"member"`
+	Command string `json:"command"` // "srvr", …; "admin monitor" for the AdminServer
+	Err     error  `json:"-"`
+}
+
+// String reads "cons on zk2:2181: no answer within 5s: …".
+func (p Problem) String() string { return fmt.Sprintf("%s on %s: %v", p.Command, p.Member, p.Err) }
+
+// MarshalJSON adds the error's text.
+func (p Problem) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Member  string `json:"member"`
+		Command string `json:"command"`
+		Error   string `json:"error"`
+	}{p.Member, p.Command, p.Err.Error()})
+}
+
+// Introspection is what the members of an ensemble said, at At.
+type Introspection struct {
+	At time.Time `json:"at"`
+	// Chroot is the connect string's chroot, "" for none: Sessions and
+	// Tables speak paths under it.
+	Chroot string `json:"chroot,omitempty"`
+	// Members are in the connect string's order.
+	Members []Member `json:"members"`
+	// Sessions combines every member's tables, by session id.
+	Sessions []Session `json:"sessions"`
+	Refused  []Refusal `json:"refused"`
+	Problems []Problem `json:"problems"`
+}
+
+// Leader returns the leader (or the standalone server), nil when no
+// member says it leads.
+func (in *Introspection) Leader() *Member {
+	for i := range in.Members {
+		if m := &in.Members[i]; m.Mode == ModeLeader || m.Mode == ModeStandalone {
+			return m
+		}
+	}
+	return nil
+}
+
+// Member returns the member with the address, nil when none.
+func (in *Introspection) Member(addr string) *Member {
+	for i := range in.Members {
+		if in.Members[i].Addr == addr {
+			return &in.Members[i]
+		}
+	}
+	return nil
+}
+
+// Session returns the session with the id, nil when none.
+func (in *Introspection) Session(id int64) *Session {
+	i := sort.Search(len(in.Sessions), func(i int) bool { return in.Sessions[i].ID >= id })
+	if i < len(in.Sessions) && in.Sessions[i].ID == id {
+		return &in.Sessions[i]
+	}
+	return nil
+}
+
+// DefaultIntrospectTimeout bounds each request to a member when
+// IntrospectOptions.Timeout is zero.
+const DefaultIntrospectTimeout = 5 * time.Second
+
+// IntrospectOptions tunes Introspect.
+type IntrospectOptions struct {
+	// Timeout bounds each request to a member, connect included (default
+	// DefaultIntrospectTimeout). An unreachable member costs one timeout.
+	Timeout time.Duration
+	// AdminURL is one member's AdminServer, "http://zk1:8080/commands"
+	// (a URL without a path gets /commands). That member's tables come
+	// from its AdminServer, which ignores 4lw.commands.whitelist; four-letter
+	// words fill only what the AdminServer did not answer.
+	AdminURL string
+	// AdminMember is the client address (as in the connect string) of the
+	// member AdminURL belongs to. When empty, zkview asks the AdminServer
+	// for its client port and picks the server with that port (and the
+	// URL's host, when several share the port).
+	AdminMember string
+	// HTTPClient asks the AdminServer (default: http.DefaultTransport).
+	HTTPClient *http.Client
+}
+
+// Introspect asks every member of servers (host:port, as a connect string
+// lists them) what it knows: srvr, mntr, cons, wchc, wchp, dump and conf,
+// all members and words at once, each request bounded by opts.Timeout. A
+// refused word is recorded in Refused with what is therefore missing, a
+// failed one in Problems, and the rest goes on. chroot ("" or "/app")
+// maps server paths to the user's in Sessions and Tables. The error is
+// nil unless no member answered at all.
+//
+// Connections, watches and their sessions are per member (a session's
+// watches live on the member it is connected to); ephemerals are in every
+// member's dump. Watch tables hold data watches only (getData, exists):
+// ZooKeeper 3.8's wchc, wchp and AdminServer list no child watches.
+func Introspect(ctx context.Context, servers []string, chroot string, opts IntrospectOptions) (*Introspection, error) {
+	if len(servers) == 0 {
+		return nil, errors.New("introspect: no servers")
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultIntrospectTimeout
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{}
+	}
+	in := &Introspection{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}}
+	var admin *adminTarget
+	if opts.AdminURL != "" {
+		var p *Problem
+		admin, p = findAdminMember(ctx, servers, opts)
+		if p != nil {
+			in.Problems = append(in.Problems, *p)
+		}
+	}
+	probes := make([]*memberProbe, len(servers))
+	var wg sync.WaitGroup
+	for i, addr := range servers {
+		p := &memberProbe{member: Member{Addr: addr}, timeout: opts.Timeout}
+		if admin != nil && admin.member == addr {
+			p.admin = admin
+		}
+		probes[i] = p
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.run(ctx)
+		}()
+	}
+	wg.Wait()
+	answered := false
+	for _, p := range probes {
+		if p.member.Mode != ModeUnreachable {
+			answered = true
+		}
+		in.Members = append(in.Members, p.member)
+		in.Problems = append(in.Problems, p.problems...)
+	}
+	for _, p := range probes {
+		for _, cmd := range p.refused {
+			in.Refused = append(in.Refused, Refusal{Member: p.member.Addr, Command: cmd, Missing: missingFor(cmd, &p.member, in)})
+		}
+	}
+	if !answered {
+		errs := make([]error, 0, len(in.Problems))
+		for _, p := range in.Problems {
+			errs = append(errs, errors.New(p.String()))
+		}
+		return nil, fmt.Errorf("introspect: no member of %s answered: %w", strings.Join(servers, ","), errors.Join(errs...))
+	}
+	in.Sessions = buildSessions(in)
+	return in, nil
+}
+
+// Introspect asks the members of the client's connect string; see the
+// package function.
+func (c *Client) Introspect(ctx context.Context, opts IntrospectOptions) (*Introspection, error) {
+	return Introspect(ctx, c.target.Servers, c.target.Chroot, opts)
+}

@@ -1,0 +1,67 @@
+package zkview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+)
+
+// maxFourLetterAnswer bounds what zkview reads of one answer: wchp or dump
+// of a server with millions of watches or ephemerals is large, but not
+// unbounded.
+const maxFourLetterAnswer = 256 << 20
+
+// errWordRefused marks a four-letter word missing from the member's
+// 4lw.commands.whitelist.
+var errWordRefused = errors.New("not in 4lw.commands.whitelist")
+
+// askFourLetter sends cmd to the member at addr and reads its answer
+// until the member closes the connection. The whole exchange, connect
+// included, ends within timeout (or when ctx does). A refusal is returned
+// as errWordRefused. Errors do not repeat cmd and addr: Problem adds them.
+func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return "", contextualErr(ctx, timeout, err)
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	if deadline, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(deadline)
+	}
+	if _, err := io.WriteString(conn, cmd); err != nil {
+		return "", contextualErr(ctx, timeout, err)
+	}
+	b, err := io.ReadAll(io.LimitReader(conn, maxFourLetterAnswer+1))
+	if err != nil {
+		return "", contextualErr(ctx, timeout, err)
+	}
+	if len(b) > maxFourLetterAnswer {
+		return "", fmt.Errorf("answer longer than %d MiB", maxFourLetterAnswer>>20)
+	}
+	text := string(b)
+	if refusedWord(cmd, text) {
+		return text, errWordRefused
+	}
+	return text, nil
+}
+
+// contextualErr says "no answer within" when the exchange ran out of
+// time, rather than only the I/O error that caused.
+func contextualErr(ctx context.Context, timeout time.Duration, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("no answer within %v: %w", timeout, err)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w (%v)", ctx.Err(), err)
+	}
+	return err
+}

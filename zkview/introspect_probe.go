@@ -1,0 +1,278 @@
+package zkview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// memberProbe asks one member everything, through its AdminServer when it has
+// one, and four-letter words for the rest.
+type memberProbe struct {
+	member  Member
+	timeout time.Duration
+	admin   *adminTarget // nil: four-letter words only
+
+	mu       sync.Mutex
+	refused  []string
+	problems []Problem
+	// the two views of the data-watch table, until assembled
+	bySession map[int64][]string
+	byPath    map[string][]int64
+}
+
+// fourLetterOrder is the order zkview asks (and reports) four-letter words in.
+var fourLetterOrder = []string{"srvr", "mntr", "cons", "wchc", "wchp", "dump", "conf", "ruok", "isro"}
+
+func (p *memberProbe) problem(cmd string, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.problems = append(p.problems, Problem{Member: p.member.Addr, Command: cmd, Err: err})
+}
+
+func (p *memberProbe) refuse(cmd string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refused = append(p.refused, cmd)
+}
+
+func (p *memberProbe) run(ctx context.Context) {
+	if p.admin != nil {
+		p.runAdmin(ctx)
+	}
+	if p.member.Mode != ModeNotServing {
+		p.runFourLetter(ctx)
+	}
+	if p.member.Watches == nil {
+		p.member.Watches = newWatchTable(p.bySession, p.byPath)
+	}
+	if p.member.Mode == "" && p.member.Stats != nil {
+		p.member.Mode = p.member.Stats.Mode
+	}
+	rank := map[string]int{}
+	for i, w := range fourLetterOrder {
+		rank[w] = i
+	}
+	sort.SliceStable(p.refused, func(i, j int) bool { return rank[p.refused[i]] < rank[p.refused[j]] })
+}
+
+// ask sends one word and reports whether it answered; a refusal, a
+// member not serving and other failures are recorded.
+func (p *memberProbe) ask(ctx context.Context, cmd string) (string, bool) {
+	text, err := askFourLetter(ctx, p.member.Addr, cmd, p.timeout)
+	switch {
+	case errors.Is(err, errWordRefused):
+		p.refuse(cmd)
+		return "", false
+	case err != nil:
+		p.problem(cmd, err)
+		return "", false
+	}
+	return text, true
+}
+
+// parsed records a parse failure; a member that stopped serving meanwhile
+// is marked so.
+func (p *memberProbe) parsed(cmd string, err error) bool {
+	if err == nil {
+		return true
+	}
+	if errors.Is(err, errNotServing) {
+		p.mu.Lock()
+		p.member.Mode, p.member.Error = ModeNotServing, notServingText
+		p.mu.Unlock()
+		return false
+	}
+	p.problem(cmd, err)
+	return false
+}
+
+func (p *memberProbe) runFourLetter(ctx context.Context) {
+	m := &p.member
+	if m.Stats == nil {
+		text, err := askFourLetter(ctx, m.Addr, "srvr", p.timeout)
+		switch {
+		case errors.Is(err, errWordRefused):
+			p.refuse("srvr")
+		case err != nil:
+			// The member did not answer: asking more words would only
+			// wait out the same timeout again.
+			p.problem("srvr", err)
+			m.Mode, m.Error = ModeUnreachable, err.Error()
+			return
+		default:
+			st, err := parseSrvr(text)
+			if errors.Is(err, errNotServing) {
+				m.Mode, m.Error = ModeNotServing, notServingText
+				return
+			}
+			if p.parsed("srvr", err) {
+				m.Stats, m.Mode = &st, st.Mode
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	run := func(cmd string, skip bool, use func(text string) error) {
+		if skip {
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if text, ok := p.ask(ctx, cmd); ok {
+				p.parsed(cmd, use(text))
+			}
+		}()
+	}
+	// Each goroutine writes only its own field of the member.
+	run("mntr", m.Monitor != nil, func(text string) (err error) { m.Monitor, err = parseMntr(text); return })
+	run("cons", m.Connections != nil, func(text string) (err error) { m.Connections, err = parseCons(text); return })
+	run("wchc", m.Watches != nil, func(text string) (err error) { p.bySession, err = parseWchc(text); return })
+	run("wchp", m.Watches != nil, func(text string) (err error) { p.byPath, err = parseWchp(text); return })
+	run("dump", m.Dump != nil, func(text string) (err error) { m.Dump, err = parseDump(text); return })
+	run("conf", m.Conf != nil, func(text string) (err error) { m.Conf, err = parseConf(text); return })
+	wg.Wait()
+	if m.Mode == ModeNotServing {
+		return
+	}
+	if m.Stats == nil && m.Monitor != nil {
+		st := statsFromMonitor(m.Monitor)
+		m.Stats, m.Mode = &st, st.Mode
+	}
+	if m.Stats == nil {
+		p.fallbackMode(ctx)
+	}
+}
+
+// fallbackMode learns what it can of a member whose srvr and mntr did not
+// answer: ruok for liveness, isro for read-only.
+func (p *memberProbe) fallbackMode(ctx context.Context) {
+	m := &p.member
+	text, ok := p.ask(ctx, "ruok")
+	if !ok || parseRuok(text) != nil {
+		if ok {
+			p.problem("ruok", parseRuok(text))
+		}
+		if m.Mode == "" {
+			m.Mode = ModeUnknown
+		}
+		return
+	}
+	m.Mode = ModeUnknown
+	if text, ok := p.ask(ctx, "isro"); ok {
+		ro, err := parseIsro(text)
+		if p.parsed("isro", err) && ro {
+			m.Mode = ModeReadOnly
+		}
+	}
+}
+
+// adminTarget is the AdminServer of one member.
+type adminTarget struct {
+	member string
+	client adminClient
+	conf   map[string]string
+}
+
+// findAdminMember decides which member the AdminServer belongs to, from
+// opts.AdminMember or from its configuration's client port.
+func findAdminMember(ctx context.Context, servers []string, opts IntrospectOptions) (*adminTarget, *Problem) {
+	base, err := adminBase(opts.AdminURL)
+	if err != nil {
+		return nil, &Problem{Member: opts.AdminURL, Command: "admin", Err: err}
+	}
+	t := &adminTarget{client: adminClient{base: base, http: opts.HTTPClient}}
+	var raw map[string]any
+	if err := t.client.get(ctx, "configuration", opts.Timeout, &raw); err != nil {
+		return nil, &Problem{Member: base, Command: "admin configuration", Err: err}
+	}
+	t.conf = adminFlat(raw)
+	if opts.AdminMember != "" {
+		for _, s := range servers {
+			if s == opts.AdminMember {
+				t.member = s
+				return t, nil
+			}
+		}
+		return nil, &Problem{Member: base, Command: "admin", Err: fmt.Errorf("AdminMember %s is not in the connect string %v", opts.AdminMember, servers)}
+	}
+	port := t.conf["client_port"]
+	var byPort []string
+	for _, s := range servers {
+		if _, p, err := net.SplitHostPort(s); err == nil && p == port {
+			byPort = append(byPort, s)
+		}
+	}
+	if len(byPort) > 1 {
+		u, _ := url.Parse(base)
+		for _, s := range byPort {
+			if h, _, _ := net.SplitHostPort(s); h == u.Hostname() {
+				byPort = []string{s}
+				break
+			}
+		}
+	}
+	if len(byPort) != 1 {
+		n, _ := strconv.Atoi(port)
+		return nil, &Problem{Member: base, Command: "admin", Err: fmt.Errorf(
+			"the AdminServer serves client port %d, which does not single out a server of %v (set the admin member)", n, servers)}
+	}
+	t.member = byPort[0]
+	return t, nil
+}
+
+// runAdmin fills the member's tables from its AdminServer.
+func (p *memberProbe) runAdmin(ctx context.Context) {
+	m := &p.member
+	a := p.admin
+	var st adminServerStats
+	if err := a.client.get(ctx, "server_stats", p.timeout, &st); err != nil {
+		p.problem("admin server_stats", err)
+		if errors.Is(err, errNotServing) {
+			m.Mode, m.Error = ModeNotServing, notServingText
+		}
+		return
+	}
+	m.AdminURL = a.client.base
+	stats := st.stats()
+	m.Stats, m.Mode = &stats, stats.Mode
+	m.Conf = a.conf
+	var wg sync.WaitGroup
+	get := func(cmd string, v any, use func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := a.client.get(ctx, cmd, p.timeout, v)
+			if err == nil {
+				err = use()
+			}
+			if err != nil {
+				p.problem("admin "+cmd, err)
+			}
+		}()
+	}
+	var mon map[string]any
+	get("monitor", &mon, func() error { m.Monitor = adminFlat(mon); return nil })
+	var conns adminConnections
+	get("connections", &conns, func() error { m.Connections = conns.connections(); return nil })
+	var watches adminWatches
+	get("watches", &watches, func() (err error) { p.bySession, err = watches.table(); return })
+	var byPath adminWatchesByPath
+	get("watches_by_path", &byPath, func() error {
+		p.byPath = map[string][]int64{}
+		for path, ids := range byPath.ByPath {
+			p.byPath[path] = sortedSessionIDs(ids)
+		}
+		return nil
+	})
+	var dump adminDump
+	get("dump", &dump, func() (err error) { m.Dump, err = dump.dump(); return })
+	wg.Wait()
+	m.Watches = newWatchTable(p.bySession, p.byPath)
+}

@@ -1,0 +1,244 @@
+package zkview
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/zkx-dev/zkx/internal/zktest"
+)
+
+func TestIntrospectReal(t *testing.T) {
+	servers := strings.Split(zktest.Shared(t), ",")
+	base := zktest.Path(t)
+	s := newLockScenario(t, servers, base)
+	for _, chroot := range []string{"", base} {
+		t.Run("chroot="+chroot, func(t *testing.T) {
+			in := introspect(t, servers, chroot, IntrospectOptions{})
+			if len(in.Refused) != 0 || len(in.Problems) != 0 {
+				t.Errorf("refused %v, problems %v", in.Refused, in.Problems)
+			}
+			m := in.Members[0]
+			if m.Mode != ModeStandalone || m.Stats == nil || !strings.HasPrefix(m.Stats.Version, "3.8") ||
+				m.Monitor["server_state"] != "standalone" || m.Conf["clientPort"] == "" || m.Dump == nil {
+				t.Errorf("member: %+v", m)
+			}
+			checkScenario(t, in, s, chroot)
+		})
+	}
+}
+
+func TestIntrospectRealRestricted(t *testing.T) {
+	cases := []struct {
+		words            []string
+		refused          string
+		clients, watches bool
+	}{
+		// srvr is always allowed: ZooKeeper adds it to any whitelist.
+		{words: []string{"srvr"}, refused: "mntr,cons,wchc,wchp,dump,conf"},
+		{words: []string{"dump", "wchp"}, refused: "mntr,cons,wchc,conf", clients: true, watches: true},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.words, ","), func(t *testing.T) {
+			e := zktest.RealWith(t, zktest.RealOptions{FourLetterWords: c.words})
+			addr := e.Members()[0].Addr()
+			s := newLockScenario(t, []string{addr}, "/app")
+			in := introspect(t, []string{addr}, "", IntrospectOptions{})
+			var refused []string
+			for _, r := range in.Refused {
+				refused = append(refused, r.Command)
+			}
+			if strings.Join(refused, ",") != c.refused || len(in.Problems) != 0 {
+				t.Errorf("refused %v (want %s), problems %v", refused, c.refused, in.Problems)
+			}
+			m := in.Members[0]
+			if m.Mode != ModeStandalone || m.Stats == nil || m.Stats.NodeCount == 0 {
+				t.Errorf("member: %+v", m)
+			}
+			tables := in.Tables()
+			if addr, ok := tables.ClientAddress(s.holder.SessionID()); ok != c.clients || ok && addr == "" {
+				t.Errorf("ClientAddress(holder) = %q, %v; want known %v", addr, ok, c.clients)
+			}
+			if conn, known := tables.Connected(s.holder.SessionID()); conn != c.clients || known != c.clients {
+				t.Errorf("Connected(holder) = %v, %v", conn, known)
+			}
+			if w, known := tables.Watches(s.waiter.SessionID(), s.lock); w != c.watches || known != c.watches {
+				t.Errorf("Watches(waiter, lock) = %v, %v", w, known)
+			}
+		})
+	}
+}
+
+func TestIntrospectEnsemble(t *testing.T) {
+	e := zktest.Real(t, 3)
+	leader := e.Leader(t)
+	var on *zktest.Member // a follower holding the scenario's sessions
+	for _, m := range e.Members() {
+		if m != leader {
+			on = m
+			break
+		}
+	}
+	s := newLockScenario(t, []string{on.Addr()}, "/app")
+	servers := strings.Split(e.ConnectString(), ",")
+	in := introspect(t, servers, "", IntrospectOptions{})
+	if len(in.Refused) != 0 || len(in.Problems) != 0 {
+		t.Errorf("refused %v, problems %v", in.Refused, in.Problems)
+	}
+	leaders := 0
+	for i, m := range in.Members {
+		if m.Addr != servers[i] {
+			t.Errorf("member %d is %s, want %s", i, m.Addr, servers[i])
+		}
+		switch m.Mode {
+		case ModeLeader:
+			leaders++
+			if m.Addr != leader.Addr() {
+				t.Errorf("leader %s, the harness says %s", m.Addr, leader.Addr())
+			}
+			if m.Monitor["synced_followers"] != "2" {
+				t.Errorf("leader's mntr synced_followers = %q", m.Monitor["synced_followers"])
+			}
+		case ModeFollower:
+		default:
+			t.Errorf("%s: mode %s", m.Addr, m.Mode)
+		}
+		if m.Stats == nil || m.Stats.Zxid == 0 || m.Dump == nil || m.Watches == nil || m.Connections == nil || m.Conf["server.3"] == "" {
+			t.Errorf("%s: tables missing: %+v", m.Addr, m)
+		}
+	}
+	if leaders != 1 || in.Leader() == nil || in.Leader().Addr != leader.Addr() {
+		t.Errorf("%d leaders; Leader() = %v", leaders, in.Leader())
+	}
+	checkScenario(t, in, s, "")
+	for _, id := range []int64{s.holder.SessionID(), s.waiter.SessionID()} {
+		if sess := in.Session(id); sess.Server != on.Addr() {
+			t.Errorf("session %s on %s, want %s", sess.Hex, sess.Server, on.Addr())
+		}
+	}
+
+	// A member down: recorded, and the rest still answers.
+	var down *zktest.Member
+	for _, m := range e.Members() {
+		if m != leader && m != on {
+			down = m
+		}
+	}
+	down.Kill(t)
+	in = introspect(t, servers, "", IntrospectOptions{})
+	if m := in.Member(down.Addr()); m == nil || m.Mode != ModeUnreachable {
+		t.Errorf("killed member: %+v", m)
+	}
+	if in.Leader() == nil || in.Member(on.Addr()).Mode != ModeFollower {
+		t.Errorf("the rest after a kill: %+v", in.Members)
+	}
+	tables := in.Tables()
+	if conn, known := tables.Connected(s.holder.SessionID()); !conn || !known {
+		t.Errorf("Connected(holder) = %v, %v", conn, known)
+	}
+	if _, known := tables.Connected(neverSession); known {
+		t.Error("Connected(unknown session) known with a member down")
+	}
+}
+
+// The AdminServer gives the same sessions and watches as the four-letter
+// words.
+func TestIntrospectAdminMatchesFourLetter(t *testing.T) {
+	e := zktest.RealWith(t, zktest.RealOptions{AdminServer: true})
+	m := e.Members()[0]
+	servers := []string{m.Addr()}
+	s := newLockScenario(t, servers, "/app")
+	four := introspect(t, servers, "/app", IntrospectOptions{})
+	admin := introspect(t, servers, "/app", IntrospectOptions{AdminURL: m.AdminURL()})
+	if len(admin.Refused) != 0 || len(admin.Problems) != 0 || admin.Members[0].AdminURL != m.AdminURL() {
+		t.Fatalf("AdminServer: refused %v, problems %v, member %+v", admin.Refused, admin.Problems, admin.Members[0])
+	}
+	if four.Members[0].AdminURL != "" {
+		t.Error("four-letter introspection names an AdminServer")
+	}
+	checkScenario(t, admin, s, "/app")
+	type view struct {
+		Client, Server          string
+		Ephemerals, Watches     []string
+		WatchCount              int
+		Connected               bool
+		TimeoutMs               int64
+		LastOpSet, EstablishSet bool
+	}
+	see := func(s *Session) view {
+		return view{s.Client, s.Server, s.Ephemerals, s.Watches, s.WatchCount, s.Connected,
+			s.Timeout.Milliseconds(), s.LastOp != "", !s.Established.IsZero()}
+	}
+	for _, id := range []int64{s.holder.SessionID(), s.waiter.SessionID()} {
+		if a, f := see(admin.Session(id)), see(four.Session(id)); !reflect.DeepEqual(a, f) {
+			t.Errorf("session %#x: AdminServer %+v, four-letter words %+v", id, a, f)
+		}
+	}
+	am, fm := admin.Members[0], four.Members[0]
+	if am.Mode != fm.Mode || am.Stats.Version != fm.Stats.Version || am.Monitor["server_state"] != fm.Monitor["server_state"] ||
+		am.Conf["client_port"] != fm.Conf["clientPort"] {
+		t.Errorf("member: AdminServer %+v, four-letter words %+v", am, fm)
+	}
+}
+
+// With four-letter words restricted, the AdminServer of one member fills
+// that member's tables; the others' refusals are recorded.
+func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
+	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
+	leader := e.Leader(t)
+	var on *zktest.Member
+	for _, m := range e.Members() {
+		if m != leader {
+			on = m
+			break
+		}
+	}
+	s := newLockScenario(t, []string{on.Addr()}, "/app")
+	servers := strings.Split(e.ConnectString(), ",")
+	// No AdminMember: the AdminServer's client port picks the member out
+	// of three on one host.
+	in := introspect(t, servers, "/app", IntrospectOptions{AdminURL: on.AdminURL()})
+	if len(in.Problems) != 0 {
+		t.Errorf("problems: %v", in.Problems)
+	}
+	for _, m := range in.Members {
+		if (m.AdminURL != "") != (m.Addr == on.Addr()) {
+			t.Errorf("%s: AdminURL %q", m.Addr, m.AdminURL)
+		}
+		if m.Mode != ModeLeader && m.Mode != ModeFollower {
+			t.Errorf("%s: mode %s", m.Addr, m.Mode)
+		}
+	}
+	refused := map[string][]string{}
+	for _, r := range in.Refused {
+		refused[r.Member] = append(refused[r.Member], r.Command)
+	}
+	for _, m := range e.Members() {
+		want := "mntr,cons,wchc,wchp,dump,conf"
+		if m == on {
+			want = ""
+		}
+		if got := strings.Join(refused[m.Addr()], ","); got != want {
+			t.Errorf("%v refused %q, want %q", m, got, want)
+		}
+	}
+	holder, waiter := in.Session(s.holder.SessionID()), in.Session(s.waiter.SessionID())
+	if holder == nil || waiter == nil || holder.Server != on.Addr() || holder.Client == "" ||
+		strings.Join(holder.Ephemerals, ",") != "/locks/orders/"+s.lock[len("/app/locks/orders/"):]+",/member-a" {
+		t.Fatalf("sessions: %+v", in.Sessions)
+	}
+	tables := in.Tables()
+	lock := s.lock[len("/app"):]
+	if w, known := tables.Watches(waiter.ID, lock); !w || !known {
+		t.Errorf("Watches(waiter, %s) = %v, %v", lock, w, known)
+	}
+	if w, known := tables.Watches(holder.ID, lock); w || !known {
+		t.Errorf("Watches(holder, %s) = %v, %v; the holder's member table is known", lock, w, known)
+	}
+	if conn, known := tables.Connected(holder.ID); !conn || !known {
+		t.Errorf("Connected(holder) = %v, %v", conn, known)
+	}
+	if _, known := tables.Connected(neverSession); known {
+		t.Error("Connected(unknown session) known while two members refused cons and dump")
+	}
+}

@@ -1,0 +1,82 @@
+package zkview
+
+// Tables returns the introspection's answers for recognisers: client
+// addresses, live connections and data watches, by session, with paths
+// under the chroot (server paths outside it are never reported). A nil
+// Introspection answers "not known" to everything.
+//
+// Connected(s) is known when a member lists s, or when every member's
+// connection list was read (cons, the AdminServer, or dump's connection
+// section); a member that is unreachable, or refused both cons and dump,
+// makes a missing session unknown rather than disconnected. Watches(s, p)
+// is known when s watches p, or when the watch table of s's member (or,
+// when s's member is not known, of every member) was read; only data
+// watches (getData, exists) are listed by ZooKeeper 3.8, so a session
+// watching only p's children is reported as not watching p.
+func (in *Introspection) Tables() ServerTables {
+	t := &serverTables{sessions: map[int64]*Session{}, watches: map[int64]map[string]bool{}, watchesKnown: map[string]bool{}}
+	if in == nil {
+		return t
+	}
+	t.connsComplete, t.watchesComplete = true, true
+	for i := range in.Members {
+		m := &in.Members[i]
+		down := m.Mode == ModeNotServing // serves no clients: an empty table
+		connsKnown := down || m.Connections != nil || (m.Dump != nil && len(m.Dump.Connections) > 0)
+		watchesKnown := down || m.Watches != nil
+		t.connsComplete = t.connsComplete && connsKnown
+		t.watchesComplete = t.watchesComplete && watchesKnown
+		t.watchesKnown[m.Addr] = watchesKnown
+	}
+	for i := range in.Sessions {
+		s := &in.Sessions[i]
+		t.sessions[s.ID] = s
+		if len(s.Watches) > 0 {
+			set := make(map[string]bool, len(s.Watches))
+			for _, p := range s.Watches {
+				set[p] = true
+			}
+			t.watches[s.ID] = set
+		}
+	}
+	return t
+}
+
+// serverTables implements ServerTables over an Introspection.
+type serverTables struct {
+	sessions        map[int64]*Session
+	watches         map[int64]map[string]bool // user paths by session
+	connsComplete   bool
+	watchesComplete bool
+	watchesKnown    map[string]bool // by member address
+}
+
+// ClientAddress returns the client address of the session's connection.
+func (t *serverTables) ClientAddress(session int64) (string, bool) {
+	if s := t.sessions[session]; s != nil && s.Client != "" {
+		return s.Client, true
+	}
+	return "", false
+}
+
+// Connected reports whether a member lists a connection of the session.
+func (t *serverTables) Connected(session int64) (connected, known bool) {
+	if s := t.sessions[session]; s != nil && s.Connected {
+		return true, true
+	}
+	return false, t.connsComplete
+}
+
+// Watches reports whether the session holds a data watch on path (under
+// the chroot).
+func (t *serverTables) Watches(session int64, path string) (watching, known bool) {
+	if t.watches[session][path] {
+		return true, true
+	}
+	if s := t.sessions[session]; s != nil {
+		if s.Server != "" && t.watchesKnown[s.Server] {
+			return false, true
+		}
+	}
+	return false, t.watchesComplete
+}
