@@ -1,0 +1,562 @@
+package zkview
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// ServerTables answers what the servers' tables say about sessions: the
+// connection list (cons) and the watch tables (wchc / wchp). Every answer
+// may be "not known" (the server refused the four-letter word, or the
+// table was not read); recognisers then fall back to what the protocol
+// implies. Paths are as the Reader names them (under the chroot).
+type ServerTables interface {
+	// ClientAddress returns the client address ("127.0.0.1:51234") of a
+	// session's connection, from cons.
+	ClientAddress(session int64) (addr string, ok bool)
+	// Connected reports whether any server lists a live connection of the
+	// session.
+	Connected(session int64) (connected, known bool)
+	// Watches reports whether the session holds a data watch (getData or
+	// exists) on path, as ZooKeeper 3.8's wchc / wchp list them.
+	Watches(session int64, path string) (watching, known bool)
+}
+
+// ScanOptions tunes RecognizeDir and Scan.
+type ScanOptions struct {
+	// Tables, when not nil, gives client addresses, live connections and
+	// observed watches. Without it Client is empty, every Watch is
+	// "inferred" and there are no connection diagnostics.
+	Tables ServerTables
+	// Now is the time held and waiting times are measured to (zero:
+	// time.Now()).
+	Now time.Time
+	// HeldTooLong is how long a holder may hold before a warning (default
+	// 10 minutes).
+	HeldTooLong time.Duration
+	// Concurrency bounds the reads in flight (default 64), and in Scan the
+	// listings of the walk as well.
+	Concurrency int
+}
+
+func (o ScanOptions) withDefaults() ScanOptions {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	if o.HeldTooLong <= 0 {
+		o.HeldTooLong = 10 * time.Minute
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 64
+	}
+	return o
+}
+
+// RecognizeDir classifies one directory and returns what it is — a *Lock
+// (mutex, read-write lock or semaphore), an *Election, a *Queue or a
+// *Barrier — or nil when it is none of them. The formats are those of
+// DESIGN.md: Curator, Kazoo, ZooKeeper's own recipes, go-zookeeper, zkx and
+// the plain layouts of tutorials, with a generic fallback for any
+// directory of ephemeral sequential children.
+//
+// Contenders are in queue order (by sequence number, as the server writes
+// it: %010d of a signed 32-bit counter, negative after a wrap). Holders
+// and the leader are those the format's protocol lets in; each waiter's
+// WaitsFor is the node that protocol has it watch: its predecessor in a
+// mutex, an election or for a writer; for a reader the lowest writer ahead
+// (Curator) or the nearest (Kazoo, the ZooKeeper recipe); "leases" (a
+// child watch) for a semaphore waiter that holds the semaphore's lock.
+// Node and WaitsFor are relative to the recipe's path (see ContenderPath).
+// Children of another layout are reported in Warnings, with sessions that
+// have no live connection, holders past opts.HeldTooLong, sessions owning
+// several nodes, missing watches and sequence numbers near the wrap.
+//
+// A component of a recipe is recognised as the recipe: the locks/ or
+// leases/ of a Curator semaphore, the entries/ or taken/ of a Kazoo
+// LockingQueue, the "-__lock__" sibling of a Kazoo semaphore. A leaf node
+// whose name contains "barrier" is a Curator DistributedBarrier (set while
+// the node exists). Curator's LeaderSelector and Kazoo's Election are
+// mutexes underneath, and are recognised as mutexes (see LockAsElection).
+func RecognizeDir(ctx context.Context, r Reader, dir string, opts ScanOptions) (any, error) {
+	rc := newRecognizer(r, opts)
+	children, stat, err := r.Children(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	v, err := rc.recognizePath(ctx, dir, stat, children, true)
+	if err != nil || v == nil {
+		return nil, err // no typed nil in the interface
+	}
+	return v, nil
+}
+
+// LockAsElection shows a mutex as the election it may be: Curator's
+// LeaderSelector and Kazoo's Election are mutexes underneath (the holder
+// leads), so they are recognised as locks.
+func LockAsElection(l Lock) Election {
+	e := Election{Path: l.Path, Format: l.Format, Candidates: append([]Contender{}, l.Waiters...), Warnings: append([]string{}, l.Warnings...)}
+	if len(l.Holders) > 0 {
+		leader := l.Holders[0]
+		e.Leader = &leader
+	}
+	return e
+}
+
+// ContenderPath resolves a Contender's Node or WaitsFor against the path of
+// the recipe it belongs to: names are relative to it ("_c_…-lock-0000000003",
+// "leases/_c_…-lease-0000000001"), except the nodes of a Kazoo semaphore's
+// lock directory, which sits beside the semaphore and is named by its
+// absolute path.
+func ContenderPath(recipePath, node string) string {
+	if strings.HasPrefix(node, "/") {
+		return node
+	}
+	return joinPath(recipePath, node)
+}
+
+// recognizer reads and classifies directories with bounded concurrency.
+type recognizer struct {
+	r     Reader
+	opts  ScanOptions
+	reads chan struct{} // a token per read in flight
+}
+
+func newRecognizer(r Reader, opts ScanOptions) *recognizer {
+	opts = opts.withDefaults()
+	return &recognizer{r: r, opts: opts, reads: make(chan struct{}, opts.Concurrency)}
+}
+
+func (rc *recognizer) acquire(ctx context.Context) error {
+	select {
+	case rc.reads <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (rc *recognizer) release() { <-rc.reads }
+
+// list lists a directory; a missing one has no children.
+func (rc *recognizer) list(ctx context.Context, dir string) ([]string, *zk.Stat, error) {
+	if err := rc.acquire(ctx); err != nil {
+		return nil, nil, err
+	}
+	defer rc.release()
+	children, stat, err := rc.r.Children(ctx, dir)
+	if IsNoNode(err) {
+		return nil, nil, nil
+	}
+	sort.Strings(children)
+	return children, stat, err
+}
+
+// get reads a node; a missing one is (nil, nil, nil).
+func (rc *recognizer) get(ctx context.Context, p string) ([]byte, *zk.Stat, error) {
+	if err := rc.acquire(ctx); err != nil {
+		return nil, nil, err
+	}
+	defer rc.release()
+	data, stat, err := rc.r.Get(ctx, p)
+	if IsNoNode(err) {
+		return nil, nil, nil
+	}
+	return data, stat, err
+}
+
+// recMember is a child that was read.
+type recMember struct {
+	recName
+	data []byte
+	stat *zk.Stat
+}
+
+func (m recMember) session() int64 { return m.stat.EphemeralOwner }
+
+// readMembers reads children of dir in parallel, keeping their order and
+// leaving out those gone since the listing.
+func (rc *recognizer) readMembers(ctx context.Context, dir string, names []recName) ([]recMember, error) {
+	out := make([]recMember, len(names))
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	for i, n := range names {
+		if err := rc.acquire(ctx); err != nil {
+			mu.Lock()
+			if firstErr == nil {
+				firstErr = err
+			}
+			mu.Unlock()
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer rc.release()
+			data, stat, err := rc.r.Get(ctx, joinPath(dir, n.Name))
+			switch {
+			case IsNoNode(err):
+			case err != nil:
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			default:
+				out[i] = recMember{recName: n, data: data, stat: stat}
+			}
+		}()
+	}
+	wg.Wait()
+	kept := out[:0]
+	for _, m := range out {
+		if m.stat != nil {
+			kept = append(kept, m)
+		}
+	}
+	return kept, firstErr
+}
+
+// recDir is a listed directory, its children's names parsed.
+type recDir struct {
+	path  string
+	stat  *zk.Stat
+	names []recName // sorted by name
+}
+
+func newRecDir(dir string, stat *zk.Stat, children []string) recDir {
+	d := recDir{path: dir, stat: stat, names: make([]recName, len(children))}
+	sorted := sort.StringsAreSorted(children)
+	for i, c := range children {
+		d.names[i] = recParseName(c)
+	}
+	if !sorted {
+		sort.Slice(d.names, func(i, j int) bool { return d.names[i].Name < d.names[j].Name })
+	}
+	return d
+}
+
+func (d recDir) has(name string) bool {
+	i := sort.Search(len(d.names), func(i int) bool { return d.names[i].Name >= name })
+	return i < len(d.names) && d.names[i].Name == name
+}
+
+// onlyOf reports whether every child is one of names.
+func (d recDir) onlyOf(names ...string) bool {
+	for _, n := range d.names {
+		ok := false
+		for _, want := range names {
+			ok = ok || n.Name == want
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isCuratorSemaphore: SemaphoreV2's directory holds leases/ and locks/.
+func (d recDir) isCuratorSemaphore() bool { return d.has("leases") && d.onlyOf("leases", "locks") }
+
+// isLockingQueue: Kazoo's LockingQueue holds entries/ and taken/.
+func (d recDir) isLockingQueue() bool {
+	return d.has("entries") && d.has("taken") && d.onlyOf("entries", "taken")
+}
+
+// allHex: no children, or only Kazoo-style hex names (a Kazoo semaphore's
+// leases).
+func (d recDir) allHex() bool {
+	for _, n := range d.names {
+		if n.Kind != rkHexMember {
+			return false
+		}
+	}
+	return true
+}
+
+// chooseFamily picks the family with the most members among the children
+// (the generic family only when no other has any).
+func (d recDir) chooseFamily() recFamily {
+	counts := map[recFamily]int{}
+	seq := false
+	for _, n := range d.names {
+		counts[n.family()]++
+		seq = seq || n.HasSeq
+	}
+	best, most := rfNone, 0
+	for _, f := range recFamilyOrder {
+		if counts[f] > most {
+			best, most = f, counts[f]
+		}
+	}
+	if best == rfNone && seq {
+		best = rfGeneric
+	}
+	return best
+}
+
+// walkLeaves reports whether a walk need not list d's children: they are
+// all members of recipes whose nodes never have children, or components a
+// recogniser lists itself.
+func (d recDir) walkLeaves() bool {
+	if len(d.names) == 0 {
+		return false
+	}
+	if d.isCuratorSemaphore() || d.isLockingQueue() {
+		return true
+	}
+	for _, n := range d.names {
+		f := n.family()
+		if f == rfNone || !recFamilies[f].leaves {
+			return false
+		}
+	}
+	return true
+}
+
+// candidate reports whether d may be a recipe at all, by names alone.
+func (d recDir) candidate() bool {
+	if len(d.names) == 0 {
+		return isBarrierName(d.path)
+	}
+	for _, n := range d.names {
+		if n.Kind != rkForeign {
+			return true
+		}
+	}
+	return false
+}
+
+func isBarrierName(p string) bool {
+	return strings.Contains(strings.ToLower(path.Base(p)), "barrier")
+}
+
+// recHint is what the directory's surroundings say.
+type recHint struct {
+	kazooSemaphore bool // a sibling "<path>-__lock__" exists
+}
+
+const kazooSemaphoreLock = "-__lock__"
+
+// recognizePath classifies a listed directory, first looking around it:
+// with redirect, a component of a recipe is recognised as the recipe.
+func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (any, error) {
+	d := newRecDir(dir, stat, children)
+	if redirect && dir != "/" {
+		parent, base := path.Dir(dir), path.Base(dir)
+		switch {
+		case base == "locks" || base == "leases" || base == "entries" || base == "taken":
+			pc, ps, err := rc.list(ctx, parent)
+			if err != nil {
+				return nil, err
+			}
+			pd := newRecDir(parent, ps, pc)
+			if pd.isCuratorSemaphore() {
+				return rc.curatorSemaphore(ctx, pd)
+			}
+			if pd.isLockingQueue() {
+				return rc.lockingQueue(ctx, pd)
+			}
+		case strings.HasSuffix(base, kazooSemaphoreLock) && len(base) > len(kazooSemaphoreLock):
+			sem := strings.TrimSuffix(dir, kazooSemaphoreLock)
+			sc, ss, err := rc.list(ctx, sem)
+			if err != nil {
+				return nil, err
+			}
+			if ss != nil {
+				return rc.kazooSemaphore(ctx, newRecDir(sem, ss, sc))
+			}
+		}
+	}
+	var h recHint
+	if d.allHex() && dir != "/" {
+		_, s, err := rc.get(ctx, dir+kazooSemaphoreLock)
+		if err != nil {
+			return nil, err
+		}
+		h.kazooSemaphore = s != nil
+	}
+	return rc.recognize(ctx, d, h)
+}
+
+// recognize classifies a listed directory.
+func (rc *recognizer) recognize(ctx context.Context, d recDir, h recHint) (any, error) {
+	switch {
+	case h.kazooSemaphore:
+		return rc.kazooSemaphore(ctx, d)
+	case len(d.names) == 0:
+		return rc.barrier(ctx, d)
+	case d.isCuratorSemaphore():
+		return rc.curatorSemaphore(ctx, d)
+	case d.isLockingQueue():
+		return rc.lockingQueue(ctx, d)
+	}
+	fam := d.chooseFamily()
+	if fam == rfNone {
+		return nil, nil
+	}
+	var members, foreign []recName
+	for _, n := range d.names {
+		if n.family() == fam || (fam == rfGeneric && n.HasSeq) {
+			members = append(members, n)
+		} else {
+			foreign = append(foreign, n)
+		}
+	}
+	info := recFamilies[fam]
+	switch info.recipe {
+	case recQueue:
+		return rc.queue(ctx, d, fam, members, foreign)
+	case recDoubleBarrier:
+		return rc.doubleBarrier(ctx, d, members, foreign)
+	}
+	sortBySeq(members)
+	var ms []recMember
+	if info.ephemeral {
+		// The name alone is a weak sign: the lowest node must be
+		// ephemeral (it holds), and persistent ones are foreign.
+		var err error
+		ms, foreign, err = rc.readEphemeral(ctx, d.path, members, foreign)
+		if err != nil || len(ms) == 0 {
+			return nil, err
+		}
+	} else {
+		var err error
+		if ms, err = rc.readMembers(ctx, d.path, members); err != nil {
+			return nil, err
+		}
+	}
+	switch info.recipe {
+	case recElection:
+		return rc.election(d, fam, ms, foreign), nil
+	case recSemaphore:
+		return rc.leasesOnly(d, ms, foreign), nil
+	}
+	return rc.lock(d, fam, ms, foreign), nil
+}
+
+// readEphemeral reads members (sorted) when the lowest is ephemeral, and
+// moves the persistent ones to foreign.
+func (rc *recognizer) readEphemeral(ctx context.Context, dir string, members, foreign []recName) ([]recMember, []recName, error) {
+	for len(members) > 0 {
+		first, err := rc.readMembers(ctx, dir, members[:1])
+		if err != nil {
+			return nil, foreign, err
+		}
+		if len(first) == 1 {
+			if first[0].session() == 0 {
+				return nil, foreign, nil
+			}
+			break
+		}
+		members = members[1:] // gone since the listing
+	}
+	if len(members) == 0 {
+		return nil, foreign, nil
+	}
+	ms, err := rc.readMembers(ctx, dir, members)
+	if err != nil {
+		return nil, foreign, err
+	}
+	kept := ms[:0]
+	for _, m := range ms {
+		if m.session() == 0 {
+			foreign = append(foreign, m.recName)
+		} else {
+			kept = append(kept, m)
+		}
+	}
+	sortNames(foreign)
+	return kept, foreign, nil
+}
+
+func sortBySeq(ns []recName) {
+	sort.SliceStable(ns, func(i, j int) bool {
+		if ns[i].Seq != ns[j].Seq {
+			return ns[i].Seq < ns[j].Seq
+		}
+		return ns[i].Name < ns[j].Name
+	})
+}
+
+func sortNames(ns []recName) {
+	sort.Slice(ns, func(i, j int) bool { return ns[i].Name < ns[j].Name })
+}
+
+// dataFormat says "zkx" when every member's data is zkx's owner identity,
+// else the given format.
+func dataFormat(ms []recMember, otherwise string) string {
+	if len(ms) == 0 {
+		return otherwise
+	}
+	for _, m := range ms {
+		if !isZkxIdentity(m.data) {
+			return otherwise
+		}
+	}
+	return recFormatZkx
+}
+
+// isZkxIdentity reports whether data is what zkx's recipes write by
+// default: "<host> <pid>".
+func isZkxIdentity(data []byte) bool {
+	s := string(data)
+	i := strings.LastIndexByte(s, ' ')
+	if i <= 0 || strings.ContainsAny(s[:i], " \t\r\n") {
+		return false
+	}
+	return recIsDigits(s[i+1:])
+}
+
+// recDataMax bounds the data shown for a contender.
+const recDataMax = 256
+
+// dataText shows a node's data as text: UTF-8 as it is, every
+// non-printable rune or invalid byte escaped (\x12, \u202e), cut at
+// recDataMax bytes with "…".
+func dataText(data []byte) string {
+	var b strings.Builder
+	for i := 0; i < len(data); {
+		if b.Len() >= recDataMax {
+			b.WriteString("…")
+			break
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, data[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == ' ' || unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// sessionText writes a session id as ZooKeeper does: 0x and the hex of its
+// 64 bits.
+func sessionText(id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return fmt.Sprintf("0x%x", uint64(id))
+}

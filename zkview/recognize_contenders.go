@@ -1,0 +1,194 @@
+package zkview
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The values of Contender.Watch.
+const (
+	WatchObserved = "observed" // the server's watch table shows the watch
+	WatchInferred = "inferred" // only the protocol says so
+)
+
+// recBuild assembles the contenders and warnings of one recipe.
+type recBuild struct {
+	rc   *recognizer
+	path string
+	warn []string
+}
+
+func (rc *recognizer) build(recipePath string) *recBuild {
+	return &recBuild{rc: rc, path: recipePath, warn: []string{}}
+}
+
+func (b *recBuild) warnf(format string, args ...any) {
+	b.warn = append(b.warn, fmt.Sprintf(format, args...))
+}
+
+// contender fills in what every contender shows.
+func (b *recBuild) contender(m recMember, node string) Contender {
+	c := Contender{Node: node, Seq: m.Seq, SessionID: m.session(), Session: sessionText(m.session()), Data: dataText(m.data)}
+	if m.stat.Ctime != 0 {
+		c.Created = time.UnixMilli(m.stat.Ctime)
+	}
+	if t := b.rc.opts.Tables; t != nil && c.SessionID != 0 {
+		if addr, ok := t.ClientAddress(c.SessionID); ok {
+			c.Client = addr
+		}
+	}
+	return c
+}
+
+// age is how long ago the contender's node was created, in milliseconds.
+func (b *recBuild) age(c Contender) int64 {
+	if c.Created.IsZero() {
+		return 0
+	}
+	return max(b.rc.opts.Now.Sub(c.Created).Milliseconds(), 0)
+}
+
+// holder is a contender that holds (a lock, a lease, the leadership). role
+// names it in warnings; heldCheck warns when it has held too long.
+func (b *recBuild) holder(m recMember, node, role string, heldCheck bool) Contender {
+	c := b.contender(m, node)
+	c.HeldMs = b.age(c)
+	b.checkConnected(c, role)
+	if limit := b.rc.opts.HeldTooLong; heldCheck && time.Duration(c.HeldMs)*time.Millisecond > limit {
+		b.warnf("%s %s has held for %v, longer than %v", role, b.who(c), roundDuration(c.HeldMs), limit)
+	}
+	return c
+}
+
+// waiter is a contender waiting for waitsFor (a node name as Contender
+// nodes are named). dataWatch says the protocol sets a data watch (getData
+// or exists) on it, which the server's watch tables can confirm; a child
+// watch cannot be confirmed.
+func (b *recBuild) waiter(m recMember, node, waitsFor string, dataWatch bool) Contender {
+	c := b.contender(m, node)
+	c.WaitingMs = b.age(c)
+	c.WaitsFor = waitsFor
+	c.Watch = WatchInferred
+	if t := b.rc.opts.Tables; t != nil && dataWatch && c.SessionID != 0 && waitsFor != "" {
+		watching, known := t.Watches(c.SessionID, ContenderPath(b.path, waitsFor))
+		switch {
+		case known && watching:
+			c.Watch = WatchObserved
+		case known:
+			b.warnf("waiter %s has no watch on %s, which it waits for: it may never wake", b.who(c), waitsFor)
+		}
+	}
+	return c
+}
+
+// who names a contender in a warning: its session and node.
+func (b *recBuild) who(c Contender) string {
+	if c.Session == "" {
+		return fmt.Sprintf("%s (persistent node)", c.Node)
+	}
+	return fmt.Sprintf("session %s (%s)", c.Session, c.Node)
+}
+
+// checkConnected warns when the servers know the contender's session has
+// no live connection.
+func (b *recBuild) checkConnected(c Contender, role string) {
+	t := b.rc.opts.Tables
+	if t == nil || c.SessionID == 0 {
+		return
+	}
+	if connected, known := t.Connected(c.SessionID); known && !connected {
+		b.warnf("%s session %s has no live connection (%s): no server lists it, and its node stays until the session expires", role, c.Session, c.Node)
+	}
+}
+
+// checkOrphans warns about a session owning more than one node of one
+// directory (prefix: how the nodes are named, "" or "locks/").
+func (b *recBuild) checkOrphans(ms []recMember, prefix string) {
+	bySession := map[int64][]string{}
+	var order []int64
+	for _, m := range ms {
+		s := m.session()
+		if s == 0 {
+			continue
+		}
+		if _, seen := bySession[s]; !seen {
+			order = append(order, s)
+		}
+		bySession[s] = append(bySession[s], prefix+m.Name)
+	}
+	for _, s := range order {
+		if nodes := bySession[s]; len(nodes) > 1 {
+			b.warnf("session %s owns %d nodes here (%s): an orphan left by a failed create, or contenders sharing one session", sessionText(s), len(nodes), strings.Join(nodes, ", "))
+		}
+	}
+}
+
+// recForeignShown bounds the foreign children a warning names.
+const recForeignShown = 5
+
+// checkForeign warns about children that do not follow the layout.
+func (b *recBuild) checkForeign(foreign []recName, prefix, layout string) {
+	if len(foreign) == 0 {
+		return
+	}
+	var names []string
+	for i, f := range foreign {
+		if i == recForeignShown {
+			names = append(names, fmt.Sprintf("and %d more", len(foreign)-recForeignShown))
+			break
+		}
+		names = append(names, prefix+f.Name)
+	}
+	noun := "child"
+	if len(foreign) > 1 {
+		noun = "children"
+	}
+	b.warnf("foreign %s %s: not of the %s layout", noun, strings.Join(names, ", "), layout)
+}
+
+// recWrapMargin is how close to the int32 wrap a sequence number may come
+// before a warning.
+const recWrapMargin = 1_000_000
+
+// checkWrap warns when sequence numbers are near the wrap of the parent's
+// signed 32-bit counter, or past it.
+func (b *recBuild) checkWrap(names []recName, prefix string) {
+	var high, low *recName
+	for i := range names {
+		n := &names[i]
+		if !n.HasSeq {
+			continue
+		}
+		if n.Seq < 0 && (low == nil || n.Seq < low.Seq) {
+			low = n
+		}
+		if n.Seq > 1<<31-1-recWrapMargin && (high == nil || n.Seq > high.Seq) {
+			high = n
+		}
+	}
+	if low != nil {
+		b.warnf("%s%s has a negative sequence number (%d): the parent's counter wrapped past 2147483647, and clients that order by name put it first", prefix, low.Name, low.Seq)
+	}
+	if high != nil {
+		b.warnf("%s%s has sequence number %d, within %d of the int32 wrap: after 2147483647 the server numbers nodes from -2147483648", prefix, high.Name, high.Seq, 1<<31-1-int64(high.Seq))
+	}
+}
+
+func namesOf(ms []recMember) []recName {
+	out := make([]recName, len(ms))
+	for i, m := range ms {
+		out[i] = m.recName
+	}
+	return out
+}
+
+func roundDuration(ms int64) time.Duration {
+	return (time.Duration(ms) * time.Millisecond).Round(time.Second)
+}
+
+// sortByCzxid orders nodes without sequence numbers by creation.
+func sortByCzxid(ms []recMember) {
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].stat.Czxid < ms[j].stat.Czxid })
+}

@@ -1,0 +1,225 @@
+package zkview
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// recFake is an in-memory tree that is a Reader, for recogniser unit tests.
+type recFake struct {
+	mu     sync.Mutex
+	nodes  map[string]*recFakeNode
+	zxid   int64
+	errs   map[string]error // path → error of every read
+	reads  int
+	listed map[string]int // path → Children calls
+}
+
+type recFakeNode struct {
+	data     []byte
+	stat     zk.Stat
+	children map[string]bool
+}
+
+// recEpoch is the creation time of the fake nodes that say none.
+var recEpoch = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+
+func newRecFake() *recFake {
+	return &recFake{nodes: map[string]*recFakeNode{"/": {children: map[string]bool{}}}, errs: map[string]error{}, listed: map[string]int{}}
+}
+
+// recFakeOpt sets up a fake node.
+type recFakeOpt func(*recFakeNode)
+
+// owner makes the node ephemeral, owned by session s.
+func ephemeralOf(s int64) recFakeOpt { return func(n *recFakeNode) { n.stat.EphemeralOwner = s } }
+
+// created sets the node's ctime.
+func createdAt(t time.Time) recFakeOpt { return func(n *recFakeNode) { n.stat.Ctime = t.UnixMilli() } }
+
+// add creates p (and its missing parents, persistent and empty) with data.
+func (f *recFake) add(p, data string, opts ...recFakeOpt) *recFake {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ensure(p)
+	n := f.nodes[p]
+	n.data = []byte(data)
+	for _, o := range opts {
+		o(n)
+	}
+	return f
+}
+
+func (f *recFake) ensure(p string) {
+	if _, ok := f.nodes[p]; ok || p == "/" {
+		return
+	}
+	parent := p[:strings.LastIndexByte(p, '/')]
+	if parent == "" {
+		parent = "/"
+	}
+	f.ensure(parent)
+	f.zxid++
+	f.nodes[p] = &recFakeNode{children: map[string]bool{}, stat: zk.Stat{Czxid: f.zxid, Ctime: recEpoch.UnixMilli()}}
+	f.nodes[parent].children[p[strings.LastIndexByte(p, '/')+1:]] = true
+}
+
+func (f *recFake) Children(ctx context.Context, p string) ([]string, *zk.Stat, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reads++
+	f.listed[p]++
+	if err := f.errs[p]; err != nil {
+		return nil, nil, &PathError{Op: "list", Path: p, Err: err}
+	}
+	n, ok := f.nodes[p]
+	if !ok {
+		return nil, nil, &PathError{Op: "list", Path: p, Err: zk.ErrNoNode}
+	}
+	var out []string
+	for c := range n.children {
+		out = append(out, c)
+	}
+	// Unsorted on purpose (reverse), as a server may answer.
+	sort.Sort(sort.Reverse(sort.StringSlice(out)))
+	st := n.stat
+	st.NumChildren = int32(len(out))
+	return out, &st, nil
+}
+
+func (f *recFake) Get(ctx context.Context, p string) ([]byte, *zk.Stat, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reads++
+	if err := f.errs[p]; err != nil {
+		return nil, nil, &PathError{Op: "get", Path: p, Err: err}
+	}
+	n, ok := f.nodes[p]
+	if !ok {
+		return nil, nil, &PathError{Op: "get", Path: p, Err: zk.ErrNoNode}
+	}
+	st := n.stat
+	st.NumChildren = int32(len(n.children))
+	return append([]byte(nil), n.data...), &st, nil
+}
+
+// recTables is a ServerTables with fixed answers; what is not in a map is
+// not known.
+type recTables struct {
+	addrs     map[int64]string
+	connected map[int64]bool
+	watches   map[int64]map[string]bool // session → path → watching
+}
+
+func (f recTables) ClientAddress(s int64) (string, bool) {
+	a, ok := f.addrs[s]
+	return a, ok
+}
+
+func (f recTables) Connected(s int64) (bool, bool) {
+	c, ok := f.connected[s]
+	return c, ok
+}
+
+func (f recTables) Watches(s int64, p string) (bool, bool) {
+	w, ok := f.watches[s]
+	if !ok {
+		return false, false
+	}
+	return w[p], true
+}
+
+// recognizeT runs RecognizeDir and fails the test on an error. Times are
+// measured to recEpoch unless opts say otherwise.
+func recognizeT(t *testing.T, r Reader, p string, opts ScanOptions) any {
+	t.Helper()
+	if opts.Now.IsZero() {
+		opts.Now = recEpoch
+	}
+	v, err := RecognizeDir(context.Background(), r, p, opts)
+	if err != nil {
+		t.Fatalf("RecognizeDir(%s): %v", p, err)
+	}
+	return v
+}
+
+// recAsLock requires v to be a *Lock.
+func recAsLock(t *testing.T, v any) *Lock {
+	t.Helper()
+	l, ok := v.(*Lock)
+	if !ok {
+		t.Fatalf("recognised %T %+v, want a *Lock", v, v)
+	}
+	return l
+}
+
+// recNodes lists contenders as "node>waits_for" (or "node" for holders).
+func recNodes(cs []Contender) []string {
+	out := []string{}
+	for _, c := range cs {
+		s := c.Node
+		if c.Kind != "" {
+			s = c.Kind + ":" + s
+		}
+		if c.WaitsFor != "" {
+			s += ">" + c.WaitsFor
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func recEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// recWantNodes compares contenders with "node>waits_for" strings.
+func recWantNodes(t *testing.T, what string, got []Contender, want ...string) {
+	t.Helper()
+	if want == nil {
+		want = []string{}
+	}
+	if g := recNodes(got); !recEqual(g, want) {
+		t.Errorf("%s:\n got %q\nwant %q", what, g, want)
+	}
+}
+
+// recWantWarnings requires one warning containing each of want, and no other.
+func recWantWarnings(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if got == nil {
+		t.Errorf("warnings are nil, want a list (JSON [])")
+	}
+	used := make([]bool, len(got))
+	for _, w := range want {
+		found := false
+		for i, g := range got {
+			if !used[i] && strings.Contains(g, w) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no warning containing %q in %q", w, got)
+		}
+	}
+	for i, g := range got {
+		if !used[i] {
+			t.Errorf("unexpected warning %q", g)
+		}
+	}
+}

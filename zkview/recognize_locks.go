@@ -1,0 +1,288 @@
+package zkview
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// lock builds a mutex or a read-write lock from its members, sorted by
+// sequence number.
+//
+// Who holds and whom each waiter watches, by protocol:
+//   - a mutex (every format): the lowest holds; each other node watches
+//     its immediate predecessor;
+//   - a writer of a read-write lock: as in a mutex, over readers and
+//     writers alike;
+//   - a Curator reader: holds unless a writer is below it, else watches the
+//     lowest writer below it (InterProcessReadWriteLock's ReadLock);
+//   - a Kazoo or plain reader: holds unless a writer is below it, else
+//     watches the nearest writer below it (the ZooKeeper recipe's shared
+//     lock; Kazoo's ReadLock, see warnKazooReaders for 2.8's bug).
+func (rc *recognizer) lock(d recDir, fam recFamily, ms []recMember, foreign []recName) *Lock {
+	info := recFamilies[fam]
+	l := &Lock{Path: d.path, Recipe: info.recipe, Format: info.format, Holders: []Contender{}, Waiters: []Contender{}}
+	switch fam {
+	case rfCuratorLock:
+		l.Format = curatorLockFormat(ms)
+	case rfCuratorRW:
+		l.Format = dataFormat(ms, recFormatCurator)
+	case rfKazooLock:
+		for _, m := range ms {
+			if m.Kind == rkKazooRead {
+				l.Recipe = recRWLock
+			}
+		}
+	}
+	rw := l.Recipe == recRWLock
+	b := rc.build(d.path)
+	for i, m := range ms {
+		holds, pred := lockRule(fam, rw, ms, i)
+		var c Contender
+		if holds {
+			c = b.holder(m, m.Name, "holder", true)
+			l.Holders = append(l.Holders, c)
+		} else {
+			c = b.waiter(m, m.Name, ms[pred].Name, true)
+			l.Waiters = append(l.Waiters, c)
+		}
+		if rw {
+			c.Kind = m.role()
+			if holds {
+				l.Holders[len(l.Holders)-1] = c
+			} else {
+				l.Waiters[len(l.Waiters)-1] = c
+			}
+		}
+	}
+	if fam == rfKazooLock && rw {
+		warnKazooReaders(b, ms)
+	}
+	b.checkOrphans(ms, "")
+	b.checkForeign(foreign, "", l.Format+" "+l.Recipe)
+	b.checkWrap(namesOf(ms), "")
+	l.Warnings = b.warn
+	return l
+}
+
+// lockRule says whether ms[i] holds, and if not the index of the node it
+// watches.
+func lockRule(fam recFamily, rw bool, ms []recMember, i int) (holds bool, pred int) {
+	if !rw || ms[i].role() != "read" {
+		return i == 0, i - 1
+	}
+	writer := -1
+	for j := 0; j < i; j++ {
+		if ms[j].role() == "write" {
+			writer = j
+			if fam == rfCuratorRW {
+				break // Curator: the lowest writer
+			}
+		}
+	}
+	return writer < 0, writer
+}
+
+// warnKazooReaders warns about waiting Kazoo readers with a writer above
+// them: Kazoo 2.8's ReadLock watches the highest writer in the directory
+// rather than the nearest one below it (python-zk/kazoo#649), so once the
+// writer it waits for goes, it waits for a writer that waits for it.
+func warnKazooReaders(b *recBuild, ms []recMember) {
+	highest := -1
+	for i, m := range ms {
+		if m.role() == "write" {
+			highest = i
+		}
+	}
+	for i, m := range ms {
+		if m.role() != "read" || highest <= i {
+			continue
+		}
+		if holds, _ := lockRule(rfKazooLock, true, ms, i); holds {
+			continue
+		}
+		b.warnf("reader %s waits with writer %s queued behind it: Kazoo 2.8's ReadLock waits for the highest writer (python-zk/kazoo#649) and deadlocks here", m.Name, ms[highest].Name)
+	}
+}
+
+// curatorLockFormat tells go-zookeeper's zk.Lock (hex ids), zkx (owner
+// identity data) and Curator apart.
+func curatorLockFormat(ms []recMember) string {
+	gozk := len(ms) > 0
+	for _, m := range ms {
+		gozk = gozk && m.format() == recFormatGoZooKeeper
+	}
+	if gozk {
+		return recFormatGoZooKeeper
+	}
+	return dataFormat(ms, recFormatCurator)
+}
+
+// leasesOnly is a directory of Curator lease nodes met on its own: every
+// lease holds.
+func (rc *recognizer) leasesOnly(d recDir, ms []recMember, foreign []recName) *Lock {
+	l := &Lock{Path: d.path, Recipe: recSemaphore, Format: dataFormat(ms, recFormatCurator), Holders: []Contender{}, Waiters: []Contender{}}
+	b := rc.build(d.path)
+	for _, m := range ms {
+		c := b.holder(m, m.Name, "lease holder", true)
+		c.Kind = "lease"
+		l.Holders = append(l.Holders, c)
+	}
+	b.checkForeign(foreign, "", "curator semaphore")
+	b.checkWrap(namesOf(ms), "")
+	l.Warnings = b.warn
+	return l
+}
+
+// curatorSemaphore reads an InterProcessSemaphoreV2 (and zkx's Semaphore):
+// <p>/leases/_c_<uuid>-lease-SEQ are the leases, <p>/locks/ a mutex an
+// acquirer holds while it creates its lease and, when the leases are more
+// than the maximum, while it waits (a child watch on leases/) for one to
+// go. So the holders are the leases but one: the newest lease of the
+// session holding locks/ is waiting. The others in locks/ wait for their
+// predecessor there. The maximum is not stored (MaxLeases stays 0).
+func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (any, error) {
+	leasesDir, locksDir := joinPath(d.path, "leases"), joinPath(d.path, "locks")
+	var (
+		leases, locks   []recMember
+		foreign         []recName
+		leaseErr, lkErr error
+		wg              sync.WaitGroup
+	)
+	var leaseNames, lockNames, leaseForeign, lockForeign []recName
+	read := func(dir string, want func(recName) bool, into *[]recMember, names, other *[]recName, errp *error) {
+		defer wg.Done()
+		children, stat, err := rc.list(ctx, dir)
+		if err != nil || stat == nil {
+			*errp = err
+			return
+		}
+		for _, n := range newRecDir(dir, stat, children).names {
+			if want(n) {
+				*names = append(*names, n)
+			} else {
+				*other = append(*other, n)
+			}
+		}
+		sortBySeq(*names)
+		*into, *errp = rc.readMembers(ctx, dir, *names)
+	}
+	wg.Add(2)
+	go read(leasesDir, func(n recName) bool { return n.Kind == rkCuratorLease }, &leases, &leaseNames, &leaseForeign, &leaseErr)
+	go read(locksDir, func(n recName) bool { return n.family() == rfCuratorLock }, &locks, &lockNames, &lockForeign, &lkErr)
+	wg.Wait()
+	if leaseErr != nil {
+		return nil, leaseErr
+	}
+	if lkErr != nil {
+		return nil, lkErr
+	}
+	for _, f := range leaseForeign {
+		f.Name = "leases/" + f.Name
+		foreign = append(foreign, f)
+	}
+	for _, f := range lockForeign {
+		f.Name = "locks/" + f.Name
+		foreign = append(foreign, f)
+	}
+	l := &Lock{Path: d.path, Recipe: recSemaphore, Format: dataFormat(append(append([]recMember{}, leases...), locks...), recFormatCurator),
+		Holders: []Contender{}, Waiters: []Contender{}}
+	b := rc.build(d.path)
+	waiting := -1 // the lease of the session holding locks/
+	if len(locks) > 0 {
+		for i, m := range leases {
+			if m.session() != 0 && m.session() == locks[0].session() {
+				waiting = i
+			}
+		}
+	}
+	for i, m := range leases {
+		if i == waiting {
+			continue
+		}
+		c := b.holder(m, "leases/"+m.Name, "lease holder", true)
+		c.Kind = "lease"
+		l.Holders = append(l.Holders, c)
+	}
+	if waiting >= 0 {
+		c := b.waiter(leases[waiting], "leases/"+leases[waiting].Name, "leases", false)
+		c.Kind = "lease"
+		l.Waiters = append(l.Waiters, c)
+	} else if len(locks) > 0 {
+		// Holds the internal lock, and is creating its lease or about to
+		// release the lock.
+		l.Waiters = append(l.Waiters, b.waiter(locks[0], "locks/"+locks[0].Name, "leases", false))
+	}
+	for i := 1; i < len(locks); i++ {
+		l.Waiters = append(l.Waiters, b.waiter(locks[i], "locks/"+locks[i].Name, "locks/"+locks[i-1].Name, true))
+	}
+	b.checkOrphans(locks, "locks/")
+	b.checkForeign(foreign, "", l.Format+" semaphore")
+	b.checkWrap(namesOf(leases), "leases/")
+	b.checkWrap(namesOf(locks), "locks/")
+	l.Warnings = b.warn
+	return l, nil
+}
+
+// kazooSemaphore reads a Kazoo Semaphore: its node <p> holds max_leases as
+// text and one ephemeral child per lease, named by a uuid4 hex (Kazoo
+// counts every child as a lease); its mutex is the Kazoo Lock at the
+// sibling <p>-__lock__, whose holder has the right to take a lease and,
+// while the leases are all taken, waits on a child watch of <p> for one
+// to go. The nodes of the mutex are named by absolute path.
+func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (any, error) {
+	data, stat, err := rc.get(ctx, d.path)
+	if err != nil || stat == nil {
+		return nil, err
+	}
+	leases, err := rc.readMembers(ctx, d.path, d.names)
+	if err != nil {
+		return nil, err
+	}
+	sortByCzxid(leases)
+	lockDir := d.path + kazooSemaphoreLock
+	children, _, err := rc.list(ctx, lockDir)
+	if err != nil {
+		return nil, err
+	}
+	var lockNames, foreign []recName
+	for _, n := range newRecDir(lockDir, nil, children).names {
+		if n.Kind == rkKazooLock {
+			lockNames = append(lockNames, n)
+		} else {
+			n.Name = joinPath(lockDir, n.Name)
+			foreign = append(foreign, n)
+		}
+	}
+	sortBySeq(lockNames)
+	locks, err := rc.readMembers(ctx, lockDir, lockNames)
+	if err != nil {
+		return nil, err
+	}
+	l := &Lock{Path: d.path, Recipe: recSemaphore, Format: recFormatKazoo, Holders: []Contender{}, Waiters: []Contender{}}
+	if n, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+		l.MaxLeases = n
+	}
+	b := rc.build(d.path)
+	for _, m := range leases {
+		c := b.holder(m, m.Name, "lease holder", true)
+		c.Kind = "lease"
+		l.Holders = append(l.Holders, c)
+	}
+	for i, m := range locks {
+		waitsFor, dataWatch := d.path, false // a child watch on the leases
+		if i > 0 {
+			waitsFor, dataWatch = joinPath(lockDir, locks[i-1].Name), true
+		}
+		l.Waiters = append(l.Waiters, b.waiter(m, joinPath(lockDir, m.Name), waitsFor, dataWatch))
+	}
+	if l.MaxLeases > 0 && len(leases) > l.MaxLeases {
+		b.warnf("%d leases are taken, more than max_leases %d", len(leases), l.MaxLeases)
+	}
+	b.checkOrphans(locks, lockDir+"/")
+	b.checkForeign(foreign, "", "kazoo semaphore")
+	b.checkWrap(namesOf(locks), lockDir+"/")
+	l.Warnings = b.warn
+	return l, nil
+}

@@ -1,0 +1,155 @@
+package zkview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// ScanResult is every recipe Scan recognised, by kind, each list in the
+// walk's order (depth-first, children by name).
+type ScanResult struct {
+	Locks     []Lock     `json:"locks"`
+	Elections []Election `json:"elections"`
+	Queues    []Queue    `json:"queues"`
+	Barriers  []Barrier  `json:"barriers"`
+	// Partial is set when part of the tree was not read: the scan was
+	// cancelled, or some nodes could not be read (Scan's error says which).
+	Partial bool `json:"partial,omitempty"`
+}
+
+// recScanErrors bounds the read errors Scan's error lists.
+const recScanErrors = 10
+
+// Scan walks root and its descendants and recognises every recipe among
+// them, as RecognizeDir does for one directory. Listings are pipelined by
+// Walk and the recipes' nodes read in parallel, at most opts.Concurrency
+// reads of each kind in flight. The members of a recognised recipe are not
+// listed themselves (they have no children).
+//
+// Scan goes on past nodes it cannot read (no permission, gone) and then
+// returns what it found with Partial set and an error naming them; when ctx
+// ends it returns what it found so far, Partial, and ctx's error.
+func Scan(ctx context.Context, r Reader, root string, opts ScanOptions) (ScanResult, error) {
+	rc := newRecognizer(r, opts)
+	opts = rc.opts
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type slot struct {
+		v   any
+		err error
+	}
+	var (
+		slots   []*slot
+		wg      sync.WaitGroup
+		busy    = make(chan struct{}, opts.Concurrency) // directories being recognised
+		readErr []error
+		skip    bool
+		// Kazoo semaphores: "<p>" beside "<p>-__lock__", seen in their
+		// parent's listing.
+		kazooSem     = map[string]bool{}
+		kazooSemLock = map[string]bool{}
+	)
+	visit := func(n WalkNode) error {
+		skip = false
+		if n.Err != nil {
+			if n.Depth == 0 {
+				return n.Err
+			}
+			readErr = append(readErr, n.Err)
+			return nil
+		}
+		for _, c := range n.Children {
+			if base, ok := strings.CutSuffix(c, kazooSemaphoreLock); ok && base != "" && containsSorted(n.Children, base) {
+				kazooSem[joinPath(n.Path, base)] = true
+				kazooSemLock[joinPath(n.Path, c)] = true
+			}
+		}
+		d := newRecDir(n.Path, n.Stat, n.Children)
+		skip = d.walkLeaves()
+		if kazooSemLock[n.Path] {
+			return nil // recognised with its semaphore
+		}
+		h := recHint{kazooSemaphore: kazooSem[n.Path]}
+		if n.Depth > 0 && !h.kazooSemaphore && !d.candidate() {
+			return nil
+		}
+		s := &slot{}
+		slots = append(slots, s)
+		select {
+		case busy <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-busy }()
+			if n.Depth == 0 {
+				// The root's surroundings were not listed: look around.
+				s.v, s.err = rc.recognizePath(ctx, n.Path, n.Stat, n.Children, false)
+			} else {
+				s.v, s.err = rc.recognize(ctx, d, h)
+			}
+		}()
+		return nil
+	}
+	walkErr := Walk(ctx, r, root, WalkOptions{
+		Concurrency: opts.Concurrency,
+		Skip:        func(WalkNode) bool { return skip },
+	}, visit)
+	wg.Wait()
+
+	res := ScanResult{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
+	for _, s := range slots {
+		switch v := s.v.(type) {
+		case *Lock:
+			res.Locks = append(res.Locks, *v)
+		case *Election:
+			res.Elections = append(res.Elections, *v)
+		case *Queue:
+			res.Queues = append(res.Queues, *v)
+		case *Barrier:
+			res.Barriers = append(res.Barriers, *v)
+		}
+		if s.err != nil && !IsNoNode(s.err) {
+			readErr = append(readErr, s.err)
+		}
+	}
+	if walkErr != nil {
+		res.Partial = true
+		return res, fmt.Errorf("scan %s: %w", root, walkErr)
+	}
+	if len(readErr) > 0 {
+		res.Partial = true
+		return res, scanError(root, readErr)
+	}
+	return res, nil
+}
+
+// scanError names the nodes a scan could not read, the first few of them.
+func scanError(root string, errs []error) error {
+	shown := errs[:min(len(errs), recScanErrors)]
+	err := errors.Join(shown...)
+	if more := len(errs) - len(shown); more > 0 {
+		err = fmt.Errorf("%w\nand %d more", err, more)
+	}
+	return fmt.Errorf("scan %s: %d nodes could not be read:\n%w", root, len(errs), err)
+}
+
+// containsSorted reports whether the sorted list holds s.
+func containsSorted(list []string, s string) bool {
+	lo, hi := 0, len(list)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if list[m] < s {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(list) && list[lo] == s
+}
