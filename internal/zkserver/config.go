@@ -22,6 +22,10 @@ type Config struct {
 	SuperDigest string
 	// Logger receives connection and session events; nil discards them.
 	Logger *slog.Logger
+	// Clock stamps nodes (ctime, mtime) and seeds session ids; nil is
+	// time.Now. Tests fix it to draw the same screens on every run.
+	// Timeouts and expiry always run on real time.
+	Clock func() time.Time
 }
 
 func (c Config) withDefaults() Config {
@@ -42,6 +46,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
 	}
 	return c
 }

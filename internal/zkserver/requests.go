@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
 )
@@ -46,7 +45,7 @@ func knownOp(op int32) bool { return validOps[op] }
 // process applies one request under s.mu and returns its reply frame; the
 // notifications it causes are queued before the reply.
 func (s *Server) process(c *conn, hdr jute.RequestHeader, d *jute.Decoder) (reply []byte, closeAfter bool) {
-	now := time.Now().UnixMilli()
+	now := s.cfg.Clock().UnixMilli()
 	switch hdr.Type {
 	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer, jute.OpCreateTTL,
 		jute.OpDelete, jute.OpSetData, jute.OpSetACL, jute.OpCheck,

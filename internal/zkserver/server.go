@@ -38,9 +38,10 @@ type Server struct {
 
 // New returns a server that is not yet listening.
 func New(cfg Config) *Server {
-	now := time.Now()
+	cfg = cfg.withDefaults()
+	now := cfg.Clock()
 	return &Server{
-		cfg:      cfg.withDefaults(),
+		cfg:      cfg,
 		started:  now,
 		tree:     newTree(),
 		watches:  newWatches(),

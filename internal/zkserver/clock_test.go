@@ -1,0 +1,32 @@
+package zkserver_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/internal/zktest"
+)
+
+// TestClock: a fixed clock stamps nodes and seeds session ids, so tests
+// can draw the same screens every run.
+func TestClock(t *testing.T) {
+	fixed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	srv := zktest.EmbeddedServer(t, zkserver.Config{Clock: func() time.Time { return fixed }})
+	conn, _ := gozkConnect(t, srv.ConnectString())
+	if _, err := conn.Create("/stamped", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	_, st, err := conn.Get("/stamped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Ctime != fixed.UnixMilli() || st.Mtime != fixed.UnixMilli() {
+		t.Fatalf("ctime %d mtime %d, want %d", st.Ctime, st.Mtime, fixed.UnixMilli())
+	}
+	if want := int64(uint64(fixed.UnixMilli())<<24>>8) | 1<<56; conn.SessionID() != want {
+		t.Fatalf("session id %#x, want %#x", conn.SessionID(), want)
+	}
+}
