@@ -23,10 +23,14 @@ type Tree struct {
 	nodes    map[string]*NodeState
 	expanded map[string]int // path → generation of its children watch
 	watched  map[string]int // path → generation of its data watch
-	gen      int
-	dirty    map[string]struct{}
-	flushing bool
-	updates  chan []string
+	// refs counts the viewers of each expanded or watched path: a path is
+	// followed until the last of them lets go.
+	expandRefs map[string]int
+	watchRefs  map[string]int
+	gen        int
+	dirty      map[string]struct{}
+	flushing   bool
+	updates    chan []string
 }
 
 // NodeState is what the Tree knows of one node.
@@ -49,6 +53,7 @@ func NewTree(c *Client, interval time.Duration) *Tree {
 	t := &Tree{
 		c: c, ctx: ctx, cancel: cancel, interval: interval,
 		nodes: map[string]*NodeState{}, expanded: map[string]int{}, watched: map[string]int{},
+		expandRefs: map[string]int{}, watchRefs: map[string]int{},
 		dirty: map[string]struct{}{}, updates: make(chan []string, 1),
 	}
 	go t.followSession()
@@ -73,8 +78,11 @@ func (t *Tree) Get(path string) (NodeState, bool) {
 }
 
 // Expand keeps path's children current, loading them in the background.
+// Every Expand needs its own Collapse: several viewers may follow one
+// path.
 func (t *Tree) Expand(path string) {
 	t.mu.Lock()
+	t.expandRefs[path]++
 	if _, ok := t.expanded[path]; ok {
 		t.mu.Unlock()
 		return
@@ -87,16 +95,22 @@ func (t *Tree) Expand(path string) {
 	go t.loadChildren(path, gen)
 }
 
-// Collapse stops keeping path's children current.
+// Collapse lets go of one Expand; the children stop being kept current
+// when no viewer follows them any more.
 func (t *Tree) Collapse(path string) {
 	t.mu.Lock()
-	delete(t.expanded, path)
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	if t.expandRefs[path]--; t.expandRefs[path] <= 0 {
+		delete(t.expandRefs, path)
+		delete(t.expanded, path)
+	}
 }
 
-// Watch keeps path's data and stat current, loading them in the background.
+// Watch keeps path's data and stat current, loading them in the
+// background. Every Watch needs its own Unwatch.
 func (t *Tree) Watch(path string) {
 	t.mu.Lock()
+	t.watchRefs[path]++
 	if _, ok := t.watched[path]; ok {
 		t.mu.Unlock()
 		return
@@ -109,11 +123,14 @@ func (t *Tree) Watch(path string) {
 	go t.loadData(path, gen)
 }
 
-// Unwatch stops keeping path's data current.
+// Unwatch lets go of one Watch.
 func (t *Tree) Unwatch(path string) {
 	t.mu.Lock()
-	delete(t.watched, path)
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	if t.watchRefs[path]--; t.watchRefs[path] <= 0 {
+		delete(t.watchRefs, path)
+		delete(t.watched, path)
+	}
 }
 
 // Refresh reads everything expanded or watched again, e.g. after the

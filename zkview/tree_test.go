@@ -78,6 +78,34 @@ func TestTreeFollowsChanges(t *testing.T) {
 	})
 }
 
+// TestTreeRefCounts: two viewers expand one path; the first to let go
+// does not stop the other's updates.
+func TestTreeRefCounts(t *testing.T) {
+	c := dialTest(t, zktest.Embedded(t))
+	base := zktest.Path(t)
+	makeTree(t, c, base, "/a")
+	tr := NewTree(c, 10*time.Millisecond)
+	defer tr.Close()
+	tr.Expand(base)
+	tr.Expand(base)
+	tr.Watch(base + "/a")
+	tr.Watch(base + "/a")
+	waitNode(t, tr, base, func(n NodeState) bool { return n.ChildrenLoaded })
+	waitNode(t, tr, base+"/a", func(n NodeState) bool { return n.DataLoaded })
+	tr.Collapse(base)
+	tr.Unwatch(base + "/a")
+	w, _ := c.Writer()
+	ctx := context.Background()
+	if _, err := w.Create(ctx, base+"/b", nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Set(ctx, base+"/a", []byte("still followed"), -1); err != nil {
+		t.Fatal(err)
+	}
+	waitNode(t, tr, base, func(n NodeState) bool { return slices.Equal(n.Children, []string{"a", "b"}) })
+	waitNode(t, tr, base+"/a", func(n NodeState) bool { return string(n.Data) == "still followed" })
+}
+
 // TestTreeRecoversAfterExpiry expires the viewer's session: the client opens
 // a new one and the Tree reads everything again, watches included.
 func TestTreeRecoversAfterExpiry(t *testing.T) {
