@@ -126,6 +126,16 @@ func appendEscapedText(b *strings.Builder, data []byte, multiline bool, limit in
 	return st
 }
 
+// EscapeLine shows s on one line with nothing a terminal would act on:
+// newlines, tabs, other control characters, invalid bytes and invisible
+// runes (U+202E) come out escaped. Node names go through it before they
+// are drawn or printed.
+func EscapeLine(s string) string {
+	var b strings.Builder
+	appendEscapedText(&b, []byte(s), false, 0)
+	return b.String()
+}
+
 // escapeTextBounded is appendEscapedText into a fresh string, with the line
 // "… N more bytes" when the limit cut it short.
 func escapeTextBounded(data []byte, multiline bool, limit int) (string, textEscapes) {

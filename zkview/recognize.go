@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -46,6 +44,12 @@ type ScanOptions struct {
 	// Concurrency bounds the reads in flight (default 64), and in Scan the
 	// listings of the walk as well.
 	Concurrency int
+	// Visit, when set, is called by Scan with every node the walk lists,
+	// in walk order from one goroutine, before the node is recognised: a
+	// viewer counts them to show progress, and keeps directories' stats to
+	// tell later whether their children changed since (Pzxid). It must be
+	// quick, and must not keep n.Children. RecognizeDir ignores it.
+	Visit func(n WalkNode)
 }
 
 func (o ScanOptions) withDefaults() ScanOptions {
@@ -522,32 +526,12 @@ func isZkxIdentity(data []byte) bool {
 // recDataMax bounds the data shown for a contender.
 const recDataMax = 256
 
-// dataText shows a node's data as text: UTF-8 as it is, every
-// non-printable rune or invalid byte escaped (\x12, \u202e), cut at
-// recDataMax bytes with "…".
+// dataText shows a node's data on one line: UTF-8 as it is, everything
+// non-printable escaped (\x12, \u202e, \n), cut at recDataMax bytes with "…".
 func dataText(data []byte) string {
 	var b strings.Builder
-	for i := 0; i < len(data); {
-		if b.Len() >= recDataMax {
-			b.WriteString("…")
-			break
-		}
-		r, size := utf8.DecodeRune(data[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, data[i])
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == ' ' || unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-		i += size
+	if st := appendEscapedText(&b, data, false, recDataMax); st.cut > 0 {
+		b.WriteString("…")
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package zkview
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -191,8 +192,10 @@ func TestZkxIdentityAndDataText(t *testing.T) {
 	for _, tt := range []struct{ data, want string }{
 		{"10.0.0.5", "10.0.0.5"},
 		{"\x12\x34", `\x124`},
-		{"tab\there", `tab\x09here`},
-		{"back\\slash", `back\\slash`},
+		{"tab\there", `tab\there`},
+		{"line\nbreak", `line\nbreak`},
+		{"back\\slash", `back\slash`}, // as the data decoders show it
+		{strings.Repeat("x", 300), strings.Repeat("x", 256) + "…"},
 		{"caf\xc3\xa9", "café"},
 		{"bad\xff", `bad\xff`},
 		{"rtl\u202e", `rtl\u202e`},

@@ -9,7 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // Format is an output format chosen with -o.
@@ -65,40 +66,75 @@ func (s Styles) Dim(t string) string    { return s.wrap("2", t) }
 func (s Styles) Warn(t string) string   { return s.wrap("33", t) }
 func (s Styles) Good(t string) string   { return s.wrap("32", t) }
 
-// TableWriter aligns rows into columns.
+// TableWriter aligns rows into columns. Widths are measured as a terminal
+// shows them: colour escape sequences (Styles) take no room, so a coloured
+// cell lines up with plain ones (text/tabwriter would count their bytes).
 type TableWriter struct {
-	tw *tabwriter.Writer
+	w    io.Writer
+	rows [][]string
 }
 
 // NewTable starts a table on w.
-func NewTable(w io.Writer) *TableWriter {
-	return &TableWriter{tw: tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)}
-}
+func NewTable(w io.Writer) *TableWriter { return &TableWriter{w: w} }
 
 // Row writes one row; cells must not hold tabs or newlines (Clean them).
-func (t *TableWriter) Row(cells ...string) { fmt.Fprintln(t.tw, strings.Join(cells, "\t")) }
+func (t *TableWriter) Row(cells ...string) { t.rows = append(t.rows, cells) }
 
-// Flush writes out the aligned table.
-func (t *TableWriter) Flush() error { return t.tw.Flush() }
+// tablePadding separates columns.
+const tablePadding = 2
 
-// Clean makes a value safe for one table cell: control characters (tabs,
-// newlines, escape sequences from node names or data) are shown escaped.
-func Clean(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
+// Flush writes out the aligned table: every cell but a row's last is
+// padded to its column's width, and trailing blanks are dropped.
+func (t *TableWriter) Flush() error {
+	var widths []int
+	for _, row := range t.rows {
+		for i, c := range row[:max(len(row)-1, 0)] {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], visibleWidth(c))
+		}
 	}
 	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
+	for _, row := range t.rows {
+		var line strings.Builder
+		for i, c := range row {
+			line.WriteString(c)
+			if i < len(row)-1 {
+				line.WriteString(strings.Repeat(" ", widths[i]-visibleWidth(c)+tablePadding))
+			}
 		}
-		b.WriteRune(r)
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
 	}
-	return b.String()
+	t.rows = nil
+	_, err := io.WriteString(t.w, b.String())
+	return err
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+// visibleWidth counts the runes of s outside escape sequences (ESC [ … a
+// final letter), as a terminal shows them.
+func visibleWidth(s string) int {
+	n, esc := 0, false
+	for i, r := range s {
+		switch {
+		case esc:
+			if r != '[' && r >= 0x40 && r <= 0x7e {
+				esc = false
+			}
+		case r == 0x1b && strings.HasPrefix(s[i:], "\x1b["):
+			esc = true
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// Clean makes a value safe for one table cell: control characters (tabs,
+// newlines, escape sequences from node names or data), invalid bytes and
+// invisible runes are shown escaped, as everywhere in zkx.
+func Clean(s string) string { return zkview.EscapeLine(s) }
 
 // WriteJSON writes v as indented JSON with a trailing newline.
 func WriteJSON(w io.Writer, v any) error {

@@ -1,0 +1,32 @@
+package zkview
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CheckPath validates a znode path a user typed, with an error that says
+// how to write it: absolute, no empty, "." or ".." components, no
+// trailing slash, no NUL.
+func CheckPath(p string) (string, error) {
+	switch {
+	case p == "":
+		return "", fmt.Errorf("empty path (znode paths start with /)")
+	case !strings.HasPrefix(p, "/"):
+		return "", fmt.Errorf("path %q is relative (znode paths start with /)", p)
+	case p == "/":
+		return p, nil
+	case strings.HasSuffix(p, "/"):
+		return "", fmt.Errorf("path %q ends with / (write %q)", p, strings.TrimRight(p, "/"))
+	case strings.Contains(p, "//"):
+		return "", fmt.Errorf("path %q has an empty component", p)
+	case strings.ContainsRune(p, 0):
+		return "", fmt.Errorf("path %q holds a NUL character", p)
+	}
+	for _, part := range strings.Split(p[1:], "/") {
+		if part == "." || part == ".." {
+			return "", fmt.Errorf("path %q has a %q component (ZooKeeper has no relative paths)", p, part)
+		}
+	}
+	return p, nil
+}
