@@ -1,0 +1,51 @@
+package zkview
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/internal/zktest"
+)
+
+func TestServerStatus(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name  string
+		words []string
+		fails string // part of the error, "" for success
+	}{
+		{name: "srvr", words: nil},
+		{name: "mntr when srvr is refused", words: []string{"mntr"}},
+		{name: "both refused", words: []string{"ruok"}, fails: "srvr and mntr on"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := zktest.EmbeddedServer(t, zkserver.Config{FourLetterWords: c.words})
+			st, err := ServerStatus(ctx, srv.ConnectString(), time.Second)
+			if c.fails != "" {
+				if err == nil || !strings.Contains(err.Error(), c.fails) {
+					t.Fatalf("err %v, want it to contain %q", err, c.fails)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Mode != ModeStandalone || st.NodeCount < 1 {
+				t.Fatalf("stats %+v", st)
+			}
+		})
+	}
+	t.Run("real", func(t *testing.T) {
+		st, err := ServerStatus(ctx, zktest.Shared(t), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode != ModeStandalone || st.NodeCount < 1 || !strings.HasPrefix(st.Version, "3.8") {
+			t.Fatalf("stats %+v", st)
+		}
+	})
+}
