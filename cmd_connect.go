@@ -6,6 +6,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/connstr"
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // connect parses --server.
@@ -44,16 +45,4 @@ func checkAuth(auth string) error {
 }
 
 // checkPath validates a znode path given on the command line.
-func checkPath(p string) (string, error) {
-	switch {
-	case p == "":
-		return "", fmt.Errorf("empty path (znode paths start with /)")
-	case !strings.HasPrefix(p, "/"):
-		return "", fmt.Errorf("path %q is relative (znode paths start with /)", p)
-	case p != "/" && strings.HasSuffix(p, "/"):
-		return "", fmt.Errorf("path %q ends with / (write %q)", p, strings.TrimRight(p, "/"))
-	case strings.Contains(p, "//"):
-		return "", fmt.Errorf("path %q has an empty component", p)
-	}
-	return p, nil
-}
+func checkPath(p string) (string, error) { return zkview.CheckPath(p) }

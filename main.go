@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -53,13 +54,19 @@ The interactive explorer is not built yet; the commands below work today.`,
 		return checkAuth(opts.auth)
 	}
 	root.AddCommand(newVersionCommand(), newServeCommand(), newLockCommand(opts),
-		newLsCommand(opts), newTreeCommand(opts), newDemoCommand(opts))
+		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
+		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts),
+		newSessionsCommand(opts), newDemoCommand(opts))
 	return root
 }
 
 func main() {
 	if err := newRootCommand().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "zkx:", err)
+		var partial *partialError
+		if errors.As(err, &partial) {
+			os.Exit(exitPartial)
+		}
 		os.Exit(1)
 	}
 }

@@ -2,7 +2,6 @@ package zkview
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -14,36 +13,6 @@ import (
 // recBenchLocks is how many lock directories BenchmarkScanLocks scans, as
 // `zkx locks /` over a busy ensemble would (the target is 2 s for 1,000).
 const recBenchLocks = 1000
-
-// recBenchState creates n Curator-layout lock directories under base, each
-// with a holder (on one session) and a waiter (on another), with
-// go-zookeeper's ephemeral sequential creates batched in multis.
-func recBenchState(b *testing.B, connect, base string, n int) {
-	b.Helper()
-	holder, waiter := recConnTB(b, connect), recConnTB(b, connect)
-	acl := zk.WorldACL(zk.PermAll)
-	if _, err := holder.Create(base, nil, 0, acl); err != nil {
-		b.Fatal(err)
-	}
-	const batch = 100
-	for from := 0; from < n; from += batch {
-		var dirs, waiters []any
-		for i := from; i < min(from+batch, n); i++ {
-			dir := fmt.Sprintf("%s/lock-dir-%04d", base, i)
-			dirs = append(dirs,
-				&zk.CreateRequest{Path: dir, Acl: acl},
-				&zk.CreateRequest{Path: dir + "/_c_" + testUUID + "-lock-", Data: []byte("10.0.0.1"), Acl: acl, Flags: zk.FlagEphemeral | zk.FlagSequence})
-			waiters = append(waiters,
-				&zk.CreateRequest{Path: dir + "/_c_" + testUUID2 + "-lock-", Data: []byte("10.0.0.2"), Acl: acl, Flags: zk.FlagEphemeral | zk.FlagSequence})
-		}
-		if _, err := holder.Multi(dirs...); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := waiter.Multi(waiters...); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
 
 // recConnTB opens a go-zookeeper connection that ends with the test or
 // benchmark.
@@ -74,7 +43,7 @@ func recConnTB(tb testing.TB, connect string) *zk.Conn {
 func BenchmarkScanLocks(b *testing.B) {
 	connect := zktest.Shared(b)
 	base := zktest.Path(b)
-	recBenchState(b, connect, base, recBenchLocks)
+	zktest.LockDirs(b, connect, base, recBenchLocks)
 	readers := map[string]Reader{"client": dialTest(b, connect)}
 	pool, err := DialPool(context.Background(), connect, 4)
 	if err != nil {

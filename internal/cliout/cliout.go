@@ -4,6 +4,7 @@
 package cliout
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -140,6 +141,7 @@ func Clean(s string) string { return zkview.EscapeLine(s) }
 func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "<9 bytes binary>" stays readable
 	return enc.Encode(v)
 }
 
@@ -155,16 +157,19 @@ func NewJSONArray(w io.Writer) *JSONArray { return &JSONArray{w: w} }
 
 // Add writes one element.
 func (a *JSONArray) Add(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	sep := ",\n  "
 	if a.count == 0 {
 		sep = "[\n  "
 	}
 	a.count++
-	_, err = fmt.Fprintf(a.w, "%s%s", sep, b)
+	_, err := fmt.Fprintf(a.w, "%s%s", sep, b)
 	return err
 }
 

@@ -1,0 +1,386 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zkx-dev/zkx/internal/cliout"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// writeLocks prints locks as a table, one row per lock, or with long one
+// block per lock with every contender; warnings follow either way.
+func writeLocks(out io.Writer, locks []zkview.Lock, tables zkview.ServerTables, long bool) error {
+	if len(locks) == 0 {
+		return nil
+	}
+	st := cliout.NewStyles(out)
+	if long {
+		for i, l := range locks {
+			title := fmt.Sprintf("%s  %s  %s  %s", st.Header(cliout.Clean(l.Path)), l.Recipe, l.Format, countHolders(l))
+			if l.MaxLeases > 0 {
+				title += fmt.Sprintf(", max %d leases", l.MaxLeases)
+			}
+			rows := make([]contenderRow, 0, len(l.Holders)+len(l.Waiters))
+			for _, h := range l.Holders {
+				rows = append(rows, contenderRow{role: "holder", c: h})
+			}
+			for _, w := range l.Waiters {
+				rows = append(rows, contenderRow{role: "waiter", c: w})
+			}
+			if err := writeRecipeBlock(out, st, i > 0, title, rows, tables, l.Warnings); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	t := cliout.NewTable(out)
+	t.Row(st.Header("PATH"), st.Header("RECIPE"), st.Header("FORMAT"), st.Header("HOLDER"), st.Header("HELD"), st.Header("WAITERS"), st.Header("WARNINGS"))
+	for _, l := range locks {
+		holder, held := st.Dim("(none)"), "-"
+		if len(l.Holders) > 0 {
+			h := l.Holders[0]
+			holder = who(h)
+			if more := len(l.Holders) - 1; more > 0 {
+				holder += fmt.Sprintf(" (+%d more)", more)
+			}
+			held = age(h.HeldMs)
+		}
+		t.Row(cliout.Clean(l.Path), l.Recipe, l.Format, holder, held, strconv.Itoa(len(l.Waiters)), warnCount(st, l.Warnings))
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	return writeWarnings(out, st, func(yield func(string, []string)) {
+		for _, l := range locks {
+			yield(l.Path, l.Warnings)
+		}
+	})
+}
+
+// writeElections prints elections as writeLocks prints locks.
+func writeElections(out io.Writer, elections []zkview.Election, tables zkview.ServerTables, long bool) error {
+	if len(elections) == 0 {
+		return nil
+	}
+	st := cliout.NewStyles(out)
+	if long {
+		for i, e := range elections {
+			title := fmt.Sprintf("%s  election  %s  %s", st.Header(cliout.Clean(e.Path)), e.Format, plural(len(e.Candidates), "candidate"))
+			rows := make([]contenderRow, 0, len(e.Candidates)+1)
+			if e.Leader != nil {
+				rows = append(rows, contenderRow{role: "leader", c: *e.Leader})
+			}
+			for _, c := range e.Candidates {
+				rows = append(rows, contenderRow{role: "candidate", c: c})
+			}
+			if err := writeRecipeBlock(out, st, i > 0, title, rows, tables, e.Warnings); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	t := cliout.NewTable(out)
+	t.Row(st.Header("PATH"), st.Header("FORMAT"), st.Header("LEADER"), st.Header("LEADING"), st.Header("CANDIDATES"), st.Header("WARNINGS"))
+	for _, e := range elections {
+		leader, leading := st.Dim("(none)"), "-"
+		if e.Leader != nil {
+			leader, leading = who(*e.Leader), age(e.Leader.HeldMs)
+		}
+		t.Row(cliout.Clean(e.Path), e.Format, leader, leading, strconv.Itoa(len(e.Candidates)), warnCount(st, e.Warnings))
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	return writeWarnings(out, st, func(yield func(string, []string)) {
+		for _, e := range elections {
+			yield(e.Path, e.Warnings)
+		}
+	})
+}
+
+// queueFirstItems is how many items the queue table shows per queue, and
+// queueItemWidth how much of each item's data.
+const (
+	queueFirstItems = 3
+	queueItemWidth  = 24
+)
+
+// writeQueues prints queues, one row per queue with its first items, or
+// with long every item read.
+func writeQueues(out io.Writer, queues []zkview.Queue, long bool) error {
+	if len(queues) == 0 {
+		return nil
+	}
+	st := cliout.NewStyles(out)
+	if long {
+		for i, q := range queues {
+			if i > 0 {
+				fmt.Fprintln(out)
+			}
+			fmt.Fprintf(out, "%s  queue  %s  length %d\n", st.Header(cliout.Clean(q.Path)), q.Format, q.Length)
+			t := cliout.NewTable(out)
+			t.Row("  "+st.Header("#"), st.Header("NODE"), st.Header("PRIORITY"), st.Header("TAKEN"), st.Header("DATA"))
+			for j, it := range q.Items {
+				prio, taken := "-", ""
+				if it.Priority != nil {
+					prio = strconv.Itoa(*it.Priority)
+				}
+				if it.Taken {
+					taken = "taken"
+				}
+				t.Row("  "+strconv.Itoa(j+1), cliout.Clean(it.Node), prio, taken, cliout.Clean(it.Data))
+			}
+			if err := t.Flush(); err != nil {
+				return err
+			}
+			for _, w := range q.Warnings {
+				fmt.Fprintf(out, "  %s %s\n", st.Warn("warning:"), cliout.Clean(w))
+			}
+		}
+		return nil
+	}
+	t := cliout.NewTable(out)
+	t.Row(st.Header("PATH"), st.Header("FORMAT"), st.Header("LENGTH"), st.Header("WARNINGS"), st.Header("FIRST ITEMS"))
+	for _, q := range queues {
+		var first []string
+		for _, it := range q.Items[:min(len(q.Items), queueFirstItems)] {
+			first = append(first, cliout.Clean(truncate(it.Data, queueItemWidth)))
+		}
+		items := strings.Join(first, " | ")
+		if len(q.Items) == 0 {
+			items = st.Dim("(empty)")
+		} else if q.Length > len(first) {
+			items += st.Dim(fmt.Sprintf(" … (%d more)", q.Length-len(first)))
+		}
+		t.Row(cliout.Clean(q.Path), q.Format, strconv.Itoa(q.Length), warnCount(st, q.Warnings), items)
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	return writeWarnings(out, st, func(yield func(string, []string)) {
+		for _, q := range queues {
+			yield(q.Path, q.Warnings)
+		}
+	})
+}
+
+// contenderRow is one line of a recipe's block: a holder, leader, waiter
+// or candidate.
+type contenderRow struct {
+	role string
+	c    zkview.Contender
+}
+
+// writeRecipeBlock prints one recipe in the long view: a title, a row per
+// contender, the wait chain when it is one line, and the warnings.
+func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, rows []contenderRow, tables zkview.ServerTables, warnings []string) error {
+	if gap {
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintln(out, title)
+	t := cliout.NewTable(out)
+	t.Row("  "+st.Header("ROLE"), st.Header("NODE"), st.Header("SESSION"), st.Header("CLIENT"), st.Header("CONNECTED"),
+		st.Header("FOR"), st.Header("WAITS FOR"), st.Header("WATCH"), st.Header("DATA"))
+	for _, r := range rows {
+		c := r.c
+		role := r.role
+		switch {
+		case c.Kind == "lease" && role == "holder":
+			role = "lease"
+		case c.Kind != "":
+			role += " " + c.Kind
+		}
+		since, waitsFor, watch := age(c.HeldMs), "", ""
+		if role := r.role; role == "waiter" || role == "candidate" {
+			since, waitsFor, watch = age(c.WaitingMs), shortNode(c.WaitsFor), c.Watch
+		}
+		if watch == zkview.WatchObserved {
+			watch = st.Good(watch)
+		}
+		t.Row("  "+role, cliout.Clean(shortNode(c.Node)), orDash(st, c.Session), orDash(st, cliout.Clean(c.Client)),
+			connected(st, tables, c), since, cliout.Clean(waitsFor), watch, cliout.Clean(c.Data))
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	if chain := waitChain(rows); chain != "" {
+		fmt.Fprintf(out, "  %s %s\n", st.Dim("chain:"), cliout.Clean(chain))
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(out, "  %s %s\n", st.Warn("warning:"), cliout.Clean(w))
+	}
+	return nil
+}
+
+// waitChain draws "holder ← waiter ← waiter" when each contender waits
+// for the one before it (a mutex, an election); "" otherwise (readers
+// sharing a lock, a semaphore's waiters), where the WAITS FOR column says
+// it better.
+func waitChain(rows []contenderRow) string {
+	if len(rows) < 2 {
+		return ""
+	}
+	names := []string{shortNode(rows[0].c.Node)}
+	for i := 1; i < len(rows); i++ {
+		if rows[i].c.WaitsFor != rows[i-1].c.Node {
+			return ""
+		}
+		names = append(names, shortNode(rows[i].c.Node))
+	}
+	return strings.Join(names, " ← ")
+}
+
+// writeWarnings lists every recipe's warnings below a summary table.
+func writeWarnings(out io.Writer, st cliout.Styles, each func(yield func(path string, warnings []string))) error {
+	var b strings.Builder
+	each(func(path string, warnings []string) {
+		for _, w := range warnings {
+			fmt.Fprintf(&b, "  %s: %s\n", cliout.Clean(path), cliout.Clean(w))
+		}
+	})
+	if b.Len() == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(out, "\n%s\n%s", st.Warn("warnings:"), b.String())
+	return err
+}
+
+// who names a contender in one cell: its node (short), session and client.
+func who(c zkview.Contender) string {
+	parts := []string{cliout.Clean(shortNode(c.Node))}
+	if c.Session != "" {
+		parts = append(parts, c.Session)
+	} else {
+		parts = append(parts, "persistent")
+	}
+	if c.Client != "" {
+		parts = append(parts, cliout.Clean(c.Client))
+	}
+	return strings.Join(parts, " ")
+}
+
+// connected says whether the contender's session has a live connection:
+// yes, NO (the servers list every connection and not this one), or ? when
+// the servers would not say.
+func connected(st cliout.Styles, tables zkview.ServerTables, c zkview.Contender) string {
+	if c.SessionID == 0 {
+		return st.Dim("-")
+	}
+	if tables == nil {
+		return "?"
+	}
+	switch conn, known := tables.Connected(c.SessionID); {
+	case !known:
+		return "?"
+	case conn:
+		return st.Good("yes")
+	default:
+		return st.Warn("NO")
+	}
+}
+
+// shortNode drops the random prefix of a protected node's name, which
+// tells clients apart to their library but not to a reader:
+// "_c_<uuid>-lock-0000000003" reads "lock-0000000003", "<32 hex>__lock__…"
+// reads "__lock__…". Any directory part ("leases/…") is kept; sequence
+// numbers are unique in a directory, so the short name still names one
+// node. JSON output keeps the full names.
+func shortNode(node string) string {
+	dir, base := "", node
+	if i := strings.LastIndexByte(node, '/'); i >= 0 {
+		dir, base = node[:i+1], node[i+1:]
+	}
+	switch {
+	case len(base) > 40 && strings.HasPrefix(base, "_c_") && base[39] == '-' && isUUID(base[3:39]):
+		base = base[40:] // Curator
+	case len(base) > 36 && strings.HasPrefix(base, "_c_") && base[35] == '-' && isHex(base[3:35]):
+		base = base[36:] // go-zookeeper
+	case len(base) > 32 && isHex(base[:32]) && !isHex(base[32:33]):
+		base = base[32:] // Kazoo
+	}
+	return dir + base
+}
+
+func isHex(s string) bool {
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isUUID checks the 8-4-4-4-12 hex layout.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if r != '-' {
+				return false
+			}
+		} else if !isHex(string(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// age shows a duration in milliseconds compactly: 850ms, 12.5s, 3m20s,
+// 2h05m, 3d04h.
+func age(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	switch {
+	case d < time.Second:
+		return strconv.FormatInt(ms, 10) + "ms"
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	case d < time.Hour:
+		return d.Round(time.Second).String()
+	case d < 24*time.Hour:
+		d = d.Round(time.Minute)
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	default:
+		d = d.Round(time.Hour)
+		return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24)
+	}
+}
+
+func countHolders(l zkview.Lock) string {
+	return plural(len(l.Holders), "holder") + ", " + plural(len(l.Waiters), "waiter")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+func warnCount(st cliout.Styles, warnings []string) string {
+	if len(warnings) == 0 {
+		return "0"
+	}
+	return st.Warn(strconv.Itoa(len(warnings)))
+}
+
+func orDash(st cliout.Styles, s string) string {
+	if s == "" {
+		return st.Dim("-")
+	}
+	return s
+}
+
+// truncate cuts s to n runes, marking the cut with "…".
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
