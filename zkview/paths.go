@@ -20,8 +20,11 @@ func CheckPath(p string) (string, error) {
 		return "", fmt.Errorf("path %q ends with / (write %q)", p, strings.TrimRight(p, "/"))
 	case strings.Contains(p, "//"):
 		return "", fmt.Errorf("path %q has an empty component", p)
-	case strings.ContainsRune(p, 0):
-		return "", fmt.Errorf("path %q holds a NUL character", p)
+	}
+	for _, r := range p {
+		if disallowedInPath(r) {
+			return "", fmt.Errorf("path %q holds %U, which ZooKeeper does not allow in paths", p, r)
+		}
 	}
 	for _, part := range strings.Split(p[1:], "/") {
 		if part == "." || part == ".." {
@@ -29,4 +32,10 @@ func CheckPath(p string) (string, error) {
 		}
 	}
 	return p, nil
+}
+
+// disallowedInPath is ZooKeeper's rule (PathUtils.validatePath): no
+// control characters, no surrogates or private use, no specials.
+func disallowedInPath(r rune) bool {
+	return r <= 0x1f || r >= 0x7f && r <= 0x9f || r >= 0xd800 && r <= 0xf8ff || r >= 0xfff0 && r <= 0xffff
 }

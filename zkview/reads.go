@@ -21,10 +21,11 @@ type PathError struct {
 
 func (e *PathError) Error() string {
 	msg := strings.TrimPrefix(e.Err.Error(), "zk: ")
+	path := EscapeLine(e.Path) // a path may hold what a terminal would obey
 	if e.Server == "" {
-		return fmt.Sprintf("%s %s: %s", e.Op, e.Path, msg)
+		return fmt.Sprintf("%s %s: %s", e.Op, path, msg)
 	}
-	return fmt.Sprintf("%s %s on %s: %s", e.Op, e.Path, e.Server, msg)
+	return fmt.Sprintf("%s %s on %s: %s", e.Op, path, e.Server, msg)
 }
 
 func (e *PathError) Unwrap() error { return e.Err }
