@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zkx-dev/zkx/internal/zklimit"
 )
 
 // Writer makes changes through a Client. A read-only client never hands one
@@ -22,14 +23,21 @@ func (c *Client) Writer() (*Writer, error) {
 // Create makes a node (flags as zk.FlagEphemeral etc.) with an open ACL and
 // returns its path (under the chroot).
 func (w *Writer) Create(ctx context.Context, path string, data []byte, flags int32) (string, error) {
+	acl := zk.WorldACL(zk.PermAll)
+	if err := zklimit.CheckCreate(w.c.Abs(path), data, acl); err != nil {
+		return "", err
+	}
 	return do(ctx, w.c, "create", path, func(string) (string, error) {
-		p, err := w.c.conn.Create(w.c.Abs(path), data, flags, zk.WorldACL(zk.PermAll))
+		p, err := w.c.conn.Create(w.c.Abs(path), data, flags, acl)
 		return w.c.Rel(p), err
 	})
 }
 
 // Set replaces a node's data if its version matches (-1: any).
 func (w *Writer) Set(ctx context.Context, path string, data []byte, version int32) (*zk.Stat, error) {
+	if err := zklimit.CheckSet(w.c.Abs(path), data); err != nil {
+		return nil, err
+	}
 	return do(ctx, w.c, "set", path, func(string) (*zk.Stat, error) {
 		return w.c.conn.Set(w.c.Abs(path), data, version)
 	})
