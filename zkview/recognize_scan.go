@@ -55,6 +55,9 @@ func Scan(ctx context.Context, r Reader, root string, opts ScanOptions) (ScanRes
 	)
 	visit := func(n WalkNode) error {
 		skip = false
+		if opts.Visit != nil {
+			opts.Visit(n)
+		}
 		if n.Err != nil {
 			if n.Depth == 0 {
 				return n.Err
@@ -137,7 +140,11 @@ func scanError(root string, errs []error) error {
 	if more := len(errs) - len(shown); more > 0 {
 		err = fmt.Errorf("%w\nand %d more", err, more)
 	}
-	return fmt.Errorf("scan %s: %d nodes could not be read:\n%w", root, len(errs), err)
+	nodes := "nodes"
+	if len(errs) == 1 {
+		nodes = "node"
+	}
+	return fmt.Errorf("scan %s: %d %s could not be read:\n%w", root, len(errs), nodes, err)
 }
 
 // containsSorted reports whether the sorted list holds s.

@@ -106,6 +106,13 @@ func (t *Tree) Collapse(path string) {
 	}
 }
 
+// Expanded reports how many viewers keep path's children current.
+func (t *Tree) Expanded(path string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.expandRefs[path]
+}
+
 // Watch keeps path's data and stat current, loading them in the
 // background. Every Watch needs its own Unwatch.
 func (t *Tree) Watch(path string) {

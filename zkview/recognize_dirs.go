@@ -1,0 +1,129 @@
+package zkview
+
+import (
+	"path"
+	"strings"
+)
+
+// RecipeDirs returns the directories whose children make up a recognised
+// recipe (a *Lock, *Election, *Queue or *Barrier, or the same by value, as
+// RecognizeDir and Scan return them), the recipe's own path first: what a
+// viewer keeps child watches on to follow the recipe live, recognising it
+// again when one of them changes.
+//
+// Besides the directories its contenders and items are in, a layout's
+// component directories are included even when an empty recipe does not
+// show them (the leases/ and locks/ of a Curator semaphore, the entries/
+// and taken/ of what may be a Kazoo LockingQueue), so some of the
+// directories may not exist. Anything else gives nil.
+func RecipeDirs(v any) []string {
+	var d recipeDirs
+	switch v := v.(type) {
+	case *Lock:
+		if v == nil {
+			return nil
+		}
+		d.lock(*v)
+	case Lock:
+		d.lock(v)
+	case *Election:
+		if v == nil {
+			return nil
+		}
+		d.election(*v)
+	case Election:
+		d.election(v)
+	case *Queue:
+		if v == nil {
+			return nil
+		}
+		d.queue(*v)
+	case Queue:
+		d.queue(v)
+	case *Barrier:
+		if v == nil {
+			return nil
+		}
+		d.barrier(*v)
+	case Barrier:
+		d.barrier(v)
+	}
+	return d.list
+}
+
+// recipeDirs collects directories once each, in the order first met.
+type recipeDirs struct{ list []string }
+
+func (d *recipeDirs) add(dir string) {
+	for _, have := range d.list {
+		if have == dir {
+			return
+		}
+	}
+	d.list = append(d.list, dir)
+}
+
+// contenders adds the directories the nodes named relative to recipe are
+// in (see ContenderPath).
+func (d *recipeDirs) contenders(recipe string, cs []Contender) {
+	for _, c := range cs {
+		d.add(path.Dir(ContenderPath(recipe, c.Node)))
+	}
+}
+
+func (d *recipeDirs) lock(l Lock) {
+	d.add(l.Path)
+	if l.Recipe == recSemaphore {
+		switch {
+		case l.Format == recFormatKazoo:
+			d.add(l.Path + kazooSemaphoreLock)
+		case !leasesOnly(l):
+			d.add(joinPath(l.Path, "leases"))
+			d.add(joinPath(l.Path, "locks"))
+		}
+	}
+	d.contenders(l.Path, l.Holders)
+	d.contenders(l.Path, l.Waiters)
+}
+
+// leasesOnly tells a directory of Curator leases met on its own (its
+// contenders are its children) from a SemaphoreV2 (they are in leases/
+// and locks/). An empty one could be either.
+func leasesOnly(l Lock) bool {
+	n := 0
+	for _, cs := range [][]Contender{l.Holders, l.Waiters} {
+		for _, c := range cs {
+			if strings.Contains(c.Node, "/") {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+func (d *recipeDirs) election(e Election) {
+	d.add(e.Path)
+	if e.Leader != nil {
+		d.contenders(e.Path, []Contender{*e.Leader})
+	}
+	d.contenders(e.Path, e.Candidates)
+}
+
+func (d *recipeDirs) queue(q Queue) {
+	d.add(q.Path)
+	locking := q.Format == recFormatKazoo && len(q.Items) == 0
+	for _, it := range q.Items {
+		d.add(path.Dir(ContenderPath(q.Path, it.Node)))
+		locking = locking || strings.HasPrefix(it.Node, "entries/")
+	}
+	if locking {
+		d.add(joinPath(q.Path, "entries"))
+		d.add(joinPath(q.Path, "taken"))
+	}
+}
+
+func (d *recipeDirs) barrier(b Barrier) {
+	d.add(b.Path)
+	d.contenders(b.Path, b.Participants)
+}
