@@ -67,7 +67,9 @@ Other exit codes: 124 no lock within --timeout, 125 zkx failed (connection, lock
 			if cmd.Flags().Changed("data") {
 				opts.Data = []byte(data)
 			}
-			os.Exit(lockcmd.Run(cmd.Context(), opts))
+			if code := lockcmd.Run(cmd.Context(), opts); code != 0 {
+				return exitStatus(code) // lockcmd has said why on stderr
+			}
 			return nil
 		},
 	}

@@ -28,20 +28,27 @@ func defaultServer() string {
 
 func newRootCommand() *cobra.Command {
 	opts := &globalOptions{}
+	var explore exploreFlags
 	root := &cobra.Command{
 		Use:   "zkx",
 		Short: "A terminal explorer for ZooKeeper coordination state",
 		Long: `zkx shows what ZooKeeper coordination recipes are doing: who holds each lock,
 who waits behind whom, queues and elections, live from watches.
 
-The interactive explorer is not built yet; the commands below work today.`,
+Without a command it opens the explorer on --server: the tree with each node's data,
+stat and ACL, recognised locks, queues and elections (Curator, Kazoo, ZooKeeper's
+recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.`,
+		Example: `  zkx --server zk1:2181,zk2:2181,zk3:2181/app
+  zkx --readonly --path /app/locks
+  zkx demo`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmd.Help()
+			return runExplorer(cmd, opts, explore)
 		},
 	}
+	explore.register(root)
 	pf := root.PersistentFlags()
 	pf.StringVar(&opts.server, "server", defaultServer(), "ZooKeeper connect string host:port[,host:port...][/chroot]; $ZK_SERVERS sets the default")
 	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
@@ -60,8 +67,18 @@ The interactive explorer is not built yet; the commands below work today.`,
 	return root
 }
 
+// exitStatus is a command's exit status when it has already said why
+// (zkx lock passes on its command's).
+type exitStatus int
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
 func main() {
 	if err := newRootCommand().Execute(); err != nil {
+		var status exitStatus
+		if errors.As(err, &status) {
+			os.Exit(int(status))
+		}
 		fmt.Fprintln(os.Stderr, "zkx:", err)
 		var partial *partialError
 		if errors.As(err, &partial) {

@@ -1,0 +1,591 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// frameInterval is how often the live tree may report changes: one frame.
+const frameInterval = 16 * time.Millisecond
+
+// Config is what the explorer starts with.
+type Config struct {
+	Client *zkview.Client
+	// Connect is the connect string as the user gave it, for the header.
+	Connect  string
+	ReadOnly bool
+	// Path is where the browser starts (default "/").
+	Path string
+	// Demo lanes, when started by `zkx demo`: the demo page opens first.
+	Demo []*demo.Lane
+	// HeldTooLong is when a holder is reported as stuck (default 10m).
+	HeldTooLong time.Duration
+	Introspect  zkview.IntrospectOptions
+	// Styles overrides the palette (tests use PlainStyles); nil picks one
+	// for the terminal, plain when NO_COLOR is set.
+	Styles *Styles
+	// Now is the clock (tests fix it); nil means time.Now.
+	Now func() time.Time
+}
+
+// App is the root model.
+type App struct {
+	ctx    *Context
+	cancel context.CancelFunc
+	header header
+	pages  []page
+	demo   []*demo.Lane
+
+	width, height int
+	styled        bool // styles follow the terminal's background
+
+	status    statusMsg
+	input     *lineInput // the `:` or `/` line when open
+	inputKind rune
+	dialog    *dialog
+	help      bool
+
+	frameQueued bool
+	lastStatus  time.Time // when srvr was last asked, for the header
+}
+
+// New builds the explorer on a connected client. The caller closes the
+// client after Run returns.
+func New(cfg Config) *App {
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	held := cfg.HeldTooLong
+	if held <= 0 {
+		held = 10 * time.Minute
+	}
+	root, cancel := context.WithCancel(context.Background())
+	ctx := &Context{
+		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval),
+		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
+		Scan: zkview.ScanOptions{HeldTooLong: held}, Introspect: cfg.Introspect,
+	}
+	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo}
+	switch {
+	case cfg.Styles != nil:
+		ctx.Styles = *cfg.Styles
+	case os.Getenv("NO_COLOR") != "":
+		ctx.Styles = PlainStyles()
+	default:
+		ctx.Styles, a.styled = NewStyles(true), true
+	}
+	if !cfg.ReadOnly {
+		if w, err := cfg.Client.Writer(); err == nil {
+			ctx.Writer = w
+			ctx.Actor = newActor(cfg.Client)
+		}
+	}
+	a.header = header{connect: cfg.Connect, readOnly: cfg.ReadOnly, state: cfg.Client.State(),
+		session: cfg.Client.SessionID(), server: cfg.Client.Server()}
+	start := cfg.Path
+	if start == "" {
+		start = "/"
+	}
+	a.pages = []page{newBrowser(ctx, start)}
+	if len(cfg.Demo) > 0 {
+		a.pages = append(a.pages, newDemoPage(ctx, cfg.Demo))
+	}
+	return a
+}
+
+// Run shows the explorer until the user quits or ctx ends.
+func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
+	a := New(cfg)
+	defer a.Close()
+	opts = append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)
+	_, err := tea.NewProgram(a, opts...).Run()
+	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // SIGINT or SIGTERM (through ctx): a normal end
+	}
+	return err
+}
+
+// Close stops the live tree and lets go of what the explorer holds.
+func (a *App) Close() {
+	for _, p := range a.pages {
+		if c, ok := p.(closer); ok {
+			c.Close()
+		}
+	}
+	if a.ctx.Actor != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		a.ctx.Actor.Close(ctx)
+		cancel()
+	}
+	a.ctx.Tree.Close()
+	a.cancel()
+}
+
+func (a *App) top() page { return a.pages[len(a.pages)-1] }
+
+func (a *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{a.waitSession(a.ctx.Client.Events()), a.waitTree(), a.askServer()}
+	if a.styled {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	for _, p := range a.pages {
+		cmds = append(cmds, p.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+// waitSession delivers the next session event, then waits again.
+func (a *App) waitSession(events <-chan zkview.SessionEvent) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-events
+		if !ok {
+			return nil
+		}
+		return sessionEventMsg{ev: ev, events: events}
+	}
+}
+
+// sessionEventMsg carries the channel so App can wait on it again.
+type sessionEventMsg struct {
+	ev     zkview.SessionEvent
+	events <-chan zkview.SessionEvent
+}
+
+func (a *App) waitTree() tea.Cmd {
+	updates := a.ctx.Tree.Updates()
+	done := a.ctx.Ctx.Done()
+	return func() tea.Msg {
+		select {
+		case paths := <-updates:
+			return treeMsg(paths)
+		case <-done:
+			return nil
+		}
+	}
+}
+
+// askServer asks the connected member for srvr, for the header.
+func (a *App) askServer() tea.Cmd {
+	addr := a.ctx.Client.Server()
+	if addr == "" {
+		return nil
+	}
+	a.lastStatus = a.ctx.Now()
+	ctx := a.ctx.Ctx
+	return func() tea.Msg {
+		st, err := zkview.ServerStatus(ctx, addr, 2*time.Second)
+		return serverStatusMsg{addr: addr, stats: st, err: err}
+	}
+}
+
+// chrome is the header line, the breadcrumb line and the status line.
+const chrome = 3
+
+func (a *App) resize() {
+	a.ctx.Width, a.ctx.Height = a.width, max(a.height-chrome, 1)
+	for _, p := range a.pages {
+		p.SetSize(a.ctx.Width, a.ctx.Height)
+	}
+}
+
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := a.update(msg)
+	return a, tea.Batch(cmd, a.scheduleFrame())
+}
+
+func (a *App) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		a.resize()
+		return nil
+	case tea.BackgroundColorMsg:
+		if a.styled {
+			a.ctx.Styles = NewStyles(msg.IsDark())
+		}
+		return nil
+	case tea.KeyPressMsg:
+		return a.key(msg)
+	case tea.MouseMsg:
+		return a.mouse(msg)
+	case sessionEventMsg:
+		cmd := a.session(msg.ev)
+		return tea.Batch(cmd, a.broadcast(sessionMsg(msg.ev)), a.waitSession(msg.events))
+	case treeMsg:
+		for _, p := range msg {
+			if n, ok := a.ctx.Tree.Get(p); ok && n.Stat != nil {
+				a.header.seeZxid(max(n.Stat.Mzxid, n.Stat.Pzxid))
+			}
+		}
+		var cmds []tea.Cmd
+		// Refresh the znode count now and then while things change; an
+		// idle explorer asks nothing.
+		if a.ctx.Now().Sub(a.lastStatus) > 5*time.Second {
+			cmds = append(cmds, a.askServer())
+		}
+		return tea.Batch(append(cmds, a.broadcast(msg), a.waitTree())...)
+	case serverStatusMsg:
+		if msg.err != nil {
+			a.header.stats, a.header.statsErr = nil, msg.err
+			return nil
+		}
+		a.header.stats, a.header.statsErr = &msg.stats, nil
+		a.header.seeZxid(msg.stats.Zxid)
+		return nil
+	case statusMsg:
+		// One line, and nothing a terminal would act on: errors can
+		// carry several lines and names from the server.
+		first, _, _ := strings.Cut(msg.text, "\n")
+		msg.text = zkview.EscapeLine(first)
+		a.status = msg
+		return nil
+	case pushMsg:
+		msg.page.SetSize(a.ctx.Width, a.ctx.Height)
+		a.pages = append(a.pages, msg.page)
+		return msg.page.Init()
+	case openDialogMsg:
+		a.dialog = msg.d
+		return nil
+	case frameMsg:
+		a.frameQueued = false
+		return a.broadcast(msg)
+	}
+	return a.broadcast(msg)
+}
+
+// session follows the explorer's session into the header.
+func (a *App) session(ev zkview.SessionEvent) tea.Cmd {
+	a.header.state = ev.State
+	if ev.SessionID != 0 {
+		a.header.session = ev.SessionID
+	}
+	switch ev.State {
+	case zkview.Connected:
+		a.header.server = ev.Server
+		if ev.NewSession {
+			a.header.reconnect++
+			a.status = statusMsg{text: "the session expired; a new one is open and every view reads again", err: true}
+		}
+		return a.askServer()
+	case zkview.Suspended:
+		a.status = statusMsg{text: "connection lost: reconnecting (what is on screen may be stale)", err: true}
+	case zkview.Expired:
+		a.status = statusMsg{text: "session expired: its ephemeral nodes and locks are gone; opening a new one", err: true}
+	}
+	return nil
+}
+
+// broadcast hands a data message to every page, so a page is current
+// when the user goes back to it.
+func (a *App) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, p := range a.pages {
+		np, cmd := p.Update(msg)
+		a.pages[i] = np
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// animator pages draw durations or flashes and want a frame now and then
+// while they do.
+type animator interface{ nextFrame() time.Duration }
+
+// scheduleFrame keeps one frame tick pending while the top page animates;
+// an idle explorer has none.
+func (a *App) scheduleFrame() tea.Cmd {
+	if a.frameQueued {
+		return nil
+	}
+	an, ok := a.top().(animator)
+	if !ok {
+		return nil
+	}
+	d := an.nextFrame()
+	if d <= 0 {
+		return nil
+	}
+	a.frameQueued = true
+	return tea.Tick(d, func(t time.Time) tea.Msg { return frameMsg(t) })
+}
+
+func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
+	g := a.ctx.Keys.Global
+	if a.dialog != nil {
+		cmd, done := a.dialog.update(msg)
+		if done {
+			a.dialog = nil
+		}
+		return cmd
+	}
+	if a.help {
+		a.help = false
+		return nil
+	}
+	if a.input != nil {
+		return a.inputKey(msg)
+	}
+	switch {
+	case key.Matches(msg, g.Quit):
+		return tea.Quit
+	case key.Matches(msg, g.Help):
+		a.help = true
+		return nil
+	case key.Matches(msg, g.Command):
+		a.status = statusMsg{}
+		a.input, a.inputKind = &lineInput{prompt: ":", complete: a.completeCommand, limit: 4096}, ':'
+		return nil
+	case key.Matches(msg, g.Filter):
+		f, ok := a.top().(filterable)
+		if !ok {
+			a.status = statusMsg{text: "this page has nothing to filter", err: true}
+			return nil
+		}
+		a.status = statusMsg{}
+		a.input, a.inputKind = &lineInput{prompt: "/", value: f.Filter().text, limit: 1024}, '/'
+		return nil
+	case key.Matches(msg, g.Refresh):
+		a.ctx.Tree.Refresh()
+		a.status = statusMsg{text: "reading everything on screen again"}
+		return tea.Batch(a.askServer(), a.broadcast(refreshMsg{}))
+	case key.Matches(msg, g.Back):
+		if f, ok := a.top().(filterable); ok && f.Filter().active() && msg.String() == "esc" {
+			f.SetFilter(filter{})
+			return nil
+		}
+		return a.back()
+	}
+	a.status = statusMsg{}
+	np, cmd := a.top().Update(msg)
+	a.pages[len(a.pages)-1] = np
+	return cmd
+}
+
+// refreshMsg asks pages to read what they show again (ctrl+r).
+type refreshMsg struct{}
+
+// back pops the top page; on the first page it quits.
+func (a *App) back() tea.Cmd {
+	if len(a.pages) == 1 {
+		return tea.Quit
+	}
+	if c, ok := a.top().(closer); ok {
+		c.Close()
+	}
+	a.pages = a.pages[:len(a.pages)-1]
+	return nil
+}
+
+func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
+	in, kind := a.input, a.inputKind
+	res := in.update(msg)
+	if kind == '/' && res != inputCancel {
+		// The filter follows every keystroke.
+		f, err := parseFilter(in.value)
+		if err == nil {
+			if fp, ok := a.top().(filterable); ok {
+				fp.SetFilter(f)
+			}
+		}
+	}
+	switch res {
+	case inputCancel:
+		a.input = nil
+		if kind == '/' {
+			if fp, ok := a.top().(filterable); ok {
+				fp.SetFilter(filter{})
+			}
+		}
+	case inputSubmit:
+		a.input = nil
+		if kind == ':' {
+			return a.run(in.value)
+		}
+		if _, err := parseFilter(in.value); err != nil {
+			a.status = statusMsg{text: err.Error(), err: true}
+		}
+	}
+	return nil
+}
+
+// run executes a `:` command.
+func (a *App) run(line string) tea.Cmd {
+	pc, err := parseCommand(line)
+	if err != nil {
+		a.status = statusMsg{text: err.Error(), err: true}
+		return nil
+	}
+	root := pc.path
+	if root == "" {
+		root = "/"
+	}
+	switch pc.cmd.name {
+	case "q":
+		return tea.Quit
+	case "tree":
+		a.popTo(0)
+		return nil
+	case "cd":
+		a.popTo(0)
+		return a.pages[0].(*browser).goTo(pc.path)
+	case "locks", "queues", "elections":
+		return push(newRecipeList(a.ctx, recipeKind(pc.cmd.name), root))
+	case "sessions":
+		return push(newSessionsPage(a.ctx))
+	case "server":
+		return push(newServerPage(a.ctx))
+	case "demo":
+		if len(a.demo) == 0 {
+			a.status = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
+			return nil
+		}
+		for i, p := range a.pages {
+			if _, ok := p.(*demoPage); ok {
+				a.popTo(i)
+				return nil
+			}
+		}
+		return push(newDemoPage(a.ctx, a.demo))
+	}
+	return nil
+}
+
+// popTo closes every page above index i.
+func (a *App) popTo(i int) {
+	for len(a.pages) > i+1 {
+		if c, ok := a.top().(closer); ok {
+			c.Close()
+		}
+		a.pages = a.pages[:len(a.pages)-1]
+	}
+}
+
+// completeCommand completes `:` lines; paths come from children the tree
+// has loaded, and asking loads the directory for the next tab.
+func (a *App) completeCommand(line string) []string {
+	return completeCommand(line, func(dir string) []string {
+		n, ok := a.ctx.Tree.Get(dir)
+		if !ok || !n.ChildrenLoaded {
+			a.ctx.Tree.Expand(dir)
+			return nil
+		}
+		return n.Children
+	})
+}
+
+func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
+	if a.dialog != nil || a.help || a.input != nil {
+		return nil
+	}
+	t, ok := a.top().(mouseTarget)
+	if !ok {
+		return nil
+	}
+	m := msg.Mouse()
+	m.Y -= chrome - 1 // the page starts below the header and the breadcrumbs
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		return t.Mouse(tea.MouseClickMsg(m))
+	case tea.MouseWheelMsg:
+		return t.Mouse(tea.MouseWheelMsg(m))
+	default:
+		_ = msg
+	}
+	return nil
+}
+
+func (a *App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "zkx " + a.header.connect
+	return v
+}
+
+// render draws the whole screen; split out so tests read it as text.
+func (a *App) render() string {
+	if a.width == 0 || a.height == 0 {
+		return "starting…"
+	}
+	st := a.ctx.Styles
+	var body string
+	switch {
+	case a.help:
+		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), a.ctx.Width, a.ctx.Height)
+	case a.dialog != nil:
+		body = a.dialog.view(st, a.ctx.Width, a.ctx.Height)
+	default:
+		body = a.top().View()
+	}
+	return a.header.view(st, a.width) + "\n" + a.crumbs() + "\n" + body + "\n" + a.statusLine()
+}
+
+func (a *App) crumbs() string {
+	st := a.ctx.Styles
+	line := ""
+	for i, p := range a.pages {
+		if i > 0 {
+			line += st.Crumb.Render(" › ")
+		}
+		if i == len(a.pages)-1 {
+			line += st.CrumbLast.Render(p.Title())
+		} else {
+			line += st.Crumb.Render(p.Title())
+		}
+	}
+	if f, ok := a.top().(filterable); ok && f.Filter().active() && a.input == nil {
+		line += st.Dim.Render("  filter: ") + st.Match.Render(f.Filter().text)
+	}
+	return fit(line, a.width)
+}
+
+// statusLine is the open prompt, else the last message, else key hints.
+func (a *App) statusLine() string {
+	st := a.ctx.Styles
+	if a.input != nil {
+		return a.input.view(st, a.width)
+	}
+	if a.status.text != "" {
+		if a.status.err {
+			return fit(st.Error.Render("✗ ")+a.status.text, a.width)
+		}
+		return fit(st.Info.Render("✓ ")+a.status.text, a.width)
+	}
+	right := keyHints(st, []key.Binding{a.ctx.Keys.Global.Command, a.ctx.Keys.Global.Help, a.ctx.Keys.Global.Back})
+	left := fit(keyHints(st, enabled(a.top().Keys())), max(a.width-lipgloss.Width(right)-2, 0))
+	return fit(left+"  "+right, a.width)
+}
+
+// keyHints writes bindings as "key desc  key desc".
+func keyHints(st Styles, keys []key.Binding) string {
+	var parts []string
+	for _, b := range keys {
+		h := b.Help()
+		parts = append(parts, st.HelpKey.Render(h.Key)+" "+st.HelpDesc.Render(shortHelp(h.Desc)))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// shortHelp is a description up to its first parenthesis, for the
+// status line; `?` shows it whole.
+func shortHelp(desc string) string {
+	if i := strings.Index(desc, " ("); i > 0 {
+		return desc[:i]
+	}
+	return desc
+}
+
+// String names the app for debugging.
+func (a *App) String() string { return fmt.Sprintf("zkx explorer on %s", a.header.connect) }

@@ -1,0 +1,271 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+var clientPort = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+
+// goldenScreen compares a screen with testdata/<test>.golden, client
+// ports (which differ every run) masked.
+func goldenScreen(t *testing.T, screen string) {
+	t.Helper()
+	golden.RequireEqual(t, []byte(clientPort.ReplaceAllString(screen, "127.0.0.1:port")))
+}
+
+// arrangeGoldenState writes the nodes of the golden screens: JSON config,
+// a Curator-layout lock with a holder and two waiters (each its own
+// session, names fixed so screens repeat), and a qn- queue.
+func arrangeGoldenState(t *testing.T, connect string) {
+	t.Helper()
+	admin := zkConn(t, connect)
+	for _, p := range []string{"/app", "/app/locks", "/app/locks/orders", "/app/jobs"} {
+		mustCreate(t, admin, p, "", 0)
+	}
+	mustCreate(t, admin, "/app/config", `{"region":"eu-west-1","replicas":3,"features":["locks","queues"]}`, 0)
+	prev := ""
+	for i := 0; i < 3; i++ {
+		s := zkConn(t, connect)
+		name := fmt.Sprintf("/app/locks/orders/_c_0000000%d-aaaa-bbbb-cccc-000000000000-lock-", i)
+		node := mustCreate(t, s, name, fmt.Sprintf("10.0.0.%d", i+5), zk.FlagEphemeral|zk.FlagSequence)
+		if prev != "" {
+			// A waiter watches its predecessor, as Curator's does.
+			if _, _, _, err := s.GetW(prev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		prev = node
+	}
+	for _, item := range []string{`{"job":"resize","id":1}`, `{"job":"email","id":2}`} {
+		mustCreate(t, admin, "/app/jobs/qn-", item, zk.FlagSequence)
+	}
+}
+
+func TestBrowserScreens(t *testing.T) {
+	srv := goldenServer(t)
+	app := newTestApp(t, srv.ConnectString(), false)
+	arrangeGoldenState(t, srv.ConnectString())
+	d := newDriver(t, app, 120, 32)
+	d.waitText("zookeeper")
+
+	t.Run("data", func(t *testing.T) {
+		d.t = t
+		d.key(":")
+		d.typeText("cd /app/config")
+		d.key("enter")
+		d.waitText(`"replicas": 3`)
+		d.settle()
+		goldenScreen(t, d.screen())
+	})
+	t.Run("stat", func(t *testing.T) {
+		d.t = t
+		d.key("]")
+		d.waitText("dataLength")
+		goldenScreen(t, d.screen())
+	})
+	t.Run("recipe tab", func(t *testing.T) {
+		d.t = t
+		d.key(":")
+		d.typeText("cd /app/locks/orders")
+		d.key("enter")
+		d.waitText("[lock·curator]")
+		d.key("]")
+		d.key("]")
+		d.waitFor("the chain", func(s string) bool { return strings.Contains(s, "waiter 2") && strings.Contains(s, "✓") })
+		d.settle()
+		goldenScreen(t, d.screen())
+	})
+	t.Run("recipe page", func(t *testing.T) {
+		d.t = t
+		d.key("tab")
+		d.key("enter")
+		d.waitFor("the recipe page", func(s string) bool {
+			return strings.Contains(s, "tree › /app/locks/orders") && strings.Contains(s, "waiter 2")
+		})
+		d.settle()
+		goldenScreen(t, d.screen())
+	})
+	t.Run("help", func(t *testing.T) {
+		d.t = t
+		d.key("?")
+		d.waitText("acquire the lock")
+		goldenScreen(t, d.screen())
+		d.key("x") // any key closes it
+		d.waitFor("help closed", func(s string) bool { return !strings.Contains(s, "any key closes this help") })
+	})
+	t.Run("queue", func(t *testing.T) {
+		d.t = t
+		d.key("esc")
+		d.key(":")
+		d.typeText("cd /app/jobs")
+		d.key("enter")
+		d.waitText("[queue·zookeeper-recipes]")
+		d.key("enter")
+		d.waitText(`"email"`)
+		d.settle()
+		goldenScreen(t, d.screen())
+	})
+	t.Run("narrow", func(t *testing.T) {
+		d.t = t
+		d.key("esc")
+		d.send(resize(60, 20))
+		d.waitText("tree")
+		goldenScreen(t, d.screen())
+	})
+}
+
+// TestAcquireAndRelease is the user's path through a lock: open it, queue
+// as "you" behind the holder, take it when the holder lets go, release.
+func TestAcquireAndRelease(t *testing.T) {
+	zktest.Each(t, func(t *testing.T, connect string) {
+		base := zktest.Path(t)
+		dir := base + "/lock"
+		holder, err := recipes.Dial([]string{connect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer holder.Close()
+		m := recipes.NewMutex(holder, dir)
+		ctx := context.Background()
+		if err := m.Lock(ctx); err != nil {
+			t.Fatal(err)
+		}
+		app := newTestApp(t, connect, false)
+		d := newDriver(t, app, 120, 30)
+		d.waitText("zookeeper")
+		d.key(":")
+		d.typeText("cd " + dir)
+		d.key("enter")
+		d.waitText("[lock·")
+		d.key("enter")
+		d.waitText("1 holding · 0 waiting")
+		d.key("a")
+		d.waitFor("you in the chain", func(s string) bool {
+			return strings.Contains(s, "waiter 1 (you)") && strings.Contains(s, "(you)")
+		})
+		if err := m.Unlock(ctx); err != nil {
+			t.Fatal(err)
+		}
+		d.waitFor("you hold it", func(s string) bool {
+			return strings.Contains(s, "holder (you)") && strings.Contains(s, "you hold "+dir)
+		})
+		d.key("u")
+		d.waitFor("released", func(s string) bool {
+			return strings.Contains(s, "released "+dir) && !strings.Contains(s, "(you)")
+		})
+	})
+}
+
+// TestForceRelease deletes a stuck holder's node after the confirmation
+// that names its session; the waiter behind it takes over.
+func TestForceRelease(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserverConfig())
+	connect := srv.ConnectString()
+	dir := zktest.Path(t) + "/lock"
+	stuck, err := recipes.Dial([]string{connect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	if err := recipes.NewMutex(stuck, dir).Lock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waiter, err := recipes.Dial([]string{connect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer waiter.Close()
+	acquired := make(chan error, 1)
+	go func() { acquired <- recipes.NewMutex(waiter, dir).Lock(context.Background()) }()
+
+	app := newTestApp(t, connect, false)
+	d := newDriver(t, app, 120, 30)
+	d.waitText("zookeeper")
+	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.waitText("1 holding · 1 waiting")
+	d.key("F")
+	d.waitText(fmt.Sprintf("session  0x%x", stuck.ID()))
+	d.key("y")
+	if err := <-acquired; err != nil {
+		t.Fatalf("the waiter did not take over: %v", err)
+	}
+	d.waitFor("the waiter holding", func(s string) bool {
+		return strings.Contains(s, "deleted "+dir) && strings.Contains(s, "1 holding · 0 waiting") &&
+			strings.Contains(s, fmt.Sprintf("0x%x", waiter.ID()))
+	})
+	select {
+	case <-stuck.Done():
+		t.Fatal("force-release ended the holder's session; it should only delete the node")
+	default:
+	}
+}
+
+// TestReadOnlyCannotWrite presses every action key, on the browser and on
+// a recipe page, in a read-only explorer: nothing opens, and the server's
+// zxid (which every write, failed or not, moves) stays where it was.
+func TestReadOnlyCannotWrite(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserverConfig())
+	connect := srv.ConnectString()
+	base := zktest.Path(t)
+	admin := zkConn(t, connect)
+	mustCreate(t, admin, base, "", 0)
+	mustCreate(t, admin, base+"/node", "data", 0)
+	lockDir := base + "/lock"
+	mustCreate(t, admin, lockDir, "", 0)
+	mustCreate(t, admin, lockDir+"/_c_00000000-aaaa-bbbb-cccc-000000000000-lock-", "", zk.FlagEphemeral|zk.FlagSequence)
+	app := newTestApp(t, connect, true)
+	if app.ctx.Writer != nil || app.ctx.Actor != nil {
+		t.Fatal("a read-only explorer was given a writer or an actor")
+	}
+	d := newDriver(t, app, 120, 30)
+	d.waitText("READ-ONLY")
+	zxidBefore := serverZxid(t, connect)
+	actionKeys := []string{"n", "e", "d", "D", "a", "u", "F", "+", "-", "v", "R"}
+	d.key(":")
+	d.typeText("cd " + base + "/node")
+	d.key("enter")
+	d.waitText(`data`)
+	for _, k := range actionKeys {
+		d.key(k)
+		if d.app.dialog != nil {
+			t.Fatalf("%s opened a dialog in a read-only explorer", k)
+		}
+	}
+	d.send(pushMsg{page: newRecipePage(app.ctx, lockDir)})
+	d.waitText("1 holding")
+	for _, k := range actionKeys {
+		d.key(k)
+		if d.app.dialog != nil {
+			t.Fatalf("%s opened a dialog on a recipe page in a read-only explorer", k)
+		}
+	}
+	d.key("?")
+	if s := d.screen(); strings.Contains(s, "acquire") || strings.Contains(s, "delete node") {
+		t.Fatalf("help of a read-only explorer lists actions:\n%s", s)
+	}
+	d.settle()
+	if after := serverZxid(t, connect); after != zxidBefore {
+		t.Fatalf("zxid moved from %#x to %#x in a read-only explorer", zxidBefore, after)
+	}
+}
+
+func serverZxid(t *testing.T, addr string) int64 {
+	t.Helper()
+	st, err := zkview.ServerStatus(context.Background(), addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Zxid
+}

@@ -1,0 +1,57 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// Context is what every page shares (gh-dash's ProgramContext): the
+// connection, the live tree, look and keys, and the clock. Pages read it;
+// only App changes it.
+type Context struct {
+	// Ctx ends when the explorer quits; every command's I/O derives from it.
+	Ctx    context.Context
+	Client *zkview.Client
+	Tree   *zkview.Tree
+	// Writer is nil when read-only: no page can write without it.
+	Writer *zkview.Writer
+	// Actor performs recipe actions as "you"; nil when read-only.
+	Actor *Actor
+
+	Styles   Styles
+	Keys     Keys
+	ReadOnly bool
+	// Now is the clock of durations on screen; tests fix it.
+	Now func() time.Time
+
+	// Scan tunes recognition (held-too-long threshold); Introspect tunes
+	// the server questions that name clients and confirm watches.
+	Scan       zkview.ScanOptions
+	Introspect zkview.IntrospectOptions
+
+	// Width and Height are those of the page area below the header.
+	Width, Height int
+}
+
+// you reports whether a session id is the explorer's own.
+func (c *Context) you(session int64) bool {
+	return c.Client != nil && session != 0 && session == c.Client.SessionID()
+}
+
+// scanOptions returns the recognition options with the clock and the
+// server's tables filled in.
+func (c *Context) scanOptions(tables zkview.ServerTables) zkview.ScanOptions {
+	o := c.Scan
+	o.Now = c.Now()
+	o.Tables = tables
+	return o
+}
+
+// newRecipeSession opens a recipes session on the explorer's own
+// connection, so what the explorer holds shows as "you".
+func newRecipeSession(c *zkview.Client) (*recipes.Session, error) {
+	return recipes.NewSession(c.Conn(), c.RawEvents())
+}

@@ -1,0 +1,150 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/recipes"
+)
+
+// contenderLines draws exactly n lines of contenders; when they do not
+// fit, the last line says how many more wait.
+func (p *demoPage) contenderLines(l laneView, cw, n int) []string {
+	rows := l.rows
+	shown := len(rows)
+	if shown > n {
+		shown = max(n-1, 0)
+	}
+	gutters := demoGutters(l.snap.Strategy, rows[:shown])
+	out := make([]string, 0, n)
+	for i := 0; i < shown; i++ {
+		out = append(out, p.contenderLine(l, rows[i], gutters[i], cw))
+	}
+	if shown < len(rows) && len(out) < n {
+		out = append(out, p.ctx.Styles.Dim.Render(fmt.Sprintf("%s… %d more", strings.Repeat(" ", demoGutter), len(rows)-shown)))
+	}
+	for len(out) < n {
+		out = append(out, "")
+	}
+	return out
+}
+
+// demoGutters draws the watch arrows left of the rows: in a chain each
+// waiter points at the row just above it; in a herd every waiter is wired
+// to the holder at the top; spin has no watches.
+func demoGutters(st recipes.Strategy, rows []demoRow) []string {
+	g := make([]string, len(rows))
+	for i := range g {
+		g[i] = "  "
+	}
+	switch st {
+	case recipes.Herd:
+		last := -1
+		for i, r := range rows {
+			if r.topWatch {
+				last = i
+			}
+		}
+		if last < 0 {
+			return g
+		}
+		g[0] = "╭▶"
+		for i := 1; i <= last; i++ {
+			switch {
+			case i == last:
+				g[i] = "╰─"
+			case rows[i].topWatch:
+				g[i] = "├─"
+			default:
+				g[i] = "│ "
+			}
+		}
+	case recipes.Chain:
+		for i := 1; i < len(rows); i++ {
+			if rows[i].c.State == demo.WaitingOn && len(rows[i].c.Watching) > 0 && rows[i].c.Watching[0] == rows[i-1].c.Node {
+				g[i] = " ↑"
+			}
+		}
+	}
+	return g
+}
+
+// contenderLine is one contender: arrow, state, what it waits on, its
+// node, and a flash when a notification just reached it.
+func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) string {
+	st := p.ctx.Styles
+	glyph, desc, style := "·", "working (not in line)", st.Dim
+	switch r.c.State {
+	case demo.Holding:
+		glyph, desc, style = "●", "holding", st.Holder
+	case demo.WaitingOn:
+		glyph, desc, style = "○", "waits on "+r.waitsOn, st.Waiter
+		if r.waitsOn == "" {
+			desc = "waiting"
+		}
+	case demo.Queued:
+		glyph, desc, style = "◌", "in line", st.Waiter
+	case demo.Polling:
+		glyph, desc, style = "↻", "NodeExists, retrying", st.Waiter
+	case demo.Crashed:
+		glyph, desc, style = "✗", "crashed", st.Error
+		if g, ok := p.ghosts.crashed[ghostKey{l.index, r.c.ID}]; ok {
+			// Counting up to the session's expiry, when the node goes.
+			desc = fmt.Sprintf("crashed %.1fs ago", p.ctx.Now().Sub(g.seen).Seconds())
+		}
+	}
+	right := ""
+	if r.seq >= 0 || (r.c.Node != "" && (r.c.State == demo.Holding || r.c.State == demo.Crashed)) {
+		right = shortNode(r.c.Node)
+	}
+	if cw < demoWideColumn {
+		right = ""
+		if r.c.State == demo.Polling {
+			desc = "retrying"
+		}
+	}
+	if r.flash {
+		right = strings.TrimSpace(right + " ✱")
+	}
+	left := fmt.Sprintf("%s%s %3s %s", gutter, glyph, fmt.Sprintf("#%d", r.c.ID), desc)
+	gap := cw - lipgloss.Width(left) - lipgloss.Width(right)
+	var line string
+	if gap < 1 {
+		line = clip(left, cw)
+	} else {
+		line = left + strings.Repeat(" ", gap) + right
+	}
+	line = fit(line, cw)
+	arrow := l.style.Render(line[:len(gutter)])
+	rest := line[len(gutter):]
+	if r.flash {
+		return arrow + st.Flash.Render(style.Render(rest))
+	}
+	return arrow + style.Render(rest)
+}
+
+// strip is a lane's contenders as one glyph each, in queue order.
+func (p *demoPage) strip(l laneView) string {
+	st := p.ctx.Styles
+	var b strings.Builder
+	for _, r := range l.rows {
+		switch {
+		case r.flash:
+			b.WriteString(st.Flash.Render("✱"))
+		case r.c.State == demo.Holding:
+			b.WriteString(st.Holder.Render("●"))
+		case r.c.State == demo.Crashed:
+			b.WriteString(st.Error.Render("✗"))
+		case r.c.State == demo.WaitingOn || r.c.State == demo.Queued:
+			b.WriteString(st.Waiter.Render("○"))
+		case r.c.State == demo.Polling:
+			b.WriteString(st.Waiter.Render("↻"))
+		default:
+			b.WriteString(st.Dim.Render("·"))
+		}
+	}
+	return b.String()
+}

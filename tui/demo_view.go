@@ -1,0 +1,278 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/recipes"
+)
+
+// Sizes of the demo's layout.
+const (
+	demoMinColumn  = 24 // narrower lanes are stacked instead of side by side
+	demoWideColumn = 34 // from here on counters have their long labels
+	demoGutter     = 2  // the arrows left of each contender
+)
+
+// demoColumnSep separates the lanes.
+const demoColumnSep = " │ "
+
+func (p *demoPage) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return block(nil, p.w, p.h)
+	}
+	now := p.ctx.Now()
+	lanes := p.laneViews(now)
+	if len(lanes) == 0 {
+		return block([]string{p.ctx.Styles.Dim.Render("no demo lanes are running: start them with zkx demo")}, p.w, p.h)
+	}
+	n := len(lanes)
+	cw := (p.w - lipgloss.Width(demoColumnSep)*(n-1)) / n
+	if cw < demoMinColumn {
+		return block(p.stacked(lanes), p.w, p.h)
+	}
+	return block(p.columns(lanes, cw), p.w, p.h)
+}
+
+// laneView is one lane ready to draw.
+type laneView struct {
+	index    int
+	snap     demo.LaneSnapshot
+	rows     []demoRow
+	live     int
+	style    lipgloss.Style
+	selected bool
+}
+
+func (p *demoPage) laneViews(now time.Time) []laneView {
+	flashFor := demoFlashFor(p.hold())
+	var out []laneView
+	for i, s := range p.snaps {
+		hidden := func(c demo.ContenderSnapshot) bool { return p.ghosts.hidden(i, s, c, now) }
+		flashed := func(c demo.ContenderSnapshot) bool { return p.flashes.flashed(i, c, now, flashFor) }
+		out = append(out, laneView{
+			index: i, snap: s, rows: demoRows(s, hidden, flashed), live: liveContenders(s),
+			style: p.laneStyle(s.Strategy), selected: p.target < 0 || p.target == i,
+		})
+	}
+	return out
+}
+
+// demoFlashFor is how long a notified contender flashes: long enough to
+// be seen at a frame or two, short enough that a chain, which wakes one
+// waiter per release, does not light up everyone at short hold times.
+func demoFlashFor(hold time.Duration) time.Duration {
+	return min(max(hold*2, demoFrame+10*time.Millisecond), 400*time.Millisecond)
+}
+
+func (p *demoPage) laneStyle(st recipes.Strategy) lipgloss.Style {
+	s := p.ctx.Styles
+	switch st {
+	case recipes.Herd:
+		return s.LaneHerd
+	case recipes.Spin:
+		return s.LaneSpin
+	}
+	return s.LaneChain
+}
+
+// header is the page's first line: the shared settings, shorter when
+// the screen is narrow.
+func (p *demoPage) header(lanes []laneView) string {
+	st := p.ctx.Styles
+	n := lanes[0].live
+	for _, l := range lanes {
+		n = min(n, l.live)
+	}
+	run := st.Info.Render("● running")
+	if p.paused() {
+		run = st.Warning.Render("❚❚ paused")
+	}
+	target := p.targetName()
+	parts := []string{
+		st.Title.Render(fmt.Sprintf("%d contenders per lane", n)),
+		st.Dim.Render("hold ") + st.HeaderValue.Render(fmtDuration(p.hold())),
+		st.Dim.Render("k/K act on ") + st.HeaderValue.Render(target),
+		run,
+	}
+	line := strings.Join(parts, st.Dim.Render("  ·  "))
+	if lipgloss.Width(line) <= p.w {
+		return line
+	}
+	if p.target >= 0 && p.target < len(p.lanes) {
+		target = p.laneName(p.target)
+	} else {
+		target = "all"
+	}
+	parts = []string{
+		st.Title.Render(fmt.Sprintf("%d/lane", n)),
+		st.Dim.Render("hold ") + st.HeaderValue.Render(fmtDuration(p.hold())),
+		st.Dim.Render("k/K: ") + st.HeaderValue.Render(target),
+		run,
+	}
+	return strings.Join(parts, st.Dim.Render(" · "))
+}
+
+// columns lays the lanes side by side, every section at the same height
+// in each column so the counters line up across lanes.
+func (p *demoPage) columns(lanes []laneView, cw int) []string {
+	st := p.ctx.Styles
+	wide := cw >= demoWideColumn
+	maxRows := 1
+	why := 0
+	for _, l := range lanes {
+		maxRows = max(maxRows, len(l.rows))
+		why = max(why, len(demoWrap(laneWhy(l.snap.Strategy, l.live), cw)))
+	}
+	why = min(why, 4)
+	// Fixed: header, title, two rules and the counters; the contenders
+	// come next (the sparkline gives way to them when space is short);
+	// then, if there is room, the extras in this order.
+	fixed := 1 + 1 + 2 + demoCounters
+	room := p.h - fixed
+	spark := room > maxRows
+	if spark {
+		room--
+	}
+	rows := min(maxRows, max(room, 1))
+	spare := room - rows
+	take := func(n int) bool {
+		if spare >= n {
+			spare -= n
+			return true
+		}
+		return false
+	}
+	showLesson := take(2)
+	showHow := take(1)
+	showWhy := why > 0 && take(why+1)
+	showLegend := take(1)
+	showGap := take(1)
+	showTip := p.hold() < demoTipBelow && take(1)
+
+	cols := make([][]string, len(lanes))
+	for i, l := range lanes {
+		var c []string
+		c = append(c, p.laneTitle(l, cw))
+		if showHow {
+			_, how := laneHeadline(l.snap.Strategy)
+			c = append(c, st.Dim.Render(clip(how, cw)))
+		}
+		if showWhy {
+			w := demoWrap(laneWhy(l.snap.Strategy, l.live), cw)
+			for j := 0; j < why; j++ {
+				if j < len(w) {
+					c = append(c, clip(w[j], cw))
+				} else {
+					c = append(c, "")
+				}
+			}
+			c = append(c, "")
+		}
+		rule := st.Border.Render(strings.Repeat("─", cw))
+		c = append(c, rule)
+		c = append(c, p.contenderLines(l, cw, rows)...)
+		c = append(c, rule)
+		c = append(c, p.counterLines(l, lanes, cw, wide, spark)...)
+		cols[i] = c
+	}
+	out := []string{p.header(lanes)}
+	if showLegend {
+		out = append(out, p.legend())
+	}
+	if showGap {
+		out = append(out, "")
+	}
+	height := len(cols[0])
+	sep := st.Border.Render(demoColumnSep)
+	for r := 0; r < height; r++ {
+		var b strings.Builder
+		for i, c := range cols {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			line := ""
+			if r < len(c) {
+				line = c[r]
+			}
+			b.WriteString(fit(line, cw))
+		}
+		out = append(out, b.String())
+	}
+	if showLesson {
+		out = append(out, "", p.lesson(lanes))
+	}
+	if showTip {
+		out = append(out, st.Dim.Render("H holds the lock longer and slows every lane down, so each handoff and each ✱ can be followed."))
+	}
+	return out
+}
+
+// demoTipBelow is the hold time under which the page suggests slowing down.
+const demoTipBelow = 200 * time.Millisecond
+
+// legend says what the glyphs mean.
+func (p *demoPage) legend() string {
+	st := p.ctx.Styles
+	items := []string{
+		st.Holder.Render("●") + st.Dim.Render(" holds"),
+		st.Waiter.Render("○") + st.Dim.Render(" waits (arrow: the node it watches)"),
+		st.Waiter.Render("↻") + st.Dim.Render(" retries create"),
+		st.Flash.Render("✱") + st.Dim.Render(" a watch just fired"),
+		st.Error.Render("✗") + st.Dim.Render(" crashed, node kept to expiry"),
+	}
+	return strings.Join(items, "  ")
+}
+
+// laneTitle is "▸ CHAIN  12 contenders", marked when k and K act on it.
+func (p *demoPage) laneTitle(l laneView, cw int) string {
+	name, _ := laneHeadline(l.snap.Strategy)
+	if l.snap.Name != "" && name == "" {
+		name = strings.ToUpper(l.snap.Name)
+	}
+	mark := "  "
+	if l.selected && p.target >= 0 {
+		mark = "▸ "
+	}
+	count := fmt.Sprintf("%d contenders", l.live)
+	if cw < demoWideColumn {
+		count = fmt.Sprintf("%d", l.live)
+	}
+	left := mark + l.style.Render(name)
+	gap := cw - lipgloss.Width(left) - lipgloss.Width(count)
+	if gap < 1 {
+		return left + " " + p.ctx.Styles.Dim.Render(count)
+	}
+	return left + strings.Repeat(" ", gap) + p.ctx.Styles.Dim.Render(count)
+}
+
+// stacked draws each lane in a few lines, one lane under the other, for
+// screens too narrow for columns.
+func (p *demoPage) stacked(lanes []laneView) []string {
+	st := p.ctx.Styles
+	out := []string{p.header(lanes)}
+	for _, l := range lanes {
+		c := l.snap.Counters
+		name, _ := laneHeadline(l.snap.Strategy)
+		mark := "  "
+		if l.selected && p.target >= 0 {
+			mark = "▸ "
+		}
+		figure := func(label, value string, vs lipgloss.Style) string {
+			return st.Dim.Render(label+" ") + vs.Render(value)
+		}
+		out = append(out, "",
+			mark+l.style.Render(name)+st.Dim.Render(fmt.Sprintf(" %d  ", l.live))+l.style.Render(demoRate(l.snap.History)+"/s"),
+			"  "+p.strip(l),
+			"  "+figure("notif/release", fmt.Sprintf("%.2f", c.NotificationsPerRelease), l.style)+"   "+
+				figure("reads/acq", fmt.Sprintf("%.2f", c.ReadsPerAcquisition), st.HeaderValue)+"   "+
+				figure("creates/acq", fmt.Sprintf("%.2f", c.CreatesPerAcquisition), st.HeaderValue),
+			"  "+figure("p50/p99", fmt.Sprintf("%s/%s ms", fmtMs(c.HandoffP50Ms), fmtMs(c.HandoffP99Ms)), st.HeaderValue)+"   "+
+				figure("violations", fmt.Sprintf("%d", c.Violations), violationStyle(st, c.Violations)))
+	}
+	return out
+}

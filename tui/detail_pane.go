@@ -1,0 +1,329 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// detailTab is one tab of the detail pane.
+type detailTab int
+
+const (
+	tabData detailTab = iota
+	tabStat
+	tabACL
+	tabRecipe
+)
+
+func (t detailTab) String() string { return [...]string{"Data", "Stat", "ACL", "Recipe"}[t] }
+
+// detailPane shows the selected node: its data decoded (live through a
+// data watch), stat, ACL, and the recipe when the node is a recognised
+// recipe directory.
+type detailPane struct {
+	ctx    *Context
+	path   string
+	tab    detailTab
+	scroll int
+	width  int
+	height int
+
+	decoder zkview.Decoder
+	hex     bool
+	// decoded caches the data's lines for the version it was decoded at,
+	// so drawing never decodes.
+	decodedFor  string
+	decoded     zkview.Decoded
+	decodedLine []string
+
+	acl     []zk.ACL
+	aclStat *zk.Stat // the stat read with the ACL (all we get without READ)
+	aclErr  error
+	aclFor  string
+	aclVer  int32
+
+	recipe *recipeView // when the Recipe tab has been shown for path
+	label  dirLabel
+}
+
+// aclMsg answers an ACL read.
+type aclMsg struct {
+	path string
+	acl  []zk.ACL
+	stat *zk.Stat
+	err  error
+}
+
+func newDetailPane(ctx *Context) *detailPane {
+	return &detailPane{ctx: ctx, decoder: zkview.DecodeAuto}
+}
+
+// show switches the pane to path, letting go of the previous node's
+// watch and recipe view.
+func (d *detailPane) show(path string, label dirLabel) tea.Cmd {
+	if path == d.path {
+		d.label = label
+		return nil
+	}
+	d.release()
+	d.path, d.label, d.scroll = path, label, 0
+	d.acl, d.aclStat, d.aclErr, d.aclFor = nil, nil, nil, ""
+	if d.tab == tabRecipe && label.kind == "" {
+		d.tab = tabData
+	}
+	if path == "" {
+		return nil
+	}
+	d.ctx.Tree.Watch(path)
+	cmds := []tea.Cmd{d.readACL()}
+	if d.tab == tabRecipe {
+		cmds = append(cmds, d.openRecipe())
+	}
+	return tea.Batch(cmds...)
+}
+
+// release lets go of what the pane follows for its node.
+func (d *detailPane) release() {
+	if d.path != "" {
+		d.ctx.Tree.Unwatch(d.path)
+	}
+	if d.recipe != nil {
+		d.recipe.close()
+		d.recipe = nil
+	}
+}
+
+func (d *detailPane) readACL() tea.Cmd {
+	c, ctx, p := d.ctx.Client, d.ctx.Ctx, d.path
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		acl, st, err := c.ACL(ctx, p)
+		return aclMsg{path: p, acl: acl, stat: st, err: err}
+	}
+}
+
+func (d *detailPane) openRecipe() tea.Cmd {
+	if d.recipe != nil || d.label.kind == "" {
+		return nil
+	}
+	d.recipe = newRecipeView(d.ctx, d.path)
+	d.recipe.setSize(d.width, d.height-2)
+	return d.recipe.init()
+}
+
+func (d *detailPane) tabs() []detailTab {
+	if d.label.kind != "" {
+		return []detailTab{tabData, tabStat, tabACL, tabRecipe}
+	}
+	return []detailTab{tabData, tabStat, tabACL}
+}
+
+// switchTab moves to the next (+1) or previous (-1) tab.
+func (d *detailPane) switchTab(step int) tea.Cmd {
+	tabs := d.tabs()
+	i := 0
+	for j, t := range tabs {
+		if t == d.tab {
+			i = j
+		}
+	}
+	d.tab = tabs[(i+step+len(tabs))%len(tabs)]
+	d.scroll = 0
+	if d.tab == tabRecipe {
+		return d.openRecipe()
+	}
+	return nil
+}
+
+func (d *detailPane) setSize(w, h int) {
+	d.width, d.height = w, h
+	if d.recipe != nil {
+		d.recipe.setSize(w, h-2)
+	}
+}
+
+// update takes data messages meant for the pane.
+func (d *detailPane) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case aclMsg:
+		if msg.path != d.path {
+			return nil
+		}
+		d.acl, d.aclStat, d.aclErr, d.aclFor = msg.acl, msg.stat, msg.err, msg.path
+		if msg.stat != nil {
+			d.aclVer = msg.stat.Aversion
+		}
+		return nil
+	case treeMsg:
+		var cmds []tea.Cmd
+		for _, p := range msg {
+			if p != d.path {
+				continue
+			}
+			// ZooKeeper has no ACL watches: read the ACL again when the
+			// stat says it changed.
+			if n, ok := d.ctx.Tree.Get(p); ok && n.Stat != nil && d.aclFor == p && n.Stat.Aversion != d.aclVer {
+				d.aclVer = n.Stat.Aversion
+				cmds = append(cmds, d.readACL())
+			}
+		}
+		if d.recipe != nil {
+			cmds = append(cmds, d.recipe.update(msg))
+		}
+		return tea.Batch(cmds...)
+	}
+	if d.recipe != nil {
+		return d.recipe.update(msg)
+	}
+	return nil
+}
+
+// lines returns the current tab's content lines (the data's are cached).
+func (d *detailPane) lines() []string {
+	st := d.ctx.Styles
+	if d.path == "" {
+		return []string{st.Dim.Render("nothing selected")}
+	}
+	n, _ := d.ctx.Tree.Get(d.path)
+	stat := n.Stat
+	if stat == nil {
+		stat = d.aclStat
+	}
+	switch d.tab {
+	case tabStat:
+		if stat == nil {
+			return []string{d.missing(n)}
+		}
+		return fieldLines(st, zkview.FormatStat(stat, d.ctx.Now()))
+	case tabACL:
+		switch {
+		case d.aclFor != d.path:
+			return []string{st.Dim.Render("reading…")}
+		case zkview.IsNoAuth(d.aclErr):
+			return fieldLines(st, zkview.FormatACL(nil)[:0], zkview.Field{Name: "acl", Value: zkview.NoAccessText})
+		case d.aclErr != nil:
+			return []string{st.Error.Render(d.aclErr.Error())}
+		}
+		return fieldLines(st, zkview.FormatACL(d.acl))
+	case tabRecipe:
+		return nil // drawn by the recipe view
+	}
+	return d.dataLines(n, stat)
+}
+
+func (d *detailPane) missing(n zkview.NodeState) string {
+	st := d.ctx.Styles
+	switch {
+	case n.Err != nil && zkview.IsNoNode(n.Err):
+		return st.Error.Render("this node no longer exists")
+	case n.Err != nil && !zkview.IsNoAuth(n.Err):
+		return st.Error.Render(n.Err.Error())
+	}
+	return st.Dim.Render("reading…")
+}
+
+func (d *detailPane) dataLines(n zkview.NodeState, stat *zk.Stat) []string {
+	st := d.ctx.Styles
+	if zkview.IsNoAuth(n.Err) {
+		return []string{st.Warning.Render(zkview.NoAccessText) + st.Dim.Render(": the ACL grants this session no READ (try --auth)")}
+	}
+	if !n.DataLoaded {
+		return []string{d.missing(n)}
+	}
+	with := d.decoder
+	if d.hex {
+		with = zkview.DecodeHex
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%d\x00%s", d.path, n.Stat.Mzxid, len(n.Data), with)
+	if key != d.decodedFor {
+		d.decoded = zkview.Decode(n.Data, with)
+		d.decodedLine = strings.Split(d.decoded.Text, "\n")
+		d.decodedFor = key
+	}
+	head := []string{st.Label.Render(string(d.decoded.Decoder)) + st.Dim.Render(fmt.Sprintf(" · %s · version %d · modified %s",
+		byteSize(len(n.Data)), stat.Version, ago(d.ctx.Now(), time.UnixMilli(stat.Mtime))))}
+	if d.decoded.Note != "" {
+		head = append(head, st.Warning.Render(d.decoded.Note))
+	}
+	head = append(head, "")
+	return append(head, d.decodedLine...)
+}
+
+func fieldLines(st Styles, fields []zkview.Field, extra ...zkview.Field) []string {
+	fields = append(fields, extra...)
+	w := 0
+	for _, f := range fields {
+		w = max(w, len(f.Name))
+	}
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, st.HeaderLabel.Render(fmt.Sprintf("%-*s", w, f.Name))+"  "+f.Value)
+	}
+	return out
+}
+
+func (d *detailPane) scrollBy(delta int) {
+	d.scroll = max(d.scroll+delta, 0)
+}
+
+func (d *detailPane) view(focused bool) string {
+	st := d.ctx.Styles
+	var tabs []string
+	for _, t := range d.tabs() {
+		if t == d.tab {
+			tabs = append(tabs, st.TabActive.Render(t.String()))
+		} else {
+			tabs = append(tabs, st.TabInactive.Render(t.String()))
+		}
+	}
+	title := strings.Join(tabs, " ")
+	if d.path != "" {
+		title += "  " + st.Dim.Render(zkview.EscapeLine(d.path))
+	}
+	lines := []string{fit(title, d.width), st.Border.Render(strings.Repeat("─", max(d.width, 0)))}
+	body := d.height - 2
+	if d.tab == tabRecipe && d.recipe != nil {
+		return block(append(lines, splitLines(d.recipe.view(focused))...), d.width, d.height)
+	}
+	content := d.lines()
+	d.scroll = min(d.scroll, max(len(content)-body, 0))
+	end := min(d.scroll+body, len(content))
+	lines = append(lines, content[d.scroll:end]...)
+	return block(lines, d.width, d.height)
+}
+
+// byteSize writes a size as people read it.
+func byteSize(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// ago writes how long before now t was, to the unit that matters.
+func ago(now, t time.Time) string {
+	if t.IsZero() || t.Unix() <= 0 {
+		return "never"
+	}
+	return humanDuration(now.Sub(t)) + " ago"
+}
+
+// humanDuration is shortDuration with milliseconds below a second, for
+// how long an operation took.
+func humanDuration(d time.Duration) string {
+	if d >= 0 && d < time.Second {
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	return shortDuration(d)
+}

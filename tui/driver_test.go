@@ -1,0 +1,201 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// driver runs an App as Bubble Tea would, without a terminal: commands
+// run in goroutines and their messages go back through Update, one at a
+// time, on the test's goroutine. Tests wait for what the screen shows,
+// with a deadline.
+type driver struct {
+	t    testing.TB
+	app  *App
+	msgs chan tea.Msg
+	quit bool
+}
+
+func newDriver(t testing.TB, app *App, width, height int) *driver {
+	t.Helper()
+	d := &driver{t: t, app: app, msgs: make(chan tea.Msg, 1024)}
+	t.Cleanup(app.Close)
+	d.run(app.Init())
+	d.send(tea.WindowSizeMsg{Width: width, Height: height})
+	return d
+}
+
+func (d *driver) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		if msg := cmd(); msg != nil {
+			d.msgs <- msg
+		}
+	}()
+}
+
+// send delivers one message, unpacking batches.
+func (d *driver) send(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			d.run(c)
+		}
+	case tea.QuitMsg:
+		d.quit = true
+	default:
+		_, cmd := d.app.Update(msg)
+		d.run(cmd)
+	}
+}
+
+// key presses one key, as tmux send-keys would name it.
+func (d *driver) key(name string) {
+	d.send(keyPress(name))
+}
+
+func keyPress(name string) tea.KeyPressMsg {
+	switch name {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+r":
+		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
+	}
+	r := []rune(name)[0]
+	return tea.KeyPressMsg{Code: r, Text: name}
+}
+
+// typeText types each character.
+func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.key(string(r))
+	}
+}
+
+// screen is what a person would see, as text.
+func (d *driver) screen() string { return d.app.render() }
+
+// waitFor delivers messages until cond holds for the screen.
+func (d *driver) waitFor(what string, cond func(screen string) bool) string {
+	d.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		s := d.screen()
+		if cond(s) {
+			return s
+		}
+		select {
+		case msg := <-d.msgs:
+			d.send(msg)
+		case <-deadline:
+			d.t.Fatalf("waiting for %s; the screen shows:\n%s", what, s)
+		}
+	}
+}
+
+func (d *driver) waitText(text string) string {
+	d.t.Helper()
+	return d.waitFor(strings.TrimSpace(text), func(s string) bool { return strings.Contains(s, text) })
+}
+
+// settle delivers what arrives until nothing has for a moment: for
+// golden screens, after the condition that matters was waited for.
+func (d *driver) settle() {
+	for {
+		select {
+		case msg := <-d.msgs:
+			d.send(msg)
+		case <-time.After(200 * time.Millisecond):
+			return
+		}
+	}
+}
+
+// fixedTime is the clock of golden screens: the embedded server stamps
+// nodes with it and the explorer measures durations to 90 s after it.
+var fixedTime = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+
+// goldenServer starts an embedded server whose clock stands still, so
+// node times and session ids are the same on every run.
+func goldenServer(t testing.TB) *zkserver.Server {
+	return zktest.EmbeddedServer(t, zkserver.Config{Clock: func() time.Time { return fixedTime }})
+}
+
+// newTestApp connects an explorer to connect with plain styles and the
+// clock 90 s after fixedTime.
+func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Config)) *App {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var opts []zkview.Option
+	if readOnly {
+		opts = append(opts, zkview.WithReadOnly())
+	}
+	c, err := zkview.Dial(ctx, connect, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	plain := PlainStyles()
+	cfg := Config{Client: c, Connect: "test-server", ReadOnly: readOnly, Styles: &plain,
+		Now: func() time.Time { return fixedTime.Add(90 * time.Second) }}
+	for _, f := range extra {
+		f(&cfg)
+	}
+	return New(cfg)
+}
+
+// zkConn is a plain go-zookeeper session for arranging state.
+func zkConn(t testing.TB, connect string) *zk.Conn {
+	t.Helper()
+	conn, events, err := zk.Connect([]string{connect}, 10*time.Second, zk.WithLogInfo(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	deadline := time.After(10 * time.Second)
+	for conn.State() != zk.StateHasSession {
+		select {
+		case <-events:
+		case <-deadline:
+			t.Fatal("no session")
+		}
+	}
+	return conn
+}
+
+func mustCreate(t testing.TB, conn *zk.Conn, p string, data string, flags int32) string {
+	t.Helper()
+	got, err := conn.Create(p, []byte(data), flags, zk.WorldACL(zk.PermAll))
+	if err != nil {
+		t.Fatalf("create %s: %v", p, err)
+	}
+	return got
+}
+
+func resize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+func zkserverConfig() zkserver.Config { return zkserver.Config{} }

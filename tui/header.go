@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// header is the top line: where we are connected, as whom, and how the
+// session is.
+type header struct {
+	connect   string // the connect string as given
+	server    string // the member we are connected to
+	stats     *zkview.ServerStats
+	statsErr  error
+	session   int64
+	state     zkview.SessionState
+	lastZxid  int64 // the highest zxid seen: srvr's, or any stat's since
+	readOnly  bool
+	reconnect int // new sessions after expiry, shown so a flap is visible
+}
+
+func (h *header) seeZxid(z int64) {
+	if z > h.lastZxid {
+		h.lastZxid = z
+	}
+}
+
+func (h *header) view(st Styles, width int) string {
+	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
+	var parts []string
+	parts = append(parts, st.Title.Render("zkx"))
+	where := value(h.connect)
+	if h.server != "" && h.server != h.connect {
+		where += label(" → ") + value(h.server)
+	}
+	if h.stats != nil {
+		mode := string(h.stats.Mode)
+		if h.stats.ReadOnly && mode != string(zkview.ModeReadOnly) {
+			mode += ", read-only"
+		}
+		where += label(" (") + value(mode) + label(")")
+	} else if h.statsErr != nil {
+		where += label(" (mode unknown)")
+	}
+	parts = append(parts, where)
+	sess := label("session ")
+	if h.session != 0 {
+		sess += value(fmt.Sprintf("0x%x", h.session)) + " "
+	}
+	sess += stateStyle(st, h.state).Render(h.state.String())
+	if h.reconnect > 0 {
+		sess += label(fmt.Sprintf(" (%d new since start)", h.reconnect))
+	}
+	parts = append(parts, sess)
+	if h.lastZxid > 0 {
+		parts = append(parts, label("zxid ")+value(fmt.Sprintf("0x%x", h.lastZxid)))
+	}
+	if h.stats != nil {
+		parts = append(parts, label("znodes ")+value(groupThousands(h.stats.NodeCount)))
+	}
+	line := strings.Join(parts, label("  │  "))
+	if h.readOnly {
+		badge := st.Badge.Render("READ-ONLY")
+		gap := width - lipgloss.Width(line) - lipgloss.Width(badge)
+		if gap < 1 {
+			gap = 1
+		}
+		line += strings.Repeat(" ", gap) + badge
+	}
+	return fit(line, width)
+}
+
+func stateStyle(st Styles, s zkview.SessionState) lipgloss.Style {
+	switch s {
+	case zkview.Connected:
+		return st.Connected
+	case zkview.Suspended:
+		return st.Suspended
+	case zkview.Expired, zkview.Closed:
+		return st.Expired
+	}
+	return st.Connecting
+}
+
+// groupThousands writes 1234567 as 1,234,567.
+func groupThousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

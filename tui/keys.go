@@ -1,0 +1,108 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// GlobalKeys work on every page.
+type GlobalKeys struct {
+	Quit, Back, Help, Command, Filter, Refresh key.Binding
+}
+
+// NavKeys move through a list or a tree.
+type NavKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right, Enter, Focus key.Binding
+}
+
+// DetailKeys switch the detail pane's tabs and decoders.
+type DetailKeys struct {
+	NextTab, PrevTab, Hex, Decoder key.Binding
+}
+
+// ActionKeys change ZooKeeper. A read-only explorer has none: NewKeys
+// leaves them disabled, so they neither match nor show in help.
+type ActionKeys struct {
+	Create, Edit, Delete, DeleteTree    key.Binding
+	Acquire, Release, ForceRelease      key.Binding
+	Enqueue, Dequeue, Volunteer, Resign key.Binding
+}
+
+// DemoKeys drive the demo's lanes.
+type DemoKeys struct {
+	More, Fewer, Pause, Crash, Close, HoldLonger, HoldShorter, Reset, Lane key.Binding
+}
+
+// Keys is the whole keymap; `?` builds its help from it.
+type Keys struct {
+	Global GlobalKeys
+	Nav    NavKeys
+	Detail DetailKeys
+	Action ActionKeys
+	Demo   DemoKeys
+}
+
+func bind(keys []string, help, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+// NewKeys returns the keymap; readOnly disables every action key.
+func NewKeys(readOnly bool) Keys {
+	k := Keys{
+		Global: GlobalKeys{
+			Quit:    bind([]string{"ctrl+c"}, "ctrl+c", "quit"),
+			Back:    bind([]string{"esc", "q"}, "esc/q", "back (quit on the first page)"),
+			Help:    bind([]string{"?"}, "?", "help"),
+			Command: bind([]string{":"}, ":", "command (:locks, :cd /path …)"),
+			Filter:  bind([]string{"/"}, "/", "filter (substring, or /regex/)"),
+			Refresh: bind([]string{"ctrl+r"}, "ctrl+r", "read everything again"),
+		},
+		Nav: NavKeys{
+			Up:       bind([]string{"up", "k"}, "↑/k", "up"),
+			Down:     bind([]string{"down", "j"}, "↓/j", "down"),
+			PageUp:   bind([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
+			PageDown: bind([]string{"pgdown", "ctrl+f", "space"}, "pgdn", "page down"),
+			Top:      bind([]string{"home", "g"}, "g", "top"),
+			Bottom:   bind([]string{"end", "G"}, "G", "bottom"),
+			Left:     bind([]string{"left", "h"}, "←/h", "collapse / parent"),
+			Right:    bind([]string{"right", "l"}, "→/l", "expand"),
+			Enter:    bind([]string{"enter"}, "enter", "open"),
+			Focus:    bind([]string{"tab"}, "tab", "switch pane"),
+		},
+		Detail: DetailKeys{
+			NextTab: bind([]string{"]"}, "]", "next tab"),
+			PrevTab: bind([]string{"["}, "[", "previous tab"),
+			Hex:     bind([]string{"x"}, "x", "hex on/off"),
+			Decoder: bind([]string{"t"}, "t", "next decoder"),
+		},
+		Action: ActionKeys{
+			Create:       bind([]string{"n"}, "n", "new child node"),
+			Edit:         bind([]string{"e"}, "e", "set data"),
+			Delete:       bind([]string{"d"}, "d", "delete node"),
+			DeleteTree:   bind([]string{"D"}, "D", "delete node and children"),
+			Acquire:      bind([]string{"a"}, "a", "acquire the lock"),
+			Release:      bind([]string{"u"}, "u", "release our lock"),
+			ForceRelease: bind([]string{"F"}, "F", "force-release the holder"),
+			Enqueue:      bind([]string{"+"}, "+", "enqueue an item"),
+			Dequeue:      bind([]string{"-"}, "-", "dequeue the head"),
+			Volunteer:    bind([]string{"v"}, "v", "volunteer as candidate"),
+			Resign:       bind([]string{"R"}, "R", "resign"),
+		},
+		Demo: DemoKeys{
+			More:        bind([]string{"+", "="}, "+", "one more contender per lane"),
+			Fewer:       bind([]string{"-"}, "-", "one fewer contender per lane"),
+			Pause:       bind([]string{"p"}, "p", "pause / resume"),
+			Crash:       bind([]string{"k"}, "k", "crash a holder (node goes at expiry)"),
+			Close:       bind([]string{"K"}, "K", "close a holder (node goes at once)"),
+			HoldLonger:  bind([]string{"H"}, "H", "hold longer"),
+			HoldShorter: bind([]string{"h"}, "h", "hold shorter"),
+			Reset:       bind([]string{"r"}, "r", "reset counters"),
+			Lane:        bind([]string{"tab"}, "tab", "next lane (k/K act on it)"),
+		},
+	}
+	if readOnly {
+		for _, b := range []*key.Binding{&k.Action.Create, &k.Action.Edit, &k.Action.Delete, &k.Action.DeleteTree,
+			&k.Action.Acquire, &k.Action.Release, &k.Action.ForceRelease, &k.Action.Enqueue, &k.Action.Dequeue,
+			&k.Action.Volunteer, &k.Action.Resign} {
+			b.SetEnabled(false)
+		}
+	}
+	return k
+}

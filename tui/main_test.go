@@ -1,0 +1,11 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/zkx-dev/zkx/internal/zktest"
+)
+
+// TestMain stops the shared real ZooKeeper of zktest.Each when the tests
+// end.
+func TestMain(m *testing.M) { zktest.Main(m) }

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// recipeKind is what a recipe list shows.
+type recipeKind string
+
+const (
+	kindLocks     recipeKind = "locks"
+	kindQueues    recipeKind = "queues"
+	kindElections recipeKind = "elections"
+)
+
+// tables reports whether the kind shows what only the servers' tables
+// say (client addresses, live connections, observed watches). Queues do
+// not, so a queue list never asks the servers.
+func (k recipeKind) tables() bool { return k != kindQueues }
+
+// pick returns the recipes of the kind in a scan's result, as pointers.
+func (k recipeKind) pick(res zkview.ScanResult) []any {
+	var out []any
+	switch k {
+	case kindLocks:
+		for i := range res.Locks {
+			out = append(out, &res.Locks[i])
+		}
+	case kindQueues:
+		for i := range res.Queues {
+			out = append(out, &res.Queues[i])
+		}
+	case kindElections:
+		for i := range res.Elections {
+			out = append(out, &res.Elections[i])
+		}
+	}
+	return out
+}
+
+// is reports whether v, as RecognizeDir returns it, is of the kind.
+func (k recipeKind) is(v any) bool {
+	switch v.(type) {
+	case *zkview.Lock:
+		return k == kindLocks
+	case *zkview.Queue:
+		return k == kindQueues
+	case *zkview.Election:
+		return k == kindElections
+	}
+	return false
+}
+
+// singular names one recipe of the kind.
+func (k recipeKind) singular() string {
+	switch k {
+	case kindLocks:
+		return "lock"
+	case kindQueues:
+		return "queue"
+	}
+	return "election"
+}
+
+// recipePath is the path of a recognised recipe, "" for none.
+func recipePath(v any) string {
+	switch v := v.(type) {
+	case *zkview.Lock:
+		return v.Path
+	case *zkview.Election:
+		return v.Path
+	case *zkview.Queue:
+		return v.Path
+	case *zkview.Barrier:
+		return v.Path
+	}
+	return ""
+}
+
+// emptied is a listed recipe whose directory no longer holds a member
+// that makes it one (the last holder left a lock, a queue was drained):
+// it stays listed, free or empty, until its directory goes.
+func emptied(v any) any {
+	switch v := v.(type) {
+	case *zkview.Lock:
+		return &zkview.Lock{Path: v.Path, Recipe: v.Recipe, Format: v.Format, MaxLeases: v.MaxLeases}
+	case *zkview.Queue:
+		return &zkview.Queue{Path: v.Path, Format: v.Format}
+	case *zkview.Election:
+		return &zkview.Election{Path: v.Path, Format: v.Format}
+	}
+	return v
+}
+
+// warningsOf returns a recipe's warnings.
+func warningsOf(v any) []string {
+	switch v := v.(type) {
+	case *zkview.Lock:
+		return v.Warnings
+	case *zkview.Queue:
+		return v.Warnings
+	case *zkview.Election:
+		return v.Warnings
+	}
+	return nil
+}
+
+// resultOf makes a scan's result of one recognised recipe.
+func resultOf(v any) zkview.ScanResult {
+	var res zkview.ScanResult
+	switch v := v.(type) {
+	case *zkview.Lock:
+		res.Locks = append(res.Locks, *v)
+	case *zkview.Election:
+		res.Elections = append(res.Elections, *v)
+	case *zkview.Queue:
+		res.Queues = append(res.Queues, *v)
+	case *zkview.Barrier:
+		res.Barriers = append(res.Barriers, *v)
+	}
+	return res
+}

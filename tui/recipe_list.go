@@ -1,0 +1,427 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// recipeList is :locks, :queues or :elections: the recipes of one kind
+// at and under a root, found by a scan and then kept live (see
+// recipe_list_live.go).
+type recipeList struct {
+	ctx  *Context
+	kind recipeKind
+	root string
+	src  source
+	// pctx ends the page's reads when it closes.
+	pctx   context.Context
+	cancel context.CancelFunc
+
+	tbl *listTable
+	// The recipes in the scan's order, by path; errs holds a listed
+	// recipe's last failed read.
+	order   []string
+	recipes map[string]any
+	errs    map[string]error
+	// redrawAt is when a live duration on screen next changes.
+	redrawAt time.Time
+	// after delivers msg after d (tea.Tick; tests hold the message).
+	after func(d time.Duration, msg tea.Msg) tea.Cmd
+
+	scan scanState
+	live liveState
+
+	width, height int
+}
+
+// scanState is the scan in flight and what the last one said.
+type scanState struct {
+	gen     int
+	running bool
+	cancel  context.CancelFunc
+	nodes   *atomic.Int64 // listed so far, written by the scan
+	started time.Time
+	took    time.Duration
+	done    bool // a scan finished at least once
+	err     error
+	partial bool
+	found   int64 // nodes the last finished scan listed
+}
+
+// scanMsg is a finished scan.
+type scanMsg struct {
+	owner *recipeList
+	gen   int
+	res   zkview.ScanResult
+	err   error
+	nodes int64
+	// pzxid is each listed directory's Pzxid as the scan read it.
+	pzxid map[string]int64
+	// in is the introspection that ran beside the scan (nil for queues,
+	// or when no member answered: inErr).
+	in    *zkview.Introspection
+	inErr error
+}
+
+func newRecipeList(ctx *Context, kind recipeKind, root string) page {
+	return newRecipeListFrom(ctx, kind, root, clientSource(ctx))
+}
+
+// newRecipeListFrom builds the page on any source (tests give canned
+// answers).
+func newRecipeListFrom(ctx *Context, kind recipeKind, root string, src source) *recipeList {
+	pctx, cancel := context.WithCancel(ctx.Ctx)
+	p := &recipeList{
+		ctx: ctx, kind: kind, root: root, src: src, pctx: pctx, cancel: cancel,
+		recipes: map[string]any{}, errs: map[string]error{},
+		live: newLiveState(), after: afterDelay,
+	}
+	p.live.intro.ask = src.introspect
+	p.scan.nodes = new(atomic.Int64)
+	p.tbl = newListTable(recipeColumns(kind)...)
+	return p
+}
+
+func (p *recipeList) Init() tea.Cmd { return p.rescan() }
+
+func (p *recipeList) Title() string { return string(p.kind) + " " + zkview.EscapeLine(p.root) }
+
+func (p *recipeList) Keys() []key.Binding {
+	k := p.ctx.Keys
+	open := k.Nav.Enter
+	open.SetHelp(open.Help().Key, "open the "+p.kind.singular())
+	rescan := k.Global.Refresh
+	rescan.SetHelp(rescan.Help().Key, "scan again (finds new ones)")
+	return []key.Binding{open, rescan, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
+}
+
+func (p *recipeList) SetFilter(f filter) { p.tbl.setFilter(f) }
+func (p *recipeList) Filter() filter     { return p.tbl.filter }
+
+// Close stops the scan and lets go of every directory the page follows.
+func (p *recipeList) Close() {
+	p.cancel()
+	p.unfollowAll()
+}
+
+// rescan starts a scan; rows already found stay on screen (and live)
+// until it ends.
+func (p *recipeList) rescan() tea.Cmd {
+	if p.scan.cancel != nil {
+		p.scan.cancel()
+	}
+	ctx, cancel := context.WithCancel(p.pctx)
+	p.scan.gen++
+	p.scan.running, p.scan.cancel = true, cancel
+	p.scan.nodes = new(atomic.Int64)
+	p.scan.started = p.ctx.Now()
+	gen, nodes, owner := p.scan.gen, p.scan.nodes, p
+	src, root, withTables := p.src, p.root, p.kind.tables()
+	opts := p.ctx.scanOptions(nil)
+	return func() tea.Msg {
+		defer cancel()
+		msg := scanMsg{owner: owner, gen: gen, pzxid: map[string]int64{}}
+		var late *lateTables
+		if withTables {
+			// The servers are asked while the tree is walked; the
+			// recognisers wait for the answer only when they need it.
+			late = newLateTables()
+			opts.Tables = late
+			go func() { late.set(src.introspect(ctx)) }()
+		}
+		opts.Visit = func(n zkview.WalkNode) {
+			nodes.Add(1)
+			if n.Stat != nil && n.Stat.NumChildren > 0 {
+				msg.pzxid[n.Path] = n.Stat.Pzxid
+			}
+		}
+		msg.res, msg.err = scanRoot(ctx, src, root, opts)
+		msg.nodes = nodes.Load()
+		if late != nil {
+			msg.in, msg.inErr = late.wait()
+		}
+		return msg
+	}
+}
+
+// scanRoot scans root. A root that is a component of a recipe (a Curator
+// semaphore's leases/, a Kazoo semaphore's lock directory) gives the
+// recipe it belongs to, as `zkx locks PATH` does.
+func scanRoot(ctx context.Context, src source, root string, opts zkview.ScanOptions) (zkview.ScanResult, error) {
+	if root != "/" {
+		if v, err := src.recognize(ctx, root, opts); err == nil && v != nil && recipePath(v) != root {
+			return resultOf(v), nil
+		}
+	}
+	return src.scan(ctx, root, opts) // its errors name root
+}
+
+func (p *recipeList) Update(msg tea.Msg) (page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	case scanMsg:
+		if msg.owner != p || msg.gen != p.scan.gen {
+			return p, nil
+		}
+		return p, p.scanned(msg)
+	case recognizedMsg:
+		if msg.owner != p {
+			return p, nil
+		}
+		return p, p.recognized(msg)
+	case introMsg:
+		if !p.live.intro.take(msg, p.ctx.Now()) {
+			return p, nil
+		}
+		p.tbl.setSize(p.width, p.tableHeight())
+		return p, p.introspected()
+	case introDueMsg:
+		if msg.owner != p {
+			return p, nil
+		}
+		p.live.introTick = false
+		return p, p.maybeIntrospect()
+	case treeMsg:
+		return p, p.treeChanged(msg)
+	case refreshMsg:
+		return p, p.rescan()
+	case sessionMsg:
+		// A new session changes which rows are "you".
+		p.rebuild()
+	case frameMsg:
+		if now := p.ctx.Now(); !p.redrawAt.IsZero() && !now.Before(p.redrawAt) {
+			p.rebuild()
+		}
+	}
+	return p, nil
+}
+
+func (p *recipeList) key(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
+		return p.open()
+	}
+	if navigate(p.tbl.table, p.ctx.Keys.Nav, msg) {
+		p.scheduleRedraw()
+	}
+	return nil
+}
+
+// open pushes the live view of the selected recipe.
+func (p *recipeList) open() tea.Cmd {
+	r, ok := p.tbl.selected()
+	if !ok {
+		return nil
+	}
+	return push(newRecipePage(p.ctx, r.key))
+}
+
+// Mouse selects the clicked row (a second click opens it) and scrolls
+// with the wheel.
+func (p *recipeList) Mouse(msg tea.MouseMsg) tea.Cmd {
+	open := mouseTable(p.tbl.table, msg, p.tableTop())
+	p.scheduleRedraw()
+	if open {
+		return p.open()
+	}
+	return nil
+}
+
+// rebuild makes the table's rows from the recipes.
+func (p *recipeList) rebuild() {
+	now := p.ctx.Now()
+	rows := make([]tableRow, 0, len(p.order))
+	for _, path := range p.order {
+		rows = append(rows, p.recipeRow(p.recipes[path], now))
+	}
+	p.tbl.setSize(p.width, p.tableHeight()) // the notes above may have changed
+	p.tbl.setRows(rows, now)
+	p.scheduleRedraw()
+}
+
+// scheduleRedraw finds when a duration on screen next changes.
+func (p *recipeList) scheduleRedraw() {
+	now := p.ctx.Now()
+	p.redrawAt = time.Time{}
+	for _, r := range p.tbl.visible() {
+		t := heldSince(p.recipes[r.key])
+		if t.IsZero() {
+			continue
+		}
+		at := now.Add(shortDurationStep(now.Sub(t)))
+		if p.redrawAt.IsZero() || at.Before(p.redrawAt) {
+			p.redrawAt = at
+		}
+	}
+}
+
+// heldSince is when a recipe's holder or leader got its node; zero when
+// it has none.
+func heldSince(v any) time.Time {
+	switch r := v.(type) {
+	case *zkview.Lock:
+		if len(r.Holders) > 0 {
+			return r.Holders[0].Created
+		}
+	case *zkview.Election:
+		if r.Leader != nil {
+			return r.Leader.Created
+		}
+	}
+	return time.Time{}
+}
+
+// nextFrame asks for frames while a scan runs (its progress), while a
+// row flashes, and when a duration on screen changes; none when idle.
+func (p *recipeList) nextFrame() time.Duration {
+	now := p.ctx.Now()
+	var scanning, redraw time.Duration
+	if p.scan.running {
+		scanning = 100 * time.Millisecond
+	}
+	if !p.redrawAt.IsZero() {
+		redraw = max(p.redrawAt.Sub(now), time.Millisecond)
+	}
+	return soonest(scanning, p.tbl.nextFlash(now), redraw)
+}
+
+func (p *recipeList) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.tbl.setSize(w, p.tableHeight())
+	p.scheduleRedraw()
+}
+
+// The page: a summary line, notes (errors, refusals), the table, and a
+// hint line.
+func (p *recipeList) View() string {
+	st := p.ctx.Styles
+	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
+	lines = lines[:min(len(lines), p.headLines())]
+	if th := p.tableHeight(); th > 0 {
+		lines = append(lines, splitLines(p.tbl.view(st, true, p.ctx.Now()))...)
+	}
+	if p.height >= 6 {
+		lines = append(lines, st.Dim.Render("rows stay live · ctrl+r scans again for new "+string(p.kind)+" · enter opens one"))
+	}
+	return block(lines, p.width, p.height)
+}
+
+// headLines is how many lines go above the table: the summary and up to
+// three notes, fewer on a short screen.
+func (p *recipeList) headLines() int {
+	n := 1 + min(len(p.notes()), 3)
+	if p.height < 10 {
+		n = 1
+	}
+	return min(n, max(p.height, 0))
+}
+
+func (p *recipeList) tableTop() int { return p.headLines() }
+
+func (p *recipeList) tableHeight() int {
+	h := p.height - p.headLines()
+	if p.height >= 6 {
+		h-- // the hint
+	}
+	return max(h, 0)
+}
+
+// summary says what the list holds, or how far the scan is.
+func (p *recipeList) summary() string {
+	st := p.ctx.Styles
+	root := zkview.EscapeLine(p.root)
+	if !p.scan.done {
+		return st.Title.Render(fmt.Sprintf("scanning %s for %s… %s nodes", root, p.kind, groupThousands(p.scan.nodes.Load())))
+	}
+	n := len(p.order)
+	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), string(p.kind)), root)
+	var parts []string
+	switch p.kind {
+	case kindLocks:
+		held, waiting := 0, 0
+		for _, v := range p.recipes {
+			if l, ok := v.(*zkview.Lock); ok {
+				if len(l.Holders) > 0 {
+					held++
+				}
+				waiting += len(l.Waiters)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d held", held), fmt.Sprintf("%d waiting", waiting))
+	case kindQueues:
+		items := 0
+		for _, v := range p.recipes {
+			if q, ok := v.(*zkview.Queue); ok {
+				items += q.Length
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", items, plural(items, "item", "items")))
+	case kindElections:
+		led := 0
+		for _, v := range p.recipes {
+			if e, ok := v.(*zkview.Election); ok && e.Leader != nil {
+				led++
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d with a leader", led))
+	}
+	warned := 0
+	for _, v := range p.recipes {
+		if len(warningsOf(v)) > 0 {
+			warned++
+		}
+	}
+	if warned > 0 {
+		parts = append(parts, st.Warning.Render(fmt.Sprintf("%d with warnings", warned)))
+	}
+	scanned := fmt.Sprintf("scanned %s nodes in %s", groupThousands(p.scan.found), humanDuration(p.scan.took))
+	if p.scan.running {
+		scanned = fmt.Sprintf("scanning again… %s nodes", groupThousands(p.scan.nodes.Load()))
+	}
+	parts = append(parts, st.Dim.Render(scanned))
+	return st.Title.Render(s) + st.Dim.Render(" · ") + strings.Join(parts, st.Dim.Render(" · "))
+}
+
+// notes are what the page must say before the rows: a failed or partial
+// scan, and what the servers would not tell.
+func (p *recipeList) notes() []string {
+	st := p.ctx.Styles
+	var out []string
+	if err := p.scan.err; err != nil {
+		text := firstLine(err.Error())
+		if p.scan.partial {
+			out = append(out, st.Warning.Render("⚠ partial scan, showing what was found: "+text))
+		} else {
+			out = append(out, st.Error.Render("✗ "+text))
+		}
+	}
+	if !p.kind.tables() {
+		return out
+	}
+	in, err := p.live.intro.last, p.live.intro.err
+	if err != nil && in == nil {
+		out = append(out, st.Warning.Render("⚠ no server tables ("+firstLine(err.Error())+"): client addresses and watches unknown"))
+	}
+	return append(out, introNotes(st, in, err)...)
+}
+
+// afterDelay delivers msg after d.
+func afterDelay(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}
+
+// plural picks the word for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,225 @@
+package tui
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// recipeColumns are the columns of each kind of list.
+func recipeColumns(k recipeKind) []listColumn {
+	switch k {
+	case kindQueues:
+		return []listColumn{
+			{title: "PATH", weight: 4, min: 16, tail: true},
+			{title: "FORMAT", fit: true, most: 17, hide: 1},
+			{title: "LENGTH", fit: true, most: 9, right: true},
+			{title: "HEAD", weight: 4, min: 12},
+			{title: "WARNINGS", weight: 2, min: 8},
+		}
+	case kindElections:
+		return []listColumn{
+			{title: "PATH", weight: 4, min: 16, tail: true},
+			{title: "FORMAT", fit: true, most: 17, hide: 2},
+			{title: "LEADER", weight: 5, min: 20},
+			{title: "CLIENT", fit: true, most: 21, hide: 1},
+			{title: "LEADS", fit: true, most: 6, hide: 3},
+			{title: "CANDIDATES", fit: true, most: 10, right: true},
+			{title: "WARNINGS", weight: 1, min: 8},
+		}
+	}
+	return []listColumn{
+		{title: "PATH", weight: 4, min: 16, tail: true},
+		{title: "RECIPE", fit: true, most: 13, hide: 3},
+		{title: "FORMAT", fit: true, most: 17, hide: 2},
+		{title: "HOLDER", weight: 5, min: 20},
+		{title: "CLIENT", fit: true, most: 21, hide: 1},
+		{title: "HELD", fit: true, most: 6, hide: 4},
+		{title: "WAITERS", fit: true, most: 7, right: true},
+		{title: "WARNINGS", weight: 1, min: 8},
+	}
+}
+
+// recipeRow draws one recipe of the list. The row's signature leaves out
+// how long the holder has held, which changes every second on its own.
+func (p *recipeList) recipeRow(v any, now time.Time) tableRow {
+	st := p.ctx.Styles
+	var cells []string
+	var sig []string
+	warns := warningsOf(v)
+	switch r := v.(type) {
+	case *zkview.Lock:
+		holder, client, held := st.Dim.Render("(free)"), "", ""
+		if len(r.Holders) > 0 {
+			h := r.Holders[0]
+			holder = p.who(h)
+			if more := len(r.Holders) - 1; more > 0 {
+				holder += fmt.Sprintf(" +%d", more)
+			}
+			client = zkview.EscapeLine(h.Client)
+			held = since(h.Created, now)
+		}
+		recipe := r.Recipe
+		if r.MaxLeases > 0 {
+			recipe += fmt.Sprintf(" %d/%d", len(r.Holders), r.MaxLeases)
+		}
+		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, held, strconv.Itoa(len(r.Waiters)), p.warnCell(warns)}
+		sig = append(append([]string{}, cells[:5]...), cells[6:]...)
+	case *zkview.Queue:
+		head := st.Dim.Render("(empty)")
+		if len(r.Items) > 0 {
+			it := r.Items[0]
+			head = zkview.EscapeLine(bareNode(path.Base(it.Node)))
+			if it.Data != "" {
+				head += ": " + zkview.EscapeLine(it.Data)
+			}
+			if it.Taken {
+				head += " (taken)"
+			}
+		}
+		cells = []string{p.pathCell(r.Path), r.Format, strconv.Itoa(r.Length), head, p.warnCell(warns)}
+		sig = append([]string{}, cells...)
+	case *zkview.Election:
+		leader, client, leads := st.Dim.Render("(none)"), "", ""
+		if r.Leader != nil {
+			leader = p.who(*r.Leader)
+			client = zkview.EscapeLine(r.Leader.Client)
+			leads = since(r.Leader.Created, now)
+		}
+		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
+		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
+	}
+	if err := p.errs[recipePath(v)]; err != nil && len(cells) > 0 {
+		// The last read of a listed recipe failed: say so where its
+		// warnings go, and keep what was read before.
+		cells[len(cells)-1] = st.Error.Render("✗ " + firstLine(err.Error()))
+		sig = append(sig, err.Error())
+	}
+	return tableRow{key: recipePath(v), cells: cells, sig: strings.Join(sig, "\x00")}
+}
+
+// pathCell shows a recipe's path, escaped.
+func (p *recipeList) pathCell(full string) string {
+	return zkview.EscapeLine(full)
+}
+
+// who names a contender: its node's sequence number, and its session or
+// "you" when it is the explorer's.
+func (p *recipeList) who(c zkview.Contender) string {
+	st := p.ctx.Styles
+	s := nodeLabel(c)
+	switch {
+	case c.Session == "":
+		s += " " + st.Dim.Render("persistent")
+	case p.ctx.you(c.SessionID):
+		s += " " + st.You.Render("you")
+	default:
+		s += " " + c.Session
+	}
+	return s
+}
+
+// warnCell is the first warning and how many more there are.
+func (p *recipeList) warnCell(warns []string) string {
+	if len(warns) == 0 {
+		return ""
+	}
+	s := zkview.EscapeLine(warns[0])
+	if len(warns) > 1 {
+		s = fmt.Sprintf("(%d) %s", len(warns), s)
+	}
+	return p.ctx.Styles.Warning.Render(s)
+}
+
+// since is how long ago t was, for a live column; "" when unknown.
+func since(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return shortDuration(now.Sub(t))
+}
+
+// nodeLabel names a contender's node in a row: "#3" when its name ends
+// in its sequence number (the order is what the name says; the session
+// says who), the bare name otherwise.
+func nodeLabel(c zkview.Contender) string {
+	base := path.Base(c.Node)
+	if strings.HasSuffix(base, fmt.Sprintf("%010d", c.Seq)) {
+		return fmt.Sprintf("#%d", c.Seq)
+	}
+	return zkview.EscapeLine(bareNode(base))
+}
+
+// bareNode drops the client id that protected creates (Curator,
+// go-zookeeper) and Kazoo put in front of a node's name: the rest says
+// the order, and the session says who.
+// _c_<uuid>-lock-0000000003 → lock-0000000003,
+// <hex32>__lock__0000000003 → __lock__0000000003.
+func bareNode(name string) string {
+	dir, base := "", name
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		dir, base = name[:i+1], name[i+1:]
+	}
+	if rest, ok := strings.CutPrefix(base, "_c_"); ok {
+		switch {
+		case len(rest) > 37 && rest[36] == '-' && isUUID(rest[:36]):
+			return dir + rest[37:]
+		case len(rest) > 33 && rest[32] == '-' && isHex(rest[:32]):
+			return dir + rest[33:]
+		}
+	}
+	if len(base) > 34 && isHex(base[:32]) && strings.HasPrefix(base[32:], "__") {
+		return dir + base[32:]
+	}
+	return name
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isUUID checks the 8-4-4-4-12 layout of hex digits.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch i {
+		case 8, 13, 18, 23:
+			if s[i] != '-' {
+				return false
+			}
+		default:
+			if !isHex(s[i : i+1]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// failureLine puts the first line of err on the status bar, which has
+// one line (scan errors list the nodes they could not read below).
+func failureLine(err error) tea.Cmd {
+	return func() tea.Msg { return statusMsg{text: firstLine(err.Error()), err: true} }
+}
+
+// firstLine is the first line of a message, for one-line places.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimRight(s[:i], ":") + " …"
+	}
+	return s
+}

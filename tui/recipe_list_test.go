@@ -1,0 +1,367 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// rowCells returns the shown cells of the row with key, joined by "|".
+func rowCells(p *recipeList, key string) (string, bool) {
+	for _, r := range p.tbl.rows {
+		if r.key == key {
+			return strings.Join(r.cells, "|"), true
+		}
+	}
+	return "", false
+}
+
+func TestRecipeListEnterPushesRecipePage(t *testing.T) {
+	r, p, _, _ := newFakeList(t, kindLocks, 120, 40)
+	r.send(listKey("down"))
+	r.send(listKey("enter"))
+	if len(r.pushed) != 1 {
+		t.Fatalf("pushed %d pages, want 1", len(r.pushed))
+	}
+	if got := r.pushed[0].Title(); !strings.Contains(got, "/app/locks/billing") {
+		t.Errorf("pushed %q, want the page of /app/locks/billing", got)
+	}
+	// A click on the selected row opens it too; on another row selects.
+	r.pushed = nil
+	top := p.tableTop() + 1 // the table's title row, then its rows
+	r.do(p.Mouse(mouseClick(0, top+2)))
+	if sel, _ := p.tbl.selected(); sel.key != "/app/locks/pool" || len(r.pushed) != 0 {
+		t.Errorf("click selected %q and pushed %d", sel.key, len(r.pushed))
+	}
+	r.do(p.Mouse(mouseClick(0, top+2)))
+	if len(r.pushed) != 1 {
+		t.Errorf("second click pushed %d pages, want 1", len(r.pushed))
+	}
+}
+
+func TestRecipeListFilterNarrows(t *testing.T) {
+	_, p, _, _ := newFakeList(t, kindLocks, 120, 40)
+	for _, tc := range []struct {
+		filter string
+		want   []string
+	}{
+		{"kazoo", []string{"/app/locks/billing"}},
+		{"/^/app/locks/(free|pool)/", []string{"/app/locks/pool", "/app/locks/free"}},
+		{"0x1000000000000d1", []string{"/app/locks/stale"}},
+		{"", []string{"/app/locks/orders", "/app/locks/billing", "/app/locks/pool", "/app/locks/stale", "/app/locks/free"}},
+	} {
+		f, err := parseFilter(tc.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetFilter(f)
+		var got []string
+		for _, i := range p.tbl.table.shown {
+			got = append(got, p.tbl.table.all[i].key)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("filter %q shows %v, want %v", tc.filter, got, tc.want)
+		}
+		if p.Filter().text != tc.filter {
+			t.Errorf("Filter() = %q", p.Filter().text)
+		}
+	}
+	p.SetFilter(filter{text: "nothing-like-this"})
+	if v := p.View(); !strings.Contains(v, "nothing matches the filter") {
+		t.Errorf("an empty filter result says nothing:\n%s", v)
+	}
+}
+
+func TestRecipeListLiveRows(t *testing.T) {
+	r, p, f, clock := newFakeList(t, kindLocks, 120, 40)
+	now := clock.now
+	orders := fakeLocks(now)[0]
+
+	// The first holder let go; the first waiter holds.
+	next := orders
+	next.Holders = []zkview.Contender{orders.Waiters[0]}
+	next.Waiters = orders.Waiters[1:]
+	f.dirs["/app/locks/orders"] = &next
+	f.recognized = nil // the scan's look at its root
+	r.send(treeMsg{"/app/locks/orders", "/elsewhere"})
+	if got := strings.Join(f.recognized, " "); got != "/app/locks/orders" {
+		t.Fatalf("recognised %q, want only the listed directory that changed", got)
+	}
+	cells, _ := rowCells(p, "/app/locks/orders")
+	if !strings.Contains(cells, "#4 0x1000000000000a2") || !strings.Contains(cells, "|1|") {
+		t.Errorf("row after the handoff: %s", cells)
+	}
+	if _, flashing := p.tbl.table.flashes["/app/locks/orders"]; !flashing {
+		t.Error("the changed row does not flash")
+	}
+	if _, flashing := p.tbl.table.flashes["/app/locks/billing"]; flashing {
+		t.Error("an unchanged row flashes")
+	}
+	if d := p.nextFrame(); d <= 0 || d > flashFor {
+		t.Errorf("nextFrame %v while a row flashes", d)
+	}
+
+	// Time alone changes the held column, without a flash or a read.
+	reads := len(f.recognized)
+	clock.advance(flashFor)
+	r.send(frameMsg(clock.now))
+	if d := p.tbl.table.nextFlash(clock.now); d != 0 {
+		t.Errorf("a row flashes %v after a frame", d)
+	}
+	cells, _ = rowCells(p, "/app/locks/billing")
+	if !strings.Contains(cells, "2h03m") {
+		t.Errorf("billing held: %s", cells)
+	}
+	clock.advance(time.Minute)
+	r.send(frameMsg(clock.now))
+	if cells, _ = rowCells(p, "/app/locks/billing"); !strings.Contains(cells, "2h04m") {
+		t.Errorf("the held column did not follow the clock: %s", cells)
+	}
+	if len(f.recognized) != reads {
+		t.Error("a frame read the server")
+	}
+
+	// The last holder left and nothing replaced it: free, still listed.
+	f.dirs["/app/locks/orders"] = nil
+	r.send(treeMsg{"/app/locks/orders"})
+	if cells, _ = rowCells(p, "/app/locks/orders"); !strings.Contains(cells, "(free)") {
+		t.Errorf("emptied lock: %s", cells)
+	}
+
+	// A read that fails keeps the row and says why.
+	f.errs["/app/locks/pool"] = errors.New("connection lost\nmore")
+	r.send(treeMsg{"/app/locks/pool/leases"})
+	if cells, _ = rowCells(p, "/app/locks/pool"); !strings.Contains(cells, "✗ connection lost …") || !strings.Contains(cells, "#1") {
+		t.Errorf("failed read: %s", cells)
+	}
+
+	// The directory went: the row drops out.
+	f.errs["/app/locks/stale"] = &zkview.PathError{Op: "children", Path: "/app/locks/stale", Err: zk.ErrNoNode}
+	r.send(treeMsg{"/app/locks/stale"})
+	if _, ok := rowCells(p, "/app/locks/stale"); ok {
+		t.Error("a lock whose directory went is still listed")
+	}
+	if !strings.Contains(p.summary(), "4 locks under /app") {
+		t.Errorf("summary: %s", p.summary())
+	}
+}
+
+func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
+	r, p, f, clock := newFakeList(t, kindLocks, 120, 40)
+	_, _, intros := f.counts()
+	if intros != 1 {
+		t.Fatalf("the scan asked the servers %d times, want 1", intros)
+	}
+	lock := fakeLocks(clock.now)[0]
+	f.dirs["/app/locks/orders"] = &lock
+
+	// A change right after the scan's question: put off to a second
+	// after it.
+	r.send(treeMsg{"/app/locks/orders"})
+	if len(r.held) != 1 || r.held[0].d != introspectEvery {
+		t.Fatalf("held %v, want one introspection a second after the last", r.held)
+	}
+	// More changes while one is put off add nothing.
+	r.send(treeMsg{"/app/locks/orders"})
+	if len(r.held) != 1 {
+		t.Fatalf("held %d timers", len(r.held))
+	}
+	clock.advance(introspectEvery)
+	recognitions := len(f.recognized)
+	r.release()
+	if _, _, intros = f.counts(); intros != 2 {
+		t.Fatalf("asked %d times, want 2", intros)
+	}
+	// The changed recipe is read again with the new tables.
+	if len(f.recognized) != recognitions+1 {
+		t.Errorf("read %d recipes after the tables came, want 1", len(f.recognized)-recognitions)
+	}
+	// Idle: frames and time ask nothing.
+	clock.advance(time.Hour)
+	r.send(frameMsg(clock.now))
+	if _, _, intros = f.counts(); intros != 2 || len(r.held) != 0 {
+		t.Errorf("idle page asked %d times, %d timers", intros, len(r.held))
+	}
+	// A change long after asks a little later (its watch to settle).
+	r.send(treeMsg{"/app/locks/orders"})
+	if len(r.held) != 1 || r.held[0].d != introspectSettle {
+		t.Fatalf("held %v, want one introspection %v after the change", r.held, introspectSettle)
+	}
+	// Queues never ask.
+	rq, _, fq, _ := newFakeList(t, kindQueues, 120, 40)
+	rq.send(treeMsg{"/app/jobs"})
+	if _, _, n := fq.counts(); n != 0 || len(rq.held) != 0 {
+		t.Errorf("a queue list asked the servers %d times", n)
+	}
+	_ = p
+}
+
+// Until the servers are asked again, a changed recipe is read with the
+// old tables taken optimistically: a session they do not list is not
+// reported disconnected.
+func TestInterimTables(t *testing.T) {
+	in := &zkview.Introspection{
+		Members: []zkview.Member{{Addr: "zk1:2181", Mode: zkview.ModeStandalone,
+			Connections: []zkview.Connection{{Client: "10.0.0.5:51234", SessionID: 0x1000000000000a1}}, Watches: &zkview.WatchTable{}}},
+		Sessions: []zkview.Session{{ID: 0x1000000000000a1, Client: "10.0.0.5:51234", Server: "zk1:2181", Connected: true}},
+	}
+	base := in.Tables()
+	if c, known := base.Connected(0x999); c || !known {
+		t.Fatalf("base tables: connected %v known %v for an unknown session", c, known)
+	}
+	it := interimTables{base}
+	if _, known := it.Connected(0x999); known {
+		t.Error("interim tables say a session they do not list is disconnected")
+	}
+	if _, known := base.Watches(0x1000000000000a1, "/x"); !known {
+		t.Fatal("base tables do not know the watches of a listed session")
+	}
+	if _, known := it.Watches(0x1000000000000a1, "/x"); known {
+		t.Error("interim tables say a session does not watch")
+	}
+	if c, known := it.Connected(0x1000000000000a1); !c || !known {
+		t.Errorf("interim tables lost a connected session: %v %v", c, known)
+	}
+}
+
+func TestRecipeListScanProgressAndPartial(t *testing.T) {
+	clock := &listsClock{now: listsEpoch}
+	release, visited := make(chan struct{}), make(chan struct{})
+	f := &fakeSource{}
+	src := f.source()
+	src.scan = func(_ context.Context, root string, o zkview.ScanOptions) (zkview.ScanResult, error) {
+		for i := 0; i < 1234; i++ {
+			o.Visit(zkview.WalkNode{Path: fmt.Sprint(root, i)})
+		}
+		close(visited)
+		<-release
+		res := zkview.ScanResult{Locks: fakeLocks(clock.now)[:2], Partial: true}
+		return res, errors.New("scan /app: 2 nodes could not be read:\n/app/secret: not authenticated\n/app/gone: node does not exist")
+	}
+	p := newRecipeListFrom(listsContext(t, clock), kindLocks, "/app", src)
+	p.SetSize(100, 20)
+	cmd := p.Init()
+	var wg sync.WaitGroup
+	var msg any
+	wg.Add(1)
+	go func() { defer wg.Done(); msg = cmd() }()
+	<-visited
+	if v := p.View(); !strings.Contains(v, "scanning /app for locks… 1,234 nodes") {
+		t.Errorf("no progress while scanning:\n%s", v)
+	}
+	if d := p.nextFrame(); d <= 0 {
+		t.Error("no frames while scanning")
+	}
+	close(release)
+	wg.Wait()
+	r := &pageRunner{t: t, p: p}
+	r.send(msg)
+	v := p.View()
+	for _, want := range []string{"⚠ partial scan, showing what was found: scan /app: 2 nodes could not be read …", "/app/locks/orders", "/app/locks/billing"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("page lacks %q:\n%s", want, v)
+		}
+	}
+	if len(r.status) != 1 || !r.status[0].err || strings.Contains(r.status[0].text, "\n") {
+		t.Errorf("status %+v, want the error on one line", r.status)
+	}
+	if d := p.nextFrame(); d <= 0 {
+		t.Error("a held lock's duration does not tick") // 1m35s on screen
+	}
+
+	// A rescan that fails outright keeps what was found.
+	src.scan = func(context.Context, string, zkview.ScanOptions) (zkview.ScanResult, error) {
+		return zkview.ScanResult{}, errors.New("scan /app: connection lost")
+	}
+	p.src = src
+	r.send(refreshMsg{})
+	if _, ok := rowCells(p, "/app/locks/orders"); !ok {
+		t.Error("a failed rescan lost the rows")
+	}
+	if v := p.View(); !strings.Contains(v, "✗ scan /app: connection lost") {
+		t.Errorf("failed rescan not shown:\n%s", v)
+	}
+}
+
+func TestRecipeListClosesWhatItFollows(t *testing.T) {
+	_, p, _, _ := newFakeList(t, kindLocks, 120, 40)
+	want := map[string]bool{"/app/locks/orders": true, "/app/locks/pool": true, "/app/locks/pool/leases": true, "/app/locks/pool/locks": true}
+	for dir := range want {
+		if !p.live.followed[dir] {
+			t.Errorf("%s not followed", dir)
+		}
+	}
+	p.Close()
+	if len(p.live.followed) != 0 {
+		t.Errorf("still following %v", p.live.followed)
+	}
+	if p.pctx.Err() == nil {
+		t.Error("Close left the page's reads running")
+	}
+}
+
+func TestBareNodeAndLabels(t *testing.T) {
+	for in, want := range map[string]string{
+		"_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000003": "lock-0000000003",
+		"leases/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lease-01": "leases/lease-01",
+		"_c_9f1c2b3a4d5e6f708192a3b4c5d6e7f8-lock-0000000001":     "lock-0000000001",
+		"9f1c2b3a4d5e6f708192a3b4c5d6e7f8__lock__0000000002":      "__lock__0000000002",
+		"_c_not-a-uuid-lock-0000000003":                           "_c_not-a-uuid-lock-0000000003",
+		"qn-0000000001":                                           "qn-0000000001",
+	} {
+		if got := bareNode(in); got != want {
+			t.Errorf("bareNode(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		node string
+		seq  int32
+		want string
+	}{
+		{curatorNode("lock", 3), 3, "#3"},
+		{"x-72057594037927937--2147483648", -2147483648, "#-2147483648"},
+		{"lock--000000005", -5, "#-5"},
+		{"lock", 0, "lock"},
+		{"weird\x1bname", 0, `weird\x1bname`},
+	} {
+		if got := nodeLabel(zkview.Contender{Node: tc.node, Seq: tc.seq}); got != tc.want {
+			t.Errorf("nodeLabel(%q) = %q, want %q", tc.node, got, tc.want)
+		}
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	for _, tc := range []struct {
+		d          time.Duration
+		want       string
+		nextChange time.Duration
+	}{
+		{-time.Second, "0s", time.Second},
+		{1500 * time.Millisecond, "1s", 500 * time.Millisecond},
+		{95 * time.Second, "1m35s", time.Second},
+		{10*time.Minute + 30*time.Second, "10m", 30 * time.Second},
+		{2*time.Hour + 3*time.Minute, "2h03m", time.Minute},
+		{50 * time.Hour, "2d02h", time.Hour},
+		{200 * 24 * time.Hour, "200d", time.Hour},
+	} {
+		if got := shortDuration(tc.d); got != tc.want {
+			t.Errorf("shortDuration(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+		if got := shortDurationStep(tc.d); got != tc.nextChange {
+			t.Errorf("shortDurationStep(%v) = %v, want %v", tc.d, got, tc.nextChange)
+		}
+	}
+}
+
+func mouseClick(x, y int) tea.MouseClickMsg {
+	return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}
+}

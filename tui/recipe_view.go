@@ -1,0 +1,419 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// recipeView is the live picture of one recipe directory: a lock's wait
+// chain (holder ← waiter ← waiter, with sessions, clients, durations and
+// who watches whom), a queue's items in order, an election's candidates
+// with the leader marked. It follows the directory's children through
+// the live tree and recognises it again when they change; the servers'
+// tables (client addresses, observed watches) are asked again at most
+// once a second while things change, never while nothing does.
+type recipeView struct {
+	ctx  *Context
+	path string
+
+	recipe   any // *zkview.Lock, *Election, *Queue, *Barrier, or nil
+	err      error
+	gone     bool // the directory does not exist (a container goes with its last child)
+	loaded   bool
+	loading  bool
+	dirty    bool // changed while a load was running
+	tables   *zkview.Introspection
+	tablesAt time.Time
+	tablesOK bool
+
+	followed map[string]bool // directories expanded in the tree
+	tbl      *table
+	width    int
+	height   int
+}
+
+// recipeMsg is a recognition of path, with the tables it used.
+type recipeMsg struct {
+	path     string
+	recipe   any
+	err      error
+	tables   *zkview.Introspection
+	tablesAt time.Time
+}
+
+// tablesEvery is the least time between two rounds of server questions.
+const tablesEvery = time.Second
+
+func newRecipeView(ctx *Context, p string) *recipeView {
+	return &recipeView{ctx: ctx, path: p, followed: map[string]bool{}, tbl: newTable()}
+}
+
+func (v *recipeView) init() tea.Cmd {
+	v.follow(v.path)
+	return v.load()
+}
+
+func (v *recipeView) follow(dir string) {
+	if !v.followed[dir] {
+		v.followed[dir] = true
+		v.ctx.expand(dir)
+	}
+}
+
+func (v *recipeView) close() {
+	for dir := range v.followed {
+		v.ctx.collapse(dir)
+	}
+	v.followed = map[string]bool{}
+}
+
+// load recognises the directory again in a command.
+func (v *recipeView) load() tea.Cmd {
+	if v.loading {
+		v.dirty = true
+		return nil
+	}
+	v.loading, v.dirty = true, false
+	c, ctx, p := v.ctx.Client, v.ctx.Ctx, v.path
+	tables, at := v.tables, v.tablesAt
+	fresh := v.tablesOK && v.ctx.Now().Sub(at) < tablesEvery
+	introspect := v.ctx.Introspect
+	opts := v.ctx.Scan
+	now := v.ctx.Now
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		if !fresh {
+			if in, err := c.Introspect(ctx, introspect); err == nil {
+				tables, at = in, now()
+			}
+		}
+		opts.Tables, opts.Now = tables.Tables(), now()
+		r, err := zkview.RecognizeDir(ctx, c, p, opts)
+		return recipeMsg{path: p, recipe: r, err: err, tables: tables, tablesAt: at}
+	}
+}
+
+func (v *recipeView) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case recipeMsg:
+		if msg.path != v.path {
+			return nil
+		}
+		v.loading, v.loaded = false, true
+		v.recipe, v.err, v.gone = msg.recipe, msg.err, zkview.IsNoNode(msg.err)
+		if v.gone {
+			v.err = nil
+		}
+		if msg.tables != nil {
+			v.tables, v.tablesAt, v.tablesOK = msg.tables, msg.tablesAt, true
+		}
+		for _, dir := range v.dirs() {
+			v.follow(dir)
+		}
+		v.tbl.cols = v.columns()
+		v.tbl.setRows(v.rows(), v.ctx.Now())
+		if v.dirty {
+			return v.load()
+		}
+		return nil
+	case treeMsg:
+		for _, p := range msg {
+			if v.followed[p] {
+				return v.load()
+			}
+		}
+	case sessionMsg:
+		if msg.State == zkview.Connected {
+			return v.load()
+		}
+	case refreshMsg:
+		v.tablesOK = false
+		return v.load()
+	case frameMsg:
+		if v.loaded {
+			v.tbl.setRows(v.rows(), v.ctx.Now()) // durations move on
+		}
+	}
+	return nil
+}
+
+// dirs are the directories whose children make up the recipe: its own,
+// and those its members live in (a semaphore's locks/ and leases/, a
+// Kazoo semaphore's sibling lock directory, a locking queue's entries/
+// and taken/).
+func (v *recipeView) dirs() []string {
+	if v.recipe == nil {
+		return []string{v.path}
+	}
+	return zkview.RecipeDirs(v.recipe)
+}
+
+func (v *recipeView) setSize(w, h int) {
+	v.width, v.height = w, h
+	v.tbl.setSize(w, max(h-len(v.summary()), 2))
+}
+
+// contenders returns the rows of a lock or an election in queue order.
+func (v *recipeView) contenders() (roles []string, cs []zkview.Contender) {
+	switch r := v.recipe.(type) {
+	case *zkview.Lock:
+		for _, c := range r.Holders {
+			role := "holder"
+			if c.Kind != "" {
+				role += " (" + c.Kind + ")"
+			}
+			roles, cs = append(roles, role), append(cs, c)
+		}
+		for i, c := range r.Waiters {
+			role := fmt.Sprintf("waiter %d", i+1)
+			if c.Kind != "" {
+				role += " (" + c.Kind + ")"
+			}
+			roles, cs = append(roles, role), append(cs, c)
+		}
+	case *zkview.Election:
+		for i, c := range electionOrder(r) {
+			role := fmt.Sprintf("candidate %d", i)
+			if r.Leader != nil && c.Node == r.Leader.Node {
+				role = "leader"
+			}
+			roles, cs = append(roles, role), append(cs, c)
+		}
+	case *zkview.Barrier:
+		for _, c := range r.Participants {
+			roles, cs = append(roles, "participant"), append(cs, c)
+		}
+	}
+	return roles, cs
+}
+
+func (v *recipeView) columns() []column {
+	if _, ok := v.recipe.(*zkview.Queue); ok {
+		return []column{{title: "#", width: 5, right: true}, {title: "NODE", width: 22}, {title: "PRIORITY", width: 8, drop: 1},
+			{title: "DATA", min: 10}, {title: "", width: 6, drop: 2}}
+	}
+	return []column{{title: "ROLE", width: 15}, {title: "NODE", width: 20}, {title: "SESSION", width: 18, drop: 2},
+		{title: "CLIENT", width: 15, drop: 4}, {title: "FOR", width: 7, right: true}, {title: "WAITS FOR", width: 16, drop: 1},
+		{title: "WATCH", width: 5, drop: 3}, {title: "DATA", min: 8, drop: 5}}
+}
+
+// rows builds the table; each row's key is its node, so the cursor and
+// flashes follow nodes.
+func (v *recipeView) rows() []tableRow {
+	st := v.ctx.Styles
+	now := v.ctx.Now()
+	if q, ok := v.recipe.(*zkview.Queue); ok {
+		rows := make([]tableRow, 0, len(q.Items))
+		for i, it := range q.Items {
+			prio := ""
+			if it.Priority != nil {
+				prio = fmt.Sprint(*it.Priority)
+			}
+			taken := ""
+			if it.Taken {
+				taken = "taken"
+			}
+			rows = append(rows, tableRow{key: it.Node, cells: []string{fmt.Sprint(i + 1), tailName(it.Node, 22), prio, it.Data, taken}})
+		}
+		return rows
+	}
+	roles, cs := v.contenders()
+	rows := make([]tableRow, 0, len(cs))
+	for i, c := range cs {
+		role := roles[i]
+		if v.ctx.you(c.SessionID) {
+			role += " (you)"
+		}
+		watch := ""
+		switch c.Watch {
+		case zkview.WatchObserved:
+			watch = "✓"
+		case zkview.WatchInferred:
+			watch = "?"
+		}
+		dur := ""
+		if !c.Created.IsZero() {
+			dur = shortDuration(now.Sub(c.Created))
+		}
+		var style *lipgloss.Style
+		switch {
+		case v.ctx.you(c.SessionID):
+			style = &st.You
+		case strings.HasPrefix(roles[i], "holder"), roles[i] == "leader":
+			style = &st.Holder
+		}
+		sig := strings.Join([]string{roles[i], c.Session, c.Client, c.WaitsFor, c.Watch, c.Data}, "\x00")
+		rows = append(rows, tableRow{key: c.Node, style: style, sig: sig, cells: []string{
+			role, tailName(c.Node, 20), c.Session, c.Client, dur, tailName(c.WaitsFor, 16), watch, c.Data}})
+	}
+	return rows
+}
+
+// summary is the lines above the table: what the recipe is, the chain
+// drawn in one line, warnings, and what the servers would not tell.
+func (v *recipeView) summary() []string {
+	st := v.ctx.Styles
+	switch {
+	case v.err != nil:
+		return []string{st.Error.Render(v.err.Error()), ""}
+	case !v.loaded:
+		return []string{st.Dim.Render("recognising " + zkview.EscapeLine(v.path) + "…"), ""}
+	case v.gone:
+		return []string{st.Title.Render("(free)") + st.Dim.Render(" · the directory is gone: recipes keep lock directories as"+
+			" containers, which ZooKeeper removes with their last child; it comes back with the next contender"), ""}
+	case v.recipe == nil:
+		return []string{st.Dim.Render("not a recipe zkx recognises (no lock, queue, election or barrier layout)"), ""}
+	}
+	var lines []string
+	var warnings []string
+	switch r := v.recipe.(type) {
+	case *zkview.Lock:
+		head := fmt.Sprintf("%s · %s · %d holding · %d waiting", r.Recipe, r.Format, len(r.Holders), len(r.Waiters))
+		if r.MaxLeases > 0 {
+			head += fmt.Sprintf(" · at most %d leases", r.MaxLeases)
+		}
+		lines = append(lines, st.Title.Render(head), v.chainLine(r.Holders, r.Waiters), watchLegend(st))
+		warnings = r.Warnings
+	case *zkview.Election:
+		head := fmt.Sprintf("election · %s · %d in line behind the leader", r.Format, len(r.Candidates))
+		if r.Leader != nil {
+			head += " · leader " + r.Leader.Session
+		}
+		var leader, rest []zkview.Contender
+		for _, c := range electionOrder(r) {
+			if r.Leader != nil && c.Node == r.Leader.Node {
+				leader = append(leader, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		lines = append(lines, st.Title.Render(head), v.chainLine(leader, rest), watchLegend(st))
+		warnings = r.Warnings
+	case *zkview.Queue:
+		head := fmt.Sprintf("queue · %s · %d items", r.Format, r.Length)
+		if len(r.Items) < r.Length {
+			head += fmt.Sprintf(" (first %d shown)", len(r.Items))
+		}
+		lines = append(lines, st.Title.Render(head), st.Dim.Render("taken from the top, in this order"))
+		warnings = r.Warnings
+	case *zkview.Barrier:
+		head := fmt.Sprintf("%s · %s · %d participants", r.Kind, r.Format, len(r.Participants))
+		if r.Ready {
+			head += " · ready"
+		}
+		lines = append(lines, st.Title.Render(head))
+		warnings = r.Warnings
+	}
+	for _, w := range warnings {
+		lines = append(lines, st.Warning.Render("⚠ "+w))
+	}
+	if v.tables != nil {
+		for _, r := range v.tables.Refused {
+			lines = append(lines, st.Dim.Render(r.String()))
+		}
+	}
+	return append(lines, "")
+}
+
+func watchLegend(st Styles) string {
+	return st.Dim.Render("← waits for · FOR: held or waiting · WATCH ✓ in the server's watch table, ? inferred from the protocol")
+}
+
+// chainLine draws holders ← waiter ← waiter in one line, eliding the
+// middle of long queues.
+func (v *recipeView) chainLine(holders, waiters []zkview.Contender) string {
+	st := v.ctx.Styles
+	name := func(c zkview.Contender, s lipgloss.Style) string {
+		label := "#" + fmt.Sprint(c.Seq) + " " + shortSession(c.SessionID)
+		if v.ctx.you(c.SessionID) {
+			return st.You.Render(label + " (you)")
+		}
+		return s.Render(label)
+	}
+	var parts []string
+	if len(holders) == 0 {
+		parts = append(parts, st.Dim.Render("(free)"))
+	} else {
+		var hs []string
+		for _, h := range holders {
+			hs = append(hs, name(h, st.Holder))
+		}
+		parts = append(parts, strings.Join(hs, ", "))
+	}
+	const show = 6
+	for i, w := range waiters {
+		if len(waiters) > show+1 && i == show-1 {
+			parts = append(parts, st.Dim.Render(fmt.Sprintf("… %d more", len(waiters)-show)))
+			parts = append(parts, name(waiters[len(waiters)-1], st.Waiter))
+			break
+		}
+		parts = append(parts, name(w, st.Waiter))
+	}
+	return strings.Join(parts, st.Dim.Render(" ← "))
+}
+
+func (v *recipeView) view(focused bool) string {
+	sum := v.summary()
+	if v.tbl.height != max(v.height-len(sum), 2) {
+		v.tbl.setSize(v.width, max(v.height-len(sum), 2))
+	}
+	lines := append([]string{}, sum...)
+	if v.recipe != nil {
+		lines = append(lines, splitLines(v.tbl.view(v.ctx.Styles, focused, v.ctx.Now()))...)
+	}
+	return block(lines, v.width, v.height)
+}
+
+// animates reports whether durations or flashes are on screen.
+func (v *recipeView) animates() bool {
+	_, cs := v.contenders()
+	return len(cs) > 0 || v.tbl.flashing(v.ctx.Now())
+}
+
+// selected returns the contender under the cursor, if any.
+func (v *recipeView) selected() (zkview.Contender, bool) {
+	r, ok := v.tbl.selected()
+	if !ok {
+		return zkview.Contender{}, false
+	}
+	_, cs := v.contenders()
+	for _, c := range cs {
+		if c.Node == r.key {
+			return c, true
+		}
+	}
+	return zkview.Contender{}, false
+}
+
+// electionOrder is the leader, then the candidates in line.
+func electionOrder(e *zkview.Election) []zkview.Contender {
+	out := make([]zkview.Contender, 0, len(e.Candidates)+1)
+	if e.Leader != nil {
+		out = append(out, *e.Leader)
+	}
+	for _, c := range e.Candidates {
+		if e.Leader == nil || c.Node != e.Leader.Node {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// tailName keeps the end of a long node name, where its sequence number
+// is: _c_3f2a…-lock-0000000003 → …-lock-0000000003.
+func tailName(name string, width int) string {
+	name = zkview.EscapeLine(name)
+	r := []rune(name)
+	if len(r) <= width || width < 2 {
+		return name
+	}
+	return "…" + string(r[len(r)-width+1:])
+}

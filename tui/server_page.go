@@ -1,0 +1,280 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// serverPage is :server: one row per member of the ensemble (srvr), and
+// below them the selected member's mntr, which `/` filters. It asks the
+// servers again as :sessions does: ctrl+r, session changes, and every
+// pollEvery while on top.
+type serverPage struct {
+	ctx    *Context
+	poll   poller
+	pctx   context.Context
+	cancel context.CancelFunc
+	tbl    *listTable
+	filter filter // of the mntr keys
+
+	width, height int
+}
+
+func newServerPage(ctx *Context) page { return newServerPageFrom(ctx, clientSource(ctx)) }
+
+func newServerPageFrom(ctx *Context, src source) *serverPage {
+	pctx, cancel := context.WithCancel(ctx.Ctx)
+	p := &serverPage{ctx: ctx, pctx: pctx, cancel: cancel}
+	p.poll.ask = src.introspect
+	p.tbl = newListTable(memberColumns()...)
+	return p
+}
+
+func memberColumns() []listColumn {
+	return []listColumn{
+		{title: "MEMBER", fit: true, most: 28},
+		{title: "MODE", fit: true, most: 11},
+		{title: "VERSION", fit: true, most: 18, hide: 2},
+		{title: "ZXID", fit: true, most: 18},
+		{title: "ZNODES", fit: true, most: 11, right: true, hide: 3},
+		{title: "CONNS", fit: true, most: 7, right: true},
+		{title: "OUTSTANDING", fit: true, most: 11, right: true, hide: 1},
+		{title: "LATENCY min/avg/max", fit: true, most: 24, hide: 2},
+		{title: "", weight: 1, min: 0},
+	}
+}
+
+func (p *serverPage) Init() tea.Cmd { return p.poll.start(p.pctx, p.ctx.Now()) }
+func (p *serverPage) Title() string { return "server" }
+func (p *serverPage) Close()        { p.cancel() }
+
+func (p *serverPage) Keys() []key.Binding {
+	k := p.ctx.Keys
+	again := k.Global.Refresh
+	again.SetHelp(again.Help().Key, "ask the servers again")
+	filter := k.Global.Filter
+	filter.SetHelp(filter.Help().Key, "filter the mntr keys")
+	return []key.Binding{k.Nav.Up, k.Nav.Down, filter, again}
+}
+
+func (p *serverPage) SetFilter(f filter) { p.filter = f }
+func (p *serverPage) Filter() filter     { return p.filter }
+
+func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		navigate(p.tbl.table, p.ctx.Keys.Nav, msg)
+	case introMsg:
+		if p.poll.take(msg, p.ctx.Now()) {
+			p.rebuild()
+			if msg.err != nil {
+				return p, failureLine(fmt.Errorf("server: %w", msg.err))
+			}
+		}
+	case refreshMsg, sessionMsg:
+		return p, p.poll.start(p.pctx, p.ctx.Now())
+	case frameMsg:
+		return p, p.poll.frame(p.pctx, p.ctx.Now())
+	}
+	return p, nil
+}
+
+func (p *serverPage) Mouse(msg tea.MouseMsg) tea.Cmd {
+	mouseTable(p.tbl.table, msg, p.headLines())
+	return nil
+}
+
+func (p *serverPage) nextFrame() time.Duration {
+	now := p.ctx.Now()
+	return soonest(p.poll.nextFrame(now), p.tbl.nextFlash(now))
+}
+
+func (p *serverPage) rebuild() {
+	in := p.poll.last
+	if in == nil {
+		return
+	}
+	st := p.ctx.Styles
+	rows := make([]tableRow, 0, len(in.Members))
+	for _, m := range in.Members {
+		cells := []string{zkview.EscapeLine(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", ""}
+		if s := m.Stats; s != nil {
+			mode := string(m.Mode)
+			if s.ReadOnly && m.Mode != zkview.ModeReadOnly {
+				mode += ", r/o"
+			}
+			cells[1] = modeStyle(st, m.Mode).Render(mode)
+			cells[2] = shortVersion(s.Version)
+			cells[3] = fmt.Sprintf("0x%x", s.Zxid)
+			cells[4] = groupThousands(s.NodeCount)
+			cells[5] = strconv.FormatInt(s.Connections, 10)
+			cells[6] = strconv.FormatInt(s.Outstanding, 10)
+			cells[7] = fmt.Sprintf("%d/%.1f/%d ms", s.LatencyMin, s.LatencyAvg, s.LatencyMax)
+		}
+		if m.Error != "" {
+			cells[8] = st.Error.Render(zkview.EscapeLine(firstLine(m.Error)))
+		}
+		rows = append(rows, tableRow{key: m.Addr, cells: cells})
+	}
+	p.tbl.setRows(rows, p.ctx.Now())
+	p.layout()
+}
+
+// modeStyle colours a member's mode: green leads, red is down.
+func modeStyle(st Styles, m zkview.MemberMode) lipgloss.Style {
+	switch m {
+	case zkview.ModeLeader, zkview.ModeStandalone:
+		return st.Leader
+	case zkview.ModeFollower, zkview.ModeObserver:
+		return st.Info
+	case zkview.ModeReadOnly, zkview.ModeNotServing:
+		return st.Warning
+	case zkview.ModeUnreachable:
+		return st.Error
+	}
+	return st.Dim
+}
+
+// shortVersion keeps the release of a version string, dropping the
+// build (a commit id, or Debian's unexpanded "${mvngit.commit.id}"):
+// "3.8.0-5a02a05…, built on 2022-02-25" → "3.8.0".
+func shortVersion(v string) string {
+	v, _, _ = strings.Cut(v, ",")
+	if rel, build, ok := strings.Cut(v, "-"); ok && (len(build) >= 7 && isHex(build) || strings.HasPrefix(build, "${")) {
+		v = rel
+	}
+	return zkview.EscapeLine(strings.TrimSpace(v))
+}
+
+func (p *serverPage) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.layout()
+}
+
+// layout gives the member table its rows (all of them when they fit in
+// half the page) and leaves the rest to mntr.
+func (p *serverPage) layout() {
+	avail := max(p.height-p.headLines()-1, 0)
+	p.tbl.setSize(p.width, min(len(p.tbl.all)+1, max(avail/2, 2), avail))
+}
+
+func (p *serverPage) headLines() int {
+	if p.height < 10 {
+		return min(1, p.height)
+	}
+	return 1 + min(len(p.notes()), 3)
+}
+
+func (p *serverPage) notes() []string { return introNotes(p.ctx.Styles, p.poll.last, p.poll.err) }
+
+func (p *serverPage) summary() string {
+	st := p.ctx.Styles
+	in := p.poll.last
+	if in == nil {
+		if p.poll.err != nil {
+			return st.Error.Render("✗ the servers did not answer: " + firstLine(p.poll.err.Error()))
+		}
+		return st.Title.Render("asking the servers…")
+	}
+	s := st.Title.Render(fmt.Sprintf("ensemble of %d", len(in.Members)))
+	if l := in.Leader(); l != nil && l.Mode == zkview.ModeStandalone {
+		s = st.Title.Render("standalone server")
+	} else if l != nil {
+		s += st.Dim.Render(" · leader ") + zkview.EscapeLine(l.Addr)
+	} else if len(in.Members) > 1 {
+		s += st.Dim.Render(" · ") + st.Error.Render("no leader")
+	}
+	return s + st.Dim.Render(" · "+membersText(in)+" · read at "+in.At.Format("15:04:05"))
+}
+
+func (p *serverPage) View() string {
+	st := p.ctx.Styles
+	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
+	lines = lines[:min(len(lines), p.headLines())]
+	if p.tbl.height > 0 {
+		lines = append(lines, splitLines(p.tbl.view(st, true, p.ctx.Now()))...)
+	}
+	if rest := p.height - len(lines); rest > 1 {
+		lines = append(lines, "")
+		lines = append(lines, p.monitor(rest-1)...)
+	}
+	return block(lines, p.width, p.height)
+}
+
+// monitor draws the selected member's mntr in columns, down then
+// across, in height lines.
+func (p *serverPage) monitor(height int) []string {
+	st := p.ctx.Styles
+	r, ok := p.tbl.selected()
+	if !ok || p.poll.last == nil || height < 1 {
+		return nil
+	}
+	m := p.poll.last.Member(r.key)
+	if m == nil {
+		return nil
+	}
+	title := st.Title.Render("mntr of " + zkview.EscapeLine(m.Addr))
+	if len(m.Monitor) == 0 {
+		why := "nothing: refused or unreachable"
+		if m.Error != "" {
+			why = firstLine(m.Error)
+		}
+		return []string{title, st.Dim.Render(zkview.EscapeLine(why))}
+	}
+	var keys []string
+	for k, v := range m.Monitor {
+		if p.filter.match(k + " " + v) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	if p.filter.active() {
+		title += st.Dim.Render(fmt.Sprintf(" · %d of %d keys match %s", len(keys), len(m.Monitor), p.filter.text))
+	} else {
+		title += st.Dim.Render(fmt.Sprintf(" · %d keys · / filters them", len(keys)))
+	}
+	rows := height - 1
+	if rows < 1 || len(keys) == 0 {
+		return []string{title}
+	}
+	kw, vw := 0, 0
+	for _, k := range keys {
+		kw = max(kw, lipgloss.Width(k))
+		vw = max(vw, lipgloss.Width(zkview.EscapeLine(m.Monitor[k])))
+	}
+	kw, vw = min(kw, 32), min(vw, 14) // two columns or more at 100 cells
+	cellW := kw + 1 + vw
+	ncols := max((p.width+3)/(cellW+3), 1)
+	shown := min(len(keys), rows*ncols)
+	if shown < len(keys) {
+		shown = max(shown-1, 0) // room for "… more"
+	}
+	grid := make([]string, rows)
+	for i := 0; i < shown; i++ {
+		k := keys[i]
+		cell := st.Dim.Render(pad(k, kw, false)) + " " + pad(zkview.EscapeLine(m.Monitor[k]), vw, false)
+		row := i % rows
+		if grid[row] != "" {
+			grid[row] += "   "
+		}
+		grid[row] += cell
+	}
+	if more := len(keys) - shown; more > 0 {
+		row := shown % rows
+		if grid[row] != "" {
+			grid[row] += "   "
+		}
+		grid[row] += st.Dim.Render(fmt.Sprintf("… %d more: / to filter", more))
+	}
+	return append([]string{title}, grid...)
+}

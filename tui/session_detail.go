@@ -1,0 +1,186 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// sessionPage is one session from the servers' tables: where it is
+// connected from and to, and its ephemeral nodes and watched paths as a
+// list. It asks the servers again as :sessions does.
+type sessionPage struct {
+	ctx    *Context
+	id     int64
+	poll   poller
+	pctx   context.Context
+	cancel context.CancelFunc
+	tbl    *table
+
+	width, height int
+}
+
+// newSessionPageFrom opens session id, showing what in (the list's last
+// answer, may be nil) says of it until the page's own answer comes.
+func newSessionPageFrom(ctx *Context, id int64, in *zkview.Introspection, src source) *sessionPage {
+	pctx, cancel := context.WithCancel(ctx.Ctx)
+	p := &sessionPage{ctx: ctx, id: id, pctx: pctx, cancel: cancel,
+		tbl: newTable(column{title: "KIND", width: 9}, column{title: "PATH", min: 10})}
+	p.poll.ask = src.introspect
+	if in != nil {
+		p.poll.last, p.poll.answered = in, ctx.Now()
+		p.rebuild()
+	}
+	return p
+}
+
+func (p *sessionPage) Init() tea.Cmd {
+	if p.poll.last != nil {
+		return nil // just read by the list; the next ask is when due
+	}
+	return p.poll.start(p.pctx, p.ctx.Now())
+}
+
+func (p *sessionPage) Title() string { return fmt.Sprintf("session 0x%x", uint64(p.id)) }
+func (p *sessionPage) Close()        { p.cancel() }
+
+func (p *sessionPage) Keys() []key.Binding {
+	k := p.ctx.Keys
+	again := k.Global.Refresh
+	again.SetHelp(again.Help().Key, "ask the servers again")
+	return []key.Binding{again, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
+}
+
+func (p *sessionPage) SetFilter(f filter) { p.tbl.setFilter(f) }
+func (p *sessionPage) Filter() filter     { return p.tbl.filter }
+
+func (p *sessionPage) Update(msg tea.Msg) (page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		navigate(p.tbl, p.ctx.Keys.Nav, msg)
+	case introMsg:
+		if p.poll.take(msg, p.ctx.Now()) {
+			p.rebuild()
+			p.layout()
+		}
+	case refreshMsg, sessionMsg:
+		return p, p.poll.start(p.pctx, p.ctx.Now())
+	case frameMsg:
+		return p, p.poll.frame(p.pctx, p.ctx.Now())
+	}
+	return p, nil
+}
+
+func (p *sessionPage) Mouse(msg tea.MouseMsg) tea.Cmd {
+	mouseTable(p.tbl, msg, p.headLines())
+	return nil
+}
+
+func (p *sessionPage) nextFrame() time.Duration {
+	now := p.ctx.Now()
+	return soonest(p.poll.nextFrame(now), p.tbl.nextFlash(now))
+}
+
+// session is what the last answer says of the session; nil when it no
+// longer lists it.
+func (p *sessionPage) session() *zkview.Session {
+	if p.poll.last == nil {
+		return nil
+	}
+	return p.poll.last.Session(p.id)
+}
+
+func (p *sessionPage) rebuild() {
+	s := p.session()
+	if s == nil {
+		return // gone: the last rows stay, under a line that says so
+	}
+	rows := make([]tableRow, 0, len(s.Ephemerals)+len(s.Watches))
+	for _, e := range s.Ephemerals {
+		rows = append(rows, tableRow{key: "e" + e, cells: []string{"ephemeral", zkview.EscapeLine(e)}})
+	}
+	for _, w := range s.Watches {
+		rows = append(rows, tableRow{key: "w" + w, cells: []string{"watch", zkview.EscapeLine(w)}})
+	}
+	p.tbl.setRows(rows, p.ctx.Now())
+}
+
+func (p *sessionPage) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.layout()
+}
+
+// layout gives the list what the facts above it leave.
+func (p *sessionPage) layout() {
+	p.tbl.setSize(p.width, max(p.height-p.headLines(), 0))
+}
+
+// head is the session's facts above its list.
+func (p *sessionPage) head() []string {
+	st := p.ctx.Styles
+	in, s := p.poll.last, p.session()
+	switch {
+	case in == nil && p.poll.err != nil:
+		return []string{st.Error.Render("✗ the servers did not answer: " + firstLine(p.poll.err.Error()))}
+	case in == nil:
+		return []string{st.Title.Render("asking the servers…")}
+	case s == nil:
+		return []string{st.Warning.Render(fmt.Sprintf("session 0x%x is no longer in the servers' tables (closed or expired) as of %s",
+			uint64(p.id), in.At.Format("15:04:05")))}
+	}
+	who := st.Title.Render(s.Hex)
+	if p.ctx.you(s.ID) {
+		who += " " + st.You.Render("you")
+	}
+	conn := "connected"
+	if !s.Connected {
+		conn = st.Warning.Render("no live connection")
+	}
+	line1 := who + st.Dim.Render(" · ") + conn
+	if s.Client != "" {
+		line1 += st.Dim.Render(" · from ") + zkview.EscapeLine(s.Client)
+	}
+	if s.Server != "" {
+		line1 += st.Dim.Render(" to ") + zkview.EscapeLine(s.Server)
+	}
+	var facts []string
+	if s.Timeout > 0 {
+		facts = append(facts, "timeout "+s.Timeout.String())
+	}
+	if s.LastOp != "" {
+		facts = append(facts, "last op "+zkview.EscapeLine(s.LastOp))
+	}
+	if !s.Established.IsZero() {
+		facts = append(facts, "connected since "+s.Established.Format("15:04:05"))
+	}
+	if !s.Expires.IsZero() {
+		facts = append(facts, "expires at "+s.Expires.Format("15:04:05")+" unless its client is heard from")
+	}
+	counts := fmt.Sprintf("%d ephemeral %s · %d %s (%d listed: data watches under the root) · read at %s",
+		len(s.Ephemerals), plural(len(s.Ephemerals), "node", "nodes"), s.WatchCount, plural(s.WatchCount, "watch", "watches"),
+		len(s.Watches), in.At.Format("15:04:05"))
+	lines := []string{line1}
+	if len(facts) > 0 {
+		lines = append(lines, st.Dim.Render(strings.Join(facts, " · ")))
+	}
+	return append(lines, st.Dim.Render(counts))
+}
+
+func (p *sessionPage) headLines() int { return min(len(p.head())+1, max(p.height-2, 1)) }
+
+func (p *sessionPage) View() string {
+	st := p.ctx.Styles
+	head := p.head()
+	lines := append(head, "")
+	lines = lines[:min(len(lines), p.headLines())]
+	if p.tbl.height > 0 {
+		lines = append(lines, splitLines(p.tbl.view(st, true, p.ctx.Now()))...)
+	}
+	return block(lines, p.width, p.height)
+}

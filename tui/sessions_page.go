@@ -1,0 +1,262 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// sessionsPage is :sessions: every session the servers' tables list
+// (cons, dump, wchc on every member), the explorer's own marked "you".
+//
+// Those tables have no watches, so the page asks again on ctrl+r, on a
+// change of the explorer's session, and every pollEvery while it is on
+// top (see poller); below another page, or with the explorer idle on
+// another page, it asks nothing.
+type sessionsPage struct {
+	ctx    *Context
+	poll   poller
+	pctx   context.Context
+	cancel context.CancelFunc
+
+	tbl *listTable
+
+	width, height int
+}
+
+func newSessionsPage(ctx *Context) page { return newSessionsPageFrom(ctx, clientSource(ctx)) }
+
+func newSessionsPageFrom(ctx *Context, src source) *sessionsPage {
+	pctx, cancel := context.WithCancel(ctx.Ctx)
+	p := &sessionsPage{ctx: ctx, pctx: pctx, cancel: cancel}
+	p.poll.ask = src.introspect
+	p.tbl = newListTable(sessionColumns()...)
+	return p
+}
+
+func sessionColumns() []listColumn {
+	return []listColumn{
+		{title: "SESSION", fit: true, most: 22},
+		{title: "CLIENT", fit: true, most: 21},
+		{title: "SERVER", fit: true, most: 21, hide: 2},
+		{title: "CONN", fit: true, most: 4},
+		{title: "EPHEMERALS", weight: 1, min: 12},
+		{title: "WATCHES", fit: true, most: 7, right: true, hide: 3},
+		{title: "TIMEOUT", fit: true, most: 7, right: true, hide: 1},
+		{title: "LAST OP", fit: true, most: 7, hide: 1},
+	}
+}
+
+func (p *sessionsPage) Init() tea.Cmd { return p.poll.start(p.pctx, p.ctx.Now()) }
+func (p *sessionsPage) Title() string { return "sessions" }
+func (p *sessionsPage) Close()        { p.cancel() }
+
+func (p *sessionsPage) Keys() []key.Binding {
+	k := p.ctx.Keys
+	open := k.Nav.Enter
+	open.SetHelp(open.Help().Key, "the session's ephemerals and watches")
+	again := k.Global.Refresh
+	again.SetHelp(again.Help().Key, "ask the servers again")
+	return []key.Binding{open, again, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
+}
+
+func (p *sessionsPage) SetFilter(f filter) { p.tbl.setFilter(f) }
+func (p *sessionsPage) Filter() filter     { return p.tbl.filter }
+
+func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
+			return p, p.open()
+		}
+		navigate(p.tbl.table, p.ctx.Keys.Nav, msg)
+	case introMsg:
+		if p.poll.take(msg, p.ctx.Now()) {
+			p.rebuild()
+			if msg.err != nil {
+				return p, failureLine(fmt.Errorf("sessions: %w", msg.err))
+			}
+		}
+	case refreshMsg, sessionMsg:
+		return p, p.poll.start(p.pctx, p.ctx.Now())
+	case frameMsg:
+		return p, p.poll.frame(p.pctx, p.ctx.Now())
+	}
+	return p, nil
+}
+
+// open pushes the detail of the selected session.
+func (p *sessionsPage) open() tea.Cmd {
+	r, ok := p.tbl.selected()
+	if !ok {
+		return nil
+	}
+	id, err := strconv.ParseUint(r.key, 16, 64)
+	if err != nil {
+		return nil
+	}
+	return push(newSessionPageFrom(p.ctx, int64(id), p.poll.last, source{introspect: p.poll.ask}))
+}
+
+func (p *sessionsPage) Mouse(msg tea.MouseMsg) tea.Cmd {
+	if mouseTable(p.tbl.table, msg, p.headLines()) {
+		return p.open()
+	}
+	return nil
+}
+
+func (p *sessionsPage) nextFrame() time.Duration {
+	now := p.ctx.Now()
+	return soonest(p.poll.nextFrame(now), p.tbl.nextFlash(now))
+}
+
+func (p *sessionsPage) rebuild() {
+	in := p.poll.last
+	if in == nil {
+		return
+	}
+	st := p.ctx.Styles
+	rows := make([]tableRow, 0, len(in.Sessions))
+	for _, s := range in.Sessions {
+		id := s.Hex
+		if p.ctx.you(s.ID) {
+			id += " " + st.You.Render("you")
+		}
+		conn := "yes"
+		if !s.Connected {
+			conn = st.Warning.Render("no")
+		}
+		eph := ""
+		if n := len(s.Ephemerals); n > 0 {
+			eph = fmt.Sprintf("%d  %s", n, zkview.EscapeLine(s.Ephemerals[0]))
+		}
+		timeout := ""
+		if s.Timeout > 0 {
+			timeout = s.Timeout.String()
+		}
+		rows = append(rows, tableRow{key: strconv.FormatUint(uint64(s.ID), 16), cells: []string{
+			id, zkview.EscapeLine(s.Client), zkview.EscapeLine(s.Server), conn, eph,
+			strconv.Itoa(s.WatchCount), timeout, zkview.EscapeLine(s.LastOp)}})
+	}
+	p.tbl.setSize(p.width, p.tableHeight())
+	p.tbl.setRows(rows, p.ctx.Now())
+}
+
+func (p *sessionsPage) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.tbl.setSize(w, p.tableHeight())
+}
+
+func (p *sessionsPage) headLines() int {
+	if p.height < 10 {
+		return min(1, p.height)
+	}
+	return 1 + min(len(p.notes()), 3)
+}
+
+func (p *sessionsPage) tableHeight() int {
+	h := p.height - p.headLines()
+	if p.height >= 6 {
+		h--
+	}
+	return max(h, 0)
+}
+
+func (p *sessionsPage) View() string {
+	st := p.ctx.Styles
+	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
+	lines = lines[:min(len(lines), p.headLines())]
+	if p.tableHeight() > 0 {
+		lines = append(lines, splitLines(p.tbl.view(st, true, p.ctx.Now()))...)
+	}
+	if p.height >= 6 {
+		lines = append(lines, st.Dim.Render("server tables have no watches: asked again every 5s while shown, and on ctrl+r"))
+	}
+	return block(lines, p.width, p.height)
+}
+
+func (p *sessionsPage) summary() string {
+	st := p.ctx.Styles
+	in := p.poll.last
+	if in == nil {
+		if p.poll.err != nil {
+			return st.Error.Render("✗ the servers did not answer: " + firstLine(p.poll.err.Error()))
+		}
+		return st.Title.Render("asking the servers for their sessions…")
+	}
+	connected, ephemerals := 0, 0
+	for _, s := range in.Sessions {
+		if s.Connected {
+			connected++
+		}
+		ephemerals += len(s.Ephemerals)
+	}
+	n := len(in.Sessions)
+	return st.Title.Render(fmt.Sprintf("%d %s", n, plural(n, "session", "sessions"))) +
+		st.Dim.Render(fmt.Sprintf(" · %d connected · %d ephemeral %s · %s · read at %s",
+			connected, ephemerals, plural(ephemerals, "node", "nodes"), membersText(in), in.At.Format("15:04:05")))
+}
+
+// notes are what the servers would not tell, and a failed last ask.
+func (p *sessionsPage) notes() []string {
+	return introNotes(p.ctx.Styles, p.poll.last, p.poll.err)
+}
+
+// membersText says how many members answered.
+func membersText(in *zkview.Introspection) string {
+	up := 0
+	for _, m := range in.Members {
+		if m.Mode != zkview.ModeUnreachable {
+			up++
+		}
+	}
+	if up == len(in.Members) {
+		return fmt.Sprintf("%d %s", up, plural(up, "member", "members"))
+	}
+	return fmt.Sprintf("%d of %d members answering", up, len(in.Members))
+}
+
+// introNotes are the refusals and problems of an introspection, and the
+// failure of the last ask when it failed after an earlier answer.
+func introNotes(st Styles, in *zkview.Introspection, err error) []string {
+	var out []string
+	if err != nil && in != nil {
+		out = append(out, st.Error.Render("✗ the last ask failed, showing the one before: "+firstLine(err.Error())))
+	}
+	if in == nil {
+		return out
+	}
+	for _, r := range in.Refused {
+		out = append(out, st.Warning.Render("⚠ "+r.String()))
+	}
+	for _, pr := range in.Problems {
+		out = append(out, st.Warning.Render("⚠ "+firstLine(pr.String())))
+	}
+	return out
+}
+
+// capNotes keeps at most n notes, the last saying how many were left out.
+func capNotes(st Styles, notes []string, n int) []string {
+	if len(notes) <= n {
+		return notes
+	}
+	more := len(notes) - n + 1
+	return append(notes[:n-1:n-1], st.Dim.Render(fmt.Sprintf("… and %d more", more)))
+}
+
+// soonest is the smallest positive duration, 0 when none is.
+func soonest(ds ...time.Duration) time.Duration {
+	var next time.Duration
+	for _, d := range ds {
+		if d > 0 && (next == 0 || d < next) {
+			next = d
+		}
+	}
+	return next
+}

@@ -1,0 +1,157 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *listsClock) {
+	t.Helper()
+	clock := &listsClock{now: listsEpoch}
+	f := &fakeSource{in: fakeIntrospection(clock.now)}
+	p := newSessionsPageFrom(listsContext(t, clock), f.source())
+	return newPageRunner(t, p, 120, 40), p, f, clock
+}
+
+// The servers' tables have no watches: the page asks again every
+// pollEvery, but only while App asks it for frames (it is on top).
+func TestSessionsPollOnlyOnTop(t *testing.T) {
+	r, p, f, clock := newFakeSessions(t)
+	if _, _, n := f.counts(); n != 1 {
+		t.Fatalf("asked %d times on opening", n)
+	}
+	// Below another page: frames come (the top one animates), nextFrame
+	// is not asked, nothing is read.
+	clock.advance(time.Minute)
+	r.send(frameMsg(clock.now))
+	if _, _, n := f.counts(); n != 1 {
+		t.Fatalf("a page not on top asked again (%d)", n)
+	}
+	// On top: App asks for the next frame, and when it comes, the page
+	// asks the servers.
+	if d := p.nextFrame(); d != time.Millisecond {
+		t.Errorf("nextFrame %v, want at once (overdue)", d)
+	}
+	r.send(frameMsg(clock.now))
+	if _, _, n := f.counts(); n != 2 {
+		t.Fatalf("asked %d times, want 2", n)
+	}
+	if d := p.nextFrame(); d != pollEvery {
+		t.Errorf("nextFrame %v right after an answer, want %v", d, pollEvery)
+	}
+	// A frame before it is due asks nothing.
+	clock.advance(time.Second)
+	r.send(frameMsg(clock.now))
+	if _, _, n := f.counts(); n != 2 {
+		t.Errorf("asked before due (%d)", n)
+	}
+	// ctrl+r and a session change ask at once.
+	r.send(refreshMsg{})
+	r.send(sessionMsg{State: zkview.Connected})
+	if _, _, n := f.counts(); n != 4 {
+		t.Errorf("asked %d times, want 4", n)
+	}
+}
+
+func TestSessionsEnterOpensDetail(t *testing.T) {
+	r, p, f, clock := newFakeSessions(t)
+	r.send(listKey("down"))
+	r.send(listKey("enter"))
+	if len(r.pushed) != 1 {
+		t.Fatalf("pushed %d pages", len(r.pushed))
+	}
+	d := r.pushed[0].(*sessionPage)
+	if d.Title() != "session 0x1000000000000a2" {
+		t.Errorf("title %q", d.Title())
+	}
+	// The detail shows the list's answer at once, without asking.
+	dr := newPageRunner(t, d, 100, 20)
+	if _, _, n := f.counts(); n != 1 {
+		t.Errorf("the detail asked again at once (%d)", n)
+	}
+	v := dr.p.View()
+	for _, want := range []string{"0x1000000000000a2 · connected · from 10.0.0.6:40112 to zk2:2181", "ephemeral  /app/locks/orders/_c_", "watch      /app/locks/orders/_c_"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("detail lacks %q:\n%s", want, v)
+		}
+	}
+	// The session goes: the page says so and keeps its last rows.
+	gone := fakeIntrospection(clock.now)
+	gone.Sessions = gone.Sessions[:1]
+	f.in = gone
+	dr.send(refreshMsg{})
+	v = dr.p.View()
+	if !strings.Contains(v, "session 0x1000000000000a2 is no longer in the servers' tables") || !strings.Contains(v, "ephemeral") {
+		t.Errorf("gone session:\n%s", v)
+	}
+	_ = p
+}
+
+func TestSessionsFailure(t *testing.T) {
+	clock := &listsClock{now: listsEpoch}
+	f := &fakeSource{inErr: errors.New("no member answered:\nzk1: refused")}
+	p := newSessionsPageFrom(listsContext(t, clock), f.source())
+	r := newPageRunner(t, p, 100, 20)
+	if v := p.View(); !strings.Contains(v, "✗ the servers did not answer: no member answered …") {
+		t.Errorf("failure not shown:\n%s", v)
+	}
+	if len(r.status) != 1 || !r.status[0].err {
+		t.Errorf("status %+v", r.status)
+	}
+	// A later failure keeps the earlier answer, and says so.
+	f.inErr, f.in = nil, fakeIntrospection(clock.now)
+	r.send(refreshMsg{})
+	f.inErr = errors.New("timeout")
+	r.send(refreshMsg{})
+	if v := p.View(); !strings.Contains(v, "the last ask failed, showing the one before: timeout") || !strings.Contains(v, "0x1000000000000a1") {
+		t.Errorf("second failure:\n%s", v)
+	}
+}
+
+func TestServerPageMonitorFollowsSelectionAndFilter(t *testing.T) {
+	clock := &listsClock{now: listsEpoch}
+	f := &fakeSource{in: fakeIntrospection(clock.now)}
+	p := newServerPageFrom(listsContext(t, clock), f.source())
+	r := newPageRunner(t, p, 120, 40)
+	if v := p.View(); !strings.Contains(v, "mntr of zk1:2181") || !strings.Contains(v, "server_state               leader") {
+		t.Fatalf("mntr of the leader not shown:\n%s", v)
+	}
+	flt, _ := parseFilter("latency")
+	p.SetFilter(flt)
+	v := p.View()
+	if !strings.Contains(v, "3 of 16 keys match latency") || strings.Contains(v, "packets_sent") || !strings.Contains(v, "avg_latency") {
+		t.Errorf("filtered mntr:\n%s", v)
+	}
+	p.SetFilter(filter{})
+	r.send(listKey("down"))
+	if v := p.View(); !strings.Contains(v, "mntr of zk2:2181") || !strings.Contains(v, "follower") {
+		t.Errorf("mntr does not follow the selection:\n%s", v)
+	}
+	r.send(listKey("down"))
+	if v := p.View(); !strings.Contains(v, "mntr of zk3:2181") || !strings.Contains(v, "connection refused") {
+		t.Errorf("unreachable member:\n%s", v)
+	}
+	// The wheel and clicks move through the members.
+	p.Mouse(mouseClick(3, p.headLines()+1))
+	if sel, _ := p.tbl.selected(); sel.key != "zk1:2181" {
+		t.Errorf("click selected %q", sel.key)
+	}
+}
+
+func TestShortVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"3.8.0-5a02a05eddb59aee6ac762f7ea82e92a68eb9c0f, built on 2022-02-25 08:49 UTC": "3.8.0",
+		"3.9.2":                            "3.9.2",
+		"":                                 "",
+		"3.8.0-zkx-embedded, built on n/a": "3.8.0-zkx-embedded",
+		"3.8.0-${mvngit.commit.id}, built on 2023-10-01 12:00 UTC": "3.8.0",
+	} {
+		if got := shortVersion(in); got != want {
+			t.Errorf("shortVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,484 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// treeRow is one line of the tree pane.
+type treeRow struct {
+	path  string
+	name  string
+	depth int
+}
+
+// treePane is the lazy tree: the children of expanded nodes come from
+// the live zkview.Tree (child watches); the rows on screen get their stat
+// (child count, ephemeral owner) read once when they come into view, and
+// again when their parent's children change. Rows are flattened once per
+// change, never per frame, so drawing and scrolling cost the same with
+// 100 children or 100,000.
+type treePane struct {
+	ctx      *Context
+	root     string
+	expanded map[string]bool
+	rows     []treeRow
+	shown    []int // indexes into rows that pass the filter
+	filter   filter
+	cursor   int // index into shown
+	offset   int
+	width    int
+	height   int
+
+	stats    map[string]*zk.Stat
+	statErrs map[string]error
+	asked    map[string]bool // stats asked for and not yet answered
+
+	labels   map[string]dirLabel
+	labelled map[string]int64 // pzxid a label was read at
+	labeling map[string]bool
+
+	seen    map[string]bool // rows drawn before: only they flash
+	flashes map[string]time.Time
+}
+
+// dirLabel is a recognised recipe directory's label, e.g. "lock·curator".
+type dirLabel struct {
+	kind, format string
+}
+
+func (l dirLabel) String() string {
+	if l.kind == "" {
+		return ""
+	}
+	return l.kind + "·" + l.format
+}
+
+// rowStatsMsg answers a batch of stat reads for rows.
+type rowStatsMsg struct {
+	paths []string
+	stats []*zk.Stat
+	errs  []error
+}
+
+// labelMsg is what recognition made of a directory.
+type labelMsg struct {
+	path  string
+	pzxid int64
+	label dirLabel
+}
+
+// maxLabelChildren bounds the directories labelled on sight: reading a
+// child list of more names than this to place a label is not worth it.
+const maxLabelChildren = 10000
+
+func newTreePane(ctx *Context, root string) *treePane {
+	t := &treePane{
+		ctx: ctx, root: root, expanded: map[string]bool{},
+		stats: map[string]*zk.Stat{}, statErrs: map[string]error{}, asked: map[string]bool{},
+		labels: map[string]dirLabel{}, labelled: map[string]int64{}, labeling: map[string]bool{},
+		seen: map[string]bool{}, flashes: map[string]time.Time{},
+	}
+	t.expand(root)
+	return t
+}
+
+func (t *treePane) expand(p string) {
+	if t.expanded[p] {
+		return
+	}
+	t.expanded[p] = true
+	t.ctx.expand(p)
+	t.rebuild()
+}
+
+func (t *treePane) collapse(p string) {
+	if !t.expanded[p] {
+		return
+	}
+	// Collapsing a node lets go of everything expanded below it too.
+	for q := range t.expanded {
+		if q == p || strings.HasPrefix(q, strings.TrimSuffix(p, "/")+"/") {
+			delete(t.expanded, q)
+			t.ctx.collapse(q)
+		}
+	}
+	t.rebuild()
+}
+
+func (t *treePane) close() {
+	for p := range t.expanded {
+		t.ctx.collapse(p)
+	}
+	t.expanded = map[string]bool{}
+}
+
+// rebuild flattens the expanded tree into rows, keeping the cursor on
+// the same path.
+func (t *treePane) rebuild() {
+	selected := t.selectedPath()
+	t.rows = t.rows[:0]
+	var walk func(p, name string, depth int)
+	walk = func(p, name string, depth int) {
+		t.rows = append(t.rows, treeRow{path: p, name: name, depth: depth})
+		if !t.expanded[p] {
+			return
+		}
+		n, ok := t.ctx.Tree.Get(p)
+		if !ok || !n.ChildrenLoaded {
+			return
+		}
+		for _, c := range n.Children {
+			walk(childOf(p, c), c, depth+1)
+		}
+	}
+	walk(t.root, t.root, 0)
+	t.refilter()
+	if selected != "" {
+		t.selectPath(selected)
+	}
+}
+
+func childOf(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// refilter keeps the rows whose name matches and the ancestors that lead
+// to them.
+func (t *treePane) refilter() {
+	t.shown = t.shown[:0]
+	if !t.filter.active() {
+		for i := range t.rows {
+			t.shown = append(t.shown, i)
+		}
+		t.clamp()
+		return
+	}
+	keep := make([]bool, len(t.rows))
+	var stack []int // indexes of the current row's ancestors
+	for i, r := range t.rows {
+		for len(stack) > 0 && t.rows[stack[len(stack)-1]].depth >= r.depth {
+			stack = stack[:len(stack)-1]
+		}
+		if i == 0 || t.filter.match(r.name) {
+			keep[i] = true
+			for _, a := range stack {
+				keep[a] = true
+			}
+		}
+		stack = append(stack, i)
+	}
+	for i, k := range keep {
+		if k {
+			t.shown = append(t.shown, i)
+		}
+	}
+	t.clamp()
+}
+
+func (t *treePane) setFilter(f filter) {
+	p := t.selectedPath()
+	t.filter = f
+	t.refilter()
+	t.selectPath(p)
+}
+
+func (t *treePane) selectedPath() string {
+	if t.cursor < 0 || t.cursor >= len(t.shown) {
+		return ""
+	}
+	return t.rows[t.shown[t.cursor]].path
+}
+
+func (t *treePane) selectPath(p string) bool {
+	for i, idx := range t.shown {
+		if t.rows[idx].path == p {
+			t.cursor = i
+			t.clamp()
+			return true
+		}
+	}
+	return false
+}
+
+func (t *treePane) setSize(w, h int) {
+	t.width, t.height = w, h
+	t.clamp()
+}
+
+func (t *treePane) clamp() {
+	t.cursor = min(t.cursor, len(t.shown)-1)
+	t.cursor = max(t.cursor, 0)
+	h := max(t.height, 1)
+	if t.cursor < t.offset {
+		t.offset = t.cursor
+	}
+	if t.cursor >= t.offset+h {
+		t.offset = t.cursor - h + 1
+	}
+	t.offset = max(min(t.offset, len(t.shown)-h), 0)
+}
+
+func (t *treePane) move(delta int) {
+	t.cursor += delta
+	t.clamp()
+}
+
+// window returns the rows on screen.
+func (t *treePane) window() []treeRow {
+	end := min(t.offset+t.height, len(t.shown))
+	out := make([]treeRow, 0, max(end-t.offset, 0))
+	for i := t.offset; i < end; i++ {
+		out = append(out, t.rows[t.shown[i]])
+	}
+	return out
+}
+
+// onTree handles the live tree's changes: an expanded node whose
+// children changed reflows the rows and has its children's stats read
+// again (counts may have moved).
+func (t *treePane) onTree(paths []string, now time.Time) {
+	changed := false
+	for _, p := range paths {
+		if !t.expanded[p] {
+			continue
+		}
+		changed = true
+		n, _ := t.ctx.Tree.Get(p)
+		for _, c := range n.Children {
+			cp := childOf(p, c)
+			if t.seen[cp] {
+				continue
+			}
+			if t.seen[p] && n.ChildrenLoaded && t.seenChildren(p) {
+				t.flashes[cp] = now // a new child of a node already shown
+			}
+		}
+		// Children's stats may be stale now: forget those on screen so
+		// they are read again.
+		for _, r := range t.window() {
+			if path.Dir(r.path) == p {
+				delete(t.stats, r.path)
+			}
+		}
+		if n.Stat != nil {
+			t.stats[p] = n.Stat
+		}
+	}
+	if changed {
+		t.rebuild()
+	}
+}
+
+// seenChildren reports whether some child of p was drawn already, that
+// is whether p's children were on screen before this change.
+func (t *treePane) seenChildren(p string) bool {
+	for q := range t.seen {
+		if path.Dir(q) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// fetch returns the reads the rows on screen still need: stats, and
+// recipe labels for directories.
+func (t *treePane) fetch() tea.Cmd {
+	var need []string
+	var cmds []tea.Cmd
+	for _, r := range t.window() {
+		t.seen[r.path] = true
+		if _, ok := t.stats[r.path]; !ok && !t.asked[r.path] && t.statErrs[r.path] == nil {
+			need = append(need, r.path)
+			t.asked[r.path] = true
+		}
+		st := t.stats[r.path]
+		if st != nil && st.NumChildren > 0 && st.NumChildren <= maxLabelChildren && !t.labeling[r.path] {
+			if at, ok := t.labelled[r.path]; !ok || at != st.Pzxid {
+				t.labeling[r.path] = true
+				cmds = append(cmds, t.label(r.path, st.Pzxid))
+			}
+		}
+	}
+	if len(need) > 0 {
+		c, ctx := t.ctx.Client, t.ctx.Ctx
+		cmds = append(cmds, func() tea.Msg {
+			stats, errs := c.StatAll(ctx, need, 32)
+			return rowStatsMsg{paths: need, stats: stats, errs: errs}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// label recognises one directory for its tree label.
+func (t *treePane) label(p string, pzxid int64) tea.Cmd {
+	c, ctx, opts := t.ctx.Client, t.ctx.Ctx, t.ctx.scanOptions(nil)
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		r, err := zkview.RecognizeDir(ctx, c, p, opts)
+		if err != nil {
+			return labelMsg{path: p, pzxid: pzxid}
+		}
+		return labelMsg{path: p, pzxid: pzxid, label: labelOf(r)}
+	}
+}
+
+// labelOf names what RecognizeDir found.
+func labelOf(r any) dirLabel {
+	switch r := r.(type) {
+	case *zkview.Lock:
+		kind := r.Recipe
+		if kind == "mutex" {
+			kind = "lock"
+		}
+		return dirLabel{kind: kind, format: r.Format}
+	case *zkview.Queue:
+		return dirLabel{kind: "queue", format: r.Format}
+	case *zkview.Election:
+		return dirLabel{kind: "election", format: r.Format}
+	case *zkview.Barrier:
+		return dirLabel{kind: r.Kind, format: r.Format}
+	}
+	return dirLabel{}
+}
+
+func (t *treePane) onStats(msg rowStatsMsg) {
+	for i, p := range msg.paths {
+		delete(t.asked, p)
+		if msg.errs[i] != nil {
+			t.statErrs[p] = msg.errs[i]
+			continue
+		}
+		if msg.stats[i] == nil {
+			continue // gone; the parent's child watch removes the row
+		}
+		if old := t.stats[p]; old != nil && old.NumChildren != msg.stats[i].NumChildren {
+			t.flashes[p] = t.ctx.Now()
+		}
+		t.stats[p] = msg.stats[i]
+		delete(t.statErrs, p)
+	}
+}
+
+func (t *treePane) onLabel(msg labelMsg) {
+	delete(t.labeling, msg.path)
+	t.labelled[msg.path] = msg.pzxid
+	if msg.label.kind == "" {
+		delete(t.labels, msg.path)
+		return
+	}
+	t.labels[msg.path] = msg.label
+}
+
+// flashing reports whether a row still flashes.
+func (t *treePane) flashing(now time.Time) bool {
+	for p, at := range t.flashes {
+		if now.Sub(at) < flashFor {
+			return true
+		}
+		delete(t.flashes, p)
+	}
+	return false
+}
+
+func (t *treePane) view(focused bool, now time.Time) string {
+	st := t.ctx.Styles
+	lines := make([]string, 0, t.height)
+	for i, r := range t.window() {
+		lines = append(lines, t.rowView(r, t.offset+i == t.cursor, focused, now))
+	}
+	if len(t.shown) <= 1 && t.filter.active() {
+		lines = append(lines, st.Dim.Render("  nothing loaded matches "+t.filter.text))
+	}
+	return block(lines, t.width, t.height)
+}
+
+func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) string {
+	st := t.ctx.Styles
+	n, _ := t.ctx.Tree.Get(r.path)
+	stat := t.stats[r.path]
+	if t.expanded[r.path] && n.Stat != nil {
+		stat = n.Stat // expanded: the child watch keeps it current
+	}
+	marker := "  "
+	switch {
+	case t.expanded[r.path] && n.Loading:
+		marker = "… "
+	case t.expanded[r.path]:
+		marker = "▾ "
+	case stat == nil || stat.NumChildren > 0:
+		marker = "▸ "
+	}
+	name := r.name
+	if r.depth > 0 {
+		name = zkview.EscapeLine(name)
+	}
+	gutter := " "
+	if selected {
+		gutter = "›" // visible without colour too
+	}
+	left := gutter + strings.Repeat("  ", r.depth) + marker + name
+	var right []string
+	if stat != nil {
+		if stat.NumChildren > 0 {
+			right = append(right, st.Dim.Render(groupThousands(int64(stat.NumChildren))))
+		}
+		if stat.EphemeralOwner != 0 {
+			right = append(right, st.Ephemeral.Render("●"+shortSession(stat.EphemeralOwner)))
+		}
+	}
+	if err := t.statErrs[r.path]; err != nil {
+		right = append(right, st.Error.Render(shortErr(err)))
+	} else if n.Err != nil && t.expanded[r.path] && !zkview.IsNoNode(n.Err) {
+		right = append(right, st.Error.Render(shortErr(n.Err)))
+	}
+	if l, ok := t.labels[r.path]; ok {
+		right = append(right, st.Label.Render("["+l.String()+"]"))
+	}
+	line := left
+	if len(right) > 0 {
+		line += "  " + strings.Join(right, " ")
+	}
+	line = fit(line, t.width)
+	switch {
+	case selected && focused:
+		return st.Selected.Render(stripStyles(line))
+	case selected:
+		return st.SelectedDim.Render(stripStyles(line))
+	case now.Sub(t.flashes[r.path]) < flashFor:
+		return st.Flash.Render(stripStyles(line))
+	}
+	return line
+}
+
+// shortSession is the last four hex digits of a session id: enough to
+// tell the sessions on screen apart.
+func shortSession(id int64) string {
+	s := fmt.Sprintf("%x", uint64(id))
+	if len(s) > 4 {
+		s = s[len(s)-4:]
+	}
+	return s
+}
+
+func shortErr(err error) string {
+	switch {
+	case zkview.IsNoAuth(err):
+		return "no access"
+	case zkview.IsNoNode(err):
+		return "gone"
+	}
+	return "error"
+}
