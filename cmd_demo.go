@@ -2,9 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strconv"
+	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +18,7 @@ import (
 	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/internal/cliout"
 	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/tui"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -22,7 +29,18 @@ type demoFlags struct {
 	hold       time.Duration
 	poll       time.Duration
 	output     string
+	// heldTooLong is short in the demo so the seeded stuck lock is
+	// flagged within a minute: no server can backdate a node's ctime.
+	heldTooLong time.Duration
 }
+
+// Settings of the demo view.
+const (
+	demoHeldTooLong = 30 * time.Second
+	// demoRotate is how long a seeded lock's holder holds before the next
+	// one's turn, so only the stuck lock ages past demoHeldTooLong.
+	demoRotate = 10 * time.Second
+)
 
 func newDemoCommand(g *globalOptions) *cobra.Command {
 	var f demoFlags
@@ -40,8 +58,15 @@ checker (always 0).
 Without --server it starts zkx's embedded ZooKeeper-compatible server in-process; with
 --server it runs under /zkx-demo on that ensemble and removes it on exit.
 
+The demo view runs the lanes at once. Beside them it seeds state for the explorer
+under /zkx-demo: services with JSON config, locks laid out as zkx, Curator and Kazoo
+lay them out, a stuck lock, a read-write lock, a semaphore, a queue and an election.
+Esc goes from the demo to the explorer, :demo comes back.
+
 --headless runs the lanes one after another for --duration each and prints the figures.`,
-		Example: `  zkx demo --headless --contenders 20 --duration 10s
+		Example: `  zkx demo
+  zkx demo --contenders 20 --server zk1:2181
+  zkx demo --headless --contenders 20 --duration 10s
   zkx demo --headless -o json --server zk1:2181,zk2:2181,zk3:2181`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -59,14 +84,22 @@ Without --server it starts zkx's embedded ZooKeeper-compatible server in-process
 				return fmt.Errorf("--readonly: the demo creates lock nodes")
 			}
 			if !f.headless {
-				return fmt.Errorf("the interactive demo view is not built yet: run zkx demo --headless")
+				if err := checkDemoViewFlags(cmd, f); err != nil {
+					return err
+				}
 			}
+			// Interrupted, the demo still cleans up after itself.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			servers, cleanup, err := demoServer(cmd, g)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			res, err := demo.RunHeadless(cmd.Context(), demo.HeadlessOptions{
+			if !f.headless {
+				return runDemoView(ctx, cmd, g, f, servers)
+			}
+			res, err := demo.RunHeadless(ctx, demo.HeadlessOptions{
 				Servers: servers, Contenders: f.contenders, Duration: f.duration,
 				Hold: f.hold, Poll: f.poll, Progress: cmd.ErrOrStderr(),
 			})
@@ -83,6 +116,7 @@ Without --server it starts zkx's embedded ZooKeeper-compatible server in-process
 	fl.BoolVar(&f.headless, "headless", false, "no view: run the lanes one after another and print the figures")
 	fl.IntVar(&f.contenders, "contenders", demo.DefaultContenders, "contenders per lane")
 	fl.DurationVar(&f.duration, "duration", 10*time.Second, "measured time per lane (--headless)")
+	fl.DurationVar(&f.heldTooLong, "held-too-long", demoHeldTooLong, "the explorer warns about holders past this (the seeded stuck lock never lets go)")
 	fl.DurationVar(&f.hold, "hold", demo.DefaultHold, "how long each holder holds the lock")
 	fl.DurationVar(&f.poll, "poll", demo.DefaultPoll, "how long a spin contender sleeps between tries")
 	fl.StringVarP(&f.output, "output", "o", "table", "output format: table or json (--headless)")
@@ -125,6 +159,89 @@ func demoServer(cmd *cobra.Command, g *globalOptions) ([]string, func(), error) 
 		}
 	}
 	return target.Servers, cleanup, nil
+}
+
+// demoViewMaxContenders bounds the view's lanes: each contender is a
+// session, and a row on screen.
+const demoViewMaxContenders = 100
+
+// checkDemoViewFlags refuses what only --headless takes, and more
+// contenders than the view draws.
+func checkDemoViewFlags(cmd *cobra.Command, f demoFlags) error {
+	for _, name := range []string{"duration", "output"} {
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("--%s is for --headless; the demo view runs until you quit", name)
+		}
+	}
+	if f.contenders > demoViewMaxContenders {
+		return fmt.Errorf("--contenders: the demo view takes at most %d per lane (--headless takes more)", demoViewMaxContenders)
+	}
+	if f.heldTooLong <= 0 {
+		return fmt.Errorf("--held-too-long must be positive")
+	}
+	return nil
+}
+
+// runDemoView seeds the explorer's state, starts the three lanes at once
+// and shows them, until the user quits or ctx ends; then everything the
+// demo made goes (the caller removes /zkx-demo and stops the server).
+func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoFlags, servers []string) error {
+	progress := cmd.ErrOrStderr()
+	fmt.Fprintf(progress, "seeding %s (services, locks, a queue, an election)…\n", demo.Base)
+	seeded, err := demo.Seed(ctx, demo.SeedOptions{Servers: servers, Rotate: demoRotate, Session: g.sessionOptions()})
+	if err != nil {
+		return err
+	}
+	defer seeded.Close()
+
+	fmt.Fprintf(progress, "starting %d contenders in each of %d lanes…\n", f.contenders, len(demo.Strategies))
+	lanes := make([]*demo.Lane, len(demo.Strategies))
+	for i, s := range demo.Strategies {
+		lanes[i] = demo.NewLane(s, servers, demo.LaneDir(demo.Base, s), f.hold, f.poll)
+	}
+	defer stopLanes(lanes)
+	if err := startLanes(lanes, f.contenders); err != nil {
+		return err
+	}
+
+	connect := strings.Join(servers, ",")
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	client, err := zkview.Dial(dctx, connect, g.viewOptions()...)
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	return tui.Run(ctx, tui.Config{
+		Client: client, Connect: connect, Path: demo.Base, Demo: lanes, HeldTooLong: f.heldTooLong,
+	})
+}
+
+// startLanes starts every lane's contenders at once.
+func startLanes(lanes []*demo.Lane, n int) error {
+	errs := make([]error, len(lanes))
+	var wg sync.WaitGroup
+	for i, l := range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := l.Start(n); err != nil {
+				errs[i] = fmt.Errorf("%s lane: %w", l.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// stopLanes closes every lane's contenders at once.
+func stopLanes(lanes []*demo.Lane) {
+	var wg sync.WaitGroup
+	for _, l := range lanes {
+		wg.Add(1)
+		go func() { defer wg.Done(); l.Stop() }()
+	}
+	wg.Wait()
 }
 
 func writeDemoTable(out io.Writer, res demo.Result) error {
