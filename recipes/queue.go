@@ -36,8 +36,14 @@ type Queue struct {
 	pzxid   int64 // the listing's pzxid: none of pending was created later
 }
 
-// NewQueue returns a Queue on directory dir, created on demand (as
-// containers, which the server removes once they have emptied). Options:
+// NewQueue returns a Queue on directory dir, created on demand as
+// persistent nodes. Not containers: a reaped and remade directory starts
+// its sequence again, so an item put later could take the name and version
+// of one a Take has read but not yet deleted, and that delete would remove
+// the newer item while returning the older (taken twice, one lost).
+// Deleting a queue's directory while consumers run, or sharing one that
+// another client made as a container (Curator does), opens that window
+// again. Options:
 // WithACL (of the items and the directories), WithStats. The item's bytes
 // are the node's data, so WithData and WithFormat do not apply.
 func NewQueue(s *Session, dir string, opts ...Option) *Queue {
@@ -61,13 +67,13 @@ func (q *Queue) Put(ctx context.Context, data []byte) (string, error) {
 		}
 		q.o.stats.creates.Add(1)
 		p, err := call(ctx, q.s, func() (string, error) {
-			return q.s.conn.Create(joinPath(q.dir, queueMarker), data, zk.FlagSequence, q.o.acl)
+			return q.s.create(joinPath(q.dir, queueMarker), data, zk.FlagSequence, q.o.acl)
 		})
 		switch {
 		case err == nil:
 			return p[strings.LastIndexByte(p, '/')+1:], nil
 		case errors.Is(err, zk.ErrNoNode):
-			if err := q.s.ensureDir(ctx, q.dir, q.o.acl); err != nil {
+			if err := q.s.ensurePath(ctx, q.dir, q.o.acl); err != nil {
 				return "", fmt.Errorf("put in queue %s: %w", q.dir, err)
 			}
 		case errors.Is(err, zk.ErrNoServer): // never sent: send it when connected
@@ -213,8 +219,8 @@ func (q *Queue) takeItem(ctx context.Context, name string, pzxid int64) (data []
 			return nil, false, err
 		case st.Czxid > pzxid:
 			// Created after our listing under a name it had: the directory
-			// (a container) was removed and made again, and its sequence
-			// started over. Older items may exist that we have not seen.
+			// was removed and made again, and its sequence started over.
+			// Older items may exist that we have not seen.
 			q.forget()
 			return nil, false, nil
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/jute"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 )
@@ -153,6 +154,54 @@ func TestQueueTakeWakesOnWatch(t *testing.T) {
 	}
 	if n := consumer.Stats().Notifications; n != 1 {
 		t.Fatalf("the Take was woken %d times, want 1", n)
+	}
+}
+
+// TestQueueNoTakeOfAReplacedItem holds consumer A's delete of the first
+// item at the server while consumer B takes that item and emptying the
+// queue lets a producer put a second. Had the directory been a container,
+// the server would have reaped and remade it, the second item would have
+// had the first's name and version, and A's delete would have removed it
+// while A returned the first item again (CI caught this in TestQueueFIFO).
+// Only the embedded server can hold a request.
+func TestQueueNoTakeOfAReplacedItem(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	dir := zktest.Path(t)
+	ctx := testContext(t)
+	connect := srv.ConnectString()
+	producer := NewQueue(dialTest(t, connect), dir)
+	first, err := producer.Put(ctx, []byte("first"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewQueue(dialTest(t, connect), dir)
+	aDeleting, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
+		if r.SessionID == a.s.ID() && r.Op == jute.OpDelete && r.Path == dir+"/"+first {
+			once.Do(func() { close(aDeleting); <-release }) // hold A's connection
+		}
+		return zkserver.Proceed
+	})
+	t.Cleanup(func() { srv.SetFaultHook(nil) })
+	got := make(chan queueTakeResult, 1)
+	go func() { got <- queueTake(ctx, a) }()
+	waitClosed(t, "A's delete of the first item", aDeleting)
+
+	if r := queueTake(ctx, NewQueue(dialTest(t, connect), dir)); r.err != nil || string(r.data) != "first" {
+		close(release)
+		t.Fatalf("B's Take: %q %v", r.data, r.err)
+	}
+	second, err := producer.Put(ctx, []byte("second"))
+	close(release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second == first {
+		t.Errorf("the second item reused the name %s: the sequence started over", first)
+	}
+	if r := queueRecv(t, got); r.err != nil || string(r.data) != "second" {
+		t.Fatalf("A's Take: %q %v, want the second item", r.data, r.err)
 	}
 }
 
