@@ -34,7 +34,7 @@ func (b *Barrier) Set(ctx context.Context) error {
 		// Sending the create again after a lost answer is safe: NodeExists
 		// then means it was applied.
 		_, err := retry(ctx, b.s, func() (string, error) {
-			return b.s.conn.Create(b.path, b.o.data, 0, b.o.acl)
+			return b.s.create(b.path, b.o.data, 0, b.o.acl)
 		})
 		switch {
 		case err == nil, errors.Is(err, zk.ErrNodeExists):

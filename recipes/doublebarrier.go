@@ -218,7 +218,7 @@ func (b *DoubleBarrier) full(ctx context.Context) (bool, error) {
 func (b *DoubleBarrier) setReady(ctx context.Context) error {
 	b.o.stats.creates.Add(1)
 	_, err := retry(ctx, b.s, func() (string, error) {
-		return b.s.conn.Create(joinPath(b.dir, doubleBarrierReady), b.o.data, 0, b.o.acl)
+		return b.s.create(joinPath(b.dir, doubleBarrierReady), b.o.data, 0, b.o.acl)
 	})
 	if err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		return fmt.Errorf("enter double barrier %s: create ready: %w", b.dir, err)

@@ -114,7 +114,7 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 	for {
 		st.creates.Add(1)
 		_, err := call(ctx, m.s, func() (string, error) {
-			return m.s.conn.Create(path, m.o.data, zk.FlagEphemeral, m.o.acl)
+			return m.s.create(path, m.o.data, zk.FlagEphemeral, m.o.acl)
 		})
 		switch {
 		case err == nil:
@@ -186,12 +186,28 @@ func (s *Session) monitorHolding(path string, own <-chan zk.Event, lost, release
 			if ev.Type == zk.EventNodeDataChanged || (ev.Type == zk.EventNotWatching && s.alive() == nil) {
 				// Written to, or the watch went with a connection while the
 				// session lives: the node is still ours; watch it again.
-				_, _, w, err := s.conn.GetW(path)
-				if err == nil {
-					own = w
+				// The answer may be long in coming (the client is between
+				// sessions, the server stalled): meanwhile a release or the
+				// loss of the session still counts.
+				rewatch := make(chan result[<-chan zk.Event], 1)
+				go func() {
+					_, _, w, err := s.conn.GetW(path)
+					rewatch <- result[<-chan zk.Event]{w, err}
+				}()
+				var r result[<-chan zk.Event]
+				select {
+				case r = <-rewatch:
+				case <-release:
+					return
+				case <-s.done:
+					close(lost)
+					return
+				}
+				if r.err == nil {
+					own = r.v
 					continue
 				}
-				if !errors.Is(err, zk.ErrNoNode) && s.alive() == nil {
+				if !errors.Is(r.err, zk.ErrNoNode) && s.alive() == nil {
 					own = nil // unknown for now; the session still guards us
 					continue
 				}

@@ -118,21 +118,38 @@ func (s *Session) ensurePath(ctx context.Context, dir string, acl []zk.ACL) erro
 	})
 }
 
+// mkdirsAttempts bounds how often mkdirs starts again after an ancestor
+// vanished under it.
+const mkdirsAttempts = 10
+
+// mkdirs creates dir's ancestors and dir, top down. An ancestor can vanish
+// between its create and its child's (the server reaps an emptied
+// container; the child's create fails with NoNode): then it starts again
+// from the top.
 func (s *Session) mkdirs(ctx context.Context, dir string, create func(string) (string, error)) error {
 	if dir == "/" {
 		return nil
 	}
 	parts := strings.Split(strings.Trim(dir, "/"), "/")
-	p := ""
-	for _, part := range parts {
-		p += "/" + part
-		path := p
-		_, err := retry(ctx, s, func() (string, error) { return create(path) })
-		if err != nil && !errors.Is(err, zk.ErrNodeExists) {
-			return fmt.Errorf("create %s: %w", path, err)
+	for attempt := 1; ; attempt++ {
+		p := ""
+		var err error
+		for _, part := range parts {
+			p += "/" + part
+			path := p
+			_, err = retry(ctx, s, func() (string, error) { return create(path) })
+			if err != nil && !errors.Is(err, zk.ErrNodeExists) {
+				break
+			}
+			err = nil
+		}
+		switch {
+		case err == nil:
+			return nil
+		case !errors.Is(err, zk.ErrNoNode) || attempt == mkdirsAttempts || ctx.Err() != nil:
+			return fmt.Errorf("create %s: %w", p, err)
 		}
 	}
-	return nil
 }
 
 // createProtected creates a node named prefix+SEQ in dir with a sequential
@@ -149,7 +166,7 @@ func (s *Session) createProtected(ctx context.Context, dir, prefix string, data 
 		stats.creates.Add(1)
 		ch := make(chan result[string], 1)
 		go func() {
-			p, err := s.conn.Create(joinPath(dir, prefix), data, mode, acl)
+			p, err := s.create(joinPath(dir, prefix), data, mode, acl)
 			ch <- result[string]{p, err}
 		}()
 		var r result[string]

@@ -22,7 +22,13 @@ const (
 	// held locks as uncertain until Connected or Lost.
 	Suspended
 	// Lost: the session expired, was closed, or stayed disconnected for its
-	// whole timeout. Everything it held is gone.
+	// whole timeout. Everything it held is gone, or goes within a timeout:
+	// a session declared lost by our own clock may still live on the
+	// server (a new leader gives every session a fresh timeout), so a
+	// Session made by Dial then closes its connection, lest go-zookeeper
+	// resume the session, and with it what it held, when it reconnects.
+	// The connection of a Session made by NewSession is its owner's to
+	// close (see NewSession).
 	Lost
 )
 
@@ -138,7 +144,12 @@ func Dial(servers []string, opts ...SessionOption) (*Session, error) {
 
 // NewSession wraps a go-zookeeper connection. It takes over events (the
 // channel zk.Connect returned): the caller must not read it any more. Close
-// does not close conn.
+// does not close conn, and neither does a loss: when the Session is
+// declared lost by its own clock (disconnected for its whole timeout), the
+// session may still live on the server, and go-zookeeper resumes it when it
+// reconnects, with every node it holds; until conn is closed, those nodes
+// (locks, leases, leaderships) stay taken. The Session logs a warning when
+// that happens.
 func NewSession(conn *zk.Conn, events <-chan zk.Event, opts ...SessionOption) (*Session, error) {
 	return newSession(conn, events, buildSessionOptions(opts), false)
 }
@@ -209,6 +220,10 @@ func (s *Session) watchEvents(events <-chan zk.Event) {
 					s.lose(fmt.Errorf("session 0x%x expired (the client now has 0x%x)", s.id, id))
 					continue
 				}
+				if s.State() == Lost && !s.owned {
+					s.logger.Warn("zookeeper session resumed after it was declared lost: the nodes it holds stay until its connection is closed",
+						"session", fmt.Sprintf("0x%x", s.id))
+				}
 				if timer != nil {
 					timer.Stop()
 					timer, expire = nil, nil
@@ -267,6 +282,13 @@ func (s *Session) lose(reason error) {
 	s.logger.Warn("zookeeper session lost", "session", fmt.Sprintf("0x%x", s.id), "reason", reason)
 	for _, f := range listeners {
 		f(Lost)
+	}
+	if s.owned {
+		// Whatever the server still keeps of the session must not come
+		// back: closed, it ends at once if the server hears it, else a
+		// timeout later. In the background: Close waits up to a second for
+		// the server's answer.
+		go s.conn.Close()
 	}
 }
 
