@@ -16,8 +16,13 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
+// renderFPS caps how often Bubble Tea draws. Its renderer wakes this
+// often even when nothing changed, so it is an idle explorer's main
+// cost; 30 is smooth enough for the flashes and the demo's lanes.
+const renderFPS = 30
+
 // frameInterval is how often the live tree may report changes: one frame.
-const frameInterval = 16 * time.Millisecond
+const frameInterval = time.Second / renderFPS
 
 // Config is what the explorer starts with.
 type Config struct {
@@ -109,7 +114,7 @@ func New(cfg Config) *App {
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	a := New(cfg)
 	defer a.Close()
-	opts = append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)
+	opts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(renderFPS)}, opts...)
 	_, err := tea.NewProgram(a, opts...).Run()
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // SIGINT or SIGTERM (through ctx): a normal end
