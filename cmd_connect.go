@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/zkx-dev/zkx/internal/connstr"
 	"github.com/zkx-dev/zkx/recipes"
@@ -46,3 +49,12 @@ func checkAuth(auth string) error {
 
 // checkPath validates a znode path given on the command line.
 func checkPath(p string) (string, error) { return zkview.CheckPath(p) }
+
+// timedOut names --timeout in an error that its deadline caused, so that a
+// user sees which limit ended the command.
+func timedOut(err error, timeout time.Duration) error {
+	if err != nil && errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("--timeout %v reached: %w", timeout, err)
+	}
+	return err
+}

@@ -41,7 +41,7 @@ func (f *readFlags) open(cmd *cobra.Command, g *globalOptions) (*zkview.Client, 
 	c, err := g.dial(ctx)
 	if err != nil {
 		cancel()
-		return nil, "", nil, nil, err
+		return nil, "", nil, nil, timedOut(err, f.timeout)
 	}
 	return c, format, ctx, func() { c.Close(); cancel() }, nil
 }
@@ -196,7 +196,7 @@ on stderr.`,
 			defer cancel()
 			c, err := zkview.DialPool(ctx, g.server, connections, g.viewOptions()...)
 			if err != nil {
-				return err
+				return timedOut(err, flags.timeout)
 			}
 			defer c.Close()
 			progress := newProgress(cmd.ErrOrStderr())

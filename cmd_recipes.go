@@ -90,7 +90,7 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	// order, so one connection caps a walk of a large tree.
 	c, err := zkview.DialPool(ctx, g.server, f.connections, g.viewOptions()...)
 	if err != nil {
-		return nil, "", err
+		return nil, "", timedOut(err, f.timeout)
 	}
 	defer c.Close()
 	tables := newLateTables()

@@ -39,7 +39,7 @@ type contender struct {
 // test ends.
 func startContender(t *testing.T, connect string, build func(*recipes.Session, recipes.Option) func(context.Context) error) contender {
 	t.Helper()
-	s, err := recipes.Dial([]string{connect})
+	s, err := recipes.Dial(strings.Split(connect, ","))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -171,7 +171,7 @@ func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Conf
 // zkConn is a plain go-zookeeper session for arranging state.
 func zkConn(t testing.TB, connect string) *zk.Conn {
 	t.Helper()
-	conn, events, err := zk.Connect([]string{connect}, 10*time.Second, zk.WithLogInfo(false))
+	conn, events, err := zk.Connect(strings.Split(connect, ","), 10*time.Second, zk.WithLogInfo(false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-zookeeper/zk"
 
@@ -51,4 +54,107 @@ func TestExplorerFollowsItsSession(t *testing.T) {
 	d.waitText("1 holding · 0 waiting")
 	mustCreate(t, admin, lock+"/_c_00000001-aaaa-bbbb-cccc-000000000000-lock-", "", zk.FlagEphemeral|zk.FlagSequence)
 	d.waitText("1 holding · 1 waiting")
+}
+
+// TestExplorerWhileMembersDie connects the explorer to a real 3-node
+// ensemble and kills the member it talks to, then the leader, then takes
+// the quorum away for a moment: each time the header says suspended, then
+// connected (to a survivor), and the tree goes on following changes.
+func TestExplorerWhileMembersDie(t *testing.T) {
+	e := zktest.Real(t, 3)
+	connect := e.ConnectString()
+	base := zktest.Path(t)
+	admin := zkConn(t, connect)
+	mustCreate(t, admin, base, "", 0)
+	mustCreate(t, admin, base+"/before", "", 0)
+	app := newTestApp(t, connect, false)
+	d := newDriver(t, app, 160, 30)
+	d.waitText("connected")
+	d.key(":")
+	d.typeText("cd " + base + "/before") // opens base
+	d.key("enter")
+	d.waitText("before")
+
+	member := func(addr string) *zktest.Member {
+		for _, m := range e.Members() {
+			if m.Addr() == addr {
+				return m
+			}
+		}
+		t.Fatalf("connected to %q, not a member of %s", addr, connect)
+		return nil
+	}
+	step := 0
+	follows := func(what string) {
+		t.Helper()
+		step++
+		child := fmt.Sprintf("after-%d", step)
+		createThroughFaults(t, admin, base+"/"+child)
+		d.waitFor(what+": the tree showing "+child, func(s string) bool { return strings.Contains(s, child) })
+	}
+	reconnected := func(what, dead string) {
+		t.Helper()
+		d.waitText("suspended")
+		d.waitFor(what+": connected to a survivor", func(s string) bool {
+			server := app.ctx.Client.Server()
+			return server != dead && strings.Contains(s, "→ "+server) && strings.Contains(strings.SplitN(s, "\n", 2)[0], "connected")
+		})
+	}
+
+	mine := member(app.ctx.Client.Server())
+	mine.Kill(t)
+	reconnected("its member killed", mine.Addr())
+	follows("its member killed")
+	mine.Restart(t)
+	e.WaitServing(t)
+
+	leader := e.Leader(t)
+	leader.Kill(t)
+	if app.ctx.Client.Server() == leader.Addr() {
+		reconnected("the leader killed", leader.Addr())
+	}
+	follows("the leader killed")
+	leader.Restart(t)
+	e.WaitServing(t)
+
+	// No quorum: the member we talk to drops us, and nobody can serve
+	// until the others come back (sooner than the session times out).
+	mine = member(app.ctx.Client.Server())
+	var others []*zktest.Member
+	for _, m := range e.Members() {
+		if m != mine {
+			others = append(others, m)
+		}
+	}
+	for _, m := range others {
+		m.Pause(t)
+	}
+	d.waitText("suspended")
+	for _, m := range others {
+		m.Resume(t)
+	}
+	e.WaitServing(t)
+	reconnectedAfterQuorum := func(s string) bool {
+		return strings.Contains(strings.SplitN(s, "\n", 2)[0], "connected")
+	}
+	d.waitFor("the quorum back: connected", reconnectedAfterQuorum)
+	follows("the quorum back")
+}
+
+// createThroughFaults creates a node while members die: a create whose
+// connection went, or that found no server (an election under way), is
+// sent again (go-zookeeper holds it until it has reconnected, or has tried
+// every server once), and NodeExists then means the first one was applied.
+func createThroughFaults(t *testing.T, conn *zk.Conn, path string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, err := conn.Create(path, nil, 0, zk.WorldACL(zk.PermAll))
+		switch {
+		case err == nil, errors.Is(err, zk.ErrNodeExists):
+			return
+		case !errors.Is(err, zk.ErrConnectionClosed) && !errors.Is(err, zk.ErrNoServer) || time.Now().After(deadline):
+			t.Fatalf("create %s: %v", path, err)
+		}
+	}
 }

@@ -121,8 +121,10 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 	select {
 	case <-connected:
 	case <-ctx.Done():
-		conn.Close()
-		return nil, fmt.Errorf("no ZooKeeper session with %s: %w (is the server up? is the address right?)", target, ctx.Err())
+		// In the background: Close waits up to a second for a server
+		// that, here, never answered.
+		go conn.Close()
+		return nil, fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum refuses clients; is the address right?)", target, ctx.Err())
 	}
 	for _, a := range o.auth {
 		if err := conn.AddAuth(a.scheme, a.creds); err != nil {

@@ -2,6 +2,7 @@ package zkview
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"sync"
 	"time"
@@ -31,6 +32,9 @@ type Tree struct {
 	dirty      map[string]struct{}
 	flushing   bool
 	updates    chan []string
+	// reconnected is closed at the next Connected event, and replaced: a
+	// read that failed with its connection waits on it to read again.
+	reconnected chan struct{}
 }
 
 // NodeState is what the Tree knows of one node.
@@ -55,6 +59,7 @@ func NewTree(c *Client, interval time.Duration) *Tree {
 		nodes: map[string]*NodeState{}, expanded: map[string]int{}, watched: map[string]int{},
 		expandRefs: map[string]int{}, watchRefs: map[string]int{},
 		dirty: map[string]struct{}{}, updates: make(chan []string, 1),
+		reconnected: make(chan struct{}),
 	}
 	go t.followSession()
 	return t
@@ -190,6 +195,7 @@ func (t *Tree) current(m map[string]int, path string, gen int) bool {
 
 func (t *Tree) loadChildren(path string, gen int) {
 	for t.current(t.expanded, path, gen) {
+		reconnected := t.nextConnect()
 		children, stat, w, err := t.c.ChildrenW(t.ctx, path)
 		if IsNoNode(err) {
 			// Gone: be told when it comes back.
@@ -207,6 +213,9 @@ func (t *Tree) loadChildren(path string, gen int) {
 		t.markDirty(path)
 		t.mu.Unlock()
 		if err != nil && w == nil {
+			if lostWithConnection(err) && t.awaitConnect(reconnected) {
+				continue
+			}
 			return // e.g. no access: nothing to watch
 		}
 		if !t.await(w) {
@@ -217,6 +226,7 @@ func (t *Tree) loadChildren(path string, gen int) {
 
 func (t *Tree) loadData(path string, gen int) {
 	for t.current(t.watched, path, gen) {
+		reconnected := t.nextConnect()
 		data, stat, w, err := t.c.GetW(t.ctx, path)
 		if IsNoNode(err) {
 			_, w, err = t.c.ExistsW(t.ctx, path)
@@ -238,11 +248,40 @@ func (t *Tree) loadData(path string, gen int) {
 		t.markDirty(path)
 		t.mu.Unlock()
 		if w == nil {
+			if err != nil && lostWithConnection(err) && t.awaitConnect(reconnected) {
+				continue
+			}
 			return
 		}
 		if !t.await(w) {
 			return
 		}
+	}
+}
+
+// lostWithConnection reports whether a read failed because the connection
+// went (or was not there): worth reading again once connected.
+func lostWithConnection(err error) bool {
+	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer)
+}
+
+// nextConnect returns a channel closed at the next Connected event. Taken
+// before a read, it cannot miss a reconnection that comes after the read
+// failed.
+func (t *Tree) nextConnect() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.reconnected
+}
+
+// awaitConnect waits for the connection to come back; false when the Tree
+// is closed.
+func (t *Tree) awaitConnect(reconnected <-chan struct{}) bool {
+	select {
+	case <-reconnected:
+		return true
+	case <-t.ctx.Done():
+		return false
 	}
 }
 
@@ -257,7 +296,8 @@ func (t *Tree) await(w <-chan zk.Event) bool {
 	}
 }
 
-// followSession reloads everything when the client had to open a new
+// followSession wakes the reads that failed with the connection when it
+// comes back, and reloads everything when the client had to open a new
 // session: the old one's watches died with it.
 func (t *Tree) followSession() {
 	events := t.c.Events()
@@ -267,7 +307,14 @@ func (t *Tree) followSession() {
 			if !ok {
 				return
 			}
-			if ev.State == Connected && ev.NewSession {
+			if ev.State != Connected {
+				continue
+			}
+			t.mu.Lock()
+			close(t.reconnected)
+			t.reconnected = make(chan struct{})
+			t.mu.Unlock()
+			if ev.NewSession {
 				t.Refresh()
 			}
 		case <-t.ctx.Done():

@@ -3,9 +3,11 @@ package zkview
 import (
 	"context"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/jute"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 )
@@ -129,6 +131,43 @@ func TestTreeRecoversAfterExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitNode(t, tr, base, func(n NodeState) bool { return slices.Contains(n.Children, "after") })
+}
+
+// TestTreeReadsAgainAfterReconnect drops the connection with the Tree's
+// first listing (the request is not applied): once the client has
+// reconnected, to the same session, the Tree lists again instead of
+// showing the error for good. Data reads likewise.
+func TestTreeReadsAgainAfterReconnect(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	// The address twice: go-zookeeper waits a second before it tries the
+	// only address again.
+	c := dialTest(t, srv.ConnectString()+","+srv.ConnectString())
+	base := zktest.Path(t)
+	makeTree(t, c, base, "/a")
+	var droppedList, droppedGet atomic.Bool
+	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
+		if r.SessionID != c.SessionID() || r.Path != base {
+			return zkserver.Proceed
+		}
+		if r.Op == jute.OpGetChildren2 && droppedList.CompareAndSwap(false, true) ||
+			r.Op == jute.OpGetData && droppedGet.CompareAndSwap(false, true) {
+			return zkserver.DropBeforeApply
+		}
+		return zkserver.Proceed
+	})
+	session := c.SessionID()
+	tr := NewTree(c, 10*time.Millisecond)
+	defer tr.Close()
+	tr.Expand(base)
+	waitNode(t, tr, base, func(n NodeState) bool { return n.ChildrenLoaded && slices.Contains(n.Children, "a") })
+	tr.Watch(base)
+	waitNode(t, tr, base, func(n NodeState) bool { return n.DataLoaded && n.Err == nil })
+	if !droppedList.Load() || !droppedGet.Load() {
+		t.Fatal("the faults never fired")
+	}
+	if c.SessionID() != session {
+		t.Fatal("a new session: this test is about a reconnection to the same one")
+	}
 }
 
 func TestReadOnlyClientRefusesWrites(t *testing.T) {
