@@ -52,13 +52,24 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	pf := root.PersistentFlags()
 	pf.StringVar(&opts.server, "server", defaultServer(), "ZooKeeper connect string host:port[,host:port...][/chroot]; $ZK_SERVERS sets the default")
 	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
-	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password")
+	// No default shown: $ZKX_AUTH is read when the flag is absent, so that
+	// neither the help nor the process list shows the credentials.
+	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password; $ZKX_AUTH is used when absent (keeps them out of the process list)")
 	pf.DurationVar(&opts.sessionTimeout, "session-timeout", 10*time.Second, "ZooKeeper session timeout")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if opts.sessionTimeout <= 0 {
 			return fmt.Errorf("--session-timeout must be positive")
 		}
-		return checkAuth(opts.auth)
+		if !cmd.Flags().Changed("auth") {
+			opts.auth = os.Getenv(authEnv)
+		}
+		if err := checkAuth(opts.auth); err != nil {
+			if !cmd.Flags().Changed("auth") {
+				return fmt.Errorf("$%s: %w", authEnv, err)
+			}
+			return err
+		}
+		return nil
 	}
 	root.AddCommand(newVersionCommand(), newServeCommand(), newLockCommand(opts),
 		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
@@ -66,6 +77,9 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 		newSessionsCommand(opts), newDemoCommand(opts))
 	return root
 }
+
+// authEnv holds the credentials when --auth is not given.
+const authEnv = "ZKX_AUTH"
 
 // exitStatus is a command's exit status when it has already said why
 // (zkx lock passes on its command's).
