@@ -96,3 +96,20 @@ func TestHostileData(t *testing.T) {
 		d.waitText("any key closes")
 	})
 }
+
+// TestHundredThousandChildren opens a node with 100,000 children: its
+// first rows show, and the last is one key away.
+func TestHundredThousandChildren(t *testing.T) {
+	connect := zktest.Embedded(t)
+	dir := zktest.Path(t)
+	manyChildren(t, connect, dir, 100_000)
+	app := newTestApp(t, connect, true)
+	d := newDriver(t, app, 120, 40)
+	d.waitText("zookeeper")
+	d.key(":")
+	d.typeText("cd " + dir + "/child-000000")
+	d.key("enter")
+	d.waitText("child-000030")
+	d.key("G")
+	d.waitText("child-099999")
+}
