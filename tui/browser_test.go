@@ -168,6 +168,41 @@ func TestAcquireAndRelease(t *testing.T) {
 	})
 }
 
+// TestAcquireEmptiedLock: a Kazoo lock's holder releases and its
+// directory (Kazoo keeps it) is left empty: the page says the lock is
+// free, and acquiring joins in Kazoo's format, which a Kazoo client sees.
+func TestAcquireEmptiedLock(t *testing.T) {
+	connect := zktest.Embedded(t)
+	dir := zktest.Path(t) + "/lock"
+	holder, err := recipes.Dial([]string{connect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	m := recipes.NewMutex(holder, dir, recipes.WithFormat(recipes.Kazoo))
+	ctx := context.Background()
+	if err := m.Lock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	app := newTestApp(t, connect, false)
+	d := newDriver(t, app, 120, 30)
+	d.waitText("zookeeper")
+	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.waitText("mutex · kazoo · 1 holding · 0 waiting")
+	if err := m.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d.waitText("(free) · the directory is empty")
+	d.key("a")
+	d.waitFor("you hold it", func(s string) bool {
+		return strings.Contains(s, "mutex · kazoo · 1 holding") && strings.Contains(s, "holder (you)")
+	})
+	names, _, err := holder.Conn().Children(dir)
+	if err != nil || len(names) != 1 || !strings.Contains(names[0], "__lock__") {
+		t.Fatalf("the lock's children %v (%v), want one node in Kazoo's layout", names, err)
+	}
+}
+
 // TestForceRelease deletes a stuck holder's node after the confirmation
 // that names its session; the waiter behind it takes over.
 func TestForceRelease(t *testing.T) {

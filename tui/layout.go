@@ -51,5 +51,21 @@ func clip(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
+// clipMiddle returns what fits of a plain string in width cells by
+// cutting its middle: the end of a znode name (a sequence number) says
+// more than its middle (a GUID).
+func clipMiddle(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w <= width {
+		return s
+	}
+	if width < 8 {
+		return clip(s, width)
+	}
+	head := (width - 1) / 3
+	tail := width - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
+}
+
 // stripStyles removes styling, for a line about to take one style whole.
 func stripStyles(s string) string { return ansi.Strip(s) }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/zkview"
@@ -447,11 +449,16 @@ func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) str
 	if l, ok := t.labels[r.path]; ok {
 		right = append(right, st.Label.Render("["+l.String()+"]"))
 	}
-	line := left
+	rightText := ""
 	if len(right) > 0 {
-		line += "  " + strings.Join(right, " ")
+		rightText = "  " + strings.Join(right, " ")
 	}
-	line = fit(line, t.width)
+	// A long name gives way in its middle, so that its end (the sequence
+	// number) and what is said of it on the right stay visible.
+	if room := t.width - lipgloss.Width(left) - lipgloss.Width(rightText) + ansi.StringWidth(name); room < ansi.StringWidth(name) {
+		left = gutter + strings.Repeat("  ", r.depth) + marker + clipMiddle(name, max(room, 8))
+	}
+	line := fit(left+rightText, t.width)
 	switch {
 	case selected && focused:
 		return st.Selected.Render(stripStyles(line))

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxRun is a tmux server of the test's own (its own socket), so the
+// test neither sees nor touches anyone else's sessions.
+type tmuxRun struct {
+	t       *testing.T
+	socket  string
+	session string
+}
+
+func (m tmuxRun) cmd(args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-L", m.socket}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+func (m tmuxRun) screen() string {
+	out, err := m.cmd("capture-pane", "-p", "-t", m.session)
+	if err != nil {
+		return ""
+	}
+	return out
+}
+
+func (m tmuxRun) keys(keys ...string) {
+	m.t.Helper()
+	if out, err := m.cmd(append([]string{"send-keys", "-t", m.session}, keys...)...); err != nil {
+		m.t.Fatalf("tmux send-keys %v: %v: %s", keys, err, out)
+	}
+}
+
+// waitFor polls the screen until cond holds, failing at the deadline
+// with the last screen and the program's stderr.
+func (m tmuxRun) waitFor(what string, deadline time.Duration, stderr string, cond func(screen string) bool) string {
+	m.t.Helper()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	end := time.After(deadline)
+	for {
+		s := m.screen()
+		if cond(s) {
+			return s
+		}
+		select {
+		case <-tick.C:
+		case <-end:
+			errs, _ := os.ReadFile(stderr)
+			m.t.Fatalf("%s: not within %v; screen:\n%s\nstderr:\n%s", what, deadline, s, errs)
+		}
+	}
+}
+
+// newTmux starts a tmux server of the test's own, removed at cleanup.
+func newTmux(t *testing.T, session string) tmuxRun {
+	t.Helper()
+	var rnd [4]byte
+	rand.Read(rnd[:])
+	m := tmuxRun{t: t, socket: "zkx-e2e-" + hex.EncodeToString(rnd[:]), session: session}
+	t.Cleanup(func() { m.cmd("kill-server") })
+	return m
+}
+
+// start runs script in a new tmux session of 120×40, colours allowed.
+func (m tmuxRun) start(script string) {
+	m.t.Helper()
+	if out, err := m.cmd("new-session", "-d", "-s", m.session, "-x", "120", "-y", "40", "env", "-u", "NO_COLOR", "sh", "-c", script); err != nil {
+		m.t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+}
+
+// waitExit waits for a script started with "; echo $? >exitFile" to end,
+// and for its tmux session to end with it, and returns its exit status.
+func (m tmuxRun) waitExit(exitFile, stderr string) string {
+	m.t.Helper()
+	m.waitFor("the program exits", time.Minute, stderr, func(string) bool {
+		_, err := os.Stat(exitFile)
+		return err == nil
+	})
+	code, _ := os.ReadFile(exitFile)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := m.cmd("has-session", "-t", m.session); err != nil {
+			break // the session ended with the process
+		}
+		if time.Now().After(deadline) {
+			m.t.Fatal("the tmux session outlived the program")
+		}
+		time.Sleep(50 * time.Millisecond) // polling a condition with a deadline
+	}
+	return strings.TrimSpace(string(code))
+}
+
+// buildBinary builds zkx for an end-to-end test, or skips the test when
+// it cannot run (-short, no tmux, no go tool).
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the end-to-end tests build and run the binary")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end tests need it (apt-get install tmux; CI installs it)")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not on PATH: cannot build the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "zkx")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
