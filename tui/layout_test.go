@@ -17,7 +17,7 @@ func TestClipMiddle(t *testing.T) {
 		{curator, len(curator), curator},
 		{curator, 30, "_c_5d0f6c…5f60-lock-0000000042"},
 		{"日本語の長いノード名です", 11, "日…ド名です"}, // wide characters are not split
-		{"abcdefghijkl", 5, "abcd…"}, // too narrow to keep both ends
+		{"abcdefghijkl", 5, "abcd…"},   // too narrow to keep both ends
 	}
 	for _, c := range cases {
 		got := clipMiddle(c.in, c.width)

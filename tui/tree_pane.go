@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -138,7 +141,11 @@ func (t *treePane) rebuild() {
 		if !ok || !n.ChildrenLoaded {
 			return
 		}
-		for _, c := range n.Children {
+		children := n.Children
+		if _, recipe := t.labels[p]; recipe {
+			children = inSequenceOrder(children)
+		}
+		for _, c := range children {
 			walk(childOf(p, c), c, depth+1)
 		}
 	}
@@ -147,6 +154,37 @@ func (t *treePane) rebuild() {
 	if selected != "" {
 		t.selectPath(selected)
 	}
+}
+
+// inSequenceOrder orders a recipe directory's children as the recipe
+// does, by the sequence number that ends their names (their GUID prefixes
+// would scramble them); other names follow, by name.
+func inSequenceOrder(names []string) []string {
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int {
+		sa, oka := trailingSequence(a)
+		sb, okb := trailingSequence(b)
+		switch {
+		case oka && okb && sa != sb:
+			return cmp.Compare(sa, sb)
+		case oka != okb:
+			if oka {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// trailingSequence reads the 10-digit sequence number ZooKeeper appends.
+func trailingSequence(name string) (int64, bool) {
+	if len(name) < 10 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(name[len(name)-10:], 10, 64)
+	return n, err == nil && n >= 0 && !strings.ContainsAny(name[len(name)-10:], "+-")
 }
 
 func childOf(dir, name string) string {
