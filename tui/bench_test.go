@@ -20,8 +20,8 @@ import (
 //
 // The figures go in the closing note; tests assert no timings.
 
-// benchServer is a real server from ZK_BENCH_SERVER (via zktest.Shared
-// when ZKX_REAL_ZK asks for it) or the embedded one.
+// benchServer is the shared real ZooKeeper when ZKX_REAL_ZK=required,
+// else the embedded server.
 func benchServer(b *testing.B) string {
 	if zktest.RequireReal() {
 		return zktest.Shared(b)
