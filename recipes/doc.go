@@ -24,7 +24,9 @@
 //   - Parent directories are container nodes, which the server removes once
 //     they have emptied (persistent nodes in Kazoo's format: Kazoo assumes
 //     its directories stay); children that do not match the format are
-//     ignored.
+//     ignored. A Queue's directory is persistent: a remade one would start
+//     its sequence again, and a consumer could delete a newer item under an
+//     older one's name (see NewQueue).
 //   - A held lock is lost when the session is: Done closes and Unlock
 //     returns ErrSessionLost. go-zookeeper quietly opens a new session after
 //     an expiry; Session notices and reports the old one lost.
