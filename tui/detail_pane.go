@@ -224,6 +224,8 @@ func (d *detailPane) missing(n zkview.NodeState) string {
 	switch {
 	case n.Err != nil && zkview.IsNoNode(n.Err):
 		return st.Error.Render("this node no longer exists")
+	case n.Err != nil && zkview.IsConnectionLoss(n.Err):
+		return st.Warning.Render(n.Err.Error()) + st.Dim.Render(": read again once reconnected")
 	case n.Err != nil && !zkview.IsNoAuth(n.Err):
 		return st.Error.Render(n.Err.Error())
 	}

@@ -524,6 +524,8 @@ func shortErr(err error) string {
 		return "no access"
 	case zkview.IsNoNode(err):
 		return "gone"
+	case zkview.IsConnectionLoss(err):
+		return "reconnecting"
 	}
 	return "error"
 }

@@ -36,6 +36,12 @@ func IsNoNode(err error) bool { return errors.Is(err, zk.ErrNoNode) }
 // IsNoAuth reports whether err says we may not read the node.
 func IsNoAuth(err error) bool { return errors.Is(err, zk.ErrNoAuth) }
 
+// IsConnectionLoss reports whether a read failed because the connection
+// went (or was not there): a Tree reads it again once reconnected.
+func IsConnectionLoss(err error) bool {
+	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer)
+}
+
 // do runs one go-zookeeper request, giving up waiting when ctx ends (the
 // request itself cannot be withdrawn and runs to its end).
 func do[T any](ctx context.Context, c *Client, op, path string, f func(server string) (T, error)) (T, error) {

@@ -2,7 +2,6 @@ package zkview
 
 import (
 	"context"
-	"errors"
 	"sort"
 	"sync"
 	"time"
@@ -213,7 +212,7 @@ func (t *Tree) loadChildren(path string, gen int) {
 		t.markDirty(path)
 		t.mu.Unlock()
 		if err != nil && w == nil {
-			if lostWithConnection(err) && t.awaitConnect(reconnected) {
+			if IsConnectionLoss(err) && t.awaitConnect(reconnected) {
 				continue
 			}
 			return // e.g. no access: nothing to watch
@@ -248,7 +247,7 @@ func (t *Tree) loadData(path string, gen int) {
 		t.markDirty(path)
 		t.mu.Unlock()
 		if w == nil {
-			if err != nil && lostWithConnection(err) && t.awaitConnect(reconnected) {
+			if err != nil && IsConnectionLoss(err) && t.awaitConnect(reconnected) {
 				continue
 			}
 			return
@@ -257,12 +256,6 @@ func (t *Tree) loadData(path string, gen int) {
 			return
 		}
 	}
-}
-
-// lostWithConnection reports whether a read failed because the connection
-// went (or was not there): worth reading again once connected.
-func lostWithConnection(err error) bool {
-	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer)
 }
 
 // nextConnect returns a channel closed at the next Connected event. Taken
