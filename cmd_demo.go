@@ -56,7 +56,9 @@ and creates per acquisition, handoff latency, and violations seen by an independ
 checker (always 0).
 
 Without --server it starts zkx's embedded ZooKeeper-compatible server in-process; with
---server it runs under /zkx-demo on that ensemble and removes it on exit.
+--server it runs under /zkx-demo on that ensemble and removes it on exit. Every contender
+and seeded holder has a session of its own, all from this machine: ZooKeeper's
+maxClientCnxns (60 connections per client address by default) must leave room for them.
 
 The demo view runs the lanes at once. Beside them it seeds state for the explorer
 under /zkx-demo: services with JSON config, locks laid out as zkx, Curator and Kazoo
