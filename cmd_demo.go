@@ -57,8 +57,9 @@ checker (always 0).
 
 Without --server it starts zkx's embedded ZooKeeper-compatible server in-process; with
 --server it runs under /zkx-demo on that ensemble and removes it on exit. Every contender
-and seeded holder has a session of its own, all from this machine: ZooKeeper's
-maxClientCnxns (60 connections per client address by default) must leave room for them.
+and seeded holder has a session of its own, all from this machine: the demo reads the
+servers' maxClientCnxns (60 connections per client address by default) and runs fewer
+contenders per lane when it must, keeping room for the explorer and one more zkx.
 
 The demo view runs the lanes at once. Beside them it seeds state for the explorer
 under /zkx-demo: services with JSON config, locks laid out as zkx, Curator and Kazoo
@@ -98,8 +99,15 @@ Esc goes from the demo to the explorer, :demo comes back.
 				return err
 			}
 			defer cleanup()
+			var capacity connectionCapacity
+			if cmd.Flags().Changed("server") {
+				capacity = serverCapacity(ctx, servers)
+			}
 			if !f.headless {
-				return runDemoView(ctx, cmd, g, f, servers)
+				return runDemoView(ctx, cmd, g, f, servers, capacity)
+			}
+			if err := capacity.fits(f.contenders + demoReserve); err != nil {
+				return fmt.Errorf("--contenders %d: %w", f.contenders, err)
 			}
 			res, err := demo.RunHeadless(ctx, demo.HeadlessOptions{
 				Servers: servers, Contenders: f.contenders, Duration: f.duration,
@@ -187,7 +195,7 @@ func checkDemoViewFlags(cmd *cobra.Command, f demoFlags) error {
 // runDemoView seeds the explorer's state, starts the three lanes at once
 // and shows them, until the user quits or ctx ends; then everything the
 // demo made goes (the caller removes /zkx-demo and stops the server).
-func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoFlags, servers []string) error {
+func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoFlags, servers []string, capacity connectionCapacity) error {
 	progress := cmd.ErrOrStderr()
 	fmt.Fprintf(progress, "seeding %s (services, locks, a queue, an election)…\n", demo.Base)
 	seeded, err := demo.Seed(ctx, demo.SeedOptions{Servers: servers, Rotate: demoRotate, Session: g.sessionOptions()})
@@ -195,6 +203,14 @@ func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f de
 		return err
 	}
 	defer seeded.Close()
+	contenders, demoCap, err := fitContenders(capacity, seeded.Sessions(), f.contenders)
+	if err != nil {
+		return err
+	}
+	if contenders < f.contenders {
+		fmt.Fprintf(progress, "%s: %d contenders per lane instead of %d\n", capacity, contenders, f.contenders)
+		f.contenders = contenders
+	}
 
 	fmt.Fprintf(progress, "starting %d contenders in each of %d lanes…\n", f.contenders, len(demo.Strategies))
 	lanes := make([]*demo.Lane, len(demo.Strategies))
@@ -215,8 +231,70 @@ func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f de
 	}
 	defer client.Close()
 	return tui.Run(ctx, tui.Config{
-		Client: client, Connect: connect, Path: demo.Base, Demo: lanes, HeldTooLong: f.heldTooLong,
+		Client: client, Connect: connect, Path: demo.Base, Demo: lanes, HeldTooLong: f.heldTooLong, DemoCap: demoCap,
 	})
+}
+
+// demoReserve is the connections kept free beside the demo's sessions:
+// the explorer's, its server questions, and one for another zkx command.
+const demoReserve = 4
+
+// connectionCapacity is how many connections the servers accept from this
+// machine, as their maxClientCnxns says; total 0 means no known limit.
+type connectionCapacity struct {
+	perMember, members, total int
+}
+
+// serverCapacity asks the first member that answers conf. Each session
+// connects to one member, in a random order, so an ensemble takes about
+// members × the limit; three quarters of that leaves room for an uneven
+// spread.
+func serverCapacity(ctx context.Context, servers []string) connectionCapacity {
+	for _, addr := range servers {
+		limit, known, err := zkview.ConnectionLimit(ctx, addr, 2*time.Second)
+		switch {
+		case err != nil:
+			continue // ask the next member
+		case !known || limit == 0:
+			return connectionCapacity{} // no limit said, or none
+		}
+		total := limit
+		if len(servers) > 1 {
+			total = max(limit, limit*len(servers)*3/4)
+		}
+		return connectionCapacity{perMember: limit, members: len(servers), total: total}
+	}
+	return connectionCapacity{}
+}
+
+func (c connectionCapacity) limited() bool { return c.total > 0 }
+
+// fitContenders returns how many contenders per lane fit beside the
+// seeded sessions (wanted, or fewer), and the cap for adding more.
+func fitContenders(c connectionCapacity, seeded, wanted int) (int, tui.DemoCap, error) {
+	if !c.limited() {
+		return wanted, tui.DemoCap{}, nil
+	}
+	most := (c.total - seeded - demoReserve) / len(demo.Strategies)
+	if most < 2 {
+		return 0, tui.DemoCap{}, fmt.Errorf("%s: too few for the demo's seeded state (%d sessions) and two contenders per lane; raise maxClientCnxns, or run the demo on the embedded server (no --server)", c, seeded)
+	}
+	return min(wanted, most), tui.DemoCap{Max: most, Reason: c.String()}, nil
+}
+
+// fits says whether n connections fit.
+func (c connectionCapacity) fits(n int) error {
+	if c.limited() && n > c.total {
+		return fmt.Errorf("needs %d connections from this machine; %s: lower --contenders, or raise maxClientCnxns", n, c)
+	}
+	return nil
+}
+
+func (c connectionCapacity) String() string {
+	if c.members > 1 {
+		return fmt.Sprintf("the ensemble's members accept %d connections each from this address (maxClientCnxns), about %d in all", c.perMember, c.total)
+	}
+	return fmt.Sprintf("the server accepts %d connections from this address (maxClientCnxns)", c.perMember)
 }
 
 // startLanes starts every lane's contenders at once.

@@ -66,6 +66,14 @@ type Seeded struct {
 	sessions []*recipes.Session
 }
 
+// Sessions returns how many sessions (connections) the seeded state keeps
+// open.
+func (s *Seeded) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
 // Seed sets up realistic coordination state under o.Base for the explorer
 // to find: services registered as Curator's ServiceDiscovery registers
 // them, with JSON config; mutexes laid out as zkx, Curator and Kazoo lay

@@ -34,6 +34,9 @@ type Config struct {
 	Path string
 	// Demo lanes, when started by `zkx demo`: the demo page opens first.
 	Demo []*demo.Lane
+	// DemoCap caps the demo's contenders per lane below its own limit
+	// (zero: no cap), e.g. to what the server's connection limit allows.
+	DemoCap DemoCap
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
 	Introspect  zkview.IntrospectOptions
@@ -80,7 +83,7 @@ func New(cfg Config) *App {
 	ctx := &Context{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
-		Scan: zkview.ScanOptions{HeldTooLong: held}, Introspect: cfg.Introspect,
+		Scan: zkview.ScanOptions{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
 	}
 	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo}
 	switch {

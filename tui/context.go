@@ -32,8 +32,17 @@ type Context struct {
 	Scan       zkview.ScanOptions
 	Introspect zkview.IntrospectOptions
 
+	// DemoCap caps + on the demo page.
+	DemoCap DemoCap
+
 	// Width and Height are those of the page area below the header.
 	Width, Height int
+}
+
+// DemoCap is a cap on the demo's contenders per lane, and why.
+type DemoCap struct {
+	Max    int    // 0: none
+	Reason string // e.g. "the server accepts 60 connections from this address (maxClientCnxns)"
 }
 
 // you reports whether a session id is the explorer's own.

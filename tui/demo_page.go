@@ -118,7 +118,11 @@ func (p *demoPage) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.More):
-		if n := p.minLive(); n >= demoMaxContenders {
+		n := p.minLive()
+		if c := p.ctx.DemoCap; c.Max > 0 && n >= c.Max {
+			return failure(fmt.Errorf("%d contenders per lane is the most that fits: %s", c.Max, c.Reason))
+		}
+		if n >= demoMaxContenders {
 			return failure(fmt.Errorf("the demo stops at %d contenders per lane", demoMaxContenders))
 		}
 		return p.eachLane(p.all(), "adding a contender", func(l demoLane) (bool, error) { return true, l.Add() }, p.countNote)

@@ -124,7 +124,7 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 		// In the background: Close waits up to a second for a server
 		// that, here, never answered.
 		go conn.Close()
-		return nil, fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum refuses clients; is the address right?)", target, ctx.Err())
+		return nil, fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum, or at its maxClientCnxns for this address, drops new connections; is the address right?)", target, ctx.Err())
 	}
 	for _, a := range o.auth {
 		if err := conn.AddAuth(a.scheme, a.creds); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -34,4 +36,34 @@ func ServerStatus(ctx context.Context, addr string, timeout time.Duration) (Serv
 		return ServerStats{}, fmt.Errorf("mntr on %s: %w", addr, err)
 	}
 	return statsFromMonitor(mon), nil
+}
+
+// ConnectionLimit asks one member for conf and returns its maxClientCnxns:
+// how many connections it accepts from one client address, 0 for no
+// limit. known is false when the member does not say (conf refused, or
+// the key missing).
+func ConnectionLimit(ctx context.Context, addr string, timeout time.Duration) (limit int, known bool, err error) {
+	if timeout <= 0 {
+		timeout = DefaultIntrospectTimeout
+	}
+	text, err := askFourLetter(ctx, addr, "conf", timeout)
+	if errors.Is(err, errWordRefused) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("conf on %s: %w", addr, err)
+	}
+	conf, err := parseConf(text)
+	if err != nil {
+		return 0, false, fmt.Errorf("conf on %s: %w", addr, err)
+	}
+	v, ok := conf["maxClientCnxns"]
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0, false, fmt.Errorf("conf on %s: maxClientCnxns=%q is not a count", addr, v)
+	}
+	return n, true, nil
 }

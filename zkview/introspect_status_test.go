@@ -49,3 +49,28 @@ func TestServerStatus(t *testing.T) {
 		}
 	})
 }
+
+func TestConnectionLimit(t *testing.T) {
+	ctx := context.Background()
+	check := func(t *testing.T, addr string, wantLimit int, wantKnown bool) {
+		t.Helper()
+		limit, known, err := ConnectionLimit(ctx, addr, 5*time.Second)
+		if err != nil || limit != wantLimit || known != wantKnown {
+			t.Fatalf("ConnectionLimit = %d, %v, %v; want %d, %v", limit, known, err, wantLimit, wantKnown)
+		}
+	}
+	t.Run("embedded: no limit", func(t *testing.T) {
+		check(t, zktest.EmbeddedServer(t, zkserver.Config{}).ConnectString(), 0, true)
+	})
+	t.Run("conf refused: unknown", func(t *testing.T) {
+		check(t, zktest.EmbeddedServer(t, zkserver.Config{FourLetterWords: []string{"ruok"}}).ConnectString(), 0, false)
+	})
+	t.Run("real, maxClientCnxns=25", func(t *testing.T) {
+		check(t, zktest.RealWith(t, zktest.RealOptions{MaxClientCnxns: 25}).ConnectString(), 25, true)
+	})
+	t.Run("nobody there", func(t *testing.T) {
+		if _, _, err := ConnectionLimit(ctx, "127.0.0.1:1", time.Second); err == nil || !strings.Contains(err.Error(), "conf on 127.0.0.1:1") {
+			t.Fatalf("err %v, want one naming conf and the address", err)
+		}
+	})
+}

@@ -29,10 +29,14 @@ type RealOptions struct {
 	// AdminServer enables ZooKeeper's AdminServer (Jetty, HTTP) on a free
 	// loopback port for every member; see Member.AdminURL.
 	AdminServer bool
+	// MaxClientCnxns, when positive, is the members' maxClientCnxns: the
+	// connections each accepts from one address (the harness's default is
+	// no limit; ZooKeeper's own is 60).
+	MaxClientCnxns int
 }
 
-// RealWith is Real with options: a restricted four-letter-word whitelist
-// and the AdminServer. It waits until every member serves, judged by srvr
+// RealWith is Real with options: a restricted four-letter-word whitelist,
+// the AdminServer, a connection limit. It waits until every member serves, judged by srvr
 // alone (which ZooKeeper never refuses), and, with AdminServer, until every
 // member's AdminServer answers.
 func RealWith(t testing.TB, opts RealOptions) *Ensemble {
@@ -117,6 +121,8 @@ func (e *Ensemble) configure(opts RealOptions) error {
 			switch {
 			case strings.HasPrefix(line, "4lw.commands.whitelist="):
 				line = "4lw.commands.whitelist=" + whitelist(opts.FourLetterWords)
+			case strings.HasPrefix(line, "maxClientCnxns=") && opts.MaxClientCnxns > 0:
+				line = fmt.Sprintf("maxClientCnxns=%d", opts.MaxClientCnxns)
 			case strings.HasPrefix(line, "admin.enableServer=") && opts.AdminServer:
 				line = fmt.Sprintf("admin.enableServer=true\nadmin.serverAddress=127.0.0.1\nadmin.serverPort=%d", ports[i])
 			}
