@@ -120,10 +120,10 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		case err != nil:
 			// A node below (or beside) path: Scan reads them again and
 			// reports what it cannot read as a partial result.
-		case recipePath(v) != "" && recipePath(v) != path:
+		case zkview.RecipePath(v) != "" && zkview.RecipePath(v) != path:
 			// A component: its recipe lives above path, and the
 			// recipe's members are all below it.
-			return &recipeScan{res: resultOf(v), tables: tables}, format, nil
+			return &recipeScan{res: zkview.ResultOf(v), tables: tables}, format, nil
 		}
 	}
 	res, err := zkview.Scan(ctx, c, path, opts)
@@ -137,37 +137,6 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		return &recipeScan{res: res, tables: tables, partial: err}, format, nil
 	}
 	return &recipeScan{res: res, tables: tables}, format, nil
-}
-
-// recipePath is the path of a recognised recipe, "" for none.
-func recipePath(v any) string {
-	switch v := v.(type) {
-	case *zkview.Lock:
-		return v.Path
-	case *zkview.Election:
-		return v.Path
-	case *zkview.Queue:
-		return v.Path
-	case *zkview.Barrier:
-		return v.Path
-	}
-	return ""
-}
-
-// resultOf makes a ScanResult of one recognised recipe.
-func resultOf(v any) zkview.ScanResult {
-	res := zkview.ScanResult{Locks: []zkview.Lock{}, Elections: []zkview.Election{}, Queues: []zkview.Queue{}, Barriers: []zkview.Barrier{}}
-	switch v := v.(type) {
-	case *zkview.Lock:
-		res.Locks = append(res.Locks, *v)
-	case *zkview.Election:
-		res.Elections = append(res.Elections, *v)
-	case *zkview.Queue:
-		res.Queues = append(res.Queues, *v)
-	case *zkview.Barrier:
-		res.Barriers = append(res.Barriers, *v)
-	}
-	return res
 }
 
 func empty(res zkview.ScanResult) bool {

@@ -62,21 +62,6 @@ func (k recipeKind) singular() string {
 	return "election"
 }
 
-// recipePath is the path of a recognised recipe, "" for none.
-func recipePath(v any) string {
-	switch v := v.(type) {
-	case *zkview.Lock:
-		return v.Path
-	case *zkview.Election:
-		return v.Path
-	case *zkview.Queue:
-		return v.Path
-	case *zkview.Barrier:
-		return v.Path
-	}
-	return ""
-}
-
 // emptied is a listed recipe whose directory no longer holds a member
 // that makes it one (the last holder left a lock, a queue was drained):
 // it stays listed, free or empty, until its directory goes.
@@ -103,20 +88,4 @@ func warningsOf(v any) []string {
 		return v.Warnings
 	}
 	return nil
-}
-
-// resultOf makes a scan's result of one recognised recipe.
-func resultOf(v any) zkview.ScanResult {
-	var res zkview.ScanResult
-	switch v := v.(type) {
-	case *zkview.Lock:
-		res.Locks = append(res.Locks, *v)
-	case *zkview.Election:
-		res.Elections = append(res.Elections, *v)
-	case *zkview.Queue:
-		res.Queues = append(res.Queues, *v)
-	case *zkview.Barrier:
-		res.Barriers = append(res.Barriers, *v)
-	}
-	return res
 }

@@ -157,8 +157,8 @@ func (p *recipeList) rescan() tea.Cmd {
 // recipe it belongs to, as `zkx locks PATH` does.
 func scanRoot(ctx context.Context, src source, root string, opts zkview.ScanOptions) (zkview.ScanResult, error) {
 	if root != "/" {
-		if v, err := src.recognize(ctx, root, opts); err == nil && v != nil && recipePath(v) != root {
-			return resultOf(v), nil
+		if v, err := src.recognize(ctx, root, opts); err == nil && v != nil && zkview.RecipePath(v) != root {
+			return zkview.ResultOf(v), nil
 		}
 	}
 	return src.scan(ctx, root, opts) // its errors name root

@@ -91,7 +91,7 @@ func (p *recipeList) scanned(msg scanMsg) tea.Cmd {
 	order := make([]string, 0, len(found))
 	inScan := make(map[string]bool, len(found))
 	for _, v := range found {
-		path := recipePath(v)
+		path := zkview.RecipePath(v)
 		order = append(order, path)
 		inScan[path] = true
 		p.recipes[path] = v
@@ -111,7 +111,7 @@ func (p *recipeList) scanned(msg scanMsg) tea.Cmd {
 	p.order = order
 	var stale []string
 	for _, v := range found {
-		path := recipePath(v)
+		path := zkview.RecipePath(v)
 		changed := false
 		for _, dir := range p.live.dirs[path] {
 			if pz, ok := msg.pzxid[dir]; ok {
@@ -303,7 +303,7 @@ func (p *recipeList) recognized(msg recognizedMsg) tea.Cmd {
 		return nil // closing
 	case msg.err != nil:
 		p.errs[msg.path] = msg.err
-	case p.kind.is(msg.v) && recipePath(msg.v) == msg.path:
+	case p.kind.is(msg.v) && zkview.RecipePath(msg.v) == msg.path:
 		p.recipes[msg.path] = msg.v
 		delete(p.errs, msg.path)
 		p.follow(msg.path, msg.v)

@@ -95,13 +95,13 @@ func (p *recipeList) recipeRow(v any, now time.Time) tableRow {
 		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
 		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
 	}
-	if err := p.errs[recipePath(v)]; err != nil && len(cells) > 0 {
+	if err := p.errs[zkview.RecipePath(v)]; err != nil && len(cells) > 0 {
 		// The last read of a listed recipe failed: say so where its
 		// warnings go, and keep what was read before.
 		cells[len(cells)-1] = st.Error.Render("✗ " + firstLine(err.Error()))
 		sig = append(sig, err.Error())
 	}
-	return tableRow{key: recipePath(v), cells: cells, sig: strings.Join(sig, "\x00")}
+	return tableRow{key: zkview.RecipePath(v), cells: cells, sig: strings.Join(sig, "\x00")}
 }
 
 // pathCell shows a recipe's path, escaped.

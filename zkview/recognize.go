@@ -65,6 +65,38 @@ func (o ScanOptions) withDefaults() ScanOptions {
 	return o
 }
 
+// RecipePath is the path of a recipe RecognizeDir returned, "" for none.
+func RecipePath(v any) string {
+	switch v := v.(type) {
+	case *Lock:
+		return v.Path
+	case *Election:
+		return v.Path
+	case *Queue:
+		return v.Path
+	case *Barrier:
+		return v.Path
+	}
+	return ""
+}
+
+// ResultOf makes a ScanResult (its lists empty, not nil) of one recipe
+// RecognizeDir returned.
+func ResultOf(v any) ScanResult {
+	res := ScanResult{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
+	switch v := v.(type) {
+	case *Lock:
+		res.Locks = append(res.Locks, *v)
+	case *Election:
+		res.Elections = append(res.Elections, *v)
+	case *Queue:
+		res.Queues = append(res.Queues, *v)
+	case *Barrier:
+		res.Barriers = append(res.Barriers, *v)
+	}
+	return res
+}
+
 // RecognizeDir classifies one directory and returns what it is — a *Lock
 // (mutex, read-write lock or semaphore), an *Election, a *Queue or a
 // *Barrier — or nil when it is none of them. The formats are those of
