@@ -93,7 +93,16 @@ func (e *Ensemble) waitServing(timeout time.Duration) error {
 }
 
 // serving checks once whether every live member serves.
-func (e *Ensemble) serving() (bool, string) {
+func (e *Ensemble) serving() (bool, string) { return e.checkServing(true) }
+
+// servingBySrvr is serving without ruok, which a restricted whitelist may
+// refuse: every live member reports its mode, with one leader in an
+// ensemble.
+func (e *Ensemble) servingBySrvr() (bool, string) { return e.checkServing(false) }
+
+// checkServing checks once whether every live member serves: a standalone
+// one answers imok to ruok (when askRuok) and every one reports its mode.
+func (e *Ensemble) checkServing(askRuok bool) (bool, string) {
 	var status []string
 	live, leaders, ok := 0, 0, true
 	for _, m := range e.members {
@@ -101,7 +110,7 @@ func (e *Ensemble) serving() (bool, string) {
 			continue
 		}
 		live++
-		if e.standalone() {
+		if askRuok && e.standalone() {
 			if out, err := FourLetter(m.Addr(), "ruok", pollTimeout); err != nil || out != "imok" {
 				status = append(status, fmt.Sprintf("%v: ruok: %q %v", m, out, err))
 				ok = false

@@ -135,40 +135,6 @@ func (e *Ensemble) configure(opts RealOptions) error {
 	return nil
 }
 
-// servingBySrvr is serving without ruok, which a restricted whitelist may
-// refuse: every live member reports its mode, with one leader in an
-// ensemble.
-func (e *Ensemble) servingBySrvr() (bool, string) {
-	var status []string
-	live, leaders, ok := 0, 0, true
-	for _, m := range e.members {
-		if st, _ := m.state(); st != stateRunning {
-			continue
-		}
-		live++
-		mode, err := m.mode(pollTimeout)
-		status = append(status, describeMode(m, mode, err))
-		switch {
-		case err != nil:
-			ok = false
-		case e.standalone() && mode != "standalone":
-			ok = false
-		case !e.standalone() && mode == "leader":
-			leaders++
-		case !e.standalone() && mode != "follower":
-			ok = false
-		}
-	}
-	if live == 0 {
-		return false, "no member is running"
-	}
-	if !e.standalone() && leaders != 1 {
-		ok = false
-		status = append(status, fmt.Sprintf("%d leaders", leaders))
-	}
-	return ok, strings.Join(status, ", ")
-}
-
 // adminServing checks once that every live member's AdminServer answers
 // its ruok command.
 func (e *Ensemble) adminServing() (bool, string) {
