@@ -84,31 +84,11 @@ func (t *Tree) Get(path string) (NodeState, bool) {
 // Expand keeps path's children current, loading them in the background.
 // Every Expand needs its own Collapse: several viewers may follow one
 // path.
-func (t *Tree) Expand(path string) {
-	t.mu.Lock()
-	t.expandRefs[path]++
-	if _, ok := t.expanded[path]; ok {
-		t.mu.Unlock()
-		return
-	}
-	t.gen++
-	gen := t.gen
-	t.expanded[path] = gen
-	t.node(path).Loading = true
-	t.mu.Unlock()
-	go t.loadChildren(path, gen)
-}
+func (t *Tree) Expand(path string) { t.follow(t.expandRefs, t.expanded, path, t.loadChildren) }
 
 // Collapse lets go of one Expand; the children stop being kept current
 // when no viewer follows them any more.
-func (t *Tree) Collapse(path string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.expandRefs[path]--; t.expandRefs[path] <= 0 {
-		delete(t.expandRefs, path)
-		delete(t.expanded, path)
-	}
-}
+func (t *Tree) Collapse(path string) { t.letGo(t.expandRefs, t.expanded, path) }
 
 // Expanded reports how many viewers keep path's children current.
 func (t *Tree) Expanded(path string) int {
@@ -119,28 +99,36 @@ func (t *Tree) Expanded(path string) int {
 
 // Watch keeps path's data and stat current, loading them in the
 // background. Every Watch needs its own Unwatch.
-func (t *Tree) Watch(path string) {
+func (t *Tree) Watch(path string) { t.follow(t.watchRefs, t.watched, path, t.loadData) }
+
+// Unwatch lets go of one Watch.
+func (t *Tree) Unwatch(path string) { t.letGo(t.watchRefs, t.watched, path) }
+
+// follow counts one more viewer of path in refs; the first starts load
+// under a new generation, recorded in gens.
+func (t *Tree) follow(refs, gens map[string]int, path string, load func(string, int)) {
 	t.mu.Lock()
-	t.watchRefs[path]++
-	if _, ok := t.watched[path]; ok {
+	refs[path]++
+	if _, ok := gens[path]; ok {
 		t.mu.Unlock()
 		return
 	}
 	t.gen++
 	gen := t.gen
-	t.watched[path] = gen
+	gens[path] = gen
 	t.node(path).Loading = true
 	t.mu.Unlock()
-	go t.loadData(path, gen)
+	go load(path, gen)
 }
 
-// Unwatch lets go of one Watch.
-func (t *Tree) Unwatch(path string) {
+// letGo counts one viewer of path less; with the last gone, the loader
+// stops at its next event (its generation is no longer current).
+func (t *Tree) letGo(refs, gens map[string]int, path string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.watchRefs[path]--; t.watchRefs[path] <= 0 {
-		delete(t.watchRefs, path)
-		delete(t.watched, path)
+	if refs[path]--; refs[path] <= 0 {
+		delete(refs, path)
+		delete(gens, path)
 	}
 }
 
