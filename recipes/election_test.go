@@ -113,13 +113,7 @@ func TestElectionLayout(t *testing.T) {
 			if len(c) != 1 || !tc.name.MatchString(c[0]) {
 				t.Fatalf("%v layout: children %v", tc.format, c)
 			}
-			data, stat, err := s.Conn().Get(joinPath(dir, c[0]))
-			if err != nil || string(data) != string(ownerData()) || stat.EphemeralOwner != s.ID() {
-				t.Fatalf("election node: %q %+v %v", data, stat, err)
-			}
-			if tok := e.Token(); tok.Path != joinPath(dir, c[0]) || tok.Zxid != stat.Czxid || tok.Session != s.ID() {
-				t.Fatalf("token %v, node czxid 0x%x", tok, stat.Czxid)
-			}
+			checkOwnNode(t, s, joinPath(dir, c[0]), e.Token(), "election")
 			if err := e.Resign(ctx); err != nil {
 				t.Fatal(err)
 			}

@@ -35,6 +35,19 @@ func dialTest(t *testing.T, connect string, opts ...SessionOption) *Session {
 	return s
 }
 
+// checkOwnNode checks that path holds our owner data, belongs to s's
+// session, and is what tok names (path, czxid, session).
+func checkOwnNode(t *testing.T, s *Session, path string, tok Token, what string) {
+	t.Helper()
+	data, stat, err := s.Conn().Get(path)
+	if err != nil || string(data) != string(ownerData()) || stat.EphemeralOwner != s.ID() {
+		t.Fatalf("%s node: %q %+v %v", what, data, stat, err)
+	}
+	if tok.Path != path || tok.Zxid != stat.Czxid || tok.Session != s.ID() {
+		t.Fatalf("%s token %v, node czxid 0x%x", what, tok, stat.Czxid)
+	}
+}
+
 // children lists dir through a session, failing the test on error.
 func children(t *testing.T, s *Session, dir string) []string {
 	t.Helper()

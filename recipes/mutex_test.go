@@ -100,13 +100,7 @@ func TestMutexLayout(t *testing.T) {
 			if len(c) != 1 || !tc.name.MatchString(c[0]) {
 				t.Fatalf("%v layout: children %v", tc.format, c)
 			}
-			data, stat, err := s.Conn().Get(joinPath(dir, c[0]))
-			if err != nil || string(data) != string(ownerData()) || stat.EphemeralOwner != s.ID() {
-				t.Fatalf("lock node: %q %+v %v", data, stat, err)
-			}
-			if tok := m.Token(); tok.Path != joinPath(dir, c[0]) || tok.Zxid != stat.Czxid || tok.Session != s.ID() {
-				t.Fatalf("token %v, node czxid 0x%x", tok, stat.Czxid)
-			}
+			checkOwnNode(t, s, joinPath(dir, c[0]), m.Token(), "lock")
 			if err := m.Unlock(ctx); err != nil {
 				t.Fatal(err)
 			}

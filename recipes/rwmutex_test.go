@@ -357,13 +357,7 @@ func TestRWMutexLayout(t *testing.T) {
 			if len(q) != 2 || !tc.read.MatchString(q[0]) || !tc.write.MatchString(q[1]) {
 				t.Fatalf("%v layout: queue %v", tc.format, q)
 			}
-			data, stat, err := s.Conn().Get(joinPath(dir, q[0]))
-			if err != nil || string(data) != string(ownerData()) || stat.EphemeralOwner != s.ID() {
-				t.Fatalf("read node: %q %+v %v", data, stat, err)
-			}
-			if tok := r.ReadToken(); tok.Path != joinPath(dir, q[0]) || tok.Zxid != stat.Czxid || tok.Session != s.ID() {
-				t.Fatalf("read token %v, node czxid 0x%x", tok, stat.Czxid)
-			}
+			checkOwnNode(t, s, joinPath(dir, q[0]), r.ReadToken(), "read")
 			cancel()
 			if err := <-wrote; !errors.Is(err, context.Canceled) {
 				t.Fatalf("cancelled Lock: %v", err)
