@@ -169,8 +169,8 @@ func TestAcquireAndRelease(t *testing.T) {
 }
 
 // TestAcquireEmptiedLock: a Kazoo lock's holder releases and its
-// directory (Kazoo keeps it) is left empty: the page says the lock is
-// free, and acquiring joins in Kazoo's format, which a Kazoo client sees.
+// directory (Kazoo keeps it) is left empty: the page says the Kazoo lock
+// is free, and acquiring joins in Kazoo's format, which a Kazoo client sees.
 func TestAcquireEmptiedLock(t *testing.T) {
 	connect := zktest.Embedded(t)
 	dir := zktest.Path(t) + "/lock"
@@ -192,7 +192,9 @@ func TestAcquireEmptiedLock(t *testing.T) {
 	if err := m.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
-	d.waitText("(free) · the directory is empty")
+	d.waitFor("the emptied lock, free, still Kazoo's", func(s string) bool {
+		return strings.Contains(s, "mutex · kazoo · 0 holding · 0 waiting") && strings.Contains(s, "(free)")
+	})
 	d.key("a")
 	d.waitFor("you hold it", func(s string) bool {
 		return strings.Contains(s, "mutex · kazoo · 1 holding") && strings.Contains(s, "holder (you)")

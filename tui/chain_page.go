@@ -129,11 +129,6 @@ func (p *recipePage) acquire() tea.Cmd {
 		if !p.view.loaded {
 			return nil
 		}
-		// Emptied: join in the format its holders used, or a client of
-		// that format would not see us.
-		if l, ok := p.view.last.(*zkview.Lock); ok {
-			format = l.Format
-		}
 	default:
 		return failure(fmt.Errorf("%s is not a lock", dir))
 	}

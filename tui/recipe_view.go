@@ -23,10 +23,7 @@ type recipeView struct {
 	ctx  *Context
 	path string
 
-	recipe any // *zkview.Lock, *Election, *Queue, *Barrier, or nil
-	// last is the last recipe recognised here: an emptied directory is
-	// still that recipe, in that format, to whoever joins it next.
-	last     any
+	recipe   any // *zkview.Lock, *Election, *Queue, *Barrier, or nil
 	err      error
 	gone     bool // the directory does not exist (a container goes with its last child)
 	loaded   bool
@@ -111,10 +108,12 @@ func (v *recipeView) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		v.loading, v.loaded = false, true
-		v.recipe, v.err, v.gone = msg.recipe, msg.err, zkview.IsNoNode(msg.err)
-		if msg.recipe != nil {
-			v.last = msg.recipe
+		if msg.recipe == nil && msg.err == nil && v.recipe != nil {
+			// Emptied, not another thing: still that recipe, in that
+			// format, to whoever joins it next.
+			msg.recipe = emptied(v.recipe)
 		}
+		v.recipe, v.err, v.gone = msg.recipe, msg.err, zkview.IsNoNode(msg.err)
 		if v.gone {
 			v.err = nil
 		}
@@ -275,8 +274,6 @@ func (v *recipeView) summary() []string {
 	case v.gone:
 		return []string{st.Title.Render("(free)") + st.Dim.Render(" · the directory is gone: recipes keep lock directories as"+
 			" containers, which ZooKeeper removes with their last child; it comes back with the next contender"), ""}
-	case v.recipe == nil && v.last != nil:
-		return []string{st.Title.Render("(free)") + st.Dim.Render(" · the directory is empty: no one holds it, no one waits"), ""}
 	case v.recipe == nil:
 		return []string{st.Dim.Render("not a recipe zkx recognises (no lock, queue, election or barrier layout)"), ""}
 	}
