@@ -160,21 +160,32 @@ func (t *treePane) rebuild() {
 // does, by the sequence number that ends their names (their GUID prefixes
 // would scramble them); other names follow, by name.
 func inSequenceOrder(names []string) []string {
-	out := slices.Clone(names)
-	slices.SortStableFunc(out, func(a, b string) int {
-		sa, oka := trailingSequence(a)
-		sb, okb := trailingSequence(b)
+	type keyed struct {
+		name string
+		seq  int64
+		ok   bool
+	}
+	ks := make([]keyed, len(names)) // each name parsed once, not per comparison
+	for i, n := range names {
+		seq, ok := trailingSequence(n)
+		ks[i] = keyed{n, seq, ok}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
 		switch {
-		case oka && okb && sa != sb:
-			return cmp.Compare(sa, sb)
-		case oka != okb:
-			if oka {
+		case a.ok && b.ok && a.seq != b.seq:
+			return cmp.Compare(a.seq, b.seq)
+		case a.ok != b.ok:
+			if a.ok {
 				return -1
 			}
 			return 1
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(a.name, b.name)
 	})
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.name
+	}
 	return out
 }
 
