@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 // TestExplorerEndToEnd runs the real binary twice, as a user would: `zkx
@@ -24,10 +25,13 @@ func TestExplorerEndToEnd(t *testing.T) {
 	connect := startServe(t, bin)
 	base := "/e2e"
 	lock := base + "/lock"
-	admin := zkConn(t, connect)
-	create(t, admin, base, nil, 0, zk.WorldACL(zk.PermAll))
-	create(t, admin, lock, nil, 0, zk.WorldACL(zk.PermAll))
-	holder := zkConn(t, connect)
+	admin := zktest.Conn(t, connect)
+	for _, p := range []string{base, lock} {
+		if _, err := admin.Create(p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	holder := zktest.Conn(t, connect)
 	if _, err := holder.Create(lock+"/_c_5d0f6c1e-8f4b-4a57-9d0e-1b2c3d4e5f60-lock-", []byte("10.1.2.3"),
 		zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -28,8 +27,8 @@ const lockDirsBatch = 100
 // that is not the test's own (benchmarks against $ZK_SERVERS).
 func LockDirs(tb testing.TB, connect string, base string, n int) {
 	tb.Helper()
-	cleaner := lockDirsConn(tb, connect)
-	holder, waiter := lockDirsConn(tb, connect), lockDirsConn(tb, connect)
+	cleaner := Conn(tb, connect)
+	holder, waiter := Conn(tb, connect), Conn(tb, connect)
 	acl := zk.WorldACL(zk.PermAll)
 	if _, err := holder.Create(base, nil, 0, acl); err != nil {
 		tb.Fatalf("zktest: create %s: %v", base, err)
@@ -81,31 +80,6 @@ func LockDirs(tb testing.TB, connect string, base string, n int) {
 		}
 		for _, r := range res {
 			created = append(created, r.String)
-		}
-	}
-}
-
-// lockDirsConn opens a go-zookeeper session that ends with tb.
-func lockDirsConn(tb testing.TB, connect string) *zk.Conn {
-	tb.Helper()
-	conn, events, err := zk.Connect([]string{connect}, 30*time.Second, zk.WithLogInfo(false))
-	if err != nil {
-		tb.Fatalf("zktest: connect to %s: %v", connect, err)
-	}
-	tb.Cleanup(conn.Close)
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				go func() {
-					for range events {
-					}
-				}()
-				return conn
-			}
-		case <-deadline:
-			tb.Fatalf("zktest: no session with %s within 30s", connect)
 		}
 	}
 }

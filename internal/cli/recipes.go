@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,18 +11,6 @@ import (
 	"github.com/zkx-dev/zkx/internal/cliout"
 	"github.com/zkx-dev/zkx/zkview"
 )
-
-// exitPartial is the exit status of a scan that printed a partial result,
-// so scripts can tell it from a failure (1).
-const exitPartial = 3
-
-// partialError is returned after a partial result was printed.
-type partialError struct{ err error }
-
-func (e *partialError) Error() string {
-	return "partial result (printed; nodes may be missing from it): " + e.err.Error()
-}
-func (e *partialError) Unwrap() error { return e.err }
 
 // recipeKind is what one of the recipe commands lists.
 type recipeKind struct {
@@ -363,11 +351,4 @@ func normalElections(es []zkview.Election) []zkview.Election {
 		out[i] = e
 	}
 	return out
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

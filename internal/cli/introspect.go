@@ -1,14 +1,12 @@
-package main
+package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"sync"
 
 	"github.com/spf13/cobra"
 
-	"github.com/zkx-dev/zkx/internal/cliout"
 	"github.com/zkx-dev/zkx/internal/connstr"
 	"github.com/zkx-dev/zkx/zkview"
 )
@@ -45,11 +43,6 @@ func (f *introspectFlags) introspect(ctx context.Context, stderr io.Writer, cs c
 		warnf(stderr, "%s", p)
 	}
 	return in, nil
-}
-
-// warnf writes a warning line on stderr.
-func warnf(w io.Writer, format string, args ...any) {
-	fmt.Fprintf(w, "zkx: warning: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))
 }
 
 // lateTables are server tables that arrive while a scan runs: Introspect

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"strings"
@@ -50,7 +50,7 @@ func TestCredentialsNeverEchoed(t *testing.T) {
 	}
 
 	// The environment's credentials are used, not only hidden.
-	c := zkConn(t, srv)
+	c := zktest.Conn(t, srv)
 	create(t, c, base, nil, 0, zk.WorldACL(zk.PermAll))
 	create(t, c, base+"/secret", []byte("s3cr3t"), 0, zk.DigestACL(zk.PermAll, "alice", password))
 	t.Setenv(authEnv, "digest:alice:"+password)

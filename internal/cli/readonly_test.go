@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ import (
 func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	connect := zktest.Embedded(t)
 	base := zktest.Path(t)
-	c := zkConn(t, connect)
+	c := zktest.Conn(t, connect)
 	open := zk.WorldACL(zk.PermAll)
 	create(t, c, base, nil, 0, open)
 	create(t, c, base+"/lock", nil, 0, open)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -296,7 +296,7 @@ func TestLocksSemaphore(t *testing.T) {
 			done <- err
 		}()
 		t.Cleanup(func() { cancel(); <-done })
-		names := waitChildren(t, zkConn(t, connect), dir+"/leases", 2)
+		names := waitChildren(t, zktest.Conn(t, connect), dir+"/leases", 2)
 		waiterLease := "leases/" + names[0]
 		if waiterLease == holderLease {
 			waiterLease = "leases/" + names[1]
@@ -406,7 +406,7 @@ func TestElectionsCommand(t *testing.T) {
 func TestSessionsCommand(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
-		a, b := zkConn(t, connect), zkConn(t, connect)
+		a, b := zktest.Conn(t, connect), zktest.Conn(t, connect)
 		create(t, a, base, nil, 0, zk.WorldACL(zk.PermAll))
 		create(t, a, base+"/a1", nil, zk.FlagEphemeral, zk.WorldACL(zk.PermAll))
 		create(t, a, base+"/a2", nil, zk.FlagEphemeral, zk.WorldACL(zk.PermAll))
@@ -488,7 +488,7 @@ func TestRecipesRefusedIntrospection(t *testing.T) {
 func TestRecipesPartial(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
-		c := zkConn(t, connect)
+		c := zktest.Conn(t, connect)
 		create(t, c, base, nil, 0, zk.WorldACL(zk.PermAll))
 		create(t, c, base+"/secret", nil, 0, zk.DigestACL(zk.PermAll, "alice", "pw"))
 		holder := startContender(t, connect, func(s *recipes.Session, o recipes.Option) func(context.Context) error {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -12,32 +12,6 @@ import (
 	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
-// zkConn opens a go-zookeeper session, waits for it, and closes it when
-// the test ends.
-func zkConn(t *testing.T, connect string) *zk.Conn {
-	t.Helper()
-	c, events, err := zk.Connect([]string{connect}, 10*time.Second, zk.WithLogInfo(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				go func() {
-					for range events {
-					}
-				}()
-				return c
-			}
-		case <-deadline:
-			t.Fatalf("no session with %s", connect)
-		}
-	}
-}
-
 func create(t *testing.T, c *zk.Conn, path string, data []byte, flags int32, acl []zk.ACL) {
 	t.Helper()
 	if _, err := c.Create(path, data, flags, acl); err != nil {
@@ -47,7 +21,7 @@ func create(t *testing.T, c *zk.Conn, path string, data []byte, flags int32, acl
 
 func TestGet(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		c := zkConn(t, connect)
+		c := zktest.Conn(t, connect)
 		base := zktest.Path(t)
 		open := zk.WorldACL(zk.PermAll)
 		create(t, c, base, nil, 0, open)
@@ -102,7 +76,7 @@ func TestGet(t *testing.T) {
 
 func TestStat(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		c := zkConn(t, connect)
+		c := zktest.Conn(t, connect)
 		base := zktest.Path(t)
 		create(t, c, base, []byte("x"), 0, zk.WorldACL(zk.PermAll))
 		create(t, c, base+"/eph", []byte("abc"), zk.FlagEphemeral, zk.WorldACL(zk.PermRead|zk.PermWrite))
@@ -141,7 +115,7 @@ func TestStat(t *testing.T) {
 // fix, stat still shows the stat.
 func TestGetStatNoAccess(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		c := zkConn(t, connect)
+		c := zktest.Conn(t, connect)
 		base := zktest.Path(t)
 		create(t, c, base, nil, 0, zk.WorldACL(zk.PermAll))
 		secret := base + "/secret"

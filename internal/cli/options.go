@@ -1,9 +1,10 @@
-package main
+package cli
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -11,6 +12,24 @@ import (
 	"github.com/zkx-dev/zkx/recipes"
 	"github.com/zkx-dev/zkx/zkview"
 )
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	server         string
+	readonly       bool
+	auth           string
+	sessionTimeout time.Duration
+}
+
+func defaultServer() string {
+	if s := os.Getenv("ZK_SERVERS"); s != "" {
+		return s
+	}
+	return "127.0.0.1:2181"
+}
+
+// authEnv holds the credentials when --auth is not given.
+const authEnv = "ZKX_AUTH"
 
 // connect parses --server.
 func (g *globalOptions) connect() (connstr.ConnectString, error) {
@@ -25,11 +44,20 @@ func (g *globalOptions) connect() (connstr.ConnectString, error) {
 // checked by checkAuth when the flags were parsed.
 func (g *globalOptions) sessionOptions() []recipes.SessionOption {
 	opts := []recipes.SessionOption{recipes.WithSessionTimeout(g.sessionTimeout)}
-	if g.auth != "" {
-		scheme, creds, _ := strings.Cut(g.auth, ":")
-		opts = append(opts, recipes.WithAuth(scheme, []byte(creds)))
+	if scheme, creds, ok := g.authParts(); ok {
+		opts = append(opts, recipes.WithAuth(scheme, creds))
 	}
 	return opts
+}
+
+// authParts splits --auth into scheme and credentials; ok is false when
+// there are none.
+func (g *globalOptions) authParts() (scheme string, creds []byte, ok bool) {
+	if g.auth == "" {
+		return "", nil, false
+	}
+	scheme, rest, _ := strings.Cut(g.auth, ":")
+	return scheme, []byte(rest), true
 }
 
 // checkAuth validates --auth without ever echoing the credentials.
@@ -57,4 +85,20 @@ func timedOut(err error, timeout time.Duration) error {
 		return fmt.Errorf("--timeout %v reached: %w", timeout, err)
 	}
 	return err
+}
+
+// dial connects zkview to --server with the global options.
+func (g *globalOptions) dial(ctx context.Context) (*zkview.Client, error) {
+	return zkview.Dial(ctx, g.server, g.viewOptions()...)
+}
+
+func (g *globalOptions) viewOptions() []zkview.Option {
+	opts := []zkview.Option{zkview.WithSessionTimeout(g.sessionTimeout)}
+	if g.readonly {
+		opts = append(opts, zkview.WithReadOnly())
+	}
+	if scheme, creds, ok := g.authParts(); ok {
+		opts = append(opts, zkview.WithAuth(scheme, creds))
+	}
+	return opts
 }

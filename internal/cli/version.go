@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -8,8 +8,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at release time with -ldflags "-X main.version=…"; builds
-// from a module download report the module version instead.
+// version is the build's version, handed over by main (set with
+// -ldflags "-X main.version=…"); builds from a module download report the
+// module version instead.
 var version = ""
 
 func versionString() string {

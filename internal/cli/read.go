@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -44,23 +44,6 @@ func (f *readFlags) open(cmd *cobra.Command, g *globalOptions) (*zkview.Client, 
 		return nil, "", nil, nil, timedOut(err, f.timeout)
 	}
 	return c, format, ctx, func() { c.Close(); cancel() }, nil
-}
-
-// dial connects zkview to --server with the global options.
-func (g *globalOptions) dial(ctx context.Context) (*zkview.Client, error) {
-	return zkview.Dial(ctx, g.server, g.viewOptions()...)
-}
-
-func (g *globalOptions) viewOptions() []zkview.Option {
-	opts := []zkview.Option{zkview.WithSessionTimeout(g.sessionTimeout)}
-	if g.readonly {
-		opts = append(opts, zkview.WithReadOnly())
-	}
-	if g.auth != "" {
-		scheme, creds, _ := strings.Cut(g.auth, ":")
-		opts = append(opts, zkview.WithAuth(scheme, []byte(creds)))
-	}
-	return opts
 }
 
 // nodeJSON is the JSON of one node in ls and tree output.

@@ -1,9 +1,7 @@
-package main
+package cli
 
 import (
 	"fmt"
-	"strconv"
-	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/spf13/cobra"
@@ -46,18 +44,6 @@ type statCommandJSON struct {
 	ACL      []aclJSON `json:"acl"`
 	ACLError string    `json:"acl_error,omitempty"`
 }
-
-// statMillisFormat is RFC 3339 with milliseconds, ZooKeeper's resolution.
-const statMillisFormat = "2006-01-02T15:04:05.000Z07:00"
-
-func statTimeJSON(ms int64) string {
-	if ms == 0 {
-		return ""
-	}
-	return time.UnixMilli(ms).UTC().Format(statMillisFormat)
-}
-
-func hex64(v int64) string { return "0x" + strconv.FormatUint(uint64(v), 16) }
 
 func describeStat(st *zk.Stat) statJSON {
 	return statJSON{

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -355,32 +355,9 @@ func countHolders(l zkview.Lock) string {
 	return plural(len(l.Holders), "holder") + ", " + plural(len(l.Waiters), "waiter")
 }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
 func warnCount(st cliout.Styles, warnings []string) string {
 	if len(warnings) == 0 {
 		return "0"
 	}
 	return st.Warn(strconv.Itoa(len(warnings)))
-}
-
-func orDash(st cliout.Styles, s string) string {
-	if s == "" {
-		return st.Dim("-")
-	}
-	return s
-}
-
-// truncate cuts s to n runes, marking the cut with "…".
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func newRootCommand() *cobra.Command {
+	opts := &globalOptions{}
+	var explore exploreFlags
+	root := &cobra.Command{
+		Use:   "zkx",
+		Short: "A terminal explorer for ZooKeeper coordination state",
+		Long: `zkx shows what ZooKeeper coordination recipes are doing: who holds each lock,
+who waits behind whom, queues and elections, live from watches.
+
+Without a command it opens the explorer on --server: the tree with each node's data,
+stat and ACL, recognised locks, queues and elections (Curator, Kazoo, ZooKeeper's
+recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.`,
+		Example: `  zkx --server zk1:2181,zk2:2181,zk3:2181/app
+  zkx --readonly --path /app/locks
+  zkx demo`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runExplorer(cmd, opts, explore)
+		},
+	}
+	explore.register(root)
+	pf := root.PersistentFlags()
+	pf.StringVar(&opts.server, "server", defaultServer(), "ZooKeeper connect string host:port[,host:port...][/chroot]; $ZK_SERVERS sets the default")
+	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
+	// No default shown: $ZKX_AUTH is read when the flag is absent, so that
+	// neither the help nor the process list shows the credentials.
+	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password; $ZKX_AUTH is used when absent (keeps them out of the process list)")
+	pf.DurationVar(&opts.sessionTimeout, "session-timeout", 10*time.Second, "ZooKeeper session timeout")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if opts.sessionTimeout <= 0 {
+			return fmt.Errorf("--session-timeout must be positive")
+		}
+		if !cmd.Flags().Changed("auth") {
+			opts.auth = os.Getenv(authEnv)
+		}
+		if err := checkAuth(opts.auth); err != nil {
+			if !cmd.Flags().Changed("auth") {
+				return fmt.Errorf("$%s: %w", authEnv, err)
+			}
+			return err
+		}
+		return nil
+	}
+	root.AddCommand(newVersionCommand(), newServeCommand(), newLockCommand(opts),
+		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
+		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts),
+		newSessionsCommand(opts), newDemoCommand(opts))
+	return root
+}
+
+// exitStatus is a command's exit status when it has already said why
+// (zkx lock passes on its command's).
+type exitStatus int
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
+// Run runs zkx with the process's arguments and returns the exit status;
+// version is the build's version (main.version, set with -ldflags).
+func Run(buildVersion string) int {
+	version = buildVersion
+	if err := newRootCommand().Execute(); err != nil {
+		var status exitStatus
+		if errors.As(err, &status) {
+			return int(status)
+		}
+		fmt.Fprintln(os.Stderr, "zkx:", err)
+		var partial *partialError
+		if errors.As(err, &partial) {
+			return exitPartial
+		}
+		return 1
+	}
+	return 0
+}
