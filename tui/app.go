@@ -30,7 +30,7 @@ type Config struct {
 	// Connect is the connect string as the user gave it, for the header.
 	Connect  string
 	ReadOnly bool
-	// Path is where the browser starts (default "/").
+	// Path is where the tree page starts (default "/").
 	Path string
 	// Demo lanes, when started by `zkx demo`: the demo page opens first.
 	Demo []*demo.Lane
@@ -106,7 +106,7 @@ func New(cfg Config) *App {
 	if start == "" {
 		start = "/"
 	}
-	a.pages = []page{newBrowser(ctx, start)}
+	a.pages = []page{newTreePage(ctx, start)}
 	if len(cfg.Demo) > 0 {
 		a.pages = append(a.pages, newDemoPage(ctx, cfg.Demo))
 	}
@@ -163,12 +163,6 @@ func (a *App) waitSession(events <-chan zkview.SessionEvent) tea.Cmd {
 		}
 		return sessionEventMsg{ev: ev, events: events}
 	}
-}
-
-// sessionEventMsg carries the channel so App can wait on it again.
-type sessionEventMsg struct {
-	ev     zkview.SessionEvent
-	events <-chan zkview.SessionEvent
 }
 
 func (a *App) waitTree() tea.Cmd {
@@ -381,9 +375,6 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// refreshMsg asks pages to read what they show again (ctrl+r).
-type refreshMsg struct{}
-
 // back pops the top page; on the first page it quits.
 func (a *App) back() tea.Cmd {
 	if len(a.pages) == 1 {
@@ -447,9 +438,9 @@ func (a *App) run(line string) tea.Cmd {
 		return nil
 	case "cd":
 		a.popTo(0)
-		return a.pages[0].(*browser).goTo(pc.path)
+		return a.pages[0].(*treePage).goTo(pc.path)
 	case "locks", "queues", "elections":
-		return push(newRecipeList(a.ctx, recipeKind(pc.cmd.name), root))
+		return push(newRecipeListPage(a.ctx, recipeKind(pc.cmd.name), root))
 	case "sessions":
 		return push(newSessionsPage(a.ctx))
 	case "server":

@@ -8,6 +8,15 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
+// requestTimeout bounds one read or write a page makes for the user (a
+// create, a delete, an ACL or a recognition); past it the page says so
+// instead of waiting on a lost server.
+const requestTimeout = 10 * time.Second
+
+// introspectRequestTimeout bounds a recognition that also asks every
+// member for its session tables first.
+const introspectRequestTimeout = requestTimeout + 5*time.Second
+
 // Context is what every page shares (gh-dash's ProgramContext): the
 // connection, the live tree, look and keys, and the clock. Pages read it;
 // only App changes it.
@@ -63,4 +72,29 @@ func (c *Context) scanOptions(tables zkview.ServerTables) zkview.ScanOptions {
 // connection, so what the explorer holds shows as "you".
 func newRecipeSession(c *zkview.Client) (*recipes.Session, error) {
 	return recipes.NewSession(c.Conn(), c.RawEvents())
+}
+
+// expand keeps dir's children current in the live tree until a matching
+// collapse; the Tree counts its viewers, so pages that follow the same
+// directory do not end each other's watches. Unit tests run pages
+// without a Tree.
+func (c *Context) expand(dir string) {
+	if c.Tree != nil {
+		c.Tree.Expand(dir)
+	}
+}
+
+// collapse undoes one expand of dir.
+func (c *Context) collapse(dir string) {
+	if c.Tree != nil {
+		c.Tree.Collapse(dir)
+	}
+}
+
+// expandedBy reports how many viewers keep dir's children current.
+func (c *Context) expandedBy(dir string) int {
+	if c.Tree == nil {
+		return 0
+	}
+	return c.Tree.Expanded(dir)
 }

@@ -46,6 +46,6 @@ func TestDemoFramesOnlyOnTop(t *testing.T) {
 	}
 	a.Update(frameMsg(demoNow)) // the frame that was already on its way
 	if a.frameQueued {
-		t.Fatal("the browser is on top, yet a frame was scheduled")
+		t.Fatal("the tree page is on top, yet a frame was scheduled")
 	}
 }

@@ -9,14 +9,6 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// introMsg answers one page's question to the servers.
-type introMsg struct {
-	owner *introspector
-	gen   int
-	in    *zkview.Introspection
-	err   error
-}
-
 // introspector asks the servers for their tables (srvr, mntr, cons,
 // wchc, dump… on every member) on behalf of one page, one question at a
 // time, and keeps the last answer. ZooKeeper has no watch on any of it:

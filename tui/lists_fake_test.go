@@ -286,12 +286,12 @@ func fakeIntrospection(now time.Time) *zkview.Introspection {
 }
 
 // newFakeList opens a recipe list of kind on the canned state.
-func newFakeList(t *testing.T, kind recipeKind, w, h int) (*pageRunner, *recipeList, *fakeSource, *listsClock) {
+func newFakeList(t *testing.T, kind recipeKind, w, h int) (*pageRunner, *recipeListPage, *fakeSource, *listsClock) {
 	t.Helper()
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{res: fakeScanResult(clock.now), nodes: 12345, in: fakeIntrospection(clock.now),
 		dirs: map[string]any{}, errs: map[string]error{}}
-	p := newRecipeListFrom(listsContext(t, clock), kind, "/app", f.source())
+	p := newRecipeListPageFrom(listsContext(t, clock), kind, "/app", f.source())
 	p.after = holdTimer
 	r := newPageRunner(t, p, w, h)
 	return r, p, f, clock

@@ -173,7 +173,7 @@ func TestLocksPageLive(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		p := newRecipeList(ctx, kindLocks, base).(*recipeList)
+		p := newRecipeListPage(ctx, kindLocks, base).(*recipeListPage)
 		r := newLiveRunner(t, ctx)
 		r.open(p)
 		v := r.waitFor("the orders lock held by s1 with one waiter", p, func(v string) bool {
@@ -201,7 +201,7 @@ func TestLocksPageLive(t *testing.T) {
 			return ok && strings.HasSuffix(strings.TrimRight(line, " "), "0")
 		})
 
-		// Another page (the browser) follows one of the directories: it
+		// Another page (the tree page) follows one of the directories: it
 		// stays followed when the list closes.
 		ctx.expand(orders)
 		p.Close()
@@ -234,8 +234,8 @@ func TestQueuesAndElectionsPagesLive(t *testing.T) {
 		go func() { campaign <- recipes.NewElection(s2, base+"/leader").Campaign(t.Context()) }()
 
 		r := newLiveRunner(t, ctx)
-		queues := r.open(newRecipeList(ctx, kindQueues, base))
-		elections := r.open(newRecipeList(ctx, kindElections, base))
+		queues := r.open(newRecipeListPage(ctx, kindQueues, base))
+		elections := r.open(newRecipeListPage(ctx, kindElections, base))
 		r.waitFor("two jobs", queues, func(v string) bool {
 			_, ok := rowWith(v, "/jobs  ", "zookeeper-recipes", " 2  qn-", ": job-1")
 			return ok

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/go-zookeeper/zk"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -33,6 +34,83 @@ type pushMsg struct{ page page }
 // frameMsg redraws what changes with time alone (durations, flashes);
 // it is scheduled only while something on screen needs it.
 type frameMsg time.Time
+
+// sessionEventMsg carries the channel so App can wait on it again.
+type sessionEventMsg struct {
+	ev     zkview.SessionEvent
+	events <-chan zkview.SessionEvent
+}
+
+// refreshMsg asks pages to read what they show again (ctrl+r).
+type refreshMsg struct{}
+
+// introMsg answers one page's question to the servers.
+type introMsg struct {
+	owner *introspector
+	gen   int
+	in    *zkview.Introspection
+	err   error
+}
+
+// scanMsg is a finished scan.
+type scanMsg struct {
+	owner *recipeListPage
+	gen   int
+	res   zkview.ScanResult
+	err   error
+	nodes int64
+	// pzxid is each listed directory's Pzxid as the scan read it.
+	pzxid map[string]int64
+	// in is the introspection that ran beside the scan (nil for queues,
+	// or when no member answered: inErr).
+	in    *zkview.Introspection
+	inErr error
+}
+
+// recognizedMsg is one recipe read again.
+type recognizedMsg struct {
+	owner *recipeListPage
+	path  string
+	v     any
+	err   error
+}
+
+// introDueMsg says an introspection put off by the rate limit is due.
+type introDueMsg struct{ owner *recipeListPage }
+
+// aclMsg answers an ACL read.
+type aclMsg struct {
+	path string
+	acl  []zk.ACL
+	stat *zk.Stat
+	err  error
+}
+
+// rowStatsMsg answers a batch of stat reads for rows.
+type rowStatsMsg struct {
+	paths []string
+	stats []*zk.Stat
+	errs  []error
+}
+
+// labelMsg is what recognition made of a directory.
+type labelMsg struct {
+	path  string
+	pzxid int64
+	label dirLabel
+}
+
+// openDialogMsg asks App to show a dialog.
+type openDialogMsg struct{ d *dialog }
+
+// recipeMsg is a recognition of path, with the tables it used.
+type recipeMsg struct {
+	path     string
+	recipe   any
+	err      error
+	tables   *zkview.Introspection
+	tablesAt time.Time
+}
 
 func status(text string) tea.Cmd { return func() tea.Msg { return statusMsg{text: text} } }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // rowCells returns the shown cells of the row with key, joined by "|".
-func rowCells(p *recipeList, key string) (string, bool) {
+func rowCells(p *recipeListPage, key string) (string, bool) {
 	for _, r := range p.tbl.rows {
 		if r.key == key {
 			return strings.Join(r.cells, "|"), true
@@ -247,7 +247,7 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 		res := zkview.ScanResult{Locks: fakeLocks(clock.now)[:2], Partial: true}
 		return res, errors.New("scan /app: 2 nodes could not be read:\n/app/secret: not authenticated\n/app/gone: node does not exist")
 	}
-	p := newRecipeListFrom(listsContext(t, clock), kindLocks, "/app", src)
+	p := newRecipeListPageFrom(listsContext(t, clock), kindLocks, "/app", src)
 	p.SetSize(100, 20)
 	cmd := p.Init()
 	var wg sync.WaitGroup

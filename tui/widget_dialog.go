@@ -20,9 +20,6 @@ type dialog struct {
 	submit   func(value string) tea.Cmd
 }
 
-// openDialogMsg asks App to show a dialog.
-type openDialogMsg struct{ d *dialog }
-
 func openDialog(d *dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d: d} } }
 
 func confirm(title string, body []string, yes func() tea.Cmd) *dialog {

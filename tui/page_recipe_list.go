@@ -16,7 +16,7 @@ import (
 // recipeList is :locks, :queues or :elections: the recipes of one kind
 // at and under a root, found by a scan and then kept live (see
 // recipe_list_live.go).
-type recipeList struct {
+type recipeListPage struct {
 	ctx  *Context
 	kind recipeKind
 	root string
@@ -56,30 +56,15 @@ type scanState struct {
 	found   int64 // nodes the last finished scan listed
 }
 
-// scanMsg is a finished scan.
-type scanMsg struct {
-	owner *recipeList
-	gen   int
-	res   zkview.ScanResult
-	err   error
-	nodes int64
-	// pzxid is each listed directory's Pzxid as the scan read it.
-	pzxid map[string]int64
-	// in is the introspection that ran beside the scan (nil for queues,
-	// or when no member answered: inErr).
-	in    *zkview.Introspection
-	inErr error
-}
-
-func newRecipeList(ctx *Context, kind recipeKind, root string) page {
-	return newRecipeListFrom(ctx, kind, root, clientSource(ctx))
+func newRecipeListPage(ctx *Context, kind recipeKind, root string) page {
+	return newRecipeListPageFrom(ctx, kind, root, clientSource(ctx))
 }
 
 // newRecipeListFrom builds the page on any source (tests give canned
 // answers).
-func newRecipeListFrom(ctx *Context, kind recipeKind, root string, src source) *recipeList {
+func newRecipeListPageFrom(ctx *Context, kind recipeKind, root string, src source) *recipeListPage {
 	pctx, cancel := context.WithCancel(ctx.Ctx)
-	p := &recipeList{
+	p := &recipeListPage{
 		ctx: ctx, kind: kind, root: root, src: src, pctx: pctx, cancel: cancel,
 		recipes: map[string]any{}, errs: map[string]error{},
 		live: newLiveState(), after: afterDelay,
@@ -90,11 +75,11 @@ func newRecipeListFrom(ctx *Context, kind recipeKind, root string, src source) *
 	return p
 }
 
-func (p *recipeList) Init() tea.Cmd { return p.rescan() }
+func (p *recipeListPage) Init() tea.Cmd { return p.rescan() }
 
-func (p *recipeList) Title() string { return string(p.kind) + " " + zkview.EscapeLine(p.root) }
+func (p *recipeListPage) Title() string { return string(p.kind) + " " + zkview.EscapeLine(p.root) }
 
-func (p *recipeList) Keys() []key.Binding {
+func (p *recipeListPage) Keys() []key.Binding {
 	k := p.ctx.Keys
 	open := k.Nav.Enter
 	open.SetHelp(open.Help().Key, "open the "+p.kind.singular())
@@ -103,18 +88,18 @@ func (p *recipeList) Keys() []key.Binding {
 	return []key.Binding{open, rescan, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
 }
 
-func (p *recipeList) SetFilter(f filter) { p.tbl.setFilter(f) }
-func (p *recipeList) Filter() filter     { return p.tbl.filter }
+func (p *recipeListPage) SetFilter(f filter) { p.tbl.setFilter(f) }
+func (p *recipeListPage) Filter() filter     { return p.tbl.filter }
 
 // Close stops the scan and lets go of every directory the page follows.
-func (p *recipeList) Close() {
+func (p *recipeListPage) Close() {
 	p.cancel()
 	p.unfollowAll()
 }
 
 // rescan starts a scan; rows already found stay on screen (and live)
 // until it ends.
-func (p *recipeList) rescan() tea.Cmd {
+func (p *recipeListPage) rescan() tea.Cmd {
 	if p.scan.cancel != nil {
 		p.scan.cancel()
 	}
@@ -164,7 +149,7 @@ func scanRoot(ctx context.Context, src source, root string, opts zkview.ScanOpti
 	return src.scan(ctx, root, opts) // its errors name root
 }
 
-func (p *recipeList) Update(msg tea.Msg) (page, tea.Cmd) {
+func (p *recipeListPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
@@ -205,7 +190,7 @@ func (p *recipeList) Update(msg tea.Msg) (page, tea.Cmd) {
 	return p, nil
 }
 
-func (p *recipeList) key(msg tea.KeyPressMsg) tea.Cmd {
+func (p *recipeListPage) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
 		return p.open()
 	}
@@ -216,7 +201,7 @@ func (p *recipeList) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // open pushes the live view of the selected recipe.
-func (p *recipeList) open() tea.Cmd {
+func (p *recipeListPage) open() tea.Cmd {
 	r, ok := p.tbl.selected()
 	if !ok {
 		return nil
@@ -226,7 +211,7 @@ func (p *recipeList) open() tea.Cmd {
 
 // Mouse selects the clicked row (a second click opens it) and scrolls
 // with the wheel.
-func (p *recipeList) Mouse(msg tea.MouseMsg) tea.Cmd {
+func (p *recipeListPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 	open := mouseTable(p.tbl.table, msg, p.tableTop())
 	p.scheduleRedraw()
 	if open {
@@ -236,7 +221,7 @@ func (p *recipeList) Mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 // rebuild makes the table's rows from the recipes.
-func (p *recipeList) rebuild() {
+func (p *recipeListPage) rebuild() {
 	now := p.ctx.Now()
 	rows := make([]tableRow, 0, len(p.order))
 	for _, path := range p.order {
@@ -248,7 +233,7 @@ func (p *recipeList) rebuild() {
 }
 
 // scheduleRedraw finds when a duration on screen next changes.
-func (p *recipeList) scheduleRedraw() {
+func (p *recipeListPage) scheduleRedraw() {
 	now := p.ctx.Now()
 	p.redrawAt = time.Time{}
 	for _, r := range p.tbl.visible() {
@@ -281,7 +266,7 @@ func heldSince(v any) time.Time {
 
 // nextFrame asks for frames while a scan runs (its progress), while a
 // row flashes, and when a duration on screen changes; none when idle.
-func (p *recipeList) nextFrame() time.Duration {
+func (p *recipeListPage) nextFrame() time.Duration {
 	now := p.ctx.Now()
 	var scanning, redraw time.Duration
 	if p.scan.running {
@@ -293,7 +278,7 @@ func (p *recipeList) nextFrame() time.Duration {
 	return soonest(scanning, p.tbl.nextFlash(now), redraw)
 }
 
-func (p *recipeList) SetSize(w, h int) {
+func (p *recipeListPage) SetSize(w, h int) {
 	p.width, p.height = w, h
 	p.tbl.setSize(w, p.tableHeight())
 	p.scheduleRedraw()
@@ -301,7 +286,7 @@ func (p *recipeList) SetSize(w, h int) {
 
 // The page: a summary line, notes (errors, refusals), the table, and a
 // hint line.
-func (p *recipeList) View() string {
+func (p *recipeListPage) View() string {
 	st := p.ctx.Styles
 	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
 	lines = lines[:min(len(lines), p.headLines())]
@@ -316,7 +301,7 @@ func (p *recipeList) View() string {
 
 // headLines is how many lines go above the table: the summary and up to
 // three notes, fewer on a short screen.
-func (p *recipeList) headLines() int {
+func (p *recipeListPage) headLines() int {
 	n := 1 + min(len(p.notes()), 3)
 	if p.height < 10 {
 		n = 1
@@ -324,9 +309,9 @@ func (p *recipeList) headLines() int {
 	return min(n, max(p.height, 0))
 }
 
-func (p *recipeList) tableTop() int { return p.headLines() }
+func (p *recipeListPage) tableTop() int { return p.headLines() }
 
-func (p *recipeList) tableHeight() int {
+func (p *recipeListPage) tableHeight() int {
 	h := p.height - p.headLines()
 	if p.height >= 6 {
 		h-- // the hint
@@ -335,7 +320,7 @@ func (p *recipeList) tableHeight() int {
 }
 
 // summary says what the list holds, or how far the scan is.
-func (p *recipeList) summary() string {
+func (p *recipeListPage) summary() string {
 	st := p.ctx.Styles
 	root := zkview.EscapeLine(p.root)
 	if !p.scan.done {
@@ -392,7 +377,7 @@ func (p *recipeList) summary() string {
 
 // notes are what the page must say before the rows: a failed or partial
 // scan, and what the servers would not tell.
-func (p *recipeList) notes() []string {
+func (p *recipeListPage) notes() []string {
 	st := p.ctx.Styles
 	var out []string
 	if err := p.scan.err; err != nil {

@@ -17,7 +17,7 @@ import (
 // browser is the first page: the tree on the left, the selected node's
 // detail on the right. Tab moves the focus between them; on a narrow
 // screen only the focused one shows.
-type browser struct {
+type treePage struct {
 	ctx    *Context
 	tree   *treePane
 	detail *detailPane
@@ -28,8 +28,8 @@ type browser struct {
 	goal string
 }
 
-func newBrowser(ctx *Context, start string) *browser {
-	b := &browser{ctx: ctx, tree: newTreePane(ctx, "/"), detail: newDetailPane(ctx)}
+func newTreePage(ctx *Context, start string) *treePage {
+	b := &treePage{ctx: ctx, tree: newTreePane(ctx, "/"), detail: newDetailPane(ctx)}
 	if start != "/" {
 		b.goal = start
 		b.expandTo(start)
@@ -37,24 +37,24 @@ func newBrowser(ctx *Context, start string) *browser {
 	return b
 }
 
-func (b *browser) Init() tea.Cmd {
+func (b *treePage) Init() tea.Cmd {
 	return b.selectionChanged()
 }
 
-func (b *browser) Title() string { return "tree" }
+func (b *treePage) Title() string { return "tree" }
 
-func (b *browser) Close() {
+func (b *treePage) Close() {
 	b.tree.close()
 	b.detail.release()
 }
 
-func (b *browser) SetFilter(f filter) { b.tree.setFilter(f) }
-func (b *browser) Filter() filter     { return b.tree.filter }
+func (b *treePage) SetFilter(f filter) { b.tree.setFilter(f) }
+func (b *treePage) Filter() filter     { return b.tree.filter }
 
 // narrow is when the panes take turns instead of sharing the width.
-func (b *browser) narrow() bool { return b.width < 70 }
+func (b *treePage) narrow() bool { return b.width < 70 }
 
-func (b *browser) SetSize(w, h int) {
+func (b *treePage) SetSize(w, h int) {
 	b.width, b.height = w, h
 	if b.narrow() {
 		b.tree.setSize(w, h)
@@ -66,15 +66,15 @@ func (b *browser) SetSize(w, h int) {
 	b.detail.setSize(w-left-3, h)
 }
 
-func (b *browser) leftWidth() int { return max(min(b.width*2/5, 60), 28) }
+func (b *treePage) leftWidth() int { return max(min(b.width*2/5, 60), 28) }
 
-func (b *browser) Keys() []key.Binding {
+func (b *treePage) Keys() []key.Binding {
 	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
 	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.Hex, d.Decoder}
 	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree)
 }
 
-func (b *browser) nextFrame() time.Duration {
+func (b *treePage) nextFrame() time.Duration {
 	now := b.ctx.Now()
 	if b.tree.flashing(now) {
 		return 100 * time.Millisecond
@@ -86,7 +86,7 @@ func (b *browser) nextFrame() time.Duration {
 }
 
 // expandTo expands every ancestor of p.
-func (b *browser) expandTo(p string) {
+func (b *treePage) expandTo(p string) {
 	for dir := path.Dir(p); ; dir = path.Dir(dir) {
 		b.tree.expand(dir)
 		if dir == "/" {
@@ -97,7 +97,7 @@ func (b *browser) expandTo(p string) {
 
 // goTo selects p, expanding its ancestors; when they are still loading
 // the selection happens as they arrive.
-func (b *browser) goTo(p string) tea.Cmd {
+func (b *treePage) goTo(p string) tea.Cmd {
 	b.tree.setFilter(filter{})
 	if b.tree.selectPath(p) {
 		b.goal = ""
@@ -113,12 +113,12 @@ func (b *browser) goTo(p string) tea.Cmd {
 
 // selectionChanged points the detail at the cursor and reads what the
 // rows on screen need.
-func (b *browser) selectionChanged() tea.Cmd {
+func (b *treePage) selectionChanged() tea.Cmd {
 	p := b.tree.selectedPath()
 	return tea.Batch(b.detail.show(p, b.tree.labels[p]), b.tree.fetch())
 }
 
-func (b *browser) Update(msg tea.Msg) (page, tea.Cmd) {
+func (b *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return b, b.key(msg)
@@ -164,7 +164,7 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func (b *browser) key(msg tea.KeyPressMsg) tea.Cmd {
+func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
 	switch {
 	case key.Matches(msg, n.Focus):
@@ -236,7 +236,7 @@ func (b *browser) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // detailKey scrolls the detail pane when it has the focus.
-func (b *browser) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (b *treePage) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	n := b.ctx.Keys.Nav
 	if b.detail.tab == tabRecipe && b.detail.recipe != nil {
 		t := b.detail.recipe.tbl
@@ -279,7 +279,7 @@ func nextDecoder(d zkview.Decoder) zkview.Decoder {
 	return zkview.DecodeAuto
 }
 
-func (b *browser) Mouse(msg tea.MouseMsg) tea.Cmd {
+func (b *treePage) Mouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
 	inTree := b.narrow() && b.focus == 0 || !b.narrow() && m.X < b.leftWidth()
 	switch msg.(type) {
@@ -308,7 +308,7 @@ func (b *browser) Mouse(msg tea.MouseMsg) tea.Cmd {
 	return b.selectionChanged()
 }
 
-func (b *browser) View() string {
+func (b *treePage) View() string {
 	now := b.ctx.Now()
 	if b.narrow() {
 		if b.focus == 1 {
@@ -345,7 +345,7 @@ func protected(p string) error {
 	return nil
 }
 
-func (b *browser) create() tea.Cmd {
+func (b *treePage) create() tea.Cmd {
 	dir := b.tree.selectedPath()
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
 	return openDialog(ask("New node under "+zkview.EscapeLine(dir), []string{
@@ -359,7 +359,7 @@ func (b *browser) create() tea.Cmd {
 		}
 		return openDialog(ask("Data for "+zkview.EscapeLine(p), []string{"Text to store (may be empty):"}, "data> ", "", func(data string) tea.Cmd {
 			return func() tea.Msg {
-				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 				defer cancel()
 				created, err := w.Create(ctx, p, []byte(data), 0)
 				if err != nil {
@@ -371,7 +371,7 @@ func (b *browser) create() tea.Cmd {
 	}))
 }
 
-func (b *browser) edit() tea.Cmd {
+func (b *treePage) edit() tea.Cmd {
 	p := b.tree.selectedPath()
 	if err := protected(p); err != nil {
 		return failure(err)
@@ -390,7 +390,7 @@ func (b *browser) edit() tea.Cmd {
 		fmt.Sprintf("New text (replaces %s; version %d — refused if someone changes it first):", byteSize(len(n.Data)), version)},
 		"data> ", initial, func(data string) tea.Cmd {
 			return func() tea.Msg {
-				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 				defer cancel()
 				if _, err := w.Set(ctx, p, []byte(data), version); err != nil {
 					return statusMsg{text: err.Error(), err: true}
@@ -400,7 +400,7 @@ func (b *browser) edit() tea.Cmd {
 		}))
 }
 
-func (b *browser) remove() tea.Cmd {
+func (b *treePage) remove() tea.Cmd {
 	p := b.tree.selectedPath()
 	if err := protected(p); err != nil {
 		return failure(err)
@@ -423,7 +423,7 @@ func (b *browser) remove() tea.Cmd {
 	}
 	return openDialog(confirm("Delete", body, func() tea.Cmd {
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
 			if err := w.Delete(ctx, p, version); err != nil {
 				return statusMsg{text: err.Error(), err: true}
@@ -433,7 +433,7 @@ func (b *browser) remove() tea.Cmd {
 	}))
 }
 
-func (b *browser) removeTree() tea.Cmd {
+func (b *treePage) removeTree() tea.Cmd {
 	p := b.tree.selectedPath()
 	if err := protected(p); err != nil {
 		return failure(err)

@@ -48,7 +48,7 @@ func recipeColumns(k recipeKind) []listColumn {
 
 // recipeRow draws one recipe of the list. The row's signature leaves out
 // how long the holder has held, which changes every second on its own.
-func (p *recipeList) recipeRow(v any, now time.Time) tableRow {
+func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 	st := p.ctx.Styles
 	var cells []string
 	var sig []string
@@ -105,13 +105,13 @@ func (p *recipeList) recipeRow(v any, now time.Time) tableRow {
 }
 
 // pathCell shows a recipe's path, escaped.
-func (p *recipeList) pathCell(full string) string {
+func (p *recipeListPage) pathCell(full string) string {
 	return zkview.EscapeLine(full)
 }
 
 // who names a contender: its node's sequence number, and its session or
 // "you" when it is the explorer's.
-func (p *recipeList) who(c zkview.Contender) string {
+func (p *recipeListPage) who(c zkview.Contender) string {
 	st := p.ctx.Styles
 	s := nodeLabel(c)
 	switch {
@@ -126,7 +126,7 @@ func (p *recipeList) who(c zkview.Contender) string {
 }
 
 // warnCell is the first warning and how many more there are.
-func (p *recipeList) warnCell(warns []string) string {
+func (p *recipeListPage) warnCell(warns []string) string {
 	if len(warns) == 0 {
 		return ""
 	}

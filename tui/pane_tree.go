@@ -67,20 +67,6 @@ func (l dirLabel) String() string {
 	return l.kind + "·" + l.format
 }
 
-// rowStatsMsg answers a batch of stat reads for rows.
-type rowStatsMsg struct {
-	paths []string
-	stats []*zk.Stat
-	errs  []error
-}
-
-// labelMsg is what recognition made of a directory.
-type labelMsg struct {
-	path  string
-	pzxid int64
-	label dirLabel
-}
-
 // maxLabelChildren bounds the directories labelled on sight: reading a
 // child list of more names than this to place a label is not worth it.
 const maxLabelChildren = 10000
@@ -376,7 +362,7 @@ func (t *treePane) fetch() tea.Cmd {
 func (t *treePane) label(p string, pzxid int64) tea.Cmd {
 	c, ctx, opts := t.ctx.Client, t.ctx.Ctx, t.ctx.scanOptions(nil)
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		r, err := zkview.RecognizeDir(ctx, c, p, opts)
 		if err != nil {

@@ -151,7 +151,7 @@ func (p *recipePage) release() tea.Cmd {
 	}
 	actor, ctx := p.ctx.Actor, p.ctx.Ctx
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		if err := actor.Release(ctx, dir); err != nil {
 			return statusMsg{text: err.Error(), err: true}
@@ -191,7 +191,7 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	c0, w, ctx, session := p.ctx.Client, p.ctx.Writer, p.ctx.Ctx, c.SessionID
 	return openDialog(confirm("Force-release", body, func() tea.Cmd {
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
 			if err := deleteOwnedBy(ctx, c0, w, node, session); err != nil {
 				return statusMsg{text: err.Error(), err: true}
@@ -231,7 +231,7 @@ func (p *recipePage) enqueue() tea.Cmd {
 	dir, format, actor, ctx := p.view.path, q.Format, p.ctx.Actor, p.ctx.Ctx
 	return openDialog(ask("Enqueue on "+zkview.EscapeLine(dir), []string{"The item's data (text):"}, "> ", "", func(data string) tea.Cmd {
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
 			node, err := actor.Enqueue(ctx, dir, format, []byte(data))
 			if err != nil {
@@ -256,7 +256,7 @@ func (p *recipePage) dequeue() tea.Cmd {
 		"", "The item is removed: the consumers of this queue will not see it."}
 	return openDialog(confirm("Dequeue", body, func() tea.Cmd {
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
 			data, err := actor.Dequeue(ctx, dir, format)
 			if err != nil {
@@ -289,7 +289,7 @@ func (p *recipePage) volunteer() tea.Cmd {
 func (p *recipePage) resign() tea.Cmd {
 	dir, actor, ctx := p.view.path, p.ctx.Actor, p.ctx.Ctx
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		if err := actor.Resign(ctx, dir); err != nil {
 			return statusMsg{text: err.Error(), err: true}

@@ -39,15 +39,6 @@ type recipeView struct {
 	height   int
 }
 
-// recipeMsg is a recognition of path, with the tables it used.
-type recipeMsg struct {
-	path     string
-	recipe   any
-	err      error
-	tables   *zkview.Introspection
-	tablesAt time.Time
-}
-
 // tablesEvery is the least time between two rounds of server questions.
 const tablesEvery = time.Second
 
@@ -88,7 +79,7 @@ func (v *recipeView) load() tea.Cmd {
 	opts := v.ctx.Scan
 	now := v.ctx.Now
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, introspectRequestTimeout)
 		defer cancel()
 		if !fresh {
 			if in, err := c.Introspect(ctx, introspect); err == nil {

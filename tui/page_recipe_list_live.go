@@ -57,20 +57,9 @@ func newLiveState() liveState {
 		changed: map[string]bool{}, asking: map[string]bool{}}
 }
 
-// recognizedMsg is one recipe read again.
-type recognizedMsg struct {
-	owner *recipeList
-	path  string
-	v     any
-	err   error
-}
-
-// introDueMsg says an introspection put off by the rate limit is due.
-type introDueMsg struct{ owner *recipeList }
-
 // scanned takes a finished scan's recipes, follows them, and reads again
 // those whose directories changed since the scan read them.
-func (p *recipeList) scanned(msg scanMsg) tea.Cmd {
+func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 	now := p.ctx.Now()
 	p.scan.running, p.scan.done = false, true
 	p.scan.took, p.scan.found = now.Sub(p.scan.started), msg.nodes
@@ -136,7 +125,7 @@ func (p *recipeList) scanned(msg scanMsg) tea.Cmd {
 }
 
 // setIntrospection keeps an answer of the servers.
-func (p *recipeList) setIntrospection(in *zkview.Introspection, err error, asked, answered time.Time) {
+func (p *recipeListPage) setIntrospection(in *zkview.Introspection, err error, asked, answered time.Time) {
 	r := &p.live.intro
 	r.started, r.answered = asked, answered
 	if err != nil || in == nil {
@@ -149,7 +138,7 @@ func (p *recipeList) setIntrospection(in *zkview.Introspection, err error, asked
 
 // follow keeps the directories of a recipe expanded in the live tree:
 // those it has now, no longer those it had.
-func (p *recipeList) follow(path string, v any) {
+func (p *recipeListPage) follow(path string, v any) {
 	l := &p.live
 	dirs := zkview.RecipeDirs(v)
 	for _, dir := range l.dirs[path] {
@@ -170,7 +159,7 @@ func (p *recipeList) follow(path string, v any) {
 }
 
 // unown lets go of dir for path, and of dir when no recipe needs it.
-func (p *recipeList) unown(dir, path string) {
+func (p *recipeListPage) unown(dir, path string) {
 	l := &p.live
 	l.owners[dir] = slices.DeleteFunc(l.owners[dir], func(s string) bool { return s == path })
 	if len(l.owners[dir]) > 0 {
@@ -185,7 +174,7 @@ func (p *recipeList) unown(dir, path string) {
 }
 
 // drop removes a recipe from the list.
-func (p *recipeList) drop(path string) {
+func (p *recipeListPage) drop(path string) {
 	for _, dir := range p.live.dirs[path] {
 		p.unown(dir, path)
 	}
@@ -198,7 +187,7 @@ func (p *recipeList) drop(path string) {
 }
 
 // unfollowAll lets go of every directory (the page closes).
-func (p *recipeList) unfollowAll() {
+func (p *recipeListPage) unfollowAll() {
 	for dir := range p.live.followed {
 		p.ctx.collapse(dir)
 	}
@@ -209,7 +198,7 @@ func (p *recipeList) unfollowAll() {
 
 // dirChanged reports whether the tree shows dir's children changed since
 // its recipe was last read; a directory still loading has not.
-func (p *recipeList) dirChanged(dir string) bool {
+func (p *recipeListPage) dirChanged(dir string) bool {
 	if p.ctx.Tree == nil {
 		return true // tests without a server: every report is a change
 	}
@@ -225,7 +214,7 @@ func (p *recipeList) dirChanged(dir string) bool {
 }
 
 // treeChanged reads again the recipes whose directories changed.
-func (p *recipeList) treeChanged(paths treeMsg) tea.Cmd {
+func (p *recipeListPage) treeChanged(paths treeMsg) tea.Cmd {
 	if len(p.live.owners) == 0 {
 		return nil
 	}
@@ -257,7 +246,7 @@ func (p *recipeList) treeChanged(paths treeMsg) tea.Cmd {
 
 // recognize reads one recipe again, unless a read of it is out (then it
 // is read again when that one is back).
-func (p *recipeList) recognize(path string) tea.Cmd {
+func (p *recipeListPage) recognize(path string) tea.Cmd {
 	l := &p.live
 	if l.busy[path] {
 		l.again[path] = true
@@ -276,7 +265,7 @@ func (p *recipeList) recognize(path string) tea.Cmd {
 
 // tablesFor is the tables a recipe is read with: nil for a kind that
 // needs none, read optimistically while the recipe changed after them.
-func (p *recipeList) tablesFor(path string) zkview.ServerTables {
+func (p *recipeListPage) tablesFor(path string) zkview.ServerTables {
 	t := p.live.tables
 	if !p.kind.tables() || t == nil {
 		return nil
@@ -288,7 +277,7 @@ func (p *recipeList) tablesFor(path string) zkview.ServerTables {
 }
 
 // recognized takes a recipe read again.
-func (p *recipeList) recognized(msg recognizedMsg) tea.Cmd {
+func (p *recipeListPage) recognized(msg recognizedMsg) tea.Cmd {
 	l := &p.live
 	delete(l.busy, msg.path)
 	old, listed := p.recipes[msg.path]
@@ -322,7 +311,7 @@ func (p *recipeList) recognized(msg recognizedMsg) tea.Cmd {
 
 // maybeIntrospect asks the servers again for the recipes that changed,
 // when the rate limit allows, else sets a tick for when it does.
-func (p *recipeList) maybeIntrospect() tea.Cmd {
+func (p *recipeListPage) maybeIntrospect() tea.Cmd {
 	l := &p.live
 	if !p.kind.tables() || len(l.changed) == 0 || l.intro.busy || l.introTick {
 		return nil
@@ -342,7 +331,7 @@ func (p *recipeList) maybeIntrospect() tea.Cmd {
 
 // introspected reads again, with the new tables, the recipes that
 // changed before the servers were asked.
-func (p *recipeList) introspected() tea.Cmd {
+func (p *recipeListPage) introspected() tea.Cmd {
 	l := &p.live
 	asking := l.asking
 	l.asking = map[string]bool{}

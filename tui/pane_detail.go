@@ -53,14 +53,6 @@ type detailPane struct {
 	label  dirLabel
 }
 
-// aclMsg answers an ACL read.
-type aclMsg struct {
-	path string
-	acl  []zk.ACL
-	stat *zk.Stat
-	err  error
-}
-
 func newDetailPane(ctx *Context) *detailPane {
 	return &detailPane{ctx: ctx, decoder: zkview.DecodeAuto}
 }
@@ -103,7 +95,7 @@ func (d *detailPane) release() {
 func (d *detailPane) readACL() tea.Cmd {
 	c, ctx, p := d.ctx.Client, d.ctx.Ctx, d.path
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		acl, st, err := c.ACL(ctx, p)
 		return aclMsg{path: p, acl: acl, stat: st, err: err}
