@@ -13,6 +13,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -250,7 +251,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		// One line, and nothing a terminal would act on: errors can
 		// carry several lines and names from the server.
 		first, _, _ := strings.Cut(msg.text, "\n")
-		msg.text = zkview.EscapeLine(first)
+		msg.text = display.Line(first)
 		a.status = msg
 		return nil
 	case pushMsg:

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/internal/display"
+
 	"fmt"
 	"strings"
 
@@ -49,7 +51,7 @@ func (h *header) view(st Styles, width int) string {
 	parts = append(parts, where)
 	sess := label("session ")
 	if h.session != 0 {
-		sess += value(fmt.Sprintf("0x%x", h.session)) + " "
+		sess += value(display.Hex(h.session)) + " "
 	}
 	sess += stateStyle(st, h.state).Render(h.state.String())
 	if h.reconnect > 0 {
@@ -57,7 +59,7 @@ func (h *header) view(st Styles, width int) string {
 	}
 	parts = append(parts, sess)
 	if h.lastZxid > 0 {
-		parts = append(parts, label("zxid ")+value(fmt.Sprintf("0x%x", h.lastZxid)))
+		parts = append(parts, label("zxid ")+value(display.Hex(h.lastZxid)))
 	}
 	if h.stats != nil {
 		parts = append(parts, label("znodes ")+value(groupThousands(h.stats.NodeCount)))

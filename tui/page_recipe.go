@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -24,7 +25,7 @@ func newRecipePage(ctx *Context, p string) page {
 }
 
 func (p *recipePage) Init() tea.Cmd { return p.view.init() }
-func (p *recipePage) Title() string { return zkview.EscapeLine(p.view.path) }
+func (p *recipePage) Title() string { return display.Line(p.view.path) }
 func (p *recipePage) Close()        { p.view.close() }
 
 func (p *recipePage) SetSize(w, h int) { p.view.setSize(w, h) }
@@ -176,10 +177,10 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	}
 	held := "unknown"
 	if !c.Created.IsZero() {
-		held = shortDuration(p.ctx.Now().Sub(c.Created))
+		held = display.Duration(p.ctx.Now().Sub(c.Created))
 	}
 	body := []string{
-		"Delete " + zkview.EscapeLine(node) + "?",
+		"Delete " + display.Line(node) + "?",
 		"",
 		"session  " + c.Session,
 		"client   " + client,
@@ -212,7 +213,7 @@ func deleteOwnedBy(ctx context.Context, c *zkview.Client, w *zkview.Writer, node
 		return fmt.Errorf("%s is already gone", node)
 	}
 	if session != 0 && st.EphemeralOwner != session {
-		return fmt.Errorf("%s now belongs to session 0x%x, not 0x%x: left alone", node, st.EphemeralOwner, session)
+		return fmt.Errorf("%s now belongs to session %s, not %s: left alone", node, display.Hex(st.EphemeralOwner), display.Hex(session))
 	}
 	if err := w.Delete(ctx, node, st.Version); err != nil {
 		if zkview.IsNoNode(err) {
@@ -229,7 +230,7 @@ func (p *recipePage) enqueue() tea.Cmd {
 		return failure(fmt.Errorf("%s is not a queue", p.view.path))
 	}
 	dir, format, actor, ctx := p.view.path, q.Format, p.ctx.Actor, p.ctx.Ctx
-	return openDialog(ask("Enqueue on "+zkview.EscapeLine(dir), []string{"The item's data (text):"}, "> ", "", func(data string) tea.Cmd {
+	return openDialog(ask("Enqueue on "+display.Line(dir), []string{"The item's data (text):"}, "> ", "", func(data string) tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
@@ -252,7 +253,7 @@ func (p *recipePage) dequeue() tea.Cmd {
 	}
 	head := q.Items[0]
 	dir, format, actor, ctx := p.view.path, q.Format, p.ctx.Actor, p.ctx.Ctx
-	body := []string{"Take the head of " + zkview.EscapeLine(dir) + "?", "", "node  " + zkview.EscapeLine(head.Node), "data  " + head.Data,
+	body := []string{"Take the head of " + display.Line(dir) + "?", "", "node  " + display.Line(head.Node), "data  " + head.Data,
 		"", "The item is removed: the consumers of this queue will not see it."}
 	return openDialog(confirm("Dequeue", body, func() tea.Cmd {
 		return func() tea.Msg {

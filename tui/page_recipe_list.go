@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -77,7 +78,7 @@ func newRecipeListPageFrom(ctx *Context, kind recipeKind, root string, src sourc
 
 func (p *recipeListPage) Init() tea.Cmd { return p.rescan() }
 
-func (p *recipeListPage) Title() string { return string(p.kind) + " " + zkview.EscapeLine(p.root) }
+func (p *recipeListPage) Title() string { return string(p.kind) + " " + display.Line(p.root) }
 
 func (p *recipeListPage) Keys() []key.Binding {
 	k := p.ctx.Keys
@@ -241,7 +242,7 @@ func (p *recipeListPage) scheduleRedraw() {
 		if t.IsZero() {
 			continue
 		}
-		at := now.Add(shortDurationStep(now.Sub(t)))
+		at := now.Add(display.DurationStep(now.Sub(t)))
 		if p.redrawAt.IsZero() || at.Before(p.redrawAt) {
 			p.redrawAt = at
 		}
@@ -322,7 +323,7 @@ func (p *recipeListPage) tableHeight() int {
 // summary says what the list holds, or how far the scan is.
 func (p *recipeListPage) summary() string {
 	st := p.ctx.Styles
-	root := zkview.EscapeLine(p.root)
+	root := display.Line(p.root)
 	if !p.scan.done {
 		return st.Title.Render(fmt.Sprintf("scanning %s for %s… %s nodes", root, p.kind, groupThousands(p.scan.nodes.Load())))
 	}

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -62,7 +63,7 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 			if more := len(r.Holders) - 1; more > 0 {
 				holder += fmt.Sprintf(" +%d", more)
 			}
-			client = zkview.EscapeLine(h.Client)
+			client = display.Line(h.Client)
 			held = since(h.Created, now)
 		}
 		recipe := r.Recipe
@@ -75,9 +76,9 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 		head := st.Dim.Render("(empty)")
 		if len(r.Items) > 0 {
 			it := r.Items[0]
-			head = zkview.EscapeLine(bareNode(path.Base(it.Node)))
+			head = display.Line(bareNode(path.Base(it.Node)))
 			if it.Data != "" {
-				head += ": " + zkview.EscapeLine(it.Data)
+				head += ": " + display.Line(it.Data)
 			}
 			if it.Taken {
 				head += " (taken)"
@@ -89,7 +90,7 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 		leader, client, leads := st.Dim.Render("(none)"), "", ""
 		if r.Leader != nil {
 			leader = p.who(*r.Leader)
-			client = zkview.EscapeLine(r.Leader.Client)
+			client = display.Line(r.Leader.Client)
 			leads = since(r.Leader.Created, now)
 		}
 		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
@@ -106,7 +107,7 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 
 // pathCell shows a recipe's path, escaped.
 func (p *recipeListPage) pathCell(full string) string {
-	return zkview.EscapeLine(full)
+	return display.Line(full)
 }
 
 // who names a contender: its node's sequence number, and its session or
@@ -130,7 +131,7 @@ func (p *recipeListPage) warnCell(warns []string) string {
 	if len(warns) == 0 {
 		return ""
 	}
-	s := zkview.EscapeLine(warns[0])
+	s := display.Line(warns[0])
 	if len(warns) > 1 {
 		s = fmt.Sprintf("(%d) %s", len(warns), s)
 	}
@@ -142,7 +143,7 @@ func since(t, now time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return shortDuration(now.Sub(t))
+	return display.Duration(now.Sub(t))
 }
 
 // nodeLabel names a contender's node in a row: "#3" when its name ends
@@ -153,7 +154,7 @@ func nodeLabel(c zkview.Contender) string {
 	if strings.HasSuffix(base, fmt.Sprintf("%010d", c.Seq)) {
 		return fmt.Sprintf("#%d", c.Seq)
 	}
-	return zkview.EscapeLine(bareNode(base))
+	return display.Line(bareNode(base))
 }
 
 // bareNode drops the client id that protected creates (Curator,

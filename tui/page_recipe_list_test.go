@@ -339,29 +339,6 @@ func TestBareNodeAndLabels(t *testing.T) {
 	}
 }
 
-func TestShortDuration(t *testing.T) {
-	for _, tc := range []struct {
-		d          time.Duration
-		want       string
-		nextChange time.Duration
-	}{
-		{-time.Second, "0s", time.Second},
-		{1500 * time.Millisecond, "1s", 500 * time.Millisecond},
-		{95 * time.Second, "1m35s", time.Second},
-		{10*time.Minute + 30*time.Second, "10m", 30 * time.Second},
-		{2*time.Hour + 3*time.Minute, "2h03m", time.Minute},
-		{50 * time.Hour, "2d02h", time.Hour},
-		{200 * 24 * time.Hour, "200d", time.Hour},
-	} {
-		if got := shortDuration(tc.d); got != tc.want {
-			t.Errorf("shortDuration(%v) = %q, want %q", tc.d, got, tc.want)
-		}
-		if got := shortDurationStep(tc.d); got != tc.nextChange {
-			t.Errorf("shortDurationStep(%v) = %v, want %v", tc.d, got, tc.nextChange)
-		}
-	}
-}
-
 func mouseClick(x, y int) tea.MouseClickMsg {
 	return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}
 }

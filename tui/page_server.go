@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -107,7 +108,7 @@ func (p *serverPage) rebuild() {
 	st := p.ctx.Styles
 	rows := make([]tableRow, 0, len(in.Members))
 	for _, m := range in.Members {
-		cells := []string{zkview.EscapeLine(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", ""}
+		cells := []string{display.Line(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", ""}
 		if s := m.Stats; s != nil {
 			mode := string(m.Mode)
 			if s.ReadOnly && m.Mode != zkview.ModeReadOnly {
@@ -115,14 +116,14 @@ func (p *serverPage) rebuild() {
 			}
 			cells[1] = modeStyle(st, m.Mode).Render(mode)
 			cells[2] = shortVersion(s.Version)
-			cells[3] = fmt.Sprintf("0x%x", s.Zxid)
+			cells[3] = display.Hex(s.Zxid)
 			cells[4] = groupThousands(s.NodeCount)
 			cells[5] = strconv.FormatInt(s.Connections, 10)
 			cells[6] = strconv.FormatInt(s.Outstanding, 10)
 			cells[7] = fmt.Sprintf("%d/%.1f/%d ms", s.LatencyMin, s.LatencyAvg, s.LatencyMax)
 		}
 		if m.Error != "" {
-			cells[8] = st.Error.Render(zkview.EscapeLine(firstLine(m.Error)))
+			cells[8] = st.Error.Render(display.Line(firstLine(m.Error)))
 		}
 		rows = append(rows, tableRow{key: m.Addr, cells: cells})
 	}
@@ -153,7 +154,7 @@ func shortVersion(v string) string {
 	if rel, build, ok := strings.Cut(v, "-"); ok && (len(build) >= 7 && isHex(build) || strings.HasPrefix(build, "${")) {
 		v = rel
 	}
-	return zkview.EscapeLine(strings.TrimSpace(v))
+	return display.Line(strings.TrimSpace(v))
 }
 
 func (p *serverPage) SetSize(w, h int) {
@@ -190,7 +191,7 @@ func (p *serverPage) summary() string {
 	if l := in.Leader(); l != nil && l.Mode == zkview.ModeStandalone {
 		s = st.Title.Render("standalone server")
 	} else if l != nil {
-		s += st.Dim.Render(" · leader ") + zkview.EscapeLine(l.Addr)
+		s += st.Dim.Render(" · leader ") + display.Line(l.Addr)
 	} else if len(in.Members) > 1 {
 		s += st.Dim.Render(" · ") + st.Error.Render("no leader")
 	}
@@ -223,13 +224,13 @@ func (p *serverPage) monitor(height int) []string {
 	if m == nil {
 		return nil
 	}
-	title := st.Title.Render("mntr of " + zkview.EscapeLine(m.Addr))
+	title := st.Title.Render("mntr of " + display.Line(m.Addr))
 	if len(m.Monitor) == 0 {
 		why := "nothing: refused or unreachable"
 		if m.Error != "" {
 			why = firstLine(m.Error)
 		}
-		return []string{title, st.Dim.Render(zkview.EscapeLine(why))}
+		return []string{title, st.Dim.Render(display.Line(why))}
 	}
 	var keys []string
 	for k, v := range m.Monitor {
@@ -250,7 +251,7 @@ func (p *serverPage) monitor(height int) []string {
 	kw, vw := 0, 0
 	for _, k := range keys {
 		kw = max(kw, lipgloss.Width(k))
-		vw = max(vw, lipgloss.Width(zkview.EscapeLine(m.Monitor[k])))
+		vw = max(vw, lipgloss.Width(display.Line(m.Monitor[k])))
 	}
 	kw, vw = min(kw, 32), min(vw, 14) // two columns or more at 100 cells
 	cellW := kw + 1 + vw
@@ -262,7 +263,7 @@ func (p *serverPage) monitor(height int) []string {
 	grid := make([]string, rows)
 	for i := 0; i < shown; i++ {
 		k := keys[i]
-		cell := st.Dim.Render(pad(k, kw, false)) + " " + pad(zkview.EscapeLine(m.Monitor[k]), vw, false)
+		cell := st.Dim.Render(pad(k, kw, false)) + " " + pad(display.Line(m.Monitor[k]), vw, false)
 		row := i % rows
 		if grid[row] != "" {
 			grid[row] += "   "

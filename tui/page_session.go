@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -47,7 +48,7 @@ func (p *sessionPage) Init() tea.Cmd {
 	return p.poll.start(p.pctx, p.ctx.Now())
 }
 
-func (p *sessionPage) Title() string { return fmt.Sprintf("session 0x%x", uint64(p.id)) }
+func (p *sessionPage) Title() string { return "session " + display.Hex(p.id) }
 func (p *sessionPage) Close()        { p.cancel() }
 
 func (p *sessionPage) Keys() []key.Binding {
@@ -103,10 +104,10 @@ func (p *sessionPage) rebuild() {
 	}
 	rows := make([]tableRow, 0, len(s.Ephemerals)+len(s.Watches))
 	for _, e := range s.Ephemerals {
-		rows = append(rows, tableRow{key: "e" + e, cells: []string{"ephemeral", zkview.EscapeLine(e)}})
+		rows = append(rows, tableRow{key: "e" + e, cells: []string{"ephemeral", display.Line(e)}})
 	}
 	for _, w := range s.Watches {
-		rows = append(rows, tableRow{key: "w" + w, cells: []string{"watch", zkview.EscapeLine(w)}})
+		rows = append(rows, tableRow{key: "w" + w, cells: []string{"watch", display.Line(w)}})
 	}
 	p.tbl.setRows(rows, p.ctx.Now())
 }
@@ -131,8 +132,8 @@ func (p *sessionPage) head() []string {
 	case in == nil:
 		return []string{st.Title.Render("asking the servers…")}
 	case s == nil:
-		return []string{st.Warning.Render(fmt.Sprintf("session 0x%x is no longer in the servers' tables (closed or expired) as of %s",
-			uint64(p.id), in.At.Format("15:04:05")))}
+		return []string{st.Warning.Render(fmt.Sprintf("session %s is no longer in the servers' tables (closed or expired) as of %s",
+			display.Hex(p.id), in.At.Format("15:04:05")))}
 	}
 	who := st.Title.Render(s.Hex)
 	if p.ctx.you(s.ID) {
@@ -144,17 +145,17 @@ func (p *sessionPage) head() []string {
 	}
 	line1 := who + st.Dim.Render(" · ") + conn
 	if s.Client != "" {
-		line1 += st.Dim.Render(" · from ") + zkview.EscapeLine(s.Client)
+		line1 += st.Dim.Render(" · from ") + display.Line(s.Client)
 	}
 	if s.Server != "" {
-		line1 += st.Dim.Render(" to ") + zkview.EscapeLine(s.Server)
+		line1 += st.Dim.Render(" to ") + display.Line(s.Server)
 	}
 	var facts []string
 	if s.Timeout > 0 {
 		facts = append(facts, "timeout "+s.Timeout.String())
 	}
 	if s.LastOp != "" {
-		facts = append(facts, "last op "+zkview.EscapeLine(s.LastOp))
+		facts = append(facts, "last op "+display.Line(s.LastOp))
 	}
 	if !s.Established.IsZero() {
 		facts = append(facts, "connected since "+s.Established.Format("15:04:05"))

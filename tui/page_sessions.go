@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -134,15 +135,15 @@ func (p *sessionsPage) rebuild() {
 		}
 		eph := ""
 		if n := len(s.Ephemerals); n > 0 {
-			eph = fmt.Sprintf("%d  %s", n, zkview.EscapeLine(s.Ephemerals[0]))
+			eph = fmt.Sprintf("%d  %s", n, display.Line(s.Ephemerals[0]))
 		}
 		timeout := ""
 		if s.Timeout > 0 {
 			timeout = s.Timeout.String()
 		}
 		rows = append(rows, tableRow{key: strconv.FormatUint(uint64(s.ID), 16), cells: []string{
-			id, zkview.EscapeLine(s.Client), zkview.EscapeLine(s.Server), conn, eph,
-			strconv.Itoa(s.WatchCount), timeout, zkview.EscapeLine(s.LastOp)}})
+			id, display.Line(s.Client), display.Line(s.Server), conn, eph,
+			strconv.Itoa(s.WatchCount), timeout, display.Line(s.LastOp)}})
 	}
 	p.tbl.setSize(p.width, p.tableHeight())
 	p.tbl.setRows(rows, p.ctx.Now())

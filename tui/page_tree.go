@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -348,7 +349,7 @@ func protected(p string) error {
 func (b *treePage) create() tea.Cmd {
 	dir := b.tree.selectedPath()
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
-	return openDialog(ask("New node under "+zkview.EscapeLine(dir), []string{
+	return openDialog(ask("New node under "+display.Line(dir), []string{
 		"Name of the new node (a persistent node; data is asked next):"}, "name> ", "", func(name string) tea.Cmd {
 		p, err := zkview.CheckPath(childOf(dir, name))
 		if err != nil || strings.Contains(name, "/") {
@@ -357,7 +358,7 @@ func (b *treePage) create() tea.Cmd {
 		if err := protected(p); err != nil {
 			return failure(err)
 		}
-		return openDialog(ask("Data for "+zkview.EscapeLine(p), []string{"Text to store (may be empty):"}, "data> ", "", func(data string) tea.Cmd {
+		return openDialog(ask("Data for "+display.Line(p), []string{"Text to store (may be empty):"}, "data> ", "", func(data string) tea.Cmd {
 			return func() tea.Msg {
 				ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 				defer cancel()
@@ -386,7 +387,7 @@ func (b *treePage) edit() tea.Cmd {
 	}
 	version := n.Stat.Version
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
-	return openDialog(ask("Set data of "+zkview.EscapeLine(p), []string{
+	return openDialog(ask("Set data of "+display.Line(p), []string{
 		fmt.Sprintf("New text (replaces %s; version %d — refused if someone changes it first):", byteSize(len(n.Data)), version)},
 		"data> ", initial, func(data string) tea.Cmd {
 			return func() tea.Msg {
@@ -417,9 +418,9 @@ func (b *treePage) remove() tea.Cmd {
 	}
 	version := st.Version
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
-	body := []string{"Delete " + zkview.EscapeLine(p) + fmt.Sprintf(" (version %d)?", version)}
+	body := []string{"Delete " + display.Line(p) + fmt.Sprintf(" (version %d)?", version)}
 	if st.EphemeralOwner != 0 {
-		body = append(body, "", b.ctx.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session 0x%x: its owner is not told.", st.EphemeralOwner)))
+		body = append(body, "", b.ctx.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session %s: its owner is not told.", display.Hex(st.EphemeralOwner))))
 	}
 	return openDialog(confirm("Delete", body, func() tea.Cmd {
 		return func() tea.Msg {
@@ -440,7 +441,7 @@ func (b *treePage) removeTree() tea.Cmd {
 	}
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
 	d := ask("Delete a whole subtree", []string{
-		"Delete " + zkview.EscapeLine(p) + " and everything below it?",
+		"Delete " + display.Line(p) + " and everything below it?",
 		b.ctx.Styles.Warning.Render("This cannot be undone. Ephemeral owners and lock holders are not told."),
 		"Type the path to go ahead:"}, "path> ", "", func(string) tea.Cmd {
 		return tea.Batch(status("deleting "+p+"…"), func() tea.Msg {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -280,7 +281,7 @@ func (d *detailPane) view(focused bool) string {
 	}
 	title := strings.Join(tabs, " ")
 	if d.path != "" {
-		title += "  " + st.Dim.Render(zkview.EscapeLine(d.path))
+		title += "  " + st.Dim.Render(display.Line(d.path))
 	}
 	lines := []string{fit(title, d.width), st.Border.Render(strings.Repeat("─", max(d.width, 0)))}
 	body := d.height - 2
@@ -319,5 +320,5 @@ func humanDuration(d time.Duration) string {
 	if d >= 0 && d < time.Second {
 		return fmt.Sprintf("%dms", d.Milliseconds())
 	}
-	return shortDuration(d)
+	return display.Duration(d)
 }

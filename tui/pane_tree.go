@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -460,7 +461,7 @@ func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) str
 	}
 	name := r.name
 	if r.depth > 0 {
-		name = zkview.EscapeLine(name)
+		name = display.Line(name)
 	}
 	gutter := " "
 	if selected {

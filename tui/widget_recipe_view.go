@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -237,7 +238,7 @@ func (v *recipeView) rows() []tableRow {
 		}
 		dur := ""
 		if !c.Created.IsZero() {
-			dur = shortDuration(now.Sub(c.Created))
+			dur = display.Duration(now.Sub(c.Created))
 		}
 		var style *lipgloss.Style
 		switch {
@@ -261,7 +262,7 @@ func (v *recipeView) summary() []string {
 	case v.err != nil:
 		return []string{st.Error.Render(v.err.Error()), ""}
 	case !v.loaded:
-		return []string{st.Dim.Render("recognising " + zkview.EscapeLine(v.path) + "…"), ""}
+		return []string{st.Dim.Render("recognising " + display.Line(v.path) + "…"), ""}
 	case v.gone:
 		return []string{st.Title.Render("(free)") + st.Dim.Render(" · the directory is gone: recipes keep lock directories as"+
 			" containers, which ZooKeeper removes with their last child; it comes back with the next contender"), ""}
@@ -406,7 +407,7 @@ func electionOrder(e *zkview.Election) []zkview.Contender {
 // tailName keeps the end of a long node name, where its sequence number
 // is: _c_3f2a…-lock-0000000003 → …-lock-0000000003.
 func tailName(name string, width int) string {
-	name = zkview.EscapeLine(name)
+	name = display.Line(name)
 	r := []rune(name)
 	if len(r) <= width || width < 2 {
 		return name

@@ -1,6 +1,8 @@
 package zkview
 
 import (
+	"github.com/zkx-dev/zkx/internal/display"
+
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -117,7 +119,7 @@ func summariseCuratorQueue(data []byte, max, depth int) string {
 func summaryOneLine(data []byte, max int) string {
 	var b strings.Builder
 	// Escapes never shrink text, so 4 bytes a rune is enough to fill max.
-	appendEscapedText(&b, data, false, 4*max+8)
+	display.AppendEscaped(&b, data, false, 4*max+8)
 	return clipRunes(b.String(), max)
 }
 

@@ -1,11 +1,12 @@
 package zkview
 
 import (
+	"github.com/zkx-dev/zkx/internal/display"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -44,106 +45,32 @@ func looksLikeJSONDoc(data []byte) bool {
 	return utf8.Valid(data) && json.Valid(data)
 }
 
-// textEscapes counts what an escaping pass changed.
-type textEscapes struct {
-	invalid  int // bytes of invalid UTF-8
-	controls int // control characters and other non-printing runes
-	crlf     int // CR LF line ends turned into LF (multi-line mode only)
-	cut      int // bytes of input left out after the output limit
-}
-
-// note describes the escapes for Decoded.Note.
-func (s textEscapes) note() string {
+// escapeNote describes the escapes for Decoded.Note.
+func escapeNote(s display.Escapes) string {
 	var parts []string
-	if s.invalid > 0 {
-		parts = append(parts, fmt.Sprintf("%d bytes of invalid UTF-8 shown as \\xNN", s.invalid))
+	if s.Invalid > 0 {
+		parts = append(parts, fmt.Sprintf("%d bytes of invalid UTF-8 shown as \\xNN", s.Invalid))
 	}
-	if s.controls > 0 {
-		parts = append(parts, fmt.Sprintf("%d control or non-printing characters shown escaped", s.controls))
+	if s.Controls > 0 {
+		parts = append(parts, fmt.Sprintf("%d control or non-printing characters shown escaped", s.Controls))
 	}
-	if s.crlf > 0 {
+	if s.CRLF > 0 {
 		parts = append(parts, "CRLF line ends shown as LF")
 	}
-	if s.cut > 0 {
-		parts = append(parts, fmt.Sprintf("cut at %d KiB, %d more bytes not shown", decodeMaxText>>10, s.cut))
+	if s.Cut > 0 {
+		parts = append(parts, fmt.Sprintf("cut at %d KiB, %d more bytes not shown", decodeMaxText>>10, s.Cut))
 	}
 	return joinDecodeNotes(parts...)
 }
 
-// appendEscapedText writes data to b as printable text, stopping once b holds
-// limit bytes (limit <= 0: no limit). In multi-line mode newlines and tabs
-// stay and CR LF becomes LF; otherwise they are escaped too (\n, \t, \r).
-// Backslashes are left alone. Other C0 controls, DEL and invalid bytes are
-// written as \xNN, other non-printing runes (C1 controls, format characters
-// such as U+202E, unassigned and private-use code points) as \uNNNN.
-func appendEscapedText(b *strings.Builder, data []byte, multiline bool, limit int) textEscapes {
-	var st textEscapes
-	for i := 0; i < len(data); {
-		if limit > 0 && b.Len() >= limit {
-			st.cut = len(data) - i
-			break
-		}
-		c := data[i]
-		if c < utf8.RuneSelf {
-			i++
-			switch {
-			case c >= 0x20 && c != 0x7f:
-				b.WriteByte(c)
-			case c == '\n' && multiline:
-				b.WriteByte('\n')
-			case c == '\t' && multiline:
-				b.WriteByte('\t')
-			case c == '\r' && multiline && i < len(data) && data[i] == '\n':
-				st.crlf++ // the LF follows on the next round
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			default:
-				st.controls++
-				writeByteEscape(b, c)
-			}
-			continue
-		}
-		r, size := utf8.DecodeRune(data[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			st.invalid++
-			writeByteEscape(b, c)
-		case unicode.IsGraphic(r):
-			b.Write(data[i : i+size])
-		case r > 0xffff:
-			st.controls++
-			fmt.Fprintf(b, `\U%08x`, r)
-		default:
-			st.controls++
-			fmt.Fprintf(b, `\u%04x`, r)
-		}
-		i += size
-	}
-	return st
-}
-
-// EscapeLine shows s on one line with nothing a terminal would act on:
-// newlines, tabs, other control characters, invalid bytes and invisible
-// runes (U+202E) come out escaped. Node names go through it before they
-// are drawn or printed.
-func EscapeLine(s string) string {
-	var b strings.Builder
-	appendEscapedText(&b, []byte(s), false, 0)
-	return b.String()
-}
-
 // escapeTextBounded is appendEscapedText into a fresh string, with the line
 // "… N more bytes" when the limit cut it short.
-func escapeTextBounded(data []byte, multiline bool, limit int) (string, textEscapes) {
+func escapeTextBounded(data []byte, multiline bool, limit int) (string, display.Escapes) {
 	var b strings.Builder
 	b.Grow(min(len(data), limit) + 16)
-	st := appendEscapedText(&b, data, multiline, limit)
-	if st.cut > 0 {
-		fmt.Fprintf(&b, "\n… %d more bytes", st.cut)
+	st := display.AppendEscaped(&b, data, multiline, limit)
+	if st.Cut > 0 {
+		fmt.Fprintf(&b, "\n… %d more bytes", st.Cut)
 	}
 	return b.String(), st
 }
@@ -151,7 +78,7 @@ func escapeTextBounded(data []byte, multiline bool, limit int) (string, textEsca
 // decodeText shows data as text; it always fits, with escapes noted.
 func decodeText(data []byte) Decoded {
 	text, st := escapeTextBounded(data, true, decodeMaxText)
-	return Decoded{Decoder: DecodeText, Text: text, Note: st.note()}
+	return Decoded{Decoder: DecodeText, Text: text, Note: escapeNote(st)}
 }
 
 // decodeJSON pretty-prints JSON with two-space indents, keeping the input's
@@ -166,18 +93,10 @@ func decodeJSON(data []byte) Decoded {
 	// JSON strings cannot hold raw control characters, but may hold invalid
 	// UTF-8 and non-printing runes: escape those like text.
 	text, st := escapeTextBounded(pretty, true, decodeMaxText)
-	if st.cut > 0 {
-		st.cut = 0 // the cut is counted in bytes of pretty output; say so instead
+	if st.Cut > 0 {
+		st.Cut = 0 // the cut is counted in bytes of pretty output; say so instead
 		return Decoded{Decoder: DecodeJSON, Text: text,
-			Note: joinDecodeNotes(st.note(), fmt.Sprintf("pretty-printed JSON cut at %d KiB", decodeMaxText>>10))}
+			Note: joinDecodeNotes(escapeNote(st), fmt.Sprintf("pretty-printed JSON cut at %d KiB", decodeMaxText>>10))}
 	}
-	return Decoded{Decoder: DecodeJSON, Text: text, Note: st.note()}
-}
-
-// writeByteEscape writes c as \xNN.
-func writeByteEscape(b *strings.Builder, c byte) {
-	const digits = "0123456789abcdef"
-	b.WriteString(`\x`)
-	b.WriteByte(digits[c>>4])
-	b.WriteByte(digits[c&0x0f])
+	return Decoded{Decoder: DecodeJSON, Text: text, Note: escapeNote(st)}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // Field is one name/value row of the detail pane or of `zkx stat`.
@@ -36,11 +37,11 @@ func FormatStat(st *zk.Stat, now time.Time) []Field {
 		return nil
 	}
 	return []Field{
-		{"cZxid", statZxid(st.Czxid)},
+		{"cZxid", display.Hex(st.Czxid)},
 		{"ctime", statTime(st.Ctime, now)},
-		{"mZxid", statZxid(st.Mzxid)},
+		{"mZxid", display.Hex(st.Mzxid)},
 		{"mtime", statTime(st.Mtime, now)},
-		{"pZxid", statZxid(st.Pzxid)},
+		{"pZxid", display.Hex(st.Pzxid)},
 		{"cversion", strconv.Itoa(int(st.Cversion))},
 		{"dataVersion", strconv.Itoa(int(st.Version))},
 		{"aclVersion", strconv.Itoa(int(st.Aversion))},
@@ -49,9 +50,6 @@ func FormatStat(st *zk.Stat, now time.Time) []Field {
 		{"numChildren", strconv.Itoa(int(st.NumChildren))},
 	}
 }
-
-// statZxid formats a zxid as zkCli does: 0x and lower-case hex.
-func statZxid(z int64) string { return "0x" + strconv.FormatUint(uint64(z), 16) }
 
 // statTime formats a time in milliseconds since the epoch.
 func statTime(ms int64, now time.Time) string {
@@ -68,32 +66,17 @@ func statTime(ms int64, now time.Time) string {
 func statAgo(t, now time.Time) string {
 	d := now.Sub(t)
 	if d < 0 {
-		return "in " + statSpan(-d)
+		return "in " + display.Duration(-d)
 	}
 	if d < time.Second {
 		return "just now"
 	}
-	return statSpan(d) + " ago"
-}
-
-// statSpan is a coarse, compact duration: two units at most.
-func statSpan(d time.Duration) string {
-	s := int64(d / time.Second)
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%ds", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm%02ds", s/60, s%60)
-	case s < 86400:
-		return fmt.Sprintf("%dh%02dm", s/3600, s%3600/60)
-	default:
-		return fmt.Sprintf("%dd%02dh", s/86400, s%86400/3600)
-	}
+	return display.Duration(d) + " ago"
 }
 
 // statOwner says whose a node is from its ephemeralOwner.
 func statOwner(id int64) string {
-	hex := "0x" + strconv.FormatUint(uint64(id), 16)
+	hex := display.Hex(id)
 	u := uint64(id)
 	switch {
 	case id == 0:

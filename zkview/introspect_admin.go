@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // The AdminServer (ZooKeeper 3.5+, Jetty on port 8080 by default) answers
@@ -176,7 +178,7 @@ func (a adminConnections) connections() []Connection {
 			conn.Established = time.UnixMilli(c.Established)
 		}
 		if c.SessionID != 0 {
-			conn.Session = sessionHex(c.SessionID)
+			conn.Session = display.Hex(c.SessionID)
 		}
 		out = append(out, conn)
 	}

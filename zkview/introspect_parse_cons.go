@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // Connection is one client connection of a member, as cons (or the
@@ -117,7 +119,7 @@ func parseConsLine(line string) (Connection, error) {
 		}
 	}
 	if c.SessionID != 0 {
-		c.Session = sessionHex(c.SessionID)
+		c.Session = display.Hex(c.SessionID)
 	}
 	return c, nil
 }
@@ -131,7 +133,3 @@ func javaSocketAddress(s string) string {
 	}
 	return s
 }
-
-// hexSession writes a session id as ZooKeeper does, 0x and lower-case hex
-// of the unsigned value.
-func sessionHex(id int64) string { return "0x" + strconv.FormatUint(uint64(id), 16) }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // WatchTable is a member's data-watch table: the watches left by getData
@@ -26,12 +28,12 @@ type WatchTable struct {
 func (w WatchTable) MarshalJSON() ([]byte, error) {
 	bySession := map[string][]string{}
 	for id, paths := range w.BySession {
-		bySession[sessionHex(id)] = paths
+		bySession[display.Hex(id)] = paths
 	}
 	byPath := map[string][]string{}
 	for path, ids := range w.ByPath {
 		for _, id := range ids {
-			byPath[path] = append(byPath[path], sessionHex(id))
+			byPath[path] = append(byPath[path], display.Hex(id))
 		}
 	}
 	return json.Marshal(struct {

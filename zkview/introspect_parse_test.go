@@ -1,6 +1,8 @@
 package zkview
 
 import (
+	"github.com/zkx-dev/zkx/internal/display"
+
 	"os"
 	"path/filepath"
 	"reflect"
@@ -73,13 +75,13 @@ func TestFourLetterParseCons(t *testing.T) {
 			}{{f.holder, f.holderClient, "CREA"}, {f.waiter, f.waiterClient, "GETC"}} {
 				c, ok := bySession[want.id]
 				if !ok {
-					t.Fatalf("no connection for session %s in %+v", sessionHex(want.id), conns)
+					t.Fatalf("no connection for session %s in %+v", display.Hex(want.id), conns)
 				}
-				if c.Client != want.client || c.LastOp != want.lastOp || c.Timeout != 30*time.Second || c.Session != sessionHex(want.id) {
-					t.Errorf("session %s: got client %q lop %q timeout %v, want %q %q 30s", sessionHex(want.id), c.Client, c.LastOp, c.Timeout, want.client, want.lastOp)
+				if c.Client != want.client || c.LastOp != want.lastOp || c.Timeout != 30*time.Second || c.Session != display.Hex(want.id) {
+					t.Errorf("session %s: got client %q lop %q timeout %v, want %q %q 30s", display.Hex(want.id), c.Client, c.LastOp, c.Timeout, want.client, want.lastOp)
 				}
 				if c.Established.Year() < 2020 || c.Received == 0 || c.Sent == 0 || c.LastCxid == 0 || c.LastZxid == 0 {
-					t.Errorf("session %s: counters not read: %+v", sessionHex(want.id), c)
+					t.Errorf("session %s: counters not read: %+v", display.Hex(want.id), c)
 				}
 			}
 			if asker, ok := bySession[0]; !ok || asker.Client == "" || asker.LastOp != "" {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // PathError is a failed request, naming the path (as the user wrote it,
@@ -21,7 +22,7 @@ type PathError struct {
 
 func (e *PathError) Error() string {
 	msg := strings.TrimPrefix(e.Err.Error(), "zk: ")
-	path := EscapeLine(e.Path) // a path may hold what a terminal would obey
+	path := display.Line(e.Path) // a path may hold what a terminal would obey
 	if e.Server == "" {
 		return fmt.Sprintf("%s %s: %s", e.Op, path, msg)
 	}

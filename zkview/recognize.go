@@ -1,8 +1,9 @@
 package zkview
 
 import (
+	"github.com/zkx-dev/zkx/internal/display"
+
 	"context"
-	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -562,7 +563,7 @@ const recDataMax = 256
 // non-printable escaped (\x12, \u202e, \n), cut at recDataMax bytes with "…".
 func dataText(data []byte) string {
 	var b strings.Builder
-	if st := appendEscapedText(&b, data, false, recDataMax); st.cut > 0 {
+	if st := display.AppendEscaped(&b, data, false, recDataMax); st.Cut > 0 {
 		b.WriteString("…")
 	}
 	return b.String()
@@ -574,5 +575,5 @@ func sessionText(id int64) string {
 	if id == 0 {
 		return ""
 	}
-	return fmt.Sprintf("0x%x", uint64(id))
+	return display.Hex(id)
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // Session is one ZooKeeper session as the members' tables show it,
@@ -65,7 +67,7 @@ func buildSessions(in *Introspection) []Session {
 	get := func(id int64) *acc {
 		a := byID[id]
 		if a == nil {
-			a = &acc{s: Session{ID: id, Hex: sessionHex(id)}, ephemerals: map[string]bool{}, watches: map[string]bool{}, watched: map[string]bool{}}
+			a = &acc{s: Session{ID: id, Hex: display.Hex(id)}, ephemerals: map[string]bool{}, watches: map[string]bool{}, watched: map[string]bool{}}
 			byID[id] = a
 		}
 		return a

@@ -62,8 +62,6 @@ func statTimeJSON(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format(statMillisFormat)
 }
 
-func hex64(v int64) string { return "0x" + strconv.FormatUint(uint64(v), 16) }
-
 // warnf writes a warning line on stderr.
 func warnf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "zkx: warning: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))

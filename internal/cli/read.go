@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/internal/display"
+
 	"context"
 	"fmt"
 	"io"
@@ -66,7 +68,7 @@ func describeNode(path string, st *zk.Stat, err error) nodeJSON {
 	}
 	n.Children, n.DataLength = st.NumChildren, st.DataLength
 	if st.EphemeralOwner != 0 {
-		n.EphemeralOwner = fmt.Sprintf("0x%x", st.EphemeralOwner)
+		n.EphemeralOwner = display.Hex(st.EphemeralOwner)
 	}
 	if st.Mtime > 0 {
 		n.Mtime = time.UnixMilli(st.Mtime).UTC().Format(time.RFC3339)
@@ -258,7 +260,7 @@ func (d *treeDrawer) draw(n zkview.WalkNode) error {
 	case n.Err != nil:
 		line.WriteString(" " + d.st.Warn("("+n.Err.Error()+")"))
 	case n.Stat.EphemeralOwner != 0:
-		line.WriteString(" " + d.st.Dim(fmt.Sprintf("[ephemeral 0x%x]", n.Stat.EphemeralOwner)))
+		line.WriteString(" " + d.st.Dim("[ephemeral "+display.Hex(n.Stat.EphemeralOwner)+"]"))
 	}
 	d.frames = append(d.frames, treeFrame{count: len(n.Children), last: last})
 	_, err := fmt.Fprintln(d.w, line.String())

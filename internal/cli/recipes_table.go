@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/cliout"
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -47,7 +48,7 @@ func writeLocks(out io.Writer, locks []zkview.Lock, tables zkview.ServerTables, 
 			if more := len(l.Holders) - 1; more > 0 {
 				holder += fmt.Sprintf(" (+%d more)", more)
 			}
-			held = age(h.HeldMs)
+			held = heldFor(h.HeldMs)
 		}
 		t.Row(cliout.Clean(l.Path), l.Recipe, l.Format, holder, held, strconv.Itoa(len(l.Waiters)), warnCount(st, l.Warnings))
 	}
@@ -88,7 +89,7 @@ func writeElections(out io.Writer, elections []zkview.Election, tables zkview.Se
 	for _, e := range elections {
 		leader, leading := st.Dim("(none)"), "-"
 		if e.Leader != nil {
-			leader, leading = who(*e.Leader), age(e.Leader.HeldMs)
+			leader, leading = who(*e.Leader), heldFor(e.Leader.HeldMs)
 		}
 		t.Row(cliout.Clean(e.Path), e.Format, leader, leading, strconv.Itoa(len(e.Candidates)), warnCount(st, e.Warnings))
 	}
@@ -194,9 +195,9 @@ func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, r
 		case c.Kind != "":
 			role += " " + c.Kind
 		}
-		since, waitsFor, watch := age(c.HeldMs), "", ""
+		since, waitsFor, watch := heldFor(c.HeldMs), "", ""
 		if role := r.role; role == "waiter" || role == "candidate" {
-			since, waitsFor, watch = age(c.WaitingMs), shortNode(c.WaitsFor), c.Watch
+			since, waitsFor, watch = heldFor(c.WaitingMs), shortNode(c.WaitsFor), c.Watch
 		}
 		if watch == zkview.WatchObserved {
 			watch = st.Good(watch)
@@ -331,26 +332,6 @@ func isUUID(s string) bool {
 	return true
 }
 
-// age shows a duration in milliseconds compactly: 850ms, 12.5s, 3m20s,
-// 2h05m, 3d04h.
-func age(ms int64) string {
-	d := time.Duration(ms) * time.Millisecond
-	switch {
-	case d < time.Second:
-		return strconv.FormatInt(ms, 10) + "ms"
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	case d < time.Hour:
-		return d.Round(time.Second).String()
-	case d < 24*time.Hour:
-		d = d.Round(time.Minute)
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	default:
-		d = d.Round(time.Hour)
-		return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24)
-	}
-}
-
 func countHolders(l zkview.Lock) string {
 	return plural(len(l.Holders), "holder") + ", " + plural(len(l.Waiters), "waiter")
 }
@@ -361,3 +342,6 @@ func warnCount(st cliout.Styles, warnings []string) string {
 	}
 	return st.Warn(strconv.Itoa(len(warnings)))
 }
+
+// heldFor shows a contender's held_ms or waiting_ms as a compact duration.
+func heldFor(ms int64) string { return display.Duration(time.Duration(ms) * time.Millisecond) }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/internal/cliout"
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -47,10 +48,10 @@ type statCommandJSON struct {
 
 func describeStat(st *zk.Stat) statJSON {
 	return statJSON{
-		Czxid: hex64(st.Czxid), Mzxid: hex64(st.Mzxid), Pzxid: hex64(st.Pzxid),
+		Czxid: display.Hex(st.Czxid), Mzxid: display.Hex(st.Mzxid), Pzxid: display.Hex(st.Pzxid),
 		Ctime: statTimeJSON(st.Ctime), Mtime: statTimeJSON(st.Mtime),
 		Version: st.Version, Cversion: st.Cversion, Aversion: st.Aversion,
-		EphemeralOwner: hex64(st.EphemeralOwner), DataLength: st.DataLength, NumChildren: st.NumChildren,
+		EphemeralOwner: display.Hex(st.EphemeralOwner), DataLength: st.DataLength, NumChildren: st.NumChildren,
 	}
 }
 

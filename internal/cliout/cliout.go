@@ -11,7 +11,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // Format is an output format chosen with -o.
@@ -135,7 +135,7 @@ func visibleWidth(s string) int {
 // Clean makes a value safe for one table cell: control characters (tabs,
 // newlines, escape sequences from node names or data), invalid bytes and
 // invisible runes are shown escaped, as everywhere in zkx.
-func Clean(s string) string { return zkview.EscapeLine(s) }
+func Clean(s string) string { return display.Line(s) }
 
 // WriteJSON writes v as indented JSON with a trailing newline.
 func WriteJSON(w io.Writer, v any) error {

@@ -1,14 +1,14 @@
-package tui
+package display
 
 import (
 	"fmt"
 	"time"
 )
 
-// shortDuration writes how long something has lasted in at most six
-// cells: 42s, 4m05s, 37m, 5h07m, 3d04h. Negative durations (a clock
-// behind the server's) show as 0s.
-func shortDuration(d time.Duration) string {
+// Duration writes how long something has lasted in at most six cells:
+// 42s, 4m05s, 37m, 5h07m, 3d04h, 140d. Negative durations (a clock behind
+// the server's) show as 0s.
+func Duration(d time.Duration) string {
 	d = max(d, 0)
 	switch {
 	case d < time.Minute:
@@ -25,9 +25,9 @@ func shortDuration(d time.Duration) string {
 	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }
 
-// shortDurationStep is when shortDuration(d) next changes: a page
-// showing live durations needs a frame no sooner.
-func shortDurationStep(d time.Duration) time.Duration {
+// DurationStep is when Duration(d) next changes: a view showing live
+// durations needs a frame no sooner.
+func DurationStep(d time.Duration) time.Duration {
 	d = max(d, 0)
 	unit := time.Second
 	switch {
