@@ -10,6 +10,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
 // recipePage is one recipe directory full screen: its recipe view, and
@@ -263,7 +264,7 @@ func (p *recipePage) dequeue() tea.Cmd {
 			if err != nil {
 				return statusMsg{text: err.Error(), err: true}
 			}
-			return statusMsg{text: "dequeued: " + zkview.Summary(data, 60)}
+			return statusMsg{text: "dequeued: " + decode.Summary(data, 60)}
 		}
 	}))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
 // browser is the first page: the tree on the left, the selected node's
@@ -270,14 +271,14 @@ func (b *treePage) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-func nextDecoder(d zkview.Decoder) zkview.Decoder {
-	all := zkview.Decoders()
+func nextDecoder(d decode.Decoder) decode.Decoder {
+	all := decode.Choices()
 	for i, x := range all {
 		if x == d {
 			return all[(i+1)%len(all)]
 		}
 	}
-	return zkview.DecodeAuto
+	return decode.Auto
 }
 
 func (b *treePage) Mouse(msg tea.MouseMsg) tea.Cmd {
@@ -382,7 +383,7 @@ func (b *treePage) edit() tea.Cmd {
 		return failure(fmt.Errorf("the data of %s is not read yet (or may not be read)", p))
 	}
 	initial := ""
-	if d := zkview.Decode(n.Data, zkview.DecodeAuto); d.Decoder == zkview.DecodeText && len(n.Data) <= 4096 && !strings.Contains(d.Text, "\n") {
+	if d := decode.Data(n.Data, decode.Auto); d.Decoder == decode.Text && len(n.Data) <= 4096 && !strings.Contains(d.Text, "\n") {
 		initial = d.Text
 	}
 	version := n.Stat.Version

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
 // detailTab is one tab of the detail pane.
@@ -36,12 +37,12 @@ type detailPane struct {
 	width  int
 	height int
 
-	decoder zkview.Decoder
+	decoder decode.Decoder
 	hex     bool
 	// decoded caches the data's lines for the version it was decoded at,
 	// so drawing never decodes.
 	decodedFor  string
-	decoded     zkview.Decoded
+	decoded     decode.Result
 	decodedLine []string
 
 	acl     []zk.ACL
@@ -55,7 +56,7 @@ type detailPane struct {
 }
 
 func newDetailPane(ctx *Context) *detailPane {
-	return &detailPane{ctx: ctx, decoder: zkview.DecodeAuto}
+	return &detailPane{ctx: ctx, decoder: decode.Auto}
 }
 
 // show switches the pane to path, letting go of the previous node's
@@ -235,11 +236,11 @@ func (d *detailPane) dataLines(n zkview.NodeState, stat *zk.Stat) []string {
 	}
 	with := d.decoder
 	if d.hex {
-		with = zkview.DecodeHex
+		with = decode.Hex
 	}
 	key := fmt.Sprintf("%s\x00%d\x00%d\x00%s", d.path, n.Stat.Mzxid, len(n.Data), with)
 	if key != d.decodedFor {
-		d.decoded = zkview.Decode(n.Data, with)
+		d.decoded = decode.Data(n.Data, with)
 		d.decodedLine = strings.Split(d.decoded.Text, "\n")
 		d.decodedFor = key
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
 // DetailReader is what NodeDetail reads through: a *Client, or a fake in
@@ -33,7 +34,7 @@ type Detail struct {
 	// ACL grants us no READ): Decoded.Text is then NoAccessText.
 	NoDataAccess bool
 	// Decoded is Data through the decoder asked for.
-	Decoded Decoded
+	Decoded decode.Result
 	// Stat is the node's stat, as read with its data when we may read it,
 	// else with its ACL or, failing that, with exists.
 	Stat *zk.Stat
@@ -51,17 +52,17 @@ type Detail struct {
 }
 
 // Redecode shows the detail's data with another decoder, with no round trip
-// to the server (for a viewer cycling through Decoders).
-func (d *Detail) Redecode(with Decoder) Decoded {
+// to the server (for a viewer cycling through decode.Choices).
+func (d *Detail) Redecode(with decode.Decoder) decode.Result {
 	if d.NoDataAccess {
 		return noDataAccess()
 	}
-	return Decode(d.Data, with)
+	return decode.Data(d.Data, with)
 }
 
-// noDataAccess is the Decoded of data we may not read.
-func noDataAccess() Decoded {
-	return Decoded{Text: NoAccessText, Note: "the node's ACL does not let this session read its data (add credentials with --auth)"}
+// noDataAccess is the decoded form of data we may not read.
+func noDataAccess() decode.Result {
+	return decode.Result{Text: NoAccessText, Note: "the node's ACL does not let this session read its data (add credentials with --auth)"}
 }
 
 // NodeDetail reads a node's data, stat and ACL (data and ACL in parallel)
@@ -70,7 +71,7 @@ func noDataAccess() Decoded {
 // (exists needs no permission), and the view goes on. Errors are those of the
 // reads (a *PathError naming the path): the node does not exist
 // (IsNoNode), the connection is down, ctx ended.
-func NodeDetail(ctx context.Context, r DetailReader, path string, with Decoder) (*Detail, error) {
+func NodeDetail(ctx context.Context, r DetailReader, path string, with decode.Decoder) (*Detail, error) {
 	type aclResult struct {
 		acl  []zk.ACL
 		stat *zk.Stat
@@ -87,7 +88,7 @@ func NodeDetail(ctx context.Context, r DetailReader, path string, with Decoder) 
 	d := &Detail{Path: path, Fetched: time.Now()}
 	switch {
 	case err == nil:
-		d.Data, d.Stat, d.Decoded = data, stat, Decode(data, with)
+		d.Data, d.Stat, d.Decoded = data, stat, decode.Data(data, with)
 	case IsNoAuth(err):
 		d.NoDataAccess, d.Decoded = true, noDataAccess()
 	default:

@@ -11,6 +11,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
 // detailDial connects a client for the NodeDetail tests.
@@ -60,11 +61,11 @@ func TestNodeDetail(t *testing.T) {
 		create("/adminonly", []byte("x"), 0, zk.WorldACL(zk.PermAdmin))
 
 		t.Run("json", func(t *testing.T) {
-			d, err := NodeDetail(ctx, c, base+"/json", DecodeAuto)
+			d, err := NodeDetail(ctx, c, base+"/json", decode.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.NoDataAccess || d.NoACLAccess || d.Decoded.Decoder != DecodeJSON || !strings.Contains(d.Decoded.Text, "\n  \"holder\": \"10.0.0.5\",") {
+			if d.NoDataAccess || d.NoACLAccess || d.Decoded.Decoder != decode.JSON || !strings.Contains(d.Decoded.Text, "\n  \"holder\": \"10.0.0.5\",") {
 				t.Fatalf("detail: %+v", d)
 			}
 			if got := fieldValue(d.StatFields, "dataLength"); got != "40" {
@@ -79,17 +80,17 @@ func TestNodeDetail(t *testing.T) {
 			if len(d.ACLFields) != 1 || d.ACLFields[0] != (Field{"world:anyone", "cdrwa"}) {
 				t.Errorf("ACL %v", d.ACLFields)
 			}
-			if got := d.Redecode(DecodeHex); got.Decoder != DecodeHex || !strings.HasPrefix(got.Text, "00000000: 7b22") {
+			if got := d.Redecode(decode.Hex); got.Decoder != decode.Hex || !strings.HasPrefix(got.Text, "00000000: 7b22") {
 				t.Errorf("Redecode(hex): %+v", got)
 			}
-			if got := d.Redecode(DecodeInt32); got.Decoder != DecodeHex || !strings.Contains(got.Note, "not an int32") {
+			if got := d.Redecode(decode.Int32); got.Decoder != decode.Hex || !strings.Contains(got.Note, "not an int32") {
 				t.Errorf("Redecode(int32): %+v", got)
 			}
 		})
 
 		t.Run("null and empty", func(t *testing.T) {
-			for path, want := range map[string]Decoder{"/null": DecodeNull, "/empty": DecodeEmpty} {
-				d, err := NodeDetail(ctx, c, base+path, DecodeAuto)
+			for path, want := range map[string]decode.Decoder{"/null": decode.Null, "/empty": decode.Empty} {
+				d, err := NodeDetail(ctx, c, base+path, decode.Auto)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,24 +101,24 @@ func TestNodeDetail(t *testing.T) {
 		})
 
 		t.Run("int32 and override", func(t *testing.T) {
-			d, err := NodeDetail(ctx, c, base+"/count", DecodeAuto)
+			d, err := NodeDetail(ctx, c, base+"/count", decode.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Decoded.Decoder != DecodeInt32 || d.Decoded.Text != "42" {
+			if d.Decoded.Decoder != decode.Int32 || d.Decoded.Text != "42" {
 				t.Errorf("decoded %+v", d.Decoded)
 			}
-			d, err = NodeDetail(ctx, c, base+"/count", DecodeHex)
+			d, err = NodeDetail(ctx, c, base+"/count", decode.Hex)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Decoded.Decoder != DecodeHex || !strings.HasPrefix(d.Decoded.Text, "00000000: 0000 002a") {
+			if d.Decoded.Decoder != decode.Hex || !strings.HasPrefix(d.Decoded.Text, "00000000: 0000 002a") {
 				t.Errorf("decoded %+v", d.Decoded)
 			}
 		})
 
 		t.Run("ephemeral", func(t *testing.T) {
-			d, err := NodeDetail(ctx, c, base+"/eph", DecodeAuto)
+			d, err := NodeDetail(ctx, c, base+"/eph", decode.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +129,7 @@ func TestNodeDetail(t *testing.T) {
 		})
 
 		t.Run("no access", func(t *testing.T) {
-			d, err := NodeDetail(ctx, c, base+"/secret", DecodeAuto)
+			d, err := NodeDetail(ctx, c, base+"/secret", decode.Auto)
 			if err != nil {
 				t.Fatalf("an unreadable node must not be an error: %v", err)
 			}
@@ -141,14 +142,14 @@ func TestNodeDetail(t *testing.T) {
 			if d.Stat == nil || d.Stat.DataLength != int32(len(secret)) || fieldValue(d.StatFields, "dataLength") != "16" {
 				t.Errorf("stat of an unreadable node: %+v", d.Stat)
 			}
-			if got := d.Redecode(DecodeHex); got.Text != NoAccessText {
+			if got := d.Redecode(decode.Hex); got.Text != NoAccessText {
 				t.Errorf("Redecode of unreadable data: %+v", got)
 			}
 		})
 
 		t.Run("with credentials", func(t *testing.T) {
 			alice := detailDial(t, connect, WithAuth("digest", []byte("alice:secret")))
-			d, err := NodeDetail(ctx, alice, base+"/secret", DecodeAuto)
+			d, err := NodeDetail(ctx, alice, base+"/secret", decode.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +163,7 @@ func TestNodeDetail(t *testing.T) {
 
 		t.Run("admin only", func(t *testing.T) {
 			// getACL needs READ or ADMIN: the ACL shows, the data does not.
-			d, err := NodeDetail(ctx, c, base+"/adminonly", DecodeAuto)
+			d, err := NodeDetail(ctx, c, base+"/adminonly", decode.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +176,7 @@ func TestNodeDetail(t *testing.T) {
 		})
 
 		t.Run("missing", func(t *testing.T) {
-			_, err := NodeDetail(ctx, c, base+"/missing", DecodeAuto)
+			_, err := NodeDetail(ctx, c, base+"/missing", decode.Auto)
 			if !IsNoNode(err) || !strings.Contains(err.Error(), base+"/missing") {
 				t.Errorf("missing node: %v", err)
 			}
@@ -244,7 +245,7 @@ func TestNodeDetailErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := NodeDetail(context.Background(), c.r, "/p", DecodeAuto)
+			d, err := NodeDetail(context.Background(), c.r, "/p", decode.Auto)
 			if c.wantErr != nil {
 				if !errors.Is(err, c.wantErr) || d != nil {
 					t.Fatalf("NodeDetail = %v, %v; want error %v", d, err, c.wantErr)

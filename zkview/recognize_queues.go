@@ -3,6 +3,8 @@ package zkview
 import (
 	"context"
 	"sort"
+
+	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
 const (
@@ -36,7 +38,7 @@ func sortQueue(items []recName) {
 
 // queueData shows an item's data in one line, decoded as Summary decodes
 // (Curator's item sets, text, JSON, numbers).
-func queueData(data []byte) string { return Summary(data, recQueueDataWidth) }
+func queueData(data []byte) string { return decode.Summary(data, recQueueDataWidth) }
 
 // queue builds a queue of persistent sequential items: Curator's
 // DistributedQueue "queue-SEQ" (and its priority variant), Kazoo's Queue

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/cliout"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
 // getJSON is the object `zkx get -o json` prints. The raw bytes are left
@@ -25,9 +26,9 @@ type getJSON struct {
 
 func newGetCommand(g *globalOptions) *cobra.Command {
 	var flags readFlags
-	var decode string
+	var decoder string
 	names := make([]string, 0, 8)
-	for _, d := range zkview.Decoders() {
+	for _, d := range decode.Choices() {
 		names = append(names, string(d))
 	}
 	cmd := &cobra.Command{
@@ -57,7 +58,7 @@ credentials with --auth (zkx stat still shows its stat).`,
 			if err != nil {
 				return err
 			}
-			with, err := zkview.ParseDecoder(decode)
+			with, err := decode.Parse(decoder)
 			if err != nil {
 				return fmt.Errorf("--decode: %w", err)
 			}
@@ -93,6 +94,6 @@ credentials with --auth (zkx stat still shows its stat).`,
 		},
 	}
 	flags.register(cmd)
-	cmd.Flags().StringVar(&decode, "decode", "auto", "how to show the data: "+strings.Join(names, ", "))
+	cmd.Flags().StringVar(&decoder, "decode", "auto", "how to show the data: "+strings.Join(names, ", "))
 	return cmd
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/cliout"
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
 // statJSON is a node's stat as `zkx stat` and `zkx get` print it in JSON:
@@ -95,7 +96,7 @@ the ACL may not be read).`,
 			}
 			defer done()
 			// Only the stat and ACL are shown: decode as hex, the cheapest.
-			d, err := zkview.NodeDetail(ctx, c, path, zkview.DecodeHex)
+			d, err := zkview.NodeDetail(ctx, c, path, decode.Hex)
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package zkview
+package decode
 
 import (
 	"os"
@@ -8,10 +8,10 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzDecode: no input makes Decode or Summary panic, hang or show raw
+// FuzzDecode: no input makes Data or Summary panic, hang or show raw
 // bytes, whatever the decoder.
 //
-//	go test ./zkview -run '^$' -fuzz FuzzDecode -fuzztime 60s
+//	go test ./zkview/decode -run '^$' -fuzz FuzzDecode -fuzztime 60s
 func FuzzDecode(f *testing.F) {
 	entries, err := os.ReadDir(decodeFixtures)
 	if err != nil {
@@ -29,24 +29,24 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(curatorItems(curatorItems([]byte("x")), []byte{0x1f, 0x8b, 0x08}), uint8(5), 3)
 	f.Add([]byte("a\u202e\r\n\x00"), uint8(1), 1)
-	decoders := Decoders()
+	decoders := Choices()
 	f.Fuzz(func(t *testing.T, data []byte, pick uint8, width int) {
 		with := decoders[int(pick)%len(decoders)]
-		d := Decode(data, with)
+		d := Data(data, with)
 		switch {
-		case d.Decoder == "" || d.Decoder == DecodeAuto:
-			t.Fatalf("Decode(%q, %s) reports decoder %q", data, with, d.Decoder)
-		case len(data) == 0 && d.Decoder != DecodeNull && d.Decoder != DecodeEmpty:
+		case d.Decoder == "" || d.Decoder == Auto:
+			t.Fatalf("Data(%q, %s) reports decoder %q", data, with, d.Decoder)
+		case len(data) == 0 && d.Decoder != Null && d.Decoder != Empty:
 			t.Fatalf("no data decoded as %s", d.Decoder)
-		case with != DecodeAuto && d.Decoder != with && d.Decoder != DecodeHex && len(data) > 0:
+		case with != Auto && d.Decoder != with && d.Decoder != Hex && len(data) > 0:
 			t.Fatalf("asked for %s, got %s", with, d.Decoder)
-		case len(d.Text) > 4*decodeMaxText:
+		case len(d.Text) > 4*maxText:
 			t.Fatalf("text of %d bytes", len(d.Text))
 		}
 		checkShowable(t, "Text", d.Text, true)
 		checkShowable(t, "Note", d.Note, false)
-		if with == DecodeAuto {
-			if again := Decode(data, d.Decoder); again.Text != d.Text {
+		if with == Auto {
+			if again := Data(data, d.Decoder); again.Text != d.Text {
 				t.Fatalf("auto chose %s but decoding with it shows something else:\n%q\n%q", d.Decoder, d.Text, again.Text)
 			}
 		}

@@ -1,4 +1,4 @@
-package zkview
+package decode
 
 import (
 	"encoding/binary"
@@ -10,85 +10,85 @@ import (
 // Decoder names a way to show a node's data.
 type Decoder string
 
-// The decoders. DecodeNull and DecodeEmpty are never asked for: Decode
+// The decoders. Null and Empty are never asked for: Data
 // reports them when there is no data to decode.
 const (
-	// DecodeAuto picks a decoder by looking at the data (see Decode).
-	DecodeAuto Decoder = "auto"
-	// DecodeText shows UTF-8 text, every control character, non-printing
+	// Auto picks a decoder by looking at the data (see Data).
+	Auto Decoder = "auto"
+	// Text shows UTF-8 text, every control character, non-printing
 	// rune and invalid byte escaped (\x1b, \u202e).
-	DecodeText Decoder = "text"
-	// DecodeJSON pretty-prints JSON, keys in their input order.
-	DecodeJSON Decoder = "json"
-	// DecodeHex is a hex dump with offsets and an ASCII column, like xxd.
-	DecodeHex Decoder = "hex"
-	// DecodeGzip gunzips (at most 16 MiB) and decodes what it finds inside
+	Text Decoder = "text"
+	// JSON pretty-prints JSON, keys in their input order.
+	JSON Decoder = "json"
+	// Hex is a hex dump with offsets and an ASCII column, like xxd.
+	Hex Decoder = "hex"
+	// Gzip gunzips (at most 16 MiB) and decodes what it finds inside
 	// automatically.
-	DecodeGzip Decoder = "gzip"
-	// DecodeCuratorQueue reads the item set Curator's DistributedQueue
+	Gzip Decoder = "gzip"
+	// CuratorQueue reads the item set Curator's DistributedQueue
 	// writes into each queue node (ItemSerializer: the version 0x00010001,
 	// then per item the opcode 0x01, a big-endian int32 length and the bytes,
 	// then the opcode 0x02) and decodes every item automatically.
-	DecodeCuratorQueue Decoder = "curator-queue"
-	// DecodeInt32 reads exactly 4 bytes as a big-endian signed integer, as
+	CuratorQueue Decoder = "curator-queue"
+	// Int32 reads exactly 4 bytes as a big-endian signed integer, as
 	// Curator's SharedCount stores its count.
-	DecodeInt32 Decoder = "int32"
-	// DecodeInt64 reads exactly 8 bytes as a big-endian signed integer, as
+	Int32 Decoder = "int32"
+	// Int64 reads exactly 8 bytes as a big-endian signed integer, as
 	// Curator's DistributedAtomicLong stores its value.
-	DecodeInt64 Decoder = "int64"
-	// DecodeNull is reported for a node whose data is null (go-zookeeper
+	Int64 Decoder = "int64"
+	// Null is reported for a node whose data is null (go-zookeeper
 	// returns nil), which ZooKeeper tells apart from empty data.
-	DecodeNull Decoder = "null"
-	// DecodeEmpty is reported for a node with zero bytes of data.
-	DecodeEmpty Decoder = "empty"
+	Null Decoder = "null"
+	// Empty is reported for a node with zero bytes of data.
+	Empty Decoder = "empty"
 )
 
 // Output bounds: whatever the size of a value, a decoded Text stays near
 // these sizes, cut at the limit with a last line "… N more bytes".
 const (
-	// decodeMaxText is how much text (text, JSON, queue listings) Decode
+	// maxText is how much text (text, JSON, queue listings) Data
 	// shows, in bytes of output.
-	decodeMaxText = 256 << 10
-	// decodeMaxHex is how many bytes of input a hex dump shows (4096 lines).
-	decodeMaxHex = 64 << 10
-	// decodeMaxGunzip is how much a gzip value may inflate to; beyond it
-	// the first decodeMaxGunzip bytes are decoded.
-	decodeMaxGunzip = 16 << 20
-	// decodeMaxDepth bounds nesting (gzip inside queue items inside gzip…):
-	// below it, DecodeAuto no longer looks into gzip or queue items.
-	decodeMaxDepth = 4
+	maxText = 256 << 10
+	// maxHex is how many bytes of input a hex dump shows (4096 lines).
+	maxHex = 64 << 10
+	// maxGunzip is how much a gzip value may inflate to; beyond it
+	// the first maxGunzip bytes are decoded.
+	maxGunzip = 16 << 20
+	// maxDepth bounds nesting (gzip inside queue items inside gzip…):
+	// below it, Auto no longer looks into gzip or queue items.
+	maxDepth = 4
 )
 
-// Decoders returns the decoders a user may choose, DecodeAuto first, in the
+// Decoders returns the decoders a user may choose, Auto first, in the
 // order a viewer cycles through them.
-func Decoders() []Decoder {
-	return []Decoder{DecodeAuto, DecodeText, DecodeJSON, DecodeHex, DecodeGzip,
-		DecodeCuratorQueue, DecodeInt32, DecodeInt64}
+func Choices() []Decoder {
+	return []Decoder{Auto, Text, JSON, Hex, Gzip,
+		CuratorQueue, Int32, Int64}
 }
 
-// ParseDecoder maps a user's choice (as for a --decode flag) to a Decoder.
-func ParseDecoder(s string) (Decoder, error) {
+// Parse maps a user's choice (as for a --decode flag) to a Decoder.
+func Parse(s string) (Decoder, error) {
 	want := Decoder(strings.ToLower(strings.TrimSpace(s)))
 	if want == "" {
-		return DecodeAuto, nil
+		return Auto, nil
 	}
-	for _, d := range Decoders() {
+	for _, d := range Choices() {
 		if d == want {
 			return d, nil
 		}
 	}
 	names := make([]string, 0, 8)
-	for _, d := range Decoders() {
+	for _, d := range Choices() {
 		names = append(names, string(d))
 	}
 	return "", fmt.Errorf("unknown decoder %q (want one of %s)", s, strings.Join(names, ", "))
 }
 
-// Decoded is a node's data made ready to show.
-type Decoded struct {
+// Result is a node's data made ready to show.
+type Result struct {
 	// Decoder is the decoder that produced Text: the one asked for, the one
-	// DecodeAuto chose, DecodeHex when the one asked for does not fit the
-	// data, DecodeNull/DecodeEmpty when there is no data, or "" for data the
+	// Auto chose, Hex when the one asked for does not fit the
+	// data, Null/Empty when there is no data, or "" for data the
 	// server would not let us read (see Detail.NoDataAccess).
 	Decoder Decoder
 	// Text is ready to show: valid UTF-8 with no control or non-printing
@@ -100,15 +100,15 @@ type Decoded struct {
 	Note string
 }
 
-// Decode shows data with the given decoder. It never fails: a decoder that
+// Data shows data with the given decoder. It never fails: a decoder that
 // does not fit the data (JSON that does not parse, an int32 that is not 4
 // bytes, a corrupt gzip) falls back to a hex dump with a Note saying why, and
-// no data at all is DecodeNull (nil) or DecodeEmpty.
+// no data at all is Null (nil) or Empty.
 //
-// DecodeAuto is conservative; it picks, in this order:
+// Auto is conservative; it picks, in this order:
 //
 //   - gzip when the data starts with gzip's magic (1f 8b 08) and inflates;
-//     the inflated bytes are then decoded with DecodeAuto (a corrupt gzip
+//     the inflated bytes are then decoded with Auto (a corrupt gzip
 //     falls back to hex, noted);
 //   - curator-queue when the data is a complete Curator item set: the
 //     version 00 01 00 01, well-formed item records, the end opcode as the
@@ -124,108 +124,108 @@ type Decoded struct {
 // Gzip inside queue items inside gzip… is looked into 4 levels deep, no more.
 // Text output is cut at 256 KiB and hex dumps at 64 KiB of input, so a
 // 1 MiB value decodes quickly and shows a bounded Text.
-func Decode(data []byte, with Decoder) Decoded {
+func Data(data []byte, with Decoder) Result {
 	return decodeAt(data, with, 0)
 }
 
-// decodeAt is Decode at a nesting depth (inside a gzip or a queue item).
-func decodeAt(data []byte, with Decoder, depth int) Decoded {
+// decodeAt is Data at a nesting depth (inside a gzip or a queue item).
+func decodeAt(data []byte, with Decoder, depth int) Result {
 	if data == nil {
-		return Decoded{Decoder: DecodeNull, Note: "no data (null)" + decodeNoDataNote(with)}
+		return Result{Decoder: Null, Note: "no data (null)" + decodeNoDataNote(with)}
 	}
 	if len(data) == 0 {
-		return Decoded{Decoder: DecodeEmpty, Note: "no data (0 bytes)" + decodeNoDataNote(with)}
+		return Result{Decoder: Empty, Note: "no data (0 bytes)" + decodeNoDataNote(with)}
 	}
 	var unknown string
 	switch with {
-	case DecodeAuto, "":
+	case Auto, "":
 		with = detectDecoder(data, depth)
-	case DecodeText, DecodeJSON, DecodeHex, DecodeGzip, DecodeCuratorQueue, DecodeInt32, DecodeInt64:
+	case Text, JSON, Hex, Gzip, CuratorQueue, Int32, Int64:
 	default:
 		auto := detectDecoder(data, depth)
 		unknown = fmt.Sprintf("unknown decoder %q, chose %s", with, auto)
 		with = auto
 	}
 	d := decodeWith(data, with, depth)
-	d.Note = joinDecodeNotes(unknown, d.Note)
+	d.Note = joinNotes(unknown, d.Note)
 	return d
 }
 
 // decodeNoDataNote is what asking for a decoder of no data adds to the note.
 func decodeNoDataNote(with Decoder) string {
-	if with == DecodeInt64 {
+	if with == Int64 {
 		return "; Curator's DistributedAtomicLong reads no data as 0"
 	}
 	return ""
 }
 
 // decodeWith applies one decoder, falling back to hex when it does not fit.
-func decodeWith(data []byte, with Decoder, depth int) Decoded {
+func decodeWith(data []byte, with Decoder, depth int) Result {
 	switch with {
-	case DecodeText:
+	case Text:
 		return decodeText(data)
-	case DecodeJSON:
+	case JSON:
 		return decodeJSON(data)
-	case DecodeGzip:
+	case Gzip:
 		return decodeGzip(data, depth)
-	case DecodeCuratorQueue:
+	case CuratorQueue:
 		return decodeCuratorQueue(data, depth)
-	case DecodeInt32:
+	case Int32:
 		if len(data) != 4 {
-			return decodeHexFallback(data, fmt.Sprintf("not an int32: %d bytes, want exactly 4", len(data)))
+			return hexFallback(data, fmt.Sprintf("not an int32: %d bytes, want exactly 4", len(data)))
 		}
 		v := int32(binary.BigEndian.Uint32(data))
-		return Decoded{Decoder: DecodeInt32, Text: strconv.FormatInt(int64(v), 10),
+		return Result{Decoder: Int32, Text: strconv.FormatInt(int64(v), 10),
 			Note: fmt.Sprintf("big-endian int32 (as Curator's SharedCount stores it), bytes 0x%08x", uint32(v))}
-	case DecodeInt64:
+	case Int64:
 		if len(data) != 8 {
-			return decodeHexFallback(data, fmt.Sprintf("not an int64: %d bytes, want exactly 8", len(data)))
+			return hexFallback(data, fmt.Sprintf("not an int64: %d bytes, want exactly 8", len(data)))
 		}
 		v := int64(binary.BigEndian.Uint64(data))
-		return Decoded{Decoder: DecodeInt64, Text: strconv.FormatInt(v, 10),
+		return Result{Decoder: Int64, Text: strconv.FormatInt(v, 10),
 			Note: fmt.Sprintf("big-endian int64 (as Curator's DistributedAtomicLong stores it), bytes 0x%016x", uint64(v))}
 	default:
-		return Decoded{Decoder: DecodeHex, Text: xxdDump(data, decodeMaxHex), Note: decodeHexNote(data)}
+		return Result{Decoder: Hex, Text: xxdDump(data, maxHex), Note: decodeHexNote(data)}
 	}
 }
 
-// detectDecoder is DecodeAuto's choice (see Decode).
+// detectDecoder is Auto's choice (see Data).
 func detectDecoder(data []byte, depth int) Decoder {
 	switch {
 	case len(data) == 0:
-		return DecodeEmpty
-	case hasGzipMagic(data) && depth < decodeMaxDepth:
-		return DecodeGzip
-	case isCuratorQueue(data) && depth < decodeMaxDepth:
-		return DecodeCuratorQueue
+		return Empty
+	case hasGzipMagic(data) && depth < maxDepth:
+		return Gzip
+	case isCuratorQueue(data) && depth < maxDepth:
+		return CuratorQueue
 	case looksLikeJSONDoc(data):
-		return DecodeJSON
+		return JSON
 	case isPrintableText(data):
-		return DecodeText
+		return Text
 	case len(data) == 4:
-		return DecodeInt32
+		return Int32
 	case len(data) == 8:
-		return DecodeInt64
+		return Int64
 	default:
-		return DecodeHex
+		return Hex
 	}
 }
 
 // decodeHexFallback is the hex dump shown when the decoder asked for does not fit.
-func decodeHexFallback(data []byte, why string) Decoded {
-	return Decoded{Decoder: DecodeHex, Text: xxdDump(data, decodeMaxHex), Note: joinDecodeNotes(why, decodeHexNote(data))}
+func hexFallback(data []byte, why string) Result {
+	return Result{Decoder: Hex, Text: xxdDump(data, maxHex), Note: joinNotes(why, decodeHexNote(data))}
 }
 
 // decodeHexNote says when a hex dump does not show every byte.
 func decodeHexNote(data []byte) string {
-	if len(data) <= decodeMaxHex {
+	if len(data) <= maxHex {
 		return ""
 	}
-	return fmt.Sprintf("showing the first %d of %d bytes", decodeMaxHex, len(data))
+	return fmt.Sprintf("showing the first %d of %d bytes", maxHex, len(data))
 }
 
 // joinDecodeNotes joins the non-empty notes with "; ".
-func joinDecodeNotes(notes ...string) string {
+func joinNotes(notes ...string) string {
 	var b strings.Builder
 	for _, n := range notes {
 		if n == "" {

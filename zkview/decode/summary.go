@@ -1,4 +1,4 @@
-package zkview
+package decode
 
 import (
 	"github.com/zkx-dev/zkx/internal/display"
@@ -21,7 +21,7 @@ const (
 
 // Summary describes data in one line of at most max characters (runes; max
 // < 1 means 80), for tables and the "data" fields of JSON output. It follows
-// Decode's automatic choice:
+// Data's automatic choice:
 //
 //   - no data (null or empty): "";
 //   - text: the text, with newlines, tabs, other control characters and
@@ -49,19 +49,19 @@ func summariseAt(data []byte, max, depth int) string {
 	}
 	kind := summaryDecoder(data, depth)
 	switch kind {
-	case DecodeText:
+	case Text:
 		return summaryOneLine(data, max)
-	case DecodeJSON:
+	case JSON:
 		var out bytes.Buffer
 		if json.Compact(&out, data) == nil {
 			return summaryOneLine(out.Bytes(), max)
 		}
 		return summaryOneLine(data, max)
-	case DecodeInt32:
+	case Int32:
 		return clipRunes(strconv.FormatInt(int64(int32(binary.BigEndian.Uint32(data))), 10), max)
-	case DecodeInt64:
+	case Int64:
 		return clipRunes(strconv.FormatInt(int64(binary.BigEndian.Uint64(data)), 10), max)
-	case DecodeGzip:
+	case Gzip:
 		inner, truncated, err := gunzipCapped(data, summaryScanBytes)
 		if err != nil {
 			break
@@ -70,7 +70,7 @@ func summariseAt(data []byte, max, depth int) string {
 			inner = trimPartialUTF8(inner)
 		}
 		return clipRunes("gzip: "+summariseAt(inner, max, depth+1), max)
-	case DecodeCuratorQueue:
+	case CuratorQueue:
 		return summariseCuratorQueue(data, max, depth)
 	}
 	return clipRunes("<"+strconv.Itoa(len(data))+" bytes binary>", max)
@@ -83,14 +83,14 @@ func summaryDecoder(data []byte, depth int) Decoder {
 		return detectDecoder(data, depth)
 	}
 	switch {
-	case hasGzipMagic(data) && depth < decodeMaxDepth:
-		return DecodeGzip
-	case isCuratorQueue(data) && depth < decodeMaxDepth:
-		return DecodeCuratorQueue
+	case hasGzipMagic(data) && depth < maxDepth:
+		return Gzip
+	case isCuratorQueue(data) && depth < maxDepth:
+		return CuratorQueue
 	case isPrintableText(trimPartialUTF8(data[:summaryScanBytes])):
-		return DecodeText
+		return Text
 	}
-	return DecodeHex
+	return Hex
 }
 
 // summariseCuratorQueue summarises an item set by its items.

@@ -1,4 +1,4 @@
-package zkview
+package decode
 
 import (
 	"github.com/zkx-dev/zkx/internal/display"
@@ -11,7 +11,7 @@ import (
 )
 
 // isPrintableText reports whether data is valid UTF-8 with no control characters
-// (C0, DEL, C1) other than tab, newline and carriage return: DecodeAuto's
+// (C0, DEL, C1) other than tab, newline and carriage return: Auto's
 // test for text.
 func isPrintableText(data []byte) bool {
 	for i := 0; i < len(data); {
@@ -35,7 +35,7 @@ func isPrintableText(data []byte) bool {
 	return true
 }
 
-// looksLikeJSONDoc is DecodeAuto's test for JSON: valid UTF-8, an object or an
+// looksLikeJSONDoc is Auto's test for JSON: valid UTF-8, an object or an
 // array, and it parses.
 func looksLikeJSONDoc(data []byte) bool {
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
@@ -45,7 +45,7 @@ func looksLikeJSONDoc(data []byte) bool {
 	return utf8.Valid(data) && json.Valid(data)
 }
 
-// escapeNote describes the escapes for Decoded.Note.
+// escapeNote describes the escapes for Result.Note.
 func escapeNote(s display.Escapes) string {
 	var parts []string
 	if s.Invalid > 0 {
@@ -58,9 +58,9 @@ func escapeNote(s display.Escapes) string {
 		parts = append(parts, "CRLF line ends shown as LF")
 	}
 	if s.Cut > 0 {
-		parts = append(parts, fmt.Sprintf("cut at %d KiB, %d more bytes not shown", decodeMaxText>>10, s.Cut))
+		parts = append(parts, fmt.Sprintf("cut at %d KiB, %d more bytes not shown", maxText>>10, s.Cut))
 	}
-	return joinDecodeNotes(parts...)
+	return joinNotes(parts...)
 }
 
 // escapeTextBounded is appendEscapedText into a fresh string, with the line
@@ -76,27 +76,27 @@ func escapeTextBounded(data []byte, multiline bool, limit int) (string, display.
 }
 
 // decodeText shows data as text; it always fits, with escapes noted.
-func decodeText(data []byte) Decoded {
-	text, st := escapeTextBounded(data, true, decodeMaxText)
-	return Decoded{Decoder: DecodeText, Text: text, Note: escapeNote(st)}
+func decodeText(data []byte) Result {
+	text, st := escapeTextBounded(data, true, maxText)
+	return Result{Decoder: Text, Text: text, Note: escapeNote(st)}
 }
 
 // decodeJSON pretty-prints JSON with two-space indents, keeping the input's
 // key order and number spelling, or falls back to hex.
-func decodeJSON(data []byte) Decoded {
+func decodeJSON(data []byte) Result {
 	var out bytes.Buffer
 	out.Grow(len(data) + len(data)/4)
 	if err := json.Indent(&out, data, "", "  "); err != nil {
-		return decodeHexFallback(data, "not JSON: "+strings.TrimPrefix(err.Error(), "json: "))
+		return hexFallback(data, "not JSON: "+strings.TrimPrefix(err.Error(), "json: "))
 	}
 	pretty := bytes.TrimRight(out.Bytes(), " \t\r\n")
 	// JSON strings cannot hold raw control characters, but may hold invalid
 	// UTF-8 and non-printing runes: escape those like text.
-	text, st := escapeTextBounded(pretty, true, decodeMaxText)
+	text, st := escapeTextBounded(pretty, true, maxText)
 	if st.Cut > 0 {
 		st.Cut = 0 // the cut is counted in bytes of pretty output; say so instead
-		return Decoded{Decoder: DecodeJSON, Text: text,
-			Note: joinDecodeNotes(escapeNote(st), fmt.Sprintf("pretty-printed JSON cut at %d KiB", decodeMaxText>>10))}
+		return Result{Decoder: JSON, Text: text,
+			Note: joinNotes(escapeNote(st), fmt.Sprintf("pretty-printed JSON cut at %d KiB", maxText>>10))}
 	}
-	return Decoded{Decoder: DecodeJSON, Text: text, Note: escapeNote(st)}
+	return Result{Decoder: JSON, Text: text, Note: escapeNote(st)}
 }

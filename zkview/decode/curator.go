@@ -1,4 +1,4 @@
-package zkview
+package decode
 
 import (
 	"encoding/binary"
@@ -53,7 +53,7 @@ func walkCuratorQueue(data []byte, item func(i int, b []byte) bool) (n, trailing
 	}
 }
 
-// isCuratorQueue is DecodeAuto's test: a complete item set, nothing after
+// isCuratorQueue is Auto's test: a complete item set, nothing after
 // its end marker.
 func isCuratorQueue(data []byte) bool {
 	if len(data) < 5 || binary.BigEndian.Uint32(data) != curatorQueueVersion {
@@ -65,22 +65,22 @@ func isCuratorQueue(data []byte) bool {
 
 // decodeCuratorQueue lists a Curator item set's items, each decoded
 // automatically and indented under a header line, or falls back to hex.
-func decodeCuratorQueue(data []byte, depth int) Decoded {
+func decodeCuratorQueue(data []byte, depth int) Result {
 	if _, _, err := walkCuratorQueue(data, nil); err != nil {
-		return decodeHexFallback(data, "not a Curator queue item set: "+err.Error())
+		return hexFallback(data, "not a Curator queue item set: "+err.Error())
 	}
 	var b strings.Builder
 	shown := 0
 	n, trailing, _ := walkCuratorQueue(data, func(i int, item []byte) bool {
-		if b.Len() >= decodeMaxText {
+		if b.Len() >= maxText {
 			return false
 		}
-		d := decodeAt(item, DecodeAuto, depth+1)
+		d := decodeAt(item, Auto, depth+1)
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		fmt.Fprintf(&b, "item %d: %s, %d bytes", i+1, d.Decoder, len(item))
-		if d.Note != "" && d.Decoder != DecodeEmpty {
+		if d.Note != "" && d.Decoder != Empty {
 			fmt.Fprintf(&b, " (%s)", d.Note)
 		}
 		if d.Text != "" {
@@ -100,5 +100,5 @@ func decodeCuratorQueue(data []byte, depth int) Decoded {
 	if trailing > 0 {
 		note += fmt.Sprintf(", %d bytes after the end marker (ignored, as Curator does)", trailing)
 	}
-	return Decoded{Decoder: DecodeCuratorQueue, Text: b.String(), Note: note}
+	return Result{Decoder: CuratorQueue, Text: b.String(), Note: note}
 }

@@ -1,4 +1,4 @@
-package zkview
+package decode
 
 import (
 	"bytes"
@@ -48,25 +48,25 @@ func describeGzipError(err error) string {
 
 // decodeGzip inflates data and decodes the result automatically; a corrupt
 // or too deeply nested gzip falls back to hex.
-func decodeGzip(data []byte, depth int) Decoded {
+func decodeGzip(data []byte, depth int) Result {
 	if !hasGzipMagic(data) {
-		return decodeHexFallback(data, "not gzip: no gzip magic (1f 8b 08)")
+		return hexFallback(data, "not gzip: no gzip magic (1f 8b 08)")
 	}
-	if depth >= decodeMaxDepth {
-		return decodeHexFallback(data, fmt.Sprintf("gzip nested more than %d deep, not inflated", decodeMaxDepth))
+	if depth >= maxDepth {
+		return hexFallback(data, fmt.Sprintf("gzip nested more than %d deep, not inflated", maxDepth))
 	}
-	inner, truncated, err := gunzipCapped(data, decodeMaxGunzip)
+	inner, truncated, err := gunzipCapped(data, maxGunzip)
 	if err != nil {
-		return decodeHexFallback(data, "corrupt gzip ("+describeGzipError(err)+")")
+		return hexFallback(data, "corrupt gzip ("+describeGzipError(err)+")")
 	}
 	if inner == nil {
 		inner = []byte{} // gzip of nothing is empty, not null
 	}
-	d := decodeAt(inner, DecodeAuto, depth+1)
+	d := decodeAt(inner, Auto, depth+1)
 	what := fmt.Sprintf("gzip: %d → %d bytes, %s", len(data), len(inner), d.Decoder)
 	if truncated {
 		what = fmt.Sprintf("gzip: %d bytes inflate to more than %d MiB; the first %d MiB shown as %s",
-			len(data), decodeMaxGunzip>>20, decodeMaxGunzip>>20, d.Decoder)
+			len(data), maxGunzip>>20, maxGunzip>>20, d.Decoder)
 	}
-	return Decoded{Decoder: DecodeGzip, Text: d.Text, Note: joinDecodeNotes(what, d.Note)}
+	return Result{Decoder: Gzip, Text: d.Text, Note: joinNotes(what, d.Note)}
 }
