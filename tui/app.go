@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +42,7 @@ type Config struct {
 	DemoCap DemoCap
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
-	Introspect  zkview.IntrospectOptions
+	Introspect  introspect.Options
 	// Styles overrides the palette (tests use PlainStyles); nil picks one
 	// for the terminal, plain when NO_COLOR is set.
 	Styles *Styles
@@ -188,7 +190,7 @@ func (a *App) askServer() tea.Cmd {
 	a.lastStatus = a.ctx.Now()
 	ctx := a.ctx.Ctx
 	return func() tea.Msg {
-		st, err := zkview.ServerStatus(ctx, addr, 2*time.Second)
+		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second)
 		return serverStatusMsg{addr: addr, stats: st, err: err}
 	}
 }

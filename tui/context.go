@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"time"
 
@@ -39,7 +41,7 @@ type Context struct {
 	// Scan tunes recognition (held-too-long threshold); Introspect tunes
 	// the server questions that name clients and confirm watches.
 	Scan       zkview.ScanOptions
-	Introspect zkview.IntrospectOptions
+	Introspect introspect.Options
 
 	// DemoCap caps + on the demo page.
 	DemoCap DemoCap

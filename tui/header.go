@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"github.com/zkx-dev/zkx/internal/display"
 
 	"fmt"
@@ -16,7 +18,7 @@ import (
 type header struct {
 	connect   string // the connect string as given
 	server    string // the member we are connected to
-	stats     *zkview.ServerStats
+	stats     *introspect.ServerStats
 	statsErr  error
 	session   int64
 	state     zkview.SessionState
@@ -41,7 +43,7 @@ func (h *header) view(st Styles, width int) string {
 	}
 	if h.stats != nil {
 		mode := string(h.stats.Mode)
-		if h.stats.ReadOnly && mode != string(zkview.ModeReadOnly) {
+		if h.stats.ReadOnly && mode != string(introspect.ModeReadOnly) {
 			mode += ", read-only"
 		}
 		where += label(" (") + value(mode) + label(")")

@@ -1,12 +1,12 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // introspector asks the servers for their tables (srvr, mntr, cons,
@@ -14,11 +14,11 @@ import (
 // time, and keeps the last answer. ZooKeeper has no watch on any of it:
 // it is asked again only when the page says so.
 type introspector struct {
-	ask  func(ctx context.Context) (*zkview.Introspection, error)
+	ask  func(ctx context.Context) (*introspect.Snapshot, error)
 	gen  int
 	busy bool
 	// last is the last answer; a failed question keeps it and sets err.
-	last *zkview.Introspection
+	last *introspect.Snapshot
 	err  error
 	// started is when the last question was asked, answered when the
 	// last answer (or failure) came.

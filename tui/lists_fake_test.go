@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"errors"
 	"fmt"
@@ -43,7 +45,7 @@ type fakeSource struct {
 	// dirs answers RecognizeDir: a recipe, nil, or an error.
 	dirs  map[string]any
 	errs  map[string]error
-	in    *zkview.Introspection
+	in    *introspect.Snapshot
 	inErr error
 
 	scans, recognitions, introspections int
@@ -73,7 +75,7 @@ func (f *fakeSource) source() source {
 			}
 			return f.dirs[dir], nil
 		},
-		introspect: func(context.Context) (*zkview.Introspection, error) {
+		introspect: func(context.Context) (*introspect.Snapshot, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.introspections++
@@ -247,7 +249,7 @@ func fakeScanResult(now time.Time) zkview.ScanResult {
 	return zkview.ScanResult{Locks: fakeLocks(now), Queues: fakeQueues(), Elections: fakeElections(now)}
 }
 
-func fakeIntrospection(now time.Time) *zkview.Introspection {
+func fakeIntrospection(now time.Time) *introspect.Snapshot {
 	monitor := func(mode string, nodes int) map[string]string {
 		return map[string]string{
 			"server_state": mode, "version": "3.8.0-5a02a05eddb59aee6ac762f7ea82e92a68eb9c0f, built on 2022-02-25 08:49 UTC",
@@ -257,18 +259,18 @@ func fakeIntrospection(now time.Time) *zkview.Introspection {
 			"max_file_descriptor_count": "524288", "uptime": "86400123",
 		}
 	}
-	stats := func(mode zkview.MemberMode, zxid int64) *zkview.ServerStats {
-		return &zkview.ServerStats{Version: "3.8.0-5a02a05eddb59aee6ac762f7ea82e92a68eb9c0f, built on 2022-02-25 08:49 UTC",
+	stats := func(mode introspect.MemberMode, zxid int64) *introspect.ServerStats {
+		return &introspect.ServerStats{Version: "3.8.0-5a02a05eddb59aee6ac762f7ea82e92a68eb9c0f, built on 2022-02-25 08:49 UTC",
 			Mode: mode, Zxid: zxid, NodeCount: 12345, Connections: 4, Outstanding: 0, LatencyMin: 0, LatencyAvg: 0.4, LatencyMax: 12}
 	}
-	return &zkview.Introspection{
+	return &introspect.Snapshot{
 		At: now,
-		Members: []zkview.Member{
-			{Addr: "zk1:2181", Mode: zkview.ModeLeader, Stats: stats(zkview.ModeLeader, 0x200000a1c), Monitor: monitor("leader", 12345)},
-			{Addr: "zk2:2181", Mode: zkview.ModeFollower, Stats: stats(zkview.ModeFollower, 0x200000a1b), Monitor: monitor("follower", 12345)},
-			{Addr: "zk3:2181", Mode: zkview.ModeUnreachable, Error: "dial tcp 10.0.0.3:2181: connect: connection refused"},
+		Members: []introspect.Member{
+			{Addr: "zk1:2181", Mode: introspect.ModeLeader, Stats: stats(introspect.ModeLeader, 0x200000a1c), Monitor: monitor("leader", 12345)},
+			{Addr: "zk2:2181", Mode: introspect.ModeFollower, Stats: stats(introspect.ModeFollower, 0x200000a1b), Monitor: monitor("follower", 12345)},
+			{Addr: "zk3:2181", Mode: introspect.ModeUnreachable, Error: "dial tcp 10.0.0.3:2181: connect: connection refused"},
 		},
-		Sessions: []zkview.Session{
+		Sessions: []introspect.Session{
 			{ID: 0x1000000000000a1, Hex: "0x1000000000000a1", Client: "10.0.0.5:51234", Server: "zk1:2181", Connected: true,
 				Ephemerals: []string{"/app/locks/orders/" + curatorNode("lock", 3), "/app/members/web-1"}, Watches: []string{"/app/config"},
 				WatchCount: 1, Timeout: 10 * time.Second, LastOp: "PING", Established: now.Add(-time.Hour), Expires: now.Add(8 * time.Second)},
@@ -280,8 +282,8 @@ func fakeIntrospection(now time.Time) *zkview.Introspection {
 			{ID: 0x1000000000000f1, Hex: "0x1000000000000f1", Client: "10.0.2.1:60000", Server: "zk1:2181", Connected: true,
 				WatchCount: 12, Timeout: 4 * time.Second, LastOp: "CREA"},
 		},
-		Refused:  []zkview.Refusal{{Member: "zk2:2181", Command: "wchc", Missing: "watches cannot be confirmed"}},
-		Problems: []zkview.Problem{{Member: "zk3:2181", Command: "srvr", Err: errors.New("no answer within 5s: dial tcp 10.0.0.3:2181: connect: connection refused")}},
+		Refused:  []introspect.Refusal{{Member: "zk2:2181", Command: "wchc", Missing: "watches cannot be confirmed"}},
+		Problems: []introspect.Problem{{Member: "zk3:2181", Command: "srvr", Err: errors.New("no answer within 5s: dial tcp 10.0.0.3:2181: connect: connection refused")}},
 	}
 }
 

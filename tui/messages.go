@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,7 +20,7 @@ type treeMsg []string
 // serverStatusMsg is srvr from the server we are connected to.
 type serverStatusMsg struct {
 	addr  string
-	stats zkview.ServerStats
+	stats introspect.ServerStats
 	err   error
 }
 
@@ -48,7 +50,7 @@ type refreshMsg struct{}
 type introMsg struct {
 	owner *introspector
 	gen   int
-	in    *zkview.Introspection
+	in    *introspect.Snapshot
 	err   error
 }
 
@@ -63,7 +65,7 @@ type scanMsg struct {
 	pzxid map[string]int64
 	// in is the introspection that ran beside the scan (nil for queues,
 	// or when no member answered: inErr).
-	in    *zkview.Introspection
+	in    *introspect.Snapshot
 	inErr error
 }
 
@@ -108,7 +110,7 @@ type recipeMsg struct {
 	path     string
 	recipe   any
 	err      error
-	tables   *zkview.Introspection
+	tables   *introspect.Snapshot
 	tablesAt time.Time
 }
 

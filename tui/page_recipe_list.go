@@ -12,6 +12,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // recipeList is :locks, :queues or :elections: the recipes of one kind
@@ -115,13 +116,13 @@ func (p *recipeListPage) rescan() tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		msg := scanMsg{owner: owner, gen: gen, pzxid: map[string]int64{}}
-		var late *lateTables
+		var late *introspect.Pending
 		if withTables {
 			// The servers are asked while the tree is walked; the
 			// recognisers wait for the answer only when they need it.
-			late = newLateTables()
+			late = introspect.NewPending()
 			opts.Tables = late
-			go func() { late.set(src.introspect(ctx)) }()
+			go func() { late.Set(src.introspect(ctx)) }()
 		}
 		opts.Visit = func(n zkview.WalkNode) {
 			nodes.Add(1)
@@ -132,7 +133,7 @@ func (p *recipeListPage) rescan() tea.Cmd {
 		msg.res, msg.err = scanRoot(ctx, src, root, opts)
 		msg.nodes = nodes.Load()
 		if late != nil {
-			msg.in, msg.inErr = late.wait()
+			msg.in, msg.inErr = late.Wait()
 		}
 		return msg
 	}

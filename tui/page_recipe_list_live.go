@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"errors"
 	"slices"
@@ -125,7 +127,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 }
 
 // setIntrospection keeps an answer of the servers.
-func (p *recipeListPage) setIntrospection(in *zkview.Introspection, err error, asked, answered time.Time) {
+func (p *recipeListPage) setIntrospection(in *introspect.Snapshot, err error, asked, answered time.Time) {
 	r := &p.live.intro
 	r.started, r.answered = asked, answered
 	if err != nil || in == nil {
@@ -347,42 +349,6 @@ func (p *recipeListPage) introspected() tea.Cmd {
 		}
 	}
 	return tea.Batch(append(cmds, p.maybeIntrospect())...)
-}
-
-// lateTables are server tables still being read: the scan starts at once
-// and a recogniser waits for them only when it needs them.
-type lateTables struct {
-	ready chan struct{}
-	in    *zkview.Introspection
-	err   error
-	t     zkview.ServerTables
-}
-
-func newLateTables() *lateTables { return &lateTables{ready: make(chan struct{})} }
-
-func (l *lateTables) set(in *zkview.Introspection, err error) {
-	l.in, l.err, l.t = in, err, in.Tables() // a nil Introspection knows nothing
-	close(l.ready)
-}
-
-func (l *lateTables) wait() (*zkview.Introspection, error) {
-	<-l.ready
-	return l.in, l.err
-}
-
-func (l *lateTables) ClientAddress(s int64) (string, bool) {
-	<-l.ready
-	return l.t.ClientAddress(s)
-}
-
-func (l *lateTables) Connected(s int64) (bool, bool) {
-	<-l.ready
-	return l.t.Connected(s)
-}
-
-func (l *lateTables) Watches(s int64, path string) (bool, bool) {
-	<-l.ready
-	return l.t.Watches(s, path)
 }
 
 // interimTables read tables older than the recipe: a session they do not

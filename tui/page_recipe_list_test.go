@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"errors"
 	"fmt"
@@ -209,10 +211,10 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 // old tables taken optimistically: a session they do not list is not
 // reported disconnected.
 func TestInterimTables(t *testing.T) {
-	in := &zkview.Introspection{
-		Members: []zkview.Member{{Addr: "zk1:2181", Mode: zkview.ModeStandalone,
-			Connections: []zkview.Connection{{Client: "10.0.0.5:51234", SessionID: 0x1000000000000a1}}, Watches: &zkview.WatchTable{}}},
-		Sessions: []zkview.Session{{ID: 0x1000000000000a1, Client: "10.0.0.5:51234", Server: "zk1:2181", Connected: true}},
+	in := &introspect.Snapshot{
+		Members: []introspect.Member{{Addr: "zk1:2181", Mode: introspect.ModeStandalone,
+			Connections: []introspect.Connection{{Client: "10.0.0.5:51234", SessionID: 0x1000000000000a1}}, Watches: &introspect.WatchTable{}}},
+		Sessions: []introspect.Session{{ID: 0x1000000000000a1, Client: "10.0.0.5:51234", Server: "zk1:2181", Connected: true}},
 	}
 	base := in.Tables()
 	if c, known := base.Connected(0x999); c || !known {

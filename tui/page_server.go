@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"fmt"
 	"sort"
@@ -13,7 +15,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // serverPage is :server: one row per member of the ensemble (srvr), and
@@ -111,7 +112,7 @@ func (p *serverPage) rebuild() {
 		cells := []string{display.Line(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", ""}
 		if s := m.Stats; s != nil {
 			mode := string(m.Mode)
-			if s.ReadOnly && m.Mode != zkview.ModeReadOnly {
+			if s.ReadOnly && m.Mode != introspect.ModeReadOnly {
 				mode += ", r/o"
 			}
 			cells[1] = modeStyle(st, m.Mode).Render(mode)
@@ -132,15 +133,15 @@ func (p *serverPage) rebuild() {
 }
 
 // modeStyle colours a member's mode: green leads, red is down.
-func modeStyle(st Styles, m zkview.MemberMode) lipgloss.Style {
+func modeStyle(st Styles, m introspect.MemberMode) lipgloss.Style {
 	switch m {
-	case zkview.ModeLeader, zkview.ModeStandalone:
+	case introspect.ModeLeader, introspect.ModeStandalone:
 		return st.Leader
-	case zkview.ModeFollower, zkview.ModeObserver:
+	case introspect.ModeFollower, introspect.ModeObserver:
 		return st.Info
-	case zkview.ModeReadOnly, zkview.ModeNotServing:
+	case introspect.ModeReadOnly, introspect.ModeNotServing:
 		return st.Warning
-	case zkview.ModeUnreachable:
+	case introspect.ModeUnreachable:
 		return st.Error
 	}
 	return st.Dim
@@ -188,7 +189,7 @@ func (p *serverPage) summary() string {
 		return st.Title.Render("asking the servers…")
 	}
 	s := st.Title.Render(fmt.Sprintf("ensemble of %d", len(in.Members)))
-	if l := in.Leader(); l != nil && l.Mode == zkview.ModeStandalone {
+	if l := in.Leader(); l != nil && l.Mode == introspect.ModeStandalone {
 		s = st.Title.Render("standalone server")
 	} else if l != nil {
 		s += st.Dim.Render(" · leader ") + display.Line(l.Addr)

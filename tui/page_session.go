@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"fmt"
 	"strings"
@@ -10,7 +12,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // sessionPage is one session from the servers' tables: where it is
@@ -29,7 +30,7 @@ type sessionPage struct {
 
 // newSessionPageFrom opens session id, showing what in (the list's last
 // answer, may be nil) says of it until the page's own answer comes.
-func newSessionPageFrom(ctx *Context, id int64, in *zkview.Introspection, src source) *sessionPage {
+func newSessionPageFrom(ctx *Context, id int64, in *introspect.Snapshot, src source) *sessionPage {
 	pctx, cancel := context.WithCancel(ctx.Ctx)
 	p := &sessionPage{ctx: ctx, id: id, pctx: pctx, cancel: cancel,
 		tbl: newTable(column{title: "KIND", width: 9}, column{title: "PATH", min: 10})}
@@ -90,7 +91,7 @@ func (p *sessionPage) nextFrame() time.Duration {
 
 // session is what the last answer says of the session; nil when it no
 // longer lists it.
-func (p *sessionPage) session() *zkview.Session {
+func (p *sessionPage) session() *introspect.Session {
 	if p.poll.last == nil {
 		return nil
 	}

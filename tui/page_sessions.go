@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"fmt"
 	"strconv"
@@ -10,7 +12,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // sessionsPage is :sessions: every session the servers' tables list
@@ -210,10 +211,10 @@ func (p *sessionsPage) notes() []string {
 }
 
 // membersText says how many members answered.
-func membersText(in *zkview.Introspection) string {
+func membersText(in *introspect.Snapshot) string {
 	up := 0
 	for _, m := range in.Members {
-		if m.Mode != zkview.ModeUnreachable {
+		if m.Mode != introspect.ModeUnreachable {
 			up++
 		}
 	}
@@ -225,7 +226,7 @@ func membersText(in *zkview.Introspection) string {
 
 // introNotes are the refusals and problems of an introspection, and the
 // failure of the last ask when it failed after an earlier answer.
-func introNotes(st Styles, in *zkview.Introspection, err error) []string {
+func introNotes(st Styles, in *introspect.Snapshot, err error) []string {
 	var out []string
 	if err != nil && in != nil {
 		out = append(out, st.Error.Render("✗ the last ask failed, showing the one before: "+firstLine(err.Error())))

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"fmt"
 	"regexp"
@@ -13,7 +15,6 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/zktest"
 	"github.com/zkx-dev/zkx/recipes"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 var clientPort = regexp.MustCompile(`127\.0\.0\.1:\d+`)
@@ -300,7 +301,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 
 func serverZxid(t *testing.T, addr string) int64 {
 	t.Helper()
-	st, err := zkview.ServerStatus(context.Background(), addr, 5*time.Second)
+	st, err := introspect.ServerStatus(context.Background(), addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

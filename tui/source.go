@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"errors"
 
@@ -13,7 +15,7 @@ import (
 type source struct {
 	scan       func(ctx context.Context, root string, opts zkview.ScanOptions) (zkview.ScanResult, error)
 	recognize  func(ctx context.Context, dir string, opts zkview.ScanOptions) (any, error)
-	introspect func(ctx context.Context) (*zkview.Introspection, error)
+	introspect func(ctx context.Context) (*introspect.Snapshot, error)
 }
 
 var errNoClient = errors.New("not connected to ZooKeeper")
@@ -27,7 +29,7 @@ func clientSource(c *Context) source {
 				return zkview.ScanResult{}, errNoClient
 			},
 			recognize:  func(context.Context, string, zkview.ScanOptions) (any, error) { return nil, errNoClient },
-			introspect: func(context.Context) (*zkview.Introspection, error) { return nil, errNoClient },
+			introspect: func(context.Context) (*introspect.Snapshot, error) { return nil, errNoClient },
 		}
 	}
 	return source{
@@ -37,8 +39,8 @@ func clientSource(c *Context) source {
 		recognize: func(ctx context.Context, dir string, o zkview.ScanOptions) (any, error) {
 			return zkview.RecognizeDir(ctx, client, dir, o)
 		},
-		introspect: func(ctx context.Context) (*zkview.Introspection, error) {
-			return client.Introspect(ctx, opts)
+		introspect: func(ctx context.Context) (*introspect.Snapshot, error) {
+			return introspect.Ask(ctx, client.Target(), opts)
 		},
 	}
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"fmt"
 	"strings"
@@ -30,7 +32,7 @@ type recipeView struct {
 	loaded   bool
 	loading  bool
 	dirty    bool // changed while a load was running
-	tables   *zkview.Introspection
+	tables   *introspect.Snapshot
 	tablesAt time.Time
 	tablesOK bool
 
@@ -76,14 +78,14 @@ func (v *recipeView) load() tea.Cmd {
 	c, ctx, p := v.ctx.Client, v.ctx.Ctx, v.path
 	tables, at := v.tables, v.tablesAt
 	fresh := v.tablesOK && v.ctx.Now().Sub(at) < tablesEvery
-	introspect := v.ctx.Introspect
+	askOpts := v.ctx.Introspect
 	opts := v.ctx.Scan
 	now := v.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, introspectRequestTimeout)
 		defer cancel()
 		if !fresh {
-			if in, err := c.Introspect(ctx, introspect); err == nil {
+			if in, err := introspect.Ask(ctx, c.Target(), askOpts); err == nil {
 				tables, at = in, now()
 			}
 		}

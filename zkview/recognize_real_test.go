@@ -15,7 +15,9 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/connstr"
 	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // The real-peer tests recognise state that Curator, ZooKeeper's own recipes,
@@ -444,7 +446,7 @@ func TestRecognizeRealPeers(t *testing.T) {
 		// ZooKeeper's WriteLock and LeaderElectionSupport return once their
 		// exists watch is set, and a double barrier participant watches
 		// ready before it creates its node.
-		in, err := Introspect(context.Background(), []string{connect}, "", IntrospectOptions{})
+		in, err := introspect.Ask(context.Background(), connstr.ConnectString{Servers: []string{connect}}, introspect.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

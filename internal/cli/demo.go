@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"errors"
 	"fmt"
@@ -251,7 +253,7 @@ type connectionCapacity struct {
 // spread.
 func serverCapacity(ctx context.Context, servers []string) connectionCapacity {
 	for _, addr := range servers {
-		limit, known, err := zkview.ConnectionLimit(ctx, addr, 2*time.Second)
+		limit, known, err := introspect.ConnectionLimit(ctx, addr, 2*time.Second)
 		switch {
 		case err != nil:
 			continue // ask the next member

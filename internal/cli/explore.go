@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"fmt"
 	"os"
@@ -51,6 +53,6 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	}
 	return tui.Run(cmd.Context(), tui.Config{
 		Client: c, Connect: g.server, ReadOnly: g.readonly, Path: start,
-		HeldTooLong: f.heldTooLong, Introspect: zkview.IntrospectOptions{AdminURL: f.adminURL},
+		HeldTooLong: f.heldTooLong, Introspect: introspect.Options{AdminURL: f.adminURL},
 	})
 }

@@ -1,14 +1,14 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"io"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/internal/connstr"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // introspectFlags are the flags of commands that ask the servers about
@@ -29,8 +29,8 @@ var tableWords = map[string]bool{"cons": true, "dump": true, "wchc": true, "wchp
 // introspect asks the servers of cs about their sessions. Refusals of the
 // words that matter and failed requests are warned about on stderr; the
 // error is Introspect's: no member answered at all.
-func (f *introspectFlags) introspect(ctx context.Context, stderr io.Writer, cs connstr.ConnectString) (*zkview.Introspection, error) {
-	in, err := zkview.Introspect(ctx, cs.Servers, cs.Chroot, zkview.IntrospectOptions{AdminURL: f.adminURL})
+func (f *introspectFlags) introspect(ctx context.Context, stderr io.Writer, cs connstr.ConnectString) (*introspect.Snapshot, error) {
+	in, err := introspect.Ask(ctx, cs, introspect.Options{AdminURL: f.adminURL})
 	if err != nil {
 		return nil, err
 	}
@@ -43,39 +43,4 @@ func (f *introspectFlags) introspect(ctx context.Context, stderr io.Writer, cs c
 		warnf(stderr, "%s", p)
 	}
 	return in, nil
-}
-
-// lateTables are server tables that arrive while a scan runs: Introspect
-// and Scan start together, and a recogniser that asks before the tables
-// are in waits for them. Until set, and when the introspection failed,
-// every answer is "not known".
-type lateTables struct {
-	ready chan struct{}
-	once  sync.Once
-	t     zkview.ServerTables
-}
-
-func newLateTables() *lateTables { return &lateTables{ready: make(chan struct{})} }
-
-// set delivers the tables (nil: not known); only the first call counts.
-func (l *lateTables) set(in *zkview.Introspection) {
-	l.once.Do(func() {
-		l.t = in.Tables() // a nil Introspection answers "not known"
-		close(l.ready)
-	})
-}
-
-func (l *lateTables) ClientAddress(session int64) (string, bool) {
-	<-l.ready
-	return l.t.ClientAddress(session)
-}
-
-func (l *lateTables) Connected(session int64) (bool, bool) {
-	<-l.ready
-	return l.t.Connected(session)
-}
-
-func (l *lateTables) Watches(session int64, path string) (bool, bool) {
-	<-l.ready
-	return l.t.Watches(session, path)
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"errors"
 	"fmt"
@@ -81,23 +83,22 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		return nil, "", timedOut(err, f.timeout)
 	}
 	defer c.Close()
-	tables := newLateTables()
+	tables := introspect.NewPending()
 	opts := zkview.ScanOptions{HeldTooLong: f.heldTooLong}
 	if kind.tables {
 		opts.Tables = tables
 		go func() {
-			var in *zkview.Introspection
-			defer func() { tables.set(in) }()
-			var err error
-			if in, err = f.introspect(ctx, cmd.ErrOrStderr(), cs); err != nil {
+			in, err := f.introspect(ctx, cmd.ErrOrStderr(), cs)
+			if err != nil {
 				warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
 			}
+			tables.Set(in, err)
 		}()
 	} else {
-		tables.set(nil)
+		tables.Set(nil, nil)
 	}
 	// Stderr is written by the introspection until the tables are in.
-	defer func() { <-tables.ready }()
+	defer tables.Wait()
 
 	if path != "/" {
 		v, err := zkview.RecognizeDir(ctx, c, path, opts)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
 	"context"
 	"fmt"
 	"io"
@@ -32,7 +34,7 @@ type sessionJSON struct {
 	Expires     string   `json:"expires,omitempty"`     // RFC 3339, UTC; from the leader's dump
 }
 
-func describeSession(s zkview.Session) sessionJSON {
+func describeSession(s introspect.Session) sessionJSON {
 	j := sessionJSON{Session: s.Hex, Client: s.Client, Server: s.Server, Connected: s.Connected,
 		TimeoutMs: s.Timeout.Milliseconds(), Ephemerals: nonNil(s.Ephemerals), Watches: nonNil(s.Watches),
 		WatchCount: s.WatchCount, LastOp: s.LastOp}
@@ -110,7 +112,7 @@ last_op, established and expires (RFC 3339, when known).`,
 }
 
 // sessionsKnown reports whether any member listed its sessions.
-func sessionsKnown(in *zkview.Introspection) bool {
+func sessionsKnown(in *introspect.Snapshot) bool {
 	for _, m := range in.Members {
 		if m.Connections != nil || m.Dump != nil {
 			return true
@@ -125,7 +127,7 @@ const sessionEphemeralsShown = 2
 // writeSessions prints one row per session. A session no member lists a
 // connection for is "(no connection)" only when every member's connection
 // list was read; otherwise its member may simply not have said ("?").
-func writeSessions(out io.Writer, sessions []zkview.Session, tables zkview.ServerTables) error {
+func writeSessions(out io.Writer, sessions []introspect.Session, tables zkview.ServerTables) error {
 	st := cliout.NewStyles(out)
 	t := cliout.NewTable(out)
 	t.Row(st.Header("SESSION"), st.Header("CLIENT"), st.Header("SERVER"), st.Header("TIMEOUT"), st.Header("WATCHES"), st.Header("EPHEMERALS"))

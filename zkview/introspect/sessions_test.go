@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"encoding/json"
@@ -29,10 +29,10 @@ func TestSessionsChrootRel(t *testing.T) {
 
 // Three members as a follower, a leader and one down would report them:
 // sessions are merged across members, paths mapped through the chroot.
-func sessionsFixture() *Introspection {
+func sessionsFixture() *Snapshot {
 	est := time.UnixMilli(1_700_000_000_000)
 	expires := time.Date(2026, 1, 5, 10, 0, 2, 0, time.UTC)
-	return &Introspection{
+	return &Snapshot{
 		Chroot: "/app",
 		Members: []Member{
 			{Addr: "zk1:2181", Mode: ModeFollower,

@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/connstr"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 )
@@ -77,11 +78,11 @@ func testConn(t *testing.T, servers []string) *zk.Conn {
 	}
 }
 
-func introspect(t *testing.T, servers []string, chroot string, opts IntrospectOptions) *Introspection {
+func introspect(t *testing.T, servers []string, chroot string, opts Options) *Snapshot {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	in, err := Introspect(ctx, servers, chroot, opts)
+	in, err := Ask(ctx, connstr.ConnectString{Servers: servers, Chroot: chroot}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ const neverSession = 0x7eadbeef00000001
 
 // checkScenario checks what full tables say of the scenario, seen under
 // chroot.
-func checkScenario(t *testing.T, in *Introspection, s *lockScenario, chroot string) {
+func checkScenario(t *testing.T, in *Snapshot, s *lockScenario, chroot string) {
 	t.Helper()
 	rel := func(p string) string {
 		r, ok := chrootRel(chroot, p)
@@ -163,7 +164,7 @@ func TestIntrospectEmbedded(t *testing.T) {
 	}
 	for _, chroot := range []string{"", "/app"} {
 		t.Run("chroot="+chroot, func(t *testing.T) {
-			in := introspect(t, servers, chroot, IntrospectOptions{})
+			in := introspect(t, servers, chroot, Options{})
 			if len(in.Refused) != 0 || len(in.Problems) != 0 {
 				t.Errorf("refused %v, problems %v", in.Refused, in.Problems)
 			}
@@ -211,7 +212,7 @@ func TestIntrospectEmbeddedRestricted(t *testing.T) {
 			srv := zktest.EmbeddedServer(t, zkserver.Config{FourLetterWords: c.words})
 			addr := srv.ConnectString()
 			s := newLockScenario(t, []string{addr}, "/app")
-			in := introspect(t, []string{addr}, "", IntrospectOptions{})
+			in := introspect(t, []string{addr}, "", Options{})
 			var refused []string
 			for _, r := range in.Refused {
 				refused = append(refused, r.Command)
@@ -269,7 +270,7 @@ func TestIntrospectUnreachable(t *testing.T) {
 
 	s := newLockScenario(t, []string{live.ConnectString()}, "/app")
 	servers := []string{live.ConnectString(), paused.ConnectString(), closed}
-	in := introspect(t, servers, "", IntrospectOptions{Timeout: 500 * time.Millisecond})
+	in := introspect(t, servers, "", Options{Timeout: 500 * time.Millisecond})
 	if len(in.Members) != 3 || in.Members[0].Mode != ModeStandalone {
 		t.Fatalf("members: %+v", in.Members)
 	}
@@ -303,14 +304,14 @@ func TestIntrospectUnreachable(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if _, err := Introspect(ctx, []string{paused.ConnectString(), closed}, "", IntrospectOptions{Timeout: 500 * time.Millisecond}); err == nil ||
+	if _, err := Ask(ctx, connstr.ConnectString{Servers: []string{paused.ConnectString(), closed}}, Options{Timeout: 500 * time.Millisecond}); err == nil ||
 		!strings.Contains(err.Error(), "no member") || !strings.Contains(err.Error(), closed) {
 		t.Errorf("nothing answered: err = %v", err)
 	}
 }
 
 func TestIntrospectNilTables(t *testing.T) {
-	var in *Introspection
+	var in *Snapshot
 	tables := in.Tables()
 	if _, ok := tables.ClientAddress(1); ok {
 		t.Error("ClientAddress known")

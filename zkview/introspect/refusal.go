@@ -1,10 +1,10 @@
-package zkview
+package introspect
 
 import "fmt"
 
 // missingFor says what a refusal of cmd by m costs, given what m and the
 // other members did answer.
-func missingFor(cmd string, m *Member, in *Introspection) string {
+func missingFor(cmd string, m *Member, in *Snapshot) string {
 	switch cmd {
 	case "srvr":
 		if m.Stats != nil && m.Monitor != nil {

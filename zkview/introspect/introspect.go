@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/connstr"
 )
 
 // MemberMode is a member's role as srvr reports it, or why it has none.
@@ -107,8 +109,8 @@ func (p Problem) MarshalJSON() ([]byte, error) {
 	}{p.Member, p.Command, p.Err.Error()})
 }
 
-// Introspection is what the members of an ensemble said, at At.
-type Introspection struct {
+// Snapshot is what the members of an ensemble said, at At.
+type Snapshot struct {
 	At time.Time `json:"at"`
 	// Chroot is the connect string's chroot, "" for none: Sessions and
 	// Tables speak paths under it.
@@ -123,7 +125,7 @@ type Introspection struct {
 
 // Leader returns the leader (or the standalone server), nil when no
 // member says it leads.
-func (in *Introspection) Leader() *Member {
+func (in *Snapshot) Leader() *Member {
 	for i := range in.Members {
 		if m := &in.Members[i]; m.Mode == ModeLeader || m.Mode == ModeStandalone {
 			return m
@@ -133,7 +135,7 @@ func (in *Introspection) Leader() *Member {
 }
 
 // Member returns the member with the address, nil when none.
-func (in *Introspection) Member(addr string) *Member {
+func (in *Snapshot) Member(addr string) *Member {
 	for i := range in.Members {
 		if in.Members[i].Addr == addr {
 			return &in.Members[i]
@@ -143,7 +145,7 @@ func (in *Introspection) Member(addr string) *Member {
 }
 
 // Session returns the session with the id, nil when none.
-func (in *Introspection) Session(id int64) *Session {
+func (in *Snapshot) Session(id int64) *Session {
 	i := sort.Search(len(in.Sessions), func(i int) bool { return in.Sessions[i].ID >= id })
 	if i < len(in.Sessions) && in.Sessions[i].ID == id {
 		return &in.Sessions[i]
@@ -151,14 +153,14 @@ func (in *Introspection) Session(id int64) *Session {
 	return nil
 }
 
-// DefaultIntrospectTimeout bounds each request to a member when
-// IntrospectOptions.Timeout is zero.
-const DefaultIntrospectTimeout = 5 * time.Second
+// DefaultTimeout bounds each request to a member when
+// Options.Timeout is zero.
+const DefaultTimeout = 5 * time.Second
 
-// IntrospectOptions tunes Introspect.
-type IntrospectOptions struct {
+// Options tunes Ask.
+type Options struct {
 	// Timeout bounds each request to a member, connect included (default
-	// DefaultIntrospectTimeout). An unreachable member costs one timeout.
+	// DefaultTimeout). An unreachable member costs one timeout.
 	Timeout time.Duration
 	// AdminURL is one member's AdminServer, "http://zk1:8080/commands"
 	// (a URL without a path gets /commands). That member's tables come
@@ -174,7 +176,7 @@ type IntrospectOptions struct {
 	HTTPClient *http.Client
 }
 
-// Introspect asks every member of servers (host:port, as a connect string
+// Ask asks every member of servers (host:port, as a connect string
 // lists them) what it knows: srvr, mntr, cons, wchc, wchp, dump and conf,
 // all members and words at once, each request bounded by opts.Timeout. A
 // refused word is recorded in Refused with what is therefore missing, a
@@ -186,17 +188,18 @@ type IntrospectOptions struct {
 // watches live on the member it is connected to); ephemerals are in every
 // member's dump. Watch tables hold data watches only (getData, exists):
 // ZooKeeper 3.8's wchc, wchp and AdminServer list no child watches.
-func Introspect(ctx context.Context, servers []string, chroot string, opts IntrospectOptions) (*Introspection, error) {
+func Ask(ctx context.Context, target connstr.ConnectString, opts Options) (*Snapshot, error) {
+	servers, chroot := target.Servers, target.Chroot
 	if len(servers) == 0 {
 		return nil, errors.New("introspect: no servers")
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultIntrospectTimeout
+		opts.Timeout = DefaultTimeout
 	}
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{}
 	}
-	in := &Introspection{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}}
+	in := &Snapshot{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}}
 	var admin *adminTarget
 	if opts.AdminURL != "" {
 		var p *Problem
@@ -242,10 +245,4 @@ func Introspect(ctx context.Context, servers []string, chroot string, opts Intro
 	}
 	in.Sessions = buildSessions(in)
 	return in, nil
-}
-
-// Introspect asks the members of the client's connect string; see the
-// package function.
-func (c *Client) Introspect(ctx context.Context, opts IntrospectOptions) (*Introspection, error) {
-	return Introspect(ctx, c.target.Servers, c.target.Chroot, opts)
 }

@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"reflect"
@@ -14,7 +14,7 @@ func TestIntrospectReal(t *testing.T) {
 	s := newLockScenario(t, servers, base)
 	for _, chroot := range []string{"", base} {
 		t.Run("chroot="+chroot, func(t *testing.T) {
-			in := introspect(t, servers, chroot, IntrospectOptions{})
+			in := introspect(t, servers, chroot, Options{})
 			if len(in.Refused) != 0 || len(in.Problems) != 0 {
 				t.Errorf("refused %v, problems %v", in.Refused, in.Problems)
 			}
@@ -43,7 +43,7 @@ func TestIntrospectRealRestricted(t *testing.T) {
 			e := zktest.RealWith(t, zktest.RealOptions{FourLetterWords: c.words})
 			addr := e.Members()[0].Addr()
 			s := newLockScenario(t, []string{addr}, "/app")
-			in := introspect(t, []string{addr}, "", IntrospectOptions{})
+			in := introspect(t, []string{addr}, "", Options{})
 			var refused []string
 			for _, r := range in.Refused {
 				refused = append(refused, r.Command)
@@ -81,7 +81,7 @@ func TestIntrospectEnsemble(t *testing.T) {
 	}
 	s := newLockScenario(t, []string{on.Addr()}, "/app")
 	servers := strings.Split(e.ConnectString(), ",")
-	in := introspect(t, servers, "", IntrospectOptions{})
+	in := introspect(t, servers, "", Options{})
 	if len(in.Refused) != 0 || len(in.Problems) != 0 {
 		t.Errorf("refused %v, problems %v", in.Refused, in.Problems)
 	}
@@ -125,7 +125,7 @@ func TestIntrospectEnsemble(t *testing.T) {
 		}
 	}
 	down.Kill(t)
-	in = introspect(t, servers, "", IntrospectOptions{})
+	in = introspect(t, servers, "", Options{})
 	if m := in.Member(down.Addr()); m == nil || m.Mode != ModeUnreachable {
 		t.Errorf("killed member: %+v", m)
 	}
@@ -148,8 +148,8 @@ func TestIntrospectAdminMatchesFourLetter(t *testing.T) {
 	m := e.Members()[0]
 	servers := []string{m.Addr()}
 	s := newLockScenario(t, servers, "/app")
-	four := introspect(t, servers, "/app", IntrospectOptions{})
-	admin := introspect(t, servers, "/app", IntrospectOptions{AdminURL: m.AdminURL()})
+	four := introspect(t, servers, "/app", Options{})
+	admin := introspect(t, servers, "/app", Options{AdminURL: m.AdminURL()})
 	if len(admin.Refused) != 0 || len(admin.Problems) != 0 || admin.Members[0].AdminURL != m.AdminURL() {
 		t.Fatalf("AdminServer: refused %v, problems %v, member %+v", admin.Refused, admin.Problems, admin.Members[0])
 	}
@@ -197,7 +197,7 @@ func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
 	servers := strings.Split(e.ConnectString(), ",")
 	// No AdminMember: the AdminServer's client port picks the member out
 	// of three on one host.
-	in := introspect(t, servers, "/app", IntrospectOptions{AdminURL: on.AdminURL()})
+	in := introspect(t, servers, "/app", Options{AdminURL: on.AdminURL()})
 	if len(in.Problems) != 0 {
 		t.Errorf("problems: %v", in.Problems)
 	}

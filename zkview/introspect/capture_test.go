@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"fmt"
@@ -14,15 +14,15 @@ import (
 )
 
 // envCapture set to 1 makes TestCaptureIntrospectFixtures rewrite the
-// fixtures under testdata/introspect from live servers:
+// fixtures under testdata from live servers:
 //
-//	ZKX_CAPTURE_INTROSPECT=1 go test ./zkview -run TestCaptureIntrospectFixtures -count=1
+//	ZKX_CAPTURE_INTROSPECT=1 go test ./zkview/introspect -run TestCaptureIntrospectFixtures -count=1
 //
 // The parser tables in introspect_parse_test.go name values found in these
 // files (session ids, ports, paths): after a capture, update them.
 const envCapture = "ZKX_CAPTURE_INTROSPECT"
 
-const captureDir = "testdata/introspect"
+const captureDir = "testdata"
 
 // captureScenario is the state the fixtures show (see lockScenario): a
 // lock under /app held by one session and watched by another.

@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"encoding/json"
@@ -56,7 +56,7 @@ func (s Session) MarshalJSON() ([]byte, error) {
 
 // buildSessions combines the members' connections, dumps and watch
 // tables into one record per session, sorted by id.
-func buildSessions(in *Introspection) []Session {
+func buildSessions(in *Snapshot) []Session {
 	type acc struct {
 		s          Session
 		ephemerals map[string]bool

@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"os"
@@ -13,9 +13,9 @@ var fuzzWords = []string{"srvr", "stat", "mntr", "cons", "wchc", "wchp", "dump",
 // and what they return to the sessions model: nothing may panic, and what
 // parses must be usable.
 //
-//	go test ./zkview -run '^$' -fuzz FuzzParseFourLetter -fuzztime 60s
+//	go test ./zkview/introspect -run '^$' -fuzz FuzzParseFourLetter -fuzztime 60s
 func FuzzParseFourLetter(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "introspect", "*", "*.txt"))
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.txt"))
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
@@ -52,7 +52,7 @@ func FuzzParseFourLetter(f *testing.F) {
 			m.Dump = v
 			v.Sessions()
 		}
-		in := &Introspection{Chroot: "/app", Members: []Member{m}}
+		in := &Snapshot{Chroot: "/app", Members: []Member{m}}
 		in.Sessions = buildSessions(in)
 		tables := in.Tables()
 		for _, s := range in.Sessions {

@@ -1,9 +1,9 @@
-package zkview
+package introspect
 
 // Tables returns the introspection's answers for recognisers: client
 // addresses, live connections and data watches, by session, with paths
 // under the chroot (server paths outside it are never reported). A nil
-// Introspection answers "not known" to everything.
+// Snapshot answers "not known" to everything.
 //
 // Connected(s) is known when a member lists s, or when every member's
 // connection list was read (cons, the AdminServer, or dump's connection
@@ -13,8 +13,8 @@ package zkview
 // when s's member is not known, of every member) was read; only data
 // watches (getData, exists) are listed by ZooKeeper 3.8, so a session
 // watching only p's children is reported as not watching p.
-func (in *Introspection) Tables() ServerTables {
-	t := &serverTables{sessions: map[int64]*Session{}, watches: map[int64]map[string]bool{}, watchesKnown: map[string]bool{}}
+func (in *Snapshot) Tables() *Tables {
+	t := &Tables{sessions: map[int64]*Session{}, watches: map[int64]map[string]bool{}, watchesKnown: map[string]bool{}}
 	if in == nil {
 		return t
 	}
@@ -42,8 +42,9 @@ func (in *Introspection) Tables() ServerTables {
 	return t
 }
 
-// serverTables implements ServerTables over an Introspection.
-type serverTables struct {
+// Tables answers what the servers' tables say about sessions (recognize.ServerTables)
+// from a Snapshot.
+type Tables struct {
 	sessions        map[int64]*Session
 	watches         map[int64]map[string]bool // user paths by session
 	connsComplete   bool
@@ -52,7 +53,7 @@ type serverTables struct {
 }
 
 // ClientAddress returns the client address of the session's connection.
-func (t *serverTables) ClientAddress(session int64) (string, bool) {
+func (t *Tables) ClientAddress(session int64) (string, bool) {
 	if s := t.sessions[session]; s != nil && s.Client != "" {
 		return s.Client, true
 	}
@@ -60,7 +61,7 @@ func (t *serverTables) ClientAddress(session int64) (string, bool) {
 }
 
 // Connected reports whether a member lists a connection of the session.
-func (t *serverTables) Connected(session int64) (connected, known bool) {
+func (t *Tables) Connected(session int64) (connected, known bool) {
 	if s := t.sessions[session]; s != nil && s.Connected {
 		return true, true
 	}
@@ -69,7 +70,7 @@ func (t *serverTables) Connected(session int64) (connected, known bool) {
 
 // Watches reports whether the session holds a data watch on path (under
 // the chroot).
-func (t *serverTables) Watches(session int64, path string) (watching, known bool) {
+func (t *Tables) Watches(session int64, path string) (watching, known bool) {
 	if t.watches[session][path] {
 		return true, true
 	}

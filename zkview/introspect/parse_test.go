@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"github.com/zkx-dev/zkx/internal/display"
@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// The fixtures under testdata/introspect were captured by
+// The fixtures under testdata were captured by
 // TestCaptureIntrospectFixtures from real ZooKeeper 3.8.0 (real-*,
 // admin-*) and from the embedded server (embedded), each showing the same
 // scenario: a holder session owning /app/locks/orders/lock-0000000000 and
@@ -20,7 +20,7 @@ import (
 
 func fixture(t testing.TB, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "introspect", name))
+	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 
 // ServerStatus asks one member for srvr only (mntr when srvr is refused):
 // the cheap question a header asks after connecting or reconnecting,
-// where Introspect would ask every word of every member.
+// where Ask would ask every word of every member.
 func ServerStatus(ctx context.Context, addr string, timeout time.Duration) (ServerStats, error) {
 	if timeout <= 0 {
-		timeout = DefaultIntrospectTimeout
+		timeout = DefaultTimeout
 	}
 	text, err := askFourLetter(ctx, addr, "srvr", timeout)
 	if err == nil {
@@ -44,7 +44,7 @@ func ServerStatus(ctx context.Context, addr string, timeout time.Duration) (Serv
 // the key missing).
 func ConnectionLimit(ctx context.Context, addr string, timeout time.Duration) (limit int, known bool, err error) {
 	if timeout <= 0 {
-		timeout = DefaultIntrospectTimeout
+		timeout = DefaultTimeout
 	}
 	text, err := askFourLetter(ctx, addr, "conf", timeout)
 	if errors.Is(err, errWordRefused) {

@@ -1,4 +1,4 @@
-package zkview
+package introspect
 
 import (
 	"context"
@@ -182,7 +182,7 @@ type adminTarget struct {
 
 // findAdminMember decides which member the AdminServer belongs to, from
 // opts.AdminMember or from its configuration's client port.
-func findAdminMember(ctx context.Context, servers []string, opts IntrospectOptions) (*adminTarget, *Problem) {
+func findAdminMember(ctx context.Context, servers []string, opts Options) (*adminTarget, *Problem) {
 	base, err := adminBase(opts.AdminURL)
 	if err != nil {
 		return nil, &Problem{Member: opts.AdminURL, Command: "admin", Err: err}
