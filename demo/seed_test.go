@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"context"
 	"path"
 	"strings"
@@ -34,12 +36,12 @@ func TestSeedIsRecognised(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		res, err := zkview.Scan(ctx, c, base, zkview.ScanOptions{})
+		res, err := recognize.Scan(ctx, c, base, recognize.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 
-		locks := map[string]zkview.Lock{}
+		locks := map[string]recognize.Lock{}
 		for _, l := range res.Locks {
 			locks[l.Path] = l
 		}
@@ -64,7 +66,7 @@ func TestSeedIsRecognised(t *testing.T) {
 				t.Errorf("%s: %s %s with %d holders and %d waiters, want %s %s with %d and %d (warnings %v)",
 					p, l.Format, l.Recipe, len(l.Holders), len(l.Waiters), want.format, want.recipe, want.holders, want.waiters, l.Warnings)
 			}
-			for _, h := range append(append([]zkview.Contender{}, l.Holders...), l.Waiters...) {
+			for _, h := range append(append([]recognize.Contender{}, l.Holders...), l.Waiters...) {
 				if h.SessionID == 0 {
 					t.Errorf("%s: %s has no session", p, h.Node)
 				}
@@ -143,11 +145,11 @@ func TestSeedRotates(t *testing.T) {
 	}
 	defer c.Close()
 	holder := func(rel string) string {
-		v, err := zkview.RecognizeDir(ctx, c, path.Join(base, rel), zkview.ScanOptions{})
+		v, err := recognize.Dir(ctx, c, path.Join(base, rel), recognize.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l, ok := v.(*zkview.Lock); ok && len(l.Holders) > 0 {
+		if l, ok := v.(*recognize.Lock); ok && len(l.Holders) > 0 {
 			return l.Holders[0].Node
 		}
 		return ""
@@ -165,7 +167,7 @@ func TestSeedRotates(t *testing.T) {
 	}
 }
 
-func lockPaths(ls []zkview.Lock) []string {
+func lockPaths(ls []recognize.Lock) []string {
 	var out []string
 	for _, l := range ls {
 		out = append(out, l.Path)

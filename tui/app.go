@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -86,7 +88,7 @@ func New(cfg Config) *App {
 	ctx := &Context{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
-		Scan: zkview.ScanOptions{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
+		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
 	}
 	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo}
 	switch {

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -40,7 +42,7 @@ type Context struct {
 
 	// Scan tunes recognition (held-too-long threshold); Introspect tunes
 	// the server questions that name clients and confirm watches.
-	Scan       zkview.ScanOptions
+	Scan       recognize.Options
 	Introspect introspect.Options
 
 	// DemoCap caps + on the demo page.
@@ -63,7 +65,7 @@ func (c *Context) you(session int64) bool {
 
 // scanOptions returns the recognition options with the clock and the
 // server's tables filled in.
-func (c *Context) scanOptions(tables zkview.ServerTables) zkview.ScanOptions {
+func (c *Context) scanOptions(tables recognize.ServerTables) recognize.Options {
 	o := c.Scan
 	o.Now = c.Now()
 	o.Tables = tables

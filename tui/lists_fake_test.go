@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -33,13 +35,13 @@ func (c *listsClock) advance(d time.Duration) { c.now = c.now.Add(d) }
 // clock, no tree (pages follow nothing).
 func listsContext(t *testing.T, clock *listsClock) *Context {
 	return &Context{Ctx: t.Context(), Styles: PlainStyles(), Keys: NewKeys(false), Now: clock.Now,
-		Scan: zkview.ScanOptions{HeldTooLong: 10 * time.Minute}}
+		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}}
 }
 
 // fakeSource answers as a server would, from fields a test sets.
 type fakeSource struct {
 	mu      sync.Mutex
-	res     zkview.ScanResult
+	res     recognize.Result
 	scanErr error
 	nodes   int // the scan reports this many nodes to Visit
 	// dirs answers RecognizeDir: a recipe, nil, or an error.
@@ -54,7 +56,7 @@ type fakeSource struct {
 
 func (f *fakeSource) source() source {
 	return source{
-		scan: func(_ context.Context, root string, o zkview.ScanOptions) (zkview.ScanResult, error) {
+		scan: func(_ context.Context, root string, o recognize.Options) (recognize.Result, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.scans++
@@ -65,7 +67,7 @@ func (f *fakeSource) source() source {
 			}
 			return f.res, f.scanErr
 		},
-		recognize: func(_ context.Context, dir string, _ zkview.ScanOptions) (any, error) {
+		recognize: func(_ context.Context, dir string, _ recognize.Options) (any, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.recognitions++
@@ -181,8 +183,8 @@ const (
 	fakeHex  = "9f1c2b3a4d5e6f708192a3b4c5d6e7f8"
 )
 
-func fakeContender(node string, session int64, client string, age time.Duration, now time.Time) zkview.Contender {
-	c := zkview.Contender{Node: node, SessionID: session, Client: client, Created: now.Add(-age)}
+func fakeContender(node string, session int64, client string, age time.Duration, now time.Time) recognize.Contender {
+	c := recognize.Contender{Node: node, SessionID: session, Client: client, Created: now.Add(-age)}
 	if len(node) >= 10 {
 		if seq, err := strconv.ParseInt(node[len(node)-10:], 10, 32); err == nil {
 			c.Seq = int32(seq)
@@ -198,24 +200,24 @@ func curatorNode(kind string, seq int) string {
 	return fmt.Sprintf("_c_%s-%s-%010d", fakeUUID, kind, seq)
 }
 
-func fakeLocks(now time.Time) []zkview.Lock {
-	return []zkview.Lock{
+func fakeLocks(now time.Time) []recognize.Lock {
+	return []recognize.Lock{
 		{Path: "/app/locks/orders", Recipe: "mutex", Format: "curator",
-			Holders: []zkview.Contender{fakeContender(curatorNode("lock", 3), 0x1000000000000a1, "10.0.0.5:51234", 95*time.Second, now)},
-			Waiters: []zkview.Contender{
+			Holders: []recognize.Contender{fakeContender(curatorNode("lock", 3), 0x1000000000000a1, "10.0.0.5:51234", 95*time.Second, now)},
+			Waiters: []recognize.Contender{
 				fakeContender(curatorNode("lock", 4), 0x1000000000000a2, "10.0.0.6:40112", 30*time.Second, now),
 				fakeContender(curatorNode("lock", 5), 0x1000000000000a3, "10.0.0.7:40900", 3*time.Second, now),
 			}},
 		{Path: "/app/locks/billing", Recipe: "mutex", Format: "kazoo",
-			Holders:  []zkview.Contender{fakeContender(fakeHex+"__lock__0000000000", 0x1000000000000b1, "10.0.0.8:33010", 2*time.Hour+3*time.Minute, now)},
+			Holders:  []recognize.Contender{fakeContender(fakeHex+"__lock__0000000000", 0x1000000000000b1, "10.0.0.8:33010", 2*time.Hour+3*time.Minute, now)},
 			Warnings: []string{"holder session 0x1000000000000b1 (" + fakeHex + "__lock__0000000000) has held for 2h3m0s, longer than 10m0s"}},
 		{Path: "/app/locks/pool", Recipe: "semaphore", Format: "zkx", MaxLeases: 3,
-			Holders: []zkview.Contender{
+			Holders: []recognize.Contender{
 				fakeContender("leases/"+curatorNode("lease", 1), 0x1000000000000c1, "10.0.0.9:41000", 12*time.Minute, now),
 				fakeContender("leases/"+curatorNode("lease", 2), 0x1000000000000c2, "10.0.0.9:41001", 4*time.Minute, now),
 			}},
 		{Path: "/app/locks/stale", Recipe: "mutex", Format: "generic",
-			Holders: []zkview.Contender{fakeContender("lock-0000000007", 0x1000000000000d1, "", 40*time.Minute, now)},
+			Holders: []recognize.Contender{fakeContender("lock-0000000007", 0x1000000000000d1, "", 40*time.Minute, now)},
 			Warnings: []string{
 				"holder session 0x1000000000000d1 has no live connection (lock-0000000007): no server lists it, and its node stays until the session expires",
 				"holder session 0x1000000000000d1 (lock-0000000007) has held for 40m0s, longer than 10m0s",
@@ -224,29 +226,29 @@ func fakeLocks(now time.Time) []zkview.Lock {
 	}
 }
 
-func fakeQueues() []zkview.Queue {
-	return []zkview.Queue{
-		{Path: "/app/jobs", Format: "zookeeper-recipes", Length: 3, Items: []zkview.QueueItem{
+func fakeQueues() []recognize.Queue {
+	return []recognize.Queue{
+		{Path: "/app/jobs", Format: "zookeeper-recipes", Length: 3, Items: []recognize.QueueItem{
 			{Node: "qn-0000000017", Data: "resize image 42"}, {Node: "qn-0000000018", Data: "resize image 43"}, {Node: "qn-0000000019", Data: "{\"id\":44}"}}},
 		{Path: "/app/mail", Format: "kazoo", Length: 0},
-		{Path: "/app/work", Format: "kazoo", Length: 1, Items: []zkview.QueueItem{{Node: "entries/entry-100-0000000004", Data: "send report", Taken: true}},
+		{Path: "/app/work", Format: "kazoo", Length: 1, Items: []recognize.QueueItem{{Node: "entries/entry-100-0000000004", Data: "send report", Taken: true}},
 			Warnings: []string{"taken/entry-100-0000000003 marks no item: the entry was consumed or never existed"}},
 	}
 }
 
-func fakeElections(now time.Time) []zkview.Election {
+func fakeElections(now time.Time) []recognize.Election {
 	// Candidates are those besides the leader.
 	leader := fakeContender(curatorNode("latch", 0), 0x1000000000000e1, "10.0.1.1:50000", 3*time.Hour, now)
-	return []zkview.Election{
-		{Path: "/app/leader", Format: "curator", Leader: &leader, Candidates: []zkview.Contender{
+	return []recognize.Election{
+		{Path: "/app/leader", Format: "curator", Leader: &leader, Candidates: []recognize.Contender{
 			fakeContender(curatorNode("latch", 1), 0x1000000000000e2, "10.0.1.2:50001", time.Hour, now),
 			fakeContender(curatorNode("latch", 2), 0x1000000000000e3, "10.0.1.3:50002", time.Minute, now)}},
 		{Path: "/app/scheduler", Format: "zookeeper-recipes"},
 	}
 }
 
-func fakeScanResult(now time.Time) zkview.ScanResult {
-	return zkview.ScanResult{Locks: fakeLocks(now), Queues: fakeQueues(), Elections: fakeElections(now)}
+func fakeScanResult(now time.Time) recognize.Result {
+	return recognize.Result{Locks: fakeLocks(now), Queues: fakeQueues(), Elections: fakeElections(now)}
 }
 
 func fakeIntrospection(now time.Time) *introspect.Snapshot {

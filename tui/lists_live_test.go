@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -138,7 +140,7 @@ func liveContext(t *testing.T, connect string) *Context {
 	tree := zkview.NewTree(c, frameInterval)
 	t.Cleanup(tree.Close)
 	return &Context{Ctx: t.Context(), Client: c, Tree: tree, Styles: PlainStyles(), Keys: NewKeys(false), Now: time.Now,
-		Scan: zkview.ScanOptions{HeldTooLong: 10 * time.Minute}, Introspect: introspect.Options{Timeout: 5 * time.Second}}
+		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}, Introspect: introspect.Options{Timeout: 5 * time.Second}}
 }
 
 func recipeSession(t *testing.T, connect string) *recipes.Session {

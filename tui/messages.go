@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"time"
@@ -58,7 +60,7 @@ type introMsg struct {
 type scanMsg struct {
 	owner *recipeListPage
 	gen   int
-	res   zkview.ScanResult
+	res   recognize.Result
 	err   error
 	nodes int64
 	// pzxid is each listed directory's Pzxid as the scan read it.

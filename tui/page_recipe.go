@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"context"
 	"fmt"
 	"time"
@@ -49,11 +51,11 @@ func (p *recipePage) Keys() []key.Binding {
 	n, a := p.ctx.Keys.Nav, p.ctx.Keys.Action
 	keys := []key.Binding{n.Up, n.Down}
 	switch p.view.recipe.(type) {
-	case *zkview.Lock, nil:
+	case *recognize.Lock, nil:
 		keys = append(keys, a.Acquire, a.Release, a.ForceRelease)
-	case *zkview.Queue:
+	case *recognize.Queue:
 		keys = append(keys, a.Enqueue, a.Dequeue)
-	case *zkview.Election:
+	case *recognize.Election:
 		keys = append(keys, a.Volunteer, a.Resign, a.ForceRelease)
 	}
 	return keys
@@ -122,7 +124,7 @@ func (p *recipePage) acquire() tea.Cmd {
 	dir := p.view.path
 	format := ""
 	switch r := p.view.recipe.(type) {
-	case *zkview.Lock:
+	case *recognize.Lock:
 		if r.Recipe != "mutex" {
 			return failure(fmt.Errorf("zkx acquires mutexes only; %s is a %s", dir, r.Recipe))
 		}
@@ -171,7 +173,7 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	if !ok {
 		return failure(fmt.Errorf("select the holder to force-release"))
 	}
-	node := zkview.ContenderPath(p.view.path, c.Node)
+	node := recognize.ContenderPath(p.view.path, c.Node)
 	client := c.Client
 	if client == "" {
 		client = "unknown (cons not readable)"
@@ -226,7 +228,7 @@ func deleteOwnedBy(ctx context.Context, c *zkview.Client, w *zkview.Writer, node
 }
 
 func (p *recipePage) enqueue() tea.Cmd {
-	q, ok := p.view.recipe.(*zkview.Queue)
+	q, ok := p.view.recipe.(*recognize.Queue)
 	if !ok {
 		return failure(fmt.Errorf("%s is not a queue", p.view.path))
 	}
@@ -245,7 +247,7 @@ func (p *recipePage) enqueue() tea.Cmd {
 }
 
 func (p *recipePage) dequeue() tea.Cmd {
-	q, ok := p.view.recipe.(*zkview.Queue)
+	q, ok := p.view.recipe.(*recognize.Queue)
 	if !ok {
 		return failure(fmt.Errorf("%s is not a queue", p.view.path))
 	}
@@ -273,7 +275,7 @@ func (p *recipePage) volunteer() tea.Cmd {
 	dir := p.view.path
 	format := ""
 	switch r := p.view.recipe.(type) {
-	case *zkview.Election:
+	case *recognize.Election:
 		format = r.Format
 	case nil:
 	default:

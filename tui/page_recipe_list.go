@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"context"
 	"fmt"
 	"strings"
@@ -142,10 +144,10 @@ func (p *recipeListPage) rescan() tea.Cmd {
 // scanRoot scans root. A root that is a component of a recipe (a Curator
 // semaphore's leases/, a Kazoo semaphore's lock directory) gives the
 // recipe it belongs to, as `zkx locks PATH` does.
-func scanRoot(ctx context.Context, src source, root string, opts zkview.ScanOptions) (zkview.ScanResult, error) {
+func scanRoot(ctx context.Context, src source, root string, opts recognize.Options) (recognize.Result, error) {
 	if root != "/" {
-		if v, err := src.recognize(ctx, root, opts); err == nil && v != nil && zkview.RecipePath(v) != root {
-			return zkview.ResultOf(v), nil
+		if v, err := src.recognize(ctx, root, opts); err == nil && v != nil && recognize.RecipePath(v) != root {
+			return recognize.ResultOf(v), nil
 		}
 	}
 	return src.scan(ctx, root, opts) // its errors name root
@@ -254,11 +256,11 @@ func (p *recipeListPage) scheduleRedraw() {
 // it has none.
 func heldSince(v any) time.Time {
 	switch r := v.(type) {
-	case *zkview.Lock:
+	case *recognize.Lock:
 		if len(r.Holders) > 0 {
 			return r.Holders[0].Created
 		}
-	case *zkview.Election:
+	case *recognize.Election:
 		if r.Leader != nil {
 			return r.Leader.Created
 		}
@@ -335,7 +337,7 @@ func (p *recipeListPage) summary() string {
 	case kindLocks:
 		held, waiting := 0, 0
 		for _, v := range p.recipes {
-			if l, ok := v.(*zkview.Lock); ok {
+			if l, ok := v.(*recognize.Lock); ok {
 				if len(l.Holders) > 0 {
 					held++
 				}
@@ -346,7 +348,7 @@ func (p *recipeListPage) summary() string {
 	case kindQueues:
 		items := 0
 		for _, v := range p.recipes {
-			if q, ok := v.(*zkview.Queue); ok {
+			if q, ok := v.(*recognize.Queue); ok {
 				items += q.Length
 			}
 		}
@@ -354,7 +356,7 @@ func (p *recipeListPage) summary() string {
 	case kindElections:
 		led := 0
 		for _, v := range p.recipes {
-			if e, ok := v.(*zkview.Election); ok && e.Leader != nil {
+			if e, ok := v.(*recognize.Election); ok && e.Leader != nil {
 				led++
 			}
 		}

@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // recipeKind is what a recipe list shows.
@@ -19,7 +19,7 @@ const (
 func (k recipeKind) tables() bool { return k != kindQueues }
 
 // pick returns the recipes of the kind in a scan's result, as pointers.
-func (k recipeKind) pick(res zkview.ScanResult) []any {
+func (k recipeKind) pick(res recognize.Result) []any {
 	var out []any
 	switch k {
 	case kindLocks:
@@ -41,11 +41,11 @@ func (k recipeKind) pick(res zkview.ScanResult) []any {
 // is reports whether v, as RecognizeDir returns it, is of the kind.
 func (k recipeKind) is(v any) bool {
 	switch v.(type) {
-	case *zkview.Lock:
+	case *recognize.Lock:
 		return k == kindLocks
-	case *zkview.Queue:
+	case *recognize.Queue:
 		return k == kindQueues
-	case *zkview.Election:
+	case *recognize.Election:
 		return k == kindElections
 	}
 	return false
@@ -67,12 +67,12 @@ func (k recipeKind) singular() string {
 // it stays listed, free or empty, until its directory goes.
 func emptied(v any) any {
 	switch v := v.(type) {
-	case *zkview.Lock:
-		return &zkview.Lock{Path: v.Path, Recipe: v.Recipe, Format: v.Format, MaxLeases: v.MaxLeases}
-	case *zkview.Queue:
-		return &zkview.Queue{Path: v.Path, Format: v.Format}
-	case *zkview.Election:
-		return &zkview.Election{Path: v.Path, Format: v.Format}
+	case *recognize.Lock:
+		return &recognize.Lock{Path: v.Path, Recipe: v.Recipe, Format: v.Format, MaxLeases: v.MaxLeases}
+	case *recognize.Queue:
+		return &recognize.Queue{Path: v.Path, Format: v.Format}
+	case *recognize.Election:
+		return &recognize.Election{Path: v.Path, Format: v.Format}
 	}
 	return v
 }
@@ -80,11 +80,11 @@ func emptied(v any) any {
 // warningsOf returns a recipe's warnings.
 func warningsOf(v any) []string {
 	switch v := v.(type) {
-	case *zkview.Lock:
+	case *recognize.Lock:
 		return v.Warnings
-	case *zkview.Queue:
+	case *recognize.Queue:
 		return v.Warnings
-	case *zkview.Election:
+	case *recognize.Election:
 		return v.Warnings
 	}
 	return nil

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -14,7 +16,7 @@ import (
 )
 
 // How a recipe list stays live after its scan: every directory of every
-// listed recipe (zkview.RecipeDirs) is expanded in the live tree, which
+// listed recipe (recognize.RecipeDirs) is expanded in the live tree, which
 // keeps a child watch on it. When the tree reports one whose Pzxid moved
 // (a child came or went), the recipe is recognised again in a command, one
 // recognition per recipe at a time, and its row updated (and flashed). A
@@ -49,8 +51,8 @@ type liveState struct {
 	lastChange      time.Time
 
 	intro     introspector
-	tables    zkview.ServerTables // intro.last's
-	introTick bool                // an introDueMsg is on its way
+	tables    recognize.ServerTables // intro.last's
+	introTick bool                   // an introDueMsg is on its way
 }
 
 func newLiveState() liveState {
@@ -82,7 +84,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 	order := make([]string, 0, len(found))
 	inScan := make(map[string]bool, len(found))
 	for _, v := range found {
-		path := zkview.RecipePath(v)
+		path := recognize.RecipePath(v)
 		order = append(order, path)
 		inScan[path] = true
 		p.recipes[path] = v
@@ -102,7 +104,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 	p.order = order
 	var stale []string
 	for _, v := range found {
-		path := zkview.RecipePath(v)
+		path := recognize.RecipePath(v)
 		changed := false
 		for _, dir := range p.live.dirs[path] {
 			if pz, ok := msg.pzxid[dir]; ok {
@@ -142,7 +144,7 @@ func (p *recipeListPage) setIntrospection(in *introspect.Snapshot, err error, as
 // those it has now, no longer those it had.
 func (p *recipeListPage) follow(path string, v any) {
 	l := &p.live
-	dirs := zkview.RecipeDirs(v)
+	dirs := recognize.RecipeDirs(v)
 	for _, dir := range l.dirs[path] {
 		if !slices.Contains(dirs, dir) {
 			p.unown(dir, path)
@@ -267,7 +269,7 @@ func (p *recipeListPage) recognize(path string) tea.Cmd {
 
 // tablesFor is the tables a recipe is read with: nil for a kind that
 // needs none, read optimistically while the recipe changed after them.
-func (p *recipeListPage) tablesFor(path string) zkview.ServerTables {
+func (p *recipeListPage) tablesFor(path string) recognize.ServerTables {
 	t := p.live.tables
 	if !p.kind.tables() || t == nil {
 		return nil
@@ -294,7 +296,7 @@ func (p *recipeListPage) recognized(msg recognizedMsg) tea.Cmd {
 		return nil // closing
 	case msg.err != nil:
 		p.errs[msg.path] = msg.err
-	case p.kind.is(msg.v) && zkview.RecipePath(msg.v) == msg.path:
+	case p.kind.is(msg.v) && recognize.RecipePath(msg.v) == msg.path:
 		p.recipes[msg.path] = msg.v
 		delete(p.errs, msg.path)
 		p.follow(msg.path, msg.v)
@@ -354,7 +356,7 @@ func (p *recipeListPage) introspected() tea.Cmd {
 // interimTables read tables older than the recipe: a session they do not
 // list may have connected since, so "not connected" and "not watching"
 // are not known until the servers are asked again.
-type interimTables struct{ zkview.ServerTables }
+type interimTables struct{ recognize.ServerTables }
 
 func (t interimTables) Connected(s int64) (bool, bool) {
 	if c, known := t.ServerTables.Connected(s); c || !known {

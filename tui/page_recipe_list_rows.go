@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"fmt"
 	"path"
 	"strconv"
@@ -10,7 +12,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // recipeColumns are the columns of each kind of list.
@@ -55,7 +56,7 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 	var sig []string
 	warns := warningsOf(v)
 	switch r := v.(type) {
-	case *zkview.Lock:
+	case *recognize.Lock:
 		holder, client, held := st.Dim.Render("(free)"), "", ""
 		if len(r.Holders) > 0 {
 			h := r.Holders[0]
@@ -72,7 +73,7 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 		}
 		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, held, strconv.Itoa(len(r.Waiters)), p.warnCell(warns)}
 		sig = append(append([]string{}, cells[:5]...), cells[6:]...)
-	case *zkview.Queue:
+	case *recognize.Queue:
 		head := st.Dim.Render("(empty)")
 		if len(r.Items) > 0 {
 			it := r.Items[0]
@@ -86,7 +87,7 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 		}
 		cells = []string{p.pathCell(r.Path), r.Format, strconv.Itoa(r.Length), head, p.warnCell(warns)}
 		sig = append([]string{}, cells...)
-	case *zkview.Election:
+	case *recognize.Election:
 		leader, client, leads := st.Dim.Render("(none)"), "", ""
 		if r.Leader != nil {
 			leader = p.who(*r.Leader)
@@ -96,13 +97,13 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
 		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
 	}
-	if err := p.errs[zkview.RecipePath(v)]; err != nil && len(cells) > 0 {
+	if err := p.errs[recognize.RecipePath(v)]; err != nil && len(cells) > 0 {
 		// The last read of a listed recipe failed: say so where its
 		// warnings go, and keep what was read before.
 		cells[len(cells)-1] = st.Error.Render("✗ " + firstLine(err.Error()))
 		sig = append(sig, err.Error())
 	}
-	return tableRow{key: zkview.RecipePath(v), cells: cells, sig: strings.Join(sig, "\x00")}
+	return tableRow{key: recognize.RecipePath(v), cells: cells, sig: strings.Join(sig, "\x00")}
 }
 
 // pathCell shows a recipe's path, escaped.
@@ -112,7 +113,7 @@ func (p *recipeListPage) pathCell(full string) string {
 
 // who names a contender: its node's sequence number, and its session or
 // "you" when it is the explorer's.
-func (p *recipeListPage) who(c zkview.Contender) string {
+func (p *recipeListPage) who(c recognize.Contender) string {
 	st := p.ctx.Styles
 	s := nodeLabel(c)
 	switch {
@@ -149,7 +150,7 @@ func since(t, now time.Time) string {
 // nodeLabel names a contender's node in a row: "#3" when its name ends
 // in its sequence number (the order is what the name says; the session
 // says who), the bare name otherwise.
-func nodeLabel(c zkview.Contender) string {
+func nodeLabel(c recognize.Contender) string {
 	base := path.Base(c.Node)
 	if strings.HasSuffix(base, fmt.Sprintf("%010d", c.Seq)) {
 		return fmt.Sprintf("#%d", c.Seq)

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -90,7 +92,7 @@ func TestRecipeListLiveRows(t *testing.T) {
 
 	// The first holder let go; the first waiter holds.
 	next := orders
-	next.Holders = []zkview.Contender{orders.Waiters[0]}
+	next.Holders = []recognize.Contender{orders.Waiters[0]}
 	next.Waiters = orders.Waiters[1:]
 	f.dirs["/app/locks/orders"] = &next
 	f.recognized = nil // the scan's look at its root
@@ -240,13 +242,13 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 	release, visited := make(chan struct{}), make(chan struct{})
 	f := &fakeSource{}
 	src := f.source()
-	src.scan = func(_ context.Context, root string, o zkview.ScanOptions) (zkview.ScanResult, error) {
+	src.scan = func(_ context.Context, root string, o recognize.Options) (recognize.Result, error) {
 		for i := 0; i < 1234; i++ {
 			o.Visit(zkview.WalkNode{Path: fmt.Sprint(root, i)})
 		}
 		close(visited)
 		<-release
-		res := zkview.ScanResult{Locks: fakeLocks(clock.now)[:2], Partial: true}
+		res := recognize.Result{Locks: fakeLocks(clock.now)[:2], Partial: true}
 		return res, errors.New("scan /app: 2 nodes could not be read:\n/app/secret: not authenticated\n/app/gone: node does not exist")
 	}
 	p := newRecipeListPageFrom(listsContext(t, clock), kindLocks, "/app", src)
@@ -281,8 +283,8 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 	}
 
 	// A rescan that fails outright keeps what was found.
-	src.scan = func(context.Context, string, zkview.ScanOptions) (zkview.ScanResult, error) {
-		return zkview.ScanResult{}, errors.New("scan /app: connection lost")
+	src.scan = func(context.Context, string, recognize.Options) (recognize.Result, error) {
+		return recognize.Result{}, errors.New("scan /app: connection lost")
 	}
 	p.src = src
 	r.send(refreshMsg{})
@@ -335,7 +337,7 @@ func TestBareNodeAndLabels(t *testing.T) {
 		{"lock", 0, "lock"},
 		{"weird\x1bname", 0, `weird\x1bname`},
 	} {
-		if got := nodeLabel(zkview.Contender{Node: tc.node, Seq: tc.seq}); got != tc.want {
+		if got := nodeLabel(recognize.Contender{Node: tc.node, Seq: tc.seq}); got != tc.want {
 			t.Errorf("nodeLabel(%q) = %q, want %q", tc.node, got, tc.want)
 		}
 	}

@@ -352,7 +352,7 @@ func (b *treePage) create() tea.Cmd {
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
 	return openDialog(ask("New node under "+display.Line(dir), []string{
 		"Name of the new node (a persistent node; data is asked next):"}, "name> ", "", func(name string) tea.Cmd {
-		p, err := zkview.CheckPath(childOf(dir, name))
+		p, err := zkview.CheckPath(zkview.ChildPath(dir, name))
 		if err != nil || strings.Contains(name, "/") {
 			return failure(fmt.Errorf("node name %q: a name is one path component, e.g. config", name))
 		}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"cmp"
 	"context"
 	"fmt"
@@ -133,7 +135,7 @@ func (t *treePane) rebuild() {
 			children = inSequenceOrder(children)
 		}
 		for _, c := range children {
-			walk(childOf(p, c), c, depth+1)
+			walk(zkview.ChildPath(p, c), c, depth+1)
 		}
 	}
 	walk(t.root, t.root, 0)
@@ -183,13 +185,6 @@ func trailingSequence(name string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(name[len(name)-10:], 10, 64)
 	return n, err == nil && n >= 0 && !strings.ContainsAny(name[len(name)-10:], "+-")
-}
-
-func childOf(dir, name string) string {
-	if dir == "/" {
-		return "/" + name
-	}
-	return dir + "/" + name
 }
 
 // refilter keeps the rows whose name matches and the ancestors that lead
@@ -295,7 +290,7 @@ func (t *treePane) onTree(paths []string, now time.Time) {
 		changed = true
 		n, _ := t.ctx.Tree.Get(p)
 		for _, c := range n.Children {
-			cp := childOf(p, c)
+			cp := zkview.ChildPath(p, c)
 			if t.seen[cp] {
 				continue
 			}
@@ -365,7 +360,7 @@ func (t *treePane) label(p string, pzxid int64) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
-		r, err := zkview.RecognizeDir(ctx, c, p, opts)
+		r, err := recognize.Dir(ctx, c, p, opts)
 		if err != nil {
 			return labelMsg{path: p, pzxid: pzxid}
 		}
@@ -376,17 +371,17 @@ func (t *treePane) label(p string, pzxid int64) tea.Cmd {
 // labelOf names what RecognizeDir found.
 func labelOf(r any) dirLabel {
 	switch r := r.(type) {
-	case *zkview.Lock:
+	case *recognize.Lock:
 		kind := r.Recipe
 		if kind == "mutex" {
 			kind = "lock"
 		}
 		return dirLabel{kind: kind, format: r.Format}
-	case *zkview.Queue:
+	case *recognize.Queue:
 		return dirLabel{kind: "queue", format: r.Format}
-	case *zkview.Election:
+	case *recognize.Election:
 		return dirLabel{kind: "election", format: r.Format}
-	case *zkview.Barrier:
+	case *recognize.Barrier:
 		return dirLabel{kind: r.Kind, format: r.Format}
 	}
 	return dirLabel{}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -26,7 +28,7 @@ type recipeView struct {
 	ctx  *Context
 	path string
 
-	recipe   any // *zkview.Lock, *Election, *Queue, *Barrier, or nil
+	recipe   any // *recognize.Lock, *Election, *Queue, *Barrier, or nil
 	err      error
 	gone     bool // the directory does not exist (a container goes with its last child)
 	loaded   bool
@@ -90,7 +92,7 @@ func (v *recipeView) load() tea.Cmd {
 			}
 		}
 		opts.Tables, opts.Now = tables.Tables(), now()
-		r, err := zkview.RecognizeDir(ctx, c, p, opts)
+		r, err := recognize.Dir(ctx, c, p, opts)
 		return recipeMsg{path: p, recipe: r, err: err, tables: tables, tablesAt: at}
 	}
 }
@@ -152,7 +154,7 @@ func (v *recipeView) dirs() []string {
 	if v.recipe == nil {
 		return []string{v.path}
 	}
-	return zkview.RecipeDirs(v.recipe)
+	return recognize.RecipeDirs(v.recipe)
 }
 
 func (v *recipeView) setSize(w, h int) {
@@ -161,9 +163,9 @@ func (v *recipeView) setSize(w, h int) {
 }
 
 // contenders returns the rows of a lock or an election in queue order.
-func (v *recipeView) contenders() (roles []string, cs []zkview.Contender) {
+func (v *recipeView) contenders() (roles []string, cs []recognize.Contender) {
 	switch r := v.recipe.(type) {
-	case *zkview.Lock:
+	case *recognize.Lock:
 		for _, c := range r.Holders {
 			role := "holder"
 			if c.Kind != "" {
@@ -178,7 +180,7 @@ func (v *recipeView) contenders() (roles []string, cs []zkview.Contender) {
 			}
 			roles, cs = append(roles, role), append(cs, c)
 		}
-	case *zkview.Election:
+	case *recognize.Election:
 		for i, c := range electionOrder(r) {
 			role := fmt.Sprintf("candidate %d", i)
 			if r.Leader != nil && c.Node == r.Leader.Node {
@@ -186,7 +188,7 @@ func (v *recipeView) contenders() (roles []string, cs []zkview.Contender) {
 			}
 			roles, cs = append(roles, role), append(cs, c)
 		}
-	case *zkview.Barrier:
+	case *recognize.Barrier:
 		for _, c := range r.Participants {
 			roles, cs = append(roles, "participant"), append(cs, c)
 		}
@@ -195,7 +197,7 @@ func (v *recipeView) contenders() (roles []string, cs []zkview.Contender) {
 }
 
 func (v *recipeView) columns() []column {
-	if _, ok := v.recipe.(*zkview.Queue); ok {
+	if _, ok := v.recipe.(*recognize.Queue); ok {
 		return []column{{title: "#", width: 5, right: true}, {title: "NODE", width: 22}, {title: "PRIORITY", width: 8, drop: 1},
 			{title: "DATA", min: 10}, {title: "", width: 6, drop: 2}}
 	}
@@ -209,7 +211,7 @@ func (v *recipeView) columns() []column {
 func (v *recipeView) rows() []tableRow {
 	st := v.ctx.Styles
 	now := v.ctx.Now()
-	if q, ok := v.recipe.(*zkview.Queue); ok {
+	if q, ok := v.recipe.(*recognize.Queue); ok {
 		rows := make([]tableRow, 0, len(q.Items))
 		for i, it := range q.Items {
 			prio := ""
@@ -233,9 +235,9 @@ func (v *recipeView) rows() []tableRow {
 		}
 		watch := ""
 		switch c.Watch {
-		case zkview.WatchObserved:
+		case recognize.WatchObserved:
 			watch = "✓"
-		case zkview.WatchInferred:
+		case recognize.WatchInferred:
 			watch = "?"
 		}
 		dur := ""
@@ -274,19 +276,19 @@ func (v *recipeView) summary() []string {
 	var lines []string
 	var warnings []string
 	switch r := v.recipe.(type) {
-	case *zkview.Lock:
+	case *recognize.Lock:
 		head := fmt.Sprintf("%s · %s · %d holding · %d waiting", r.Recipe, r.Format, len(r.Holders), len(r.Waiters))
 		if r.MaxLeases > 0 {
 			head += fmt.Sprintf(" · at most %d leases", r.MaxLeases)
 		}
 		lines = append(lines, st.Title.Render(head), v.chainLine(r.Holders, r.Waiters), watchLegend(st))
 		warnings = r.Warnings
-	case *zkview.Election:
+	case *recognize.Election:
 		head := fmt.Sprintf("election · %s · %d in line behind the leader", r.Format, len(r.Candidates))
 		if r.Leader != nil {
 			head += " · leader " + r.Leader.Session
 		}
-		var leader, rest []zkview.Contender
+		var leader, rest []recognize.Contender
 		for _, c := range electionOrder(r) {
 			if r.Leader != nil && c.Node == r.Leader.Node {
 				leader = append(leader, c)
@@ -296,14 +298,14 @@ func (v *recipeView) summary() []string {
 		}
 		lines = append(lines, st.Title.Render(head), v.chainLine(leader, rest), watchLegend(st))
 		warnings = r.Warnings
-	case *zkview.Queue:
+	case *recognize.Queue:
 		head := fmt.Sprintf("queue · %s · %d items", r.Format, r.Length)
 		if len(r.Items) < r.Length {
 			head += fmt.Sprintf(" (first %d shown)", len(r.Items))
 		}
 		lines = append(lines, st.Title.Render(head), st.Dim.Render("taken from the top, in this order"))
 		warnings = r.Warnings
-	case *zkview.Barrier:
+	case *recognize.Barrier:
 		head := fmt.Sprintf("%s · %s · %d participants", r.Kind, r.Format, len(r.Participants))
 		if r.Ready {
 			head += " · ready"
@@ -328,9 +330,9 @@ func watchLegend(st Styles) string {
 
 // chainLine draws holders ← waiter ← waiter in one line, eliding the
 // middle of long queues.
-func (v *recipeView) chainLine(holders, waiters []zkview.Contender) string {
+func (v *recipeView) chainLine(holders, waiters []recognize.Contender) string {
 	st := v.ctx.Styles
-	name := func(c zkview.Contender, s lipgloss.Style) string {
+	name := func(c recognize.Contender, s lipgloss.Style) string {
 		label := "#" + fmt.Sprint(c.Seq) + " " + shortSession(c.SessionID)
 		if v.ctx.you(c.SessionID) {
 			return st.You.Render(label + " (you)")
@@ -378,10 +380,10 @@ func (v *recipeView) animates() bool {
 }
 
 // selected returns the contender under the cursor, if any.
-func (v *recipeView) selected() (zkview.Contender, bool) {
+func (v *recipeView) selected() (recognize.Contender, bool) {
 	r, ok := v.tbl.selected()
 	if !ok {
-		return zkview.Contender{}, false
+		return recognize.Contender{}, false
 	}
 	_, cs := v.contenders()
 	for _, c := range cs {
@@ -389,12 +391,12 @@ func (v *recipeView) selected() (zkview.Contender, bool) {
 			return c, true
 		}
 	}
-	return zkview.Contender{}, false
+	return recognize.Contender{}, false
 }
 
 // electionOrder is the leader, then the candidates in line.
-func electionOrder(e *zkview.Election) []zkview.Contender {
-	out := make([]zkview.Contender, 0, len(e.Candidates)+1)
+func electionOrder(e *recognize.Election) []recognize.Contender {
+	out := make([]recognize.Contender, 0, len(e.Candidates)+1)
 	if e.Leader != nil {
 		out = append(out, *e.Leader)
 	}

@@ -39,3 +39,11 @@ func CheckPath(p string) (string, error) {
 func disallowedInPath(r rune) bool {
 	return r <= 0x1f || r >= 0x7f && r <= 0x9f || r >= 0xd800 && r <= 0xf8ff || r >= 0xfff0 && r <= 0xffff
 }
+
+// ChildPath is the path of name in dir ("/" has no trailing slash to add).
+func ChildPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}

@@ -136,7 +136,7 @@ func (w *walker) visit(l *listing, depth int, opts WalkOptions, visit func(WalkN
 	next := make([]*listing, len(l.children))
 	for i, name := range l.children {
 		order := append(append(make([]int, 0, len(l.order)+1), l.order...), i)
-		next[i] = w.fetch(joinPath(l.path, name), order)
+		next[i] = w.fetch(ChildPath(l.path, name), order)
 	}
 	for _, child := range next {
 		if err := w.visit(child, depth+1, opts, visit); err != nil {

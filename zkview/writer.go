@@ -63,7 +63,7 @@ func (w *Writer) DeleteRecursive(ctx context.Context, path string) error {
 	}
 	sort.Strings(children)
 	for _, child := range children {
-		if err := w.DeleteRecursive(ctx, joinPath(path, child)); err != nil {
+		if err := w.DeleteRecursive(ctx, ChildPath(path, child)); err != nil {
 			return err
 		}
 	}
@@ -71,12 +71,4 @@ func (w *Writer) DeleteRecursive(ctx context.Context, path string) error {
 		return err
 	}
 	return nil
-}
-
-// joinPath joins a directory and a child name.
-func joinPath(dir, name string) string {
-	if dir == "/" {
-		return "/" + name
-	}
-	return dir + "/" + name
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +14,6 @@ import (
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 	"github.com/zkx-dev/zkx/recipes"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // TestLocksWhileMembersDie runs zkx locks against a real 3-node ensemble
@@ -31,7 +32,7 @@ func TestLocksWhileMembersDie(t *testing.T) {
 	leader := e.Leader(t)
 	leader.Kill(t)
 	out, _, err := run(t, "--server", connect, "locks", "-o", "json", "--timeout", "60s", base)
-	var locks []zkview.Lock
+	var locks []recognize.Lock
 	if err != nil || json.Unmarshal([]byte(out), &locks) != nil || len(locks) != 1 ||
 		len(locks[0].Holders) != 1 || locks[0].Holders[0].Node != holder.node {
 		t.Fatalf("zkx locks with the leader %v dead: %v\n%s", leader, err, out)
@@ -99,7 +100,7 @@ func TestLocksTimeoutMidScan(t *testing.T) {
 	if !errors.As(err, &partial) || !strings.Contains(err.Error(), "--timeout 2s reached before the scan of "+base+" finished") {
 		t.Fatalf("error %v, want a partial result ended by --timeout", err)
 	}
-	var locks []zkview.Lock
+	var locks []recognize.Lock
 	if json.Unmarshal([]byte(out), &locks) != nil {
 		t.Fatalf("partial output is not a JSON array:\n%s", out)
 	}

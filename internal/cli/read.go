@@ -110,7 +110,7 @@ func newLsCommand(g *globalOptions) *cobra.Command {
 			names := sortedNames(children)
 			paths := make([]string, len(names))
 			for i, name := range names {
-				paths[i] = childPath(path, name)
+				paths[i] = zkview.ChildPath(path, name)
 			}
 			stats, errs := c.StatAll(ctx, paths, 64)
 			rows := make([]nodeJSON, len(names))
@@ -301,11 +301,4 @@ func sortedNames(names []string) []string {
 	out := append([]string{}, names...)
 	sort.Strings(out)
 	return out
-}
-
-func childPath(dir, name string) string {
-	if dir == "/" {
-		return "/" + name
-	}
-	return dir + "/" + name
 }

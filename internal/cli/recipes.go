@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -45,9 +47,9 @@ func (f *scanFlags) register(cmd *cobra.Command, tables bool) {
 
 // recipeScan is what a recipe command found.
 type recipeScan struct {
-	res zkview.ScanResult
+	res recognize.Result
 	// tables answer whether a session is connected (never nil).
-	tables zkview.ServerTables
+	tables recognize.ServerTables
 	// partial, when set, says why res is incomplete.
 	partial error
 }
@@ -84,7 +86,7 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	}
 	defer c.Close()
 	tables := introspect.NewPending()
-	opts := zkview.ScanOptions{HeldTooLong: f.heldTooLong}
+	opts := recognize.Options{HeldTooLong: f.heldTooLong}
 	if kind.tables {
 		opts.Tables = tables
 		go func() {
@@ -101,7 +103,7 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	defer tables.Wait()
 
 	if path != "/" {
-		v, err := zkview.RecognizeDir(ctx, c, path, opts)
+		v, err := recognize.Dir(ctx, c, path, opts)
 		var pe *zkview.PathError
 		switch {
 		case err != nil && errors.As(err, &pe) && pe.Path == path:
@@ -109,13 +111,13 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		case err != nil:
 			// A node below (or beside) path: Scan reads them again and
 			// reports what it cannot read as a partial result.
-		case zkview.RecipePath(v) != "" && zkview.RecipePath(v) != path:
+		case recognize.RecipePath(v) != "" && recognize.RecipePath(v) != path:
 			// A component: its recipe lives above path, and the
 			// recipe's members are all below it.
-			return &recipeScan{res: zkview.ResultOf(v), tables: tables}, format, nil
+			return &recipeScan{res: recognize.ResultOf(v), tables: tables}, format, nil
 		}
 	}
-	res, err := zkview.Scan(ctx, c, path, opts)
+	res, err := recognize.Scan(ctx, c, path, opts)
 	if err != nil {
 		if !res.Partial || (zkview.IsNoNode(err) && empty(res)) {
 			return nil, "", err
@@ -128,7 +130,7 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	return &recipeScan{res: res, tables: tables}, format, nil
 }
 
-func empty(res zkview.ScanResult) bool {
+func empty(res recognize.Result) bool {
 	return len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers) == 0
 }
 
@@ -327,8 +329,8 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 // The normal* functions make every list of the JSON [] rather than null,
 // as DESIGN.md promises, whatever the recogniser left nil.
 
-func normalLocks(ls []zkview.Lock) []zkview.Lock {
-	out := make([]zkview.Lock, len(ls))
+func normalLocks(ls []recognize.Lock) []recognize.Lock {
+	out := make([]recognize.Lock, len(ls))
 	for i, l := range ls {
 		l.Holders, l.Waiters, l.Warnings = nonNil(l.Holders), nonNil(l.Waiters), nonNil(l.Warnings)
 		out[i] = l
@@ -336,8 +338,8 @@ func normalLocks(ls []zkview.Lock) []zkview.Lock {
 	return out
 }
 
-func normalQueues(qs []zkview.Queue) []zkview.Queue {
-	out := make([]zkview.Queue, len(qs))
+func normalQueues(qs []recognize.Queue) []recognize.Queue {
+	out := make([]recognize.Queue, len(qs))
 	for i, q := range qs {
 		q.Items, q.Warnings = nonNil(q.Items), nonNil(q.Warnings)
 		out[i] = q
@@ -345,8 +347,8 @@ func normalQueues(qs []zkview.Queue) []zkview.Queue {
 	return out
 }
 
-func normalElections(es []zkview.Election) []zkview.Election {
-	out := make([]zkview.Election, len(es))
+func normalElections(es []recognize.Election) []recognize.Election {
+	out := make([]recognize.Election, len(es))
 	for i, e := range es {
 		e.Candidates, e.Warnings = nonNil(e.Candidates), nonNil(e.Warnings)
 		out[i] = e

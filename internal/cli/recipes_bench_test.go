@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -8,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/zkx-dev/zkx/internal/zktest"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // benchLockDirs is how many lock directories BenchmarkLocksCommand scans:
@@ -35,7 +36,7 @@ func BenchmarkLocksCommand(b *testing.B) {
 	zktest.LockDirs(b, connect, base, benchLockDirs)
 	args := []string{"--server", connect, "locks", base, "-o", "json"}
 	check := func(b *testing.B, out []byte) {
-		var locks []zkview.Lock
+		var locks []recognize.Lock
 		if err := json.Unmarshal(out, &locks); err != nil {
 			b.Fatalf("zkx locks: %v", err)
 		}

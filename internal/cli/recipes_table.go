@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"fmt"
 	"io"
 	"strconv"
@@ -9,12 +11,11 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/cliout"
 	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // writeLocks prints locks as a table, one row per lock, or with long one
 // block per lock with every contender; warnings follow either way.
-func writeLocks(out io.Writer, locks []zkview.Lock, tables zkview.ServerTables, long bool) error {
+func writeLocks(out io.Writer, locks []recognize.Lock, tables recognize.ServerTables, long bool) error {
 	if len(locks) == 0 {
 		return nil
 	}
@@ -63,7 +64,7 @@ func writeLocks(out io.Writer, locks []zkview.Lock, tables zkview.ServerTables, 
 }
 
 // writeElections prints elections as writeLocks prints locks.
-func writeElections(out io.Writer, elections []zkview.Election, tables zkview.ServerTables, long bool) error {
+func writeElections(out io.Writer, elections []recognize.Election, tables recognize.ServerTables, long bool) error {
 	if len(elections) == 0 {
 		return nil
 	}
@@ -112,7 +113,7 @@ const (
 
 // writeQueues prints queues, one row per queue with its first items, or
 // with long every item read.
-func writeQueues(out io.Writer, queues []zkview.Queue, long bool) error {
+func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 	if len(queues) == 0 {
 		return nil
 	}
@@ -173,12 +174,12 @@ func writeQueues(out io.Writer, queues []zkview.Queue, long bool) error {
 // or candidate.
 type contenderRow struct {
 	role string
-	c    zkview.Contender
+	c    recognize.Contender
 }
 
 // writeRecipeBlock prints one recipe in the long view: a title, a row per
 // contender, the wait chain when it is one line, and the warnings.
-func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, rows []contenderRow, tables zkview.ServerTables, warnings []string) error {
+func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, rows []contenderRow, tables recognize.ServerTables, warnings []string) error {
 	if gap {
 		fmt.Fprintln(out)
 	}
@@ -199,7 +200,7 @@ func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, r
 		if role := r.role; role == "waiter" || role == "candidate" {
 			since, waitsFor, watch = heldFor(c.WaitingMs), shortNode(c.WaitsFor), c.Watch
 		}
-		if watch == zkview.WatchObserved {
+		if watch == recognize.WatchObserved {
 			watch = st.Good(watch)
 		}
 		t.Row("  "+role, cliout.Clean(shortNode(c.Node)), orDash(st, c.Session), orDash(st, cliout.Clean(c.Client)),
@@ -251,7 +252,7 @@ func writeWarnings(out io.Writer, st cliout.Styles, each func(yield func(path st
 }
 
 // who names a contender in one cell: its node (short), session and client.
-func who(c zkview.Contender) string {
+func who(c recognize.Contender) string {
 	parts := []string{cliout.Clean(shortNode(c.Node))}
 	if c.Session != "" {
 		parts = append(parts, c.Session)
@@ -267,7 +268,7 @@ func who(c zkview.Contender) string {
 // connected says whether the contender's session has a live connection:
 // yes, NO (the servers list every connection and not this one), or ? when
 // the servers would not say.
-func connected(st cliout.Styles, tables zkview.ServerTables, c zkview.Contender) string {
+func connected(st cliout.Styles, tables recognize.ServerTables, c recognize.Contender) string {
 	if c.SessionID == 0 {
 		return st.Dim("-")
 	}
@@ -332,7 +333,7 @@ func isUUID(s string) bool {
 	return true
 }
 
-func countHolders(l zkview.Lock) string {
+func countHolders(l recognize.Lock) string {
 	return plural(len(l.Holders), "holder") + ", " + plural(len(l.Waiters), "waiter")
 }
 

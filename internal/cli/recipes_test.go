@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,7 +22,6 @@ import (
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 	"github.com/zkx-dev/zkx/recipes"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // testDeadline bounds every wait for the servers or the recipes.
@@ -159,7 +160,7 @@ func sessionClients(t *testing.T, connect string) map[string]sessionJSON {
 
 // checkClients checks that every contender shows the client address zkx
 // sessions gives for its session, and clears it for comparison.
-func checkClients(t *testing.T, clients map[string]sessionJSON, cs []zkview.Contender) {
+func checkClients(t *testing.T, clients map[string]sessionJSON, cs []recognize.Contender) {
 	t.Helper()
 	seen := map[string]bool{}
 	for i := range cs {
@@ -214,7 +215,7 @@ func TestLocksCommand(t *testing.T) {
 					data = ownerData(t)
 				}
 
-				var locks []zkview.Lock
+				var locks []recognize.Lock
 				raw := runJSON(t, &locks, "--server", connect, "locks", "-o", "json", base)
 				if len(locks) != 1 {
 					t.Fatalf("want one lock:\n%s", raw)
@@ -232,9 +233,9 @@ func TestLocksCommand(t *testing.T) {
 				}
 				checkClients(t, clients, got.Holders)
 				checkClients(t, clients, got.Waiters)
-				want := zkview.Lock{Path: dir, Recipe: "mutex", Format: tc.format,
-					Holders: []zkview.Contender{{Node: holder.node, Seq: seqOf(t, holder.node), Session: sessionHex(holder.session), Data: data}},
-					Waiters: []zkview.Contender{
+				want := recognize.Lock{Path: dir, Recipe: "mutex", Format: tc.format,
+					Holders: []recognize.Contender{{Node: holder.node, Seq: seqOf(t, holder.node), Session: sessionHex(holder.session), Data: data}},
+					Waiters: []recognize.Contender{
 						{Node: w1.node, Seq: seqOf(t, w1.node), Session: sessionHex(w1.session), Data: data, WaitsFor: holder.node, Watch: "observed"},
 						{Node: w2.node, Seq: seqOf(t, w2.node), Session: sessionHex(w2.session), Data: data, WaitsFor: w1.node, Watch: "observed"},
 					},
@@ -303,7 +304,7 @@ func TestLocksSemaphore(t *testing.T) {
 		}
 
 		for _, path := range []string{dir, dir + "/locks", dir + "/leases"} {
-			var locks []zkview.Lock
+			var locks []recognize.Lock
 			raw := runJSON(t, &locks, "--server", connect, "locks", "-o", "json", path)
 			if len(locks) != 1 {
 				t.Fatalf("locks %s: want the semaphore:\n%s", path, raw)
@@ -337,9 +338,9 @@ func TestQueuesCommand(t *testing.T) {
 			}
 			nodes = append(nodes, node)
 		}
-		var queues []zkview.Queue
+		var queues []recognize.Queue
 		raw := runJSON(t, &queues, "--server", connect, "queues", "-o", "json", base)
-		want := []zkview.Queue{{Path: dir, Format: "zookeeper-recipes", Length: 4, Items: []zkview.QueueItem{
+		want := []recognize.Queue{{Path: dir, Format: "zookeeper-recipes", Length: 4, Items: []recognize.QueueItem{
 			{Node: nodes[0], Data: "first"}, {Node: nodes[1], Data: "second"}, {Node: nodes[2], Data: "third"}, {Node: nodes[3], Data: "fourth"},
 		}, Warnings: []string{}}}
 		if !reflect.DeepEqual(queues, want) || !strings.Contains(raw, `"warnings": []`) {
@@ -372,19 +373,19 @@ func TestElectionsCommand(t *testing.T) {
 		c1 := startContender(t, connect, candidate)
 		c2 := startContender(t, connect, candidate)
 
-		var elections []zkview.Election
+		var elections []recognize.Election
 		raw := runJSON(t, &elections, "--server", connect, "elections", "-o", "json", base)
 		if len(elections) != 1 || elections[0].Leader == nil {
 			t.Fatalf("want one election with a leader:\n%s", raw)
 		}
 		got := elections[0]
 		clients := sessionClients(t, connect)
-		checkClients(t, clients, []zkview.Contender{*got.Leader})
+		checkClients(t, clients, []recognize.Contender{*got.Leader})
 		got.Leader.Client, got.Leader.HeldMs = "", 0
 		checkClients(t, clients, got.Candidates)
-		want := zkview.Election{Path: dir, Format: "curator",
-			Leader: &zkview.Contender{Node: leader.node, Seq: seqOf(t, leader.node), Session: sessionHex(leader.session), Data: "node-a"},
-			Candidates: []zkview.Contender{
+		want := recognize.Election{Path: dir, Format: "curator",
+			Leader: &recognize.Contender{Node: leader.node, Seq: seqOf(t, leader.node), Session: sessionHex(leader.session), Data: "node-a"},
+			Candidates: []recognize.Contender{
 				{Node: c1.node, Seq: seqOf(t, c1.node), Session: sessionHex(c1.session), Data: "node-a", WaitsFor: leader.node, Watch: "observed"},
 				{Node: c2.node, Seq: seqOf(t, c2.node), Session: sessionHex(c2.session), Data: "node-a", WaitsFor: c1.node, Watch: "observed"},
 			},
@@ -453,7 +454,7 @@ func TestRecipesRefusedIntrospection(t *testing.T) {
 			}
 			holder := startContender(t, connect, mutex)
 			waiter := startContender(t, connect, mutex)
-			var locks []zkview.Lock
+			var locks []recognize.Lock
 			out, errs, err := run(t, "--server", connect, "locks", "-o", "json", dir)
 			if err != nil || json.Unmarshal([]byte(out), &locks) != nil || len(locks) != 1 {
 				t.Fatalf("zkx locks: %v\n%s\n%s", err, out, errs)
@@ -499,7 +500,7 @@ func TestRecipesPartial(t *testing.T) {
 		if !errors.As(err, &partial) || !strings.Contains(err.Error(), base+"/secret") || !strings.Contains(err.Error(), "partial result") {
 			t.Errorf("error %v, want a partial result naming %s/secret", err, base)
 		}
-		var locks []zkview.Lock
+		var locks []recognize.Lock
 		if json.Unmarshal([]byte(out), &locks) != nil || len(locks) != 1 || locks[0].Holders[0].Node != holder.node {
 			t.Errorf("partial output:\n%s", out)
 		}
@@ -603,7 +604,7 @@ func TestLocksStuckHolder(t *testing.T) {
 	}
 	hex := fmt.Sprintf("0x%x", holder.SessionID())
 
-	var locks []zkview.Lock
+	var locks []recognize.Lock
 	raw := runJSON(t, &locks, "--server", connect, "locks", "-o", "json", dir)
 	warning := "holder session " + hex + " has no live connection (" + node + "): no server lists it, and its node stays until the session expires"
 	if len(locks) != 1 || len(locks[0].Holders) != 1 || locks[0].Holders[0].Node != node || locks[0].Holders[0].Client != "" ||

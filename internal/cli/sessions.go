@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
@@ -13,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/internal/cliout"
-	"github.com/zkx-dev/zkx/zkview"
 )
 
 // sessionJSON is one session as `zkx sessions -o json` prints it.
@@ -127,7 +128,7 @@ const sessionEphemeralsShown = 2
 // writeSessions prints one row per session. A session no member lists a
 // connection for is "(no connection)" only when every member's connection
 // list was read; otherwise its member may simply not have said ("?").
-func writeSessions(out io.Writer, sessions []introspect.Session, tables zkview.ServerTables) error {
+func writeSessions(out io.Writer, sessions []introspect.Session, tables recognize.ServerTables) error {
 	st := cliout.NewStyles(out)
 	t := cliout.NewTable(out)
 	t.Row(st.Header("SESSION"), st.Header("CLIENT"), st.Header("SERVER"), st.Header("TIMEOUT"), st.Header("WATCHES"), st.Header("EPHEMERALS"))

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package zkview
+package recognize
 
 import "os/exec"
 

@@ -1,17 +1,6 @@
-package zkview
+package recognize
 
-import (
-	"context"
-	"time"
-
-	"github.com/go-zookeeper/zk"
-)
-
-// Reader is what recognisers read through: a Client, or a fake in tests.
-type Reader interface {
-	Children(ctx context.Context, path string) ([]string, *zk.Stat, error)
-	Get(ctx context.Context, path string) ([]byte, *zk.Stat, error)
-}
+import "time"
 
 // Contender is one node of a recognised recipe: a holder, a waiter, a
 // candidate or a lease. JSON fields follow DESIGN.md's `locks -o json`.

@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // recScanTree is a tree with one of each recipe, and some that are not.
@@ -33,7 +34,7 @@ func recScanTree() *recFake {
 
 func TestScan(t *testing.T) {
 	f := recScanTree()
-	res, err := Scan(context.Background(), f, "/", ScanOptions{Now: recEpoch, Concurrency: 3})
+	res, err := Scan(context.Background(), f, "/", Options{Now: recEpoch, Concurrency: 3})
 	if err != nil || res.Partial {
 		t.Fatalf("Scan: %v (partial %v)", err, res.Partial)
 	}
@@ -92,7 +93,7 @@ func TestScanRoots(t *testing.T) {
 		{"/app/sem", "/app/sem curator semaphore"},
 		{"/app/locks/orders", "/app/locks/orders curator mutex"},
 	} {
-		res, err := Scan(context.Background(), f, tt.root, ScanOptions{Now: recEpoch})
+		res, err := Scan(context.Background(), f, tt.root, Options{Now: recEpoch})
 		if err != nil || len(res.Locks) != 1 {
 			t.Errorf("Scan(%s): %v, %d locks", tt.root, err, len(res.Locks))
 			continue
@@ -101,8 +102,8 @@ func TestScanRoots(t *testing.T) {
 			t.Errorf("Scan(%s): %s %s %s, want %s", tt.root, l.Path, l.Format, l.Recipe, tt.want)
 		}
 	}
-	res, err := Scan(context.Background(), f, "/nowhere", ScanOptions{})
-	if !IsNoNode(err) || !res.Partial || res.Locks == nil {
+	res, err := Scan(context.Background(), f, "/nowhere", Options{})
+	if !zkview.IsNoNode(err) || !res.Partial || res.Locks == nil {
 		t.Errorf("Scan of a missing root: %v %+v", err, res)
 	}
 }
@@ -111,8 +112,8 @@ func TestScanPartial(t *testing.T) {
 	f := recScanTree()
 	f.errs["/app/config"] = zk.ErrNoAuth
 	f.errs["/app/leader/"+curLatch(1)] = zk.ErrNoAuth
-	res, err := Scan(context.Background(), f, "/", ScanOptions{Now: recEpoch})
-	if err == nil || !res.Partial || !IsNoAuth(err) {
+	res, err := Scan(context.Background(), f, "/", Options{Now: recEpoch})
+	if err == nil || !res.Partial || !zkview.IsNoAuth(err) {
 		t.Fatalf("Scan with unreadable nodes: %v (partial %v)", err, res.Partial)
 	}
 	if !strings.Contains(err.Error(), "/app/config") || !strings.Contains(err.Error(), "2 nodes could not be read") {
@@ -124,7 +125,7 @@ func TestScanPartial(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err = Scan(ctx, recScanTree(), "/", ScanOptions{})
+	res, err = Scan(ctx, recScanTree(), "/", Options{})
 	if !errors.Is(err, context.Canceled) || !res.Partial {
 		t.Errorf("cancelled Scan: %v (partial %v)", err, res.Partial)
 	}

@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 import (
 	"bufio"
@@ -160,7 +160,7 @@ func recConn(t *testing.T, connect string) *zk.Conn { return recConnTB(t, connec
 // (Curator and ZooKeeper's own recipes).
 func startJavaPeer(t *testing.T, connect, base string) *recPeer {
 	t.Helper()
-	src := filepath.Join("..", "testdata", "recognize")
+	src := filepath.Join("..", "..", "testdata", "recognize")
 	classpath := zktest.CompileCurator(t, filepath.Join(src, "CuratorRecipes.java"))
 	const install = "apt-get install -y libzookeeper-java"
 	for _, jar := range []string{"lock", "election", "queue"} {
@@ -258,14 +258,14 @@ func recContenderKinds(cs []Contender) []string {
 func TestRecognizeRealPeers(t *testing.T) {
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
-	kazoo := startRecPeer(t, zktest.KazooPython(t), filepath.Join("..", "testdata", "recognize", "kazoo_recipes.py"), connect, base)
+	kazoo := startRecPeer(t, zktest.KazooPython(t), filepath.Join("..", "..", "testdata", "recognize", "kazoo_recipes.py"), connect, base)
 	java := startJavaPeer(t, connect, base)
 	recGoPeers(t, connect, base)
 	kazoo.waitReady(t)
 	java.waitReady(t)
 
 	c := dialTest(t, connect)
-	opts := ScanOptions{}
+	opts := Options{}
 	get := func(t *testing.T, name string) any {
 		t.Helper()
 		v := recognizeT(t, c, base+"/"+name, opts)
@@ -450,7 +450,7 @@ func TestRecognizeRealPeers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		topts := ScanOptions{Tables: in.Tables()}
+		topts := Options{Tables: in.Tables()}
 		observed := func(what string, cs []Contender) {
 			t.Helper()
 			for _, c := range cs {

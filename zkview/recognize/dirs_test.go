@@ -1,16 +1,18 @@
-package zkview
+package recognize
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 func TestRecipeDirs(t *testing.T) {
 	f := recScanTree().
 		add("/app/kq/entry-100-0000000000", "x").
 		add("/app/leases-alone/"+curLease(1), "", ephemeralOf(12))
-	res, err := Scan(context.Background(), f, "/", ScanOptions{Now: recEpoch})
+	res, err := Scan(context.Background(), f, "/", Options{Now: recEpoch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func TestRecipeDirs(t *testing.T) {
 func TestScanVisit(t *testing.T) {
 	f := recScanTree()
 	visited := map[string]int64{} // Visit runs on Scan's goroutine
-	_, err := Scan(context.Background(), f, "/app", ScanOptions{Now: recEpoch, Visit: func(n WalkNode) {
+	_, err := Scan(context.Background(), f, "/app", Options{Now: recEpoch, Visit: func(n zkview.WalkNode) {
 		if n.Stat != nil {
 			visited[n.Path] = n.Stat.Pzxid
 		}

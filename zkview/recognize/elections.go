@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 // election builds an election from its members, sorted by sequence
 // number: Curator's LeaderLatch (and zkx's Election), "_c_<uuid>-latch-SEQ",

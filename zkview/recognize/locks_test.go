@@ -1,9 +1,11 @@
-package zkview
+package recognize
 
 import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // Node names as each library writes them.
@@ -30,7 +32,7 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 			0x103: {dir + "/" + curLock(3): true}, // the holder, not its predecessor
 		},
 	}
-	l := recAsLock(t, recognizeT(t, f, dir, ScanOptions{Tables: tables, Now: now}))
+	l := recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables, Now: now}))
 	if l.Path != dir || l.Recipe != "mutex" || l.Format != "curator" {
 		t.Errorf("lock %s %s %s, want %s mutex curator", l.Path, l.Recipe, l.Format, dir)
 	}
@@ -55,7 +57,7 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 		"foreign child junk: not of the curator mutex layout")
 
 	// Without the server's tables: nothing observed, no connection checks.
-	l = recAsLock(t, recognizeT(t, f, dir, ScanOptions{Now: now, HeldTooLong: time.Hour}))
+	l = recAsLock(t, recognizeT(t, f, dir, Options{Now: now, HeldTooLong: time.Hour}))
 	for _, c := range append(l.Holders, l.Waiters...) {
 		if c.Client != "" || (c.WaitsFor != "" && c.Watch != "inferred") {
 			t.Errorf("without tables: %+v", c)
@@ -108,7 +110,7 @@ func TestRecognizeLockFormats(t *testing.T) {
 			for _, n := range tt.nodes {
 				f.add("/l/"+n.name, n.data, ephemeralOf(n.session))
 			}
-			l := recAsLock(t, recognizeT(t, f, "/l", ScanOptions{}))
+			l := recAsLock(t, recognizeT(t, f, "/l", Options{}))
 			if l.Recipe != tt.recipe || l.Format != tt.format {
 				t.Errorf("%s %s, want %s %s", l.Format, l.Recipe, tt.format, tt.recipe)
 			}
@@ -127,11 +129,11 @@ func TestRecognizeNotALock(t *testing.T) {
 		add("/logs/log-0000000001", "").add("/logs/log-0000000002", "").
 		add("/objects/"+testHex, "").add("/objects/"+testHex2, "")
 	for _, p := range []string{"/empty", "/config", "/config/a", "/persistent", "/logs", "/objects", "/"} {
-		if v := recognizeT(t, f, p, ScanOptions{}); v != nil {
+		if v := recognizeT(t, f, p, Options{}); v != nil {
 			t.Errorf("%s recognised as %T %+v, want nil", p, v, v)
 		}
 	}
-	if _, err := RecognizeDir(t.Context(), f, "/missing", ScanOptions{}); !IsNoNode(err) {
+	if _, err := Dir(t.Context(), f, "/missing", Options{}); !zkview.IsNoNode(err) {
 		t.Errorf("missing directory: %v, want no node", err)
 	}
 }
@@ -143,7 +145,7 @@ func TestRecognizeReadWriteLocks(t *testing.T) {
 		for i, name := range []string{curRead(1), curRead(2), curWrite(3), curRead(4), curWrite(5), curRead(6)} {
 			f.add("/rw/"+name, "10.0.0.1", ephemeralOf(int64(i+1)))
 		}
-		l := recAsLock(t, recognizeT(t, f, "/rw", ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, "/rw", Options{}))
 		if l.Recipe != "rwlock" || l.Format != "curator" {
 			t.Errorf("%s %s", l.Format, l.Recipe)
 		}
@@ -160,7 +162,7 @@ func TestRecognizeReadWriteLocks(t *testing.T) {
 		for i, name := range []string{kzRead(1), kzRead(2), kzLock(3), kzRead(4), kzLock(5), kzRead(6)} {
 			f.add("/rw/"+name, "id", ephemeralOf(int64(i+1)))
 		}
-		l := recAsLock(t, recognizeT(t, f, "/rw", ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, "/rw", Options{}))
 		if l.Recipe != "rwlock" || l.Format != "kazoo" {
 			t.Errorf("%s %s", l.Format, l.Recipe)
 		}
@@ -177,7 +179,7 @@ func TestRecognizeReadWriteLocks(t *testing.T) {
 		for i, name := range []string{curWrite(1), curRead(2), curRead(3)} {
 			f.add("/rw/"+name, "", ephemeralOf(int64(i+1)))
 		}
-		l := recAsLock(t, recognizeT(t, f, "/rw", ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, "/rw", Options{}))
 		recWantNodes(t, "holders", l.Holders, "write:"+curWrite(1))
 		recWantNodes(t, "waiters", l.Waiters, "read:"+curRead(2)+">"+curWrite(1), "read:"+curRead(3)+">"+curWrite(1))
 	})
@@ -189,14 +191,14 @@ func TestRecognizeLockDiagnostics(t *testing.T) {
 			add("/o/"+curLock(1), "", ephemeralOf(5)).
 			add("/o/"+curLock(2), "", ephemeralOf(6)).
 			add("/o/"+curLock(3), "", ephemeralOf(5))
-		l := recAsLock(t, recognizeT(t, f, "/o", ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, "/o", Options{}))
 		recWantWarnings(t, l.Warnings, "session 0x5 owns 2 nodes here ("+curLock(1)+", "+curLock(3)+")")
 	})
 	t.Run("near the wrap", func(t *testing.T) {
 		f := newRecFake().
 			add("/w/"+curLock(2147483000), "", ephemeralOf(1)).
 			add("/w/"+curLock(2147483001), "", ephemeralOf(2))
-		l := recAsLock(t, recognizeT(t, f, "/w", ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, "/w", Options{}))
 		recWantNodes(t, "holders", l.Holders, curLock(2147483000))
 		recWantWarnings(t, l.Warnings, curLock(2147483001)+" has sequence number 2147483001, within 646 of the int32 wrap")
 	})
@@ -205,7 +207,7 @@ func TestRecognizeLockDiagnostics(t *testing.T) {
 			add("/w/"+curLock(2147483647), "", ephemeralOf(1)).
 			add("/w/"+curLock(-2147483648), "", ephemeralOf(2)).
 			add("/w/"+curLock(-2147483647), "", ephemeralOf(3))
-		l := recAsLock(t, recognizeT(t, f, "/w", ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, "/w", Options{}))
 		recWantNodes(t, "holders", l.Holders, curLock(-2147483648))
 		recWantNodes(t, "waiters", l.Waiters, curLock(-2147483647)+">"+curLock(-2147483648), curLock(2147483647)+">"+curLock(-2147483647))
 		recWantWarnings(t, l.Warnings,
@@ -217,7 +219,7 @@ func TestRecognizeLockDiagnostics(t *testing.T) {
 		for i := 0; i < 7; i++ {
 			f.add(fmt.Sprintf("/f/junk%d", i), "")
 		}
-		l := recAsLock(t, recognizeT(t, f, "/f", ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, "/f", Options{}))
 		recWantWarnings(t, l.Warnings, "foreign children junk0, junk1, junk2, junk3, junk4, and 2 more: not of the curator mutex layout")
 	})
 	t.Run("persistent generic nodes are foreign", func(t *testing.T) {
@@ -225,7 +227,7 @@ func TestRecognizeLockDiagnostics(t *testing.T) {
 			add("/g/lock-0000000001", "", ephemeralOf(1)).
 			add("/g/lock-0000000002", "").
 			add("/g/lock-0000000003", "", ephemeralOf(3))
-		l := recAsLock(t, recognizeT(t, f, "/g", ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, "/g", Options{}))
 		recWantNodes(t, "waiters", l.Waiters, "lock-0000000003>lock-0000000001")
 		recWantWarnings(t, l.Warnings, "foreign child lock-0000000002: not of the generic mutex layout")
 	})
@@ -246,7 +248,7 @@ func TestRecognizeCuratorSemaphore(t *testing.T) {
 		4: {dir + "/locks/" + curLock(5): true},
 	}}
 	for _, p := range []string{dir, dir + "/leases", dir + "/locks"} {
-		l := recAsLock(t, recognizeT(t, f, p, ScanOptions{Now: now, Tables: tables}))
+		l := recAsLock(t, recognizeT(t, f, p, Options{Now: now, Tables: tables}))
 		if l.Path != dir || l.Recipe != "semaphore" || l.Format != "curator" || l.MaxLeases != 0 {
 			t.Errorf("RecognizeDir(%s): %s %s %s max %d", p, l.Path, l.Recipe, l.Format, l.MaxLeases)
 		}
@@ -265,7 +267,7 @@ func TestRecognizeCuratorSemaphore(t *testing.T) {
 	f = newRecFake().
 		add(dir+"/leases/"+curLease(0), "web 1", ephemeralOf(1)).
 		add(dir+"/locks/"+curLock(0), "web 2", ephemeralOf(2))
-	l := recAsLock(t, recognizeT(t, f, dir, ScanOptions{}))
+	l := recAsLock(t, recognizeT(t, f, dir, Options{}))
 	if l.Format != "zkx" {
 		t.Errorf("format %s, want zkx", l.Format)
 	}
@@ -281,7 +283,7 @@ func TestRecognizeKazooSemaphore(t *testing.T) {
 		add("/app/sem-__lock__/"+kzLock(3), "worker-3", ephemeralOf(3)).
 		add("/app/sem-__lock__/"+kzLock(4), "worker-4", ephemeralOf(4))
 	for _, p := range []string{"/app/sem", "/app/sem-__lock__"} {
-		l := recAsLock(t, recognizeT(t, f, p, ScanOptions{}))
+		l := recAsLock(t, recognizeT(t, f, p, Options{}))
 		if l.Path != "/app/sem" || l.Recipe != "semaphore" || l.Format != "kazoo" || l.MaxLeases != 2 {
 			t.Errorf("RecognizeDir(%s): %s %s %s max %d", p, l.Path, l.Recipe, l.Format, l.MaxLeases)
 		}
@@ -296,13 +298,13 @@ func TestRecognizeKazooSemaphore(t *testing.T) {
 	}
 	// An empty semaphore is still one.
 	f = newRecFake().add("/s", "3").add("/s-__lock__", "")
-	l := recAsLock(t, recognizeT(t, f, "/s", ScanOptions{}))
+	l := recAsLock(t, recognizeT(t, f, "/s", Options{}))
 	if l.MaxLeases != 3 || len(l.Holders)+len(l.Waiters) != 0 {
 		t.Errorf("empty semaphore %+v", l)
 	}
 	// A plain Kazoo lock whose name ends like a semaphore's.
 	f = newRecFake().add("/x-__lock__/"+kzLock(1), "", ephemeralOf(1))
-	if l := recAsLock(t, recognizeT(t, f, "/x-__lock__", ScanOptions{})); l.Recipe != "mutex" {
+	if l := recAsLock(t, recognizeT(t, f, "/x-__lock__", Options{})); l.Recipe != "mutex" {
 		t.Errorf("lone -__lock__ directory: %s", l.Recipe)
 	}
 }
@@ -311,7 +313,7 @@ func TestLockAsElection(t *testing.T) {
 	f := newRecFake().
 		add("/sel/"+curLock(1), "leader-id", ephemeralOf(1)).
 		add("/sel/"+curLock(2), "other-id", ephemeralOf(2))
-	e := LockAsElection(*recAsLock(t, recognizeT(t, f, "/sel", ScanOptions{})))
+	e := LockAsElection(*recAsLock(t, recognizeT(t, f, "/sel", Options{})))
 	if e.Leader == nil || e.Leader.Node != curLock(1) || e.Leader.Data != "leader-id" || e.Format != "curator" {
 		t.Errorf("leader %+v", e.Leader)
 	}

@@ -1,10 +1,12 @@
-package zkview
+package recognize
 
 import (
 	"context"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // lock builds a mutex or a read-write lock from its members, sorted by
@@ -143,7 +145,7 @@ func (rc *recognizer) leasesOnly(d recDir, ms []recMember, foreign []recName) *L
 // session holding locks/ is waiting. The others in locks/ wait for their
 // predecessor there. The maximum is not stored (MaxLeases stays 0).
 func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (any, error) {
-	leasesDir, locksDir := joinPath(d.path, "leases"), joinPath(d.path, "locks")
+	leasesDir, locksDir := zkview.ChildPath(d.path, "leases"), zkview.ChildPath(d.path, "locks")
 	var (
 		leases, locks   []recMember
 		foreign         []recName
@@ -251,7 +253,7 @@ func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (any, error)
 		if n.Kind == rkKazooLock {
 			lockNames = append(lockNames, n)
 		} else {
-			n.Name = joinPath(lockDir, n.Name)
+			n.Name = zkview.ChildPath(lockDir, n.Name)
 			foreign = append(foreign, n)
 		}
 	}
@@ -273,9 +275,9 @@ func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (any, error)
 	for i, m := range locks {
 		waitsFor, dataWatch := d.path, false // a child watch on the leases
 		if i > 0 {
-			waitsFor, dataWatch = joinPath(lockDir, locks[i-1].Name), true
+			waitsFor, dataWatch = zkview.ChildPath(lockDir, locks[i-1].Name), true
 		}
-		l.Waiters = append(l.Waiters, b.waiter(m, joinPath(lockDir, m.Name), waitsFor, dataWatch))
+		l.Waiters = append(l.Waiters, b.waiter(m, zkview.ChildPath(lockDir, m.Name), waitsFor, dataWatch))
 	}
 	if l.MaxLeases > 0 && len(leases) > l.MaxLeases {
 		b.warnf("%d leases are taken, more than max_leases %d", len(leases), l.MaxLeases)

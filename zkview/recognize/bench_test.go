@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // recBenchLocks is how many lock directories BenchmarkScanLocks scans, as
@@ -39,13 +40,13 @@ func recConnTB(tb testing.TB, connect string) *zk.Conn {
 // real ZooKeeper: a walk listing the directories and a read of every lock
 // node. Run with
 //
-//	go test ./zkview -run '^$' -bench ScanLocks -benchtime 10x
+//	go test ./zkview/recognize -run '^$' -bench ScanLocks -benchtime 10x
 func BenchmarkScanLocks(b *testing.B) {
 	connect := zktest.Shared(b)
 	base := zktest.Path(b)
 	zktest.LockDirs(b, connect, base, recBenchLocks)
-	readers := map[string]Reader{"client": dialTest(b, connect)}
-	pool, err := DialPool(context.Background(), connect, 4)
+	readers := map[string]zkview.Reader{"client": dialTest(b, connect)}
+	pool, err := zkview.DialPool(context.Background(), connect, 4)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func BenchmarkScanLocks(b *testing.B) {
 		r := readers[name]
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				res, err := Scan(context.Background(), r, base, ScanOptions{})
+				res, err := Scan(context.Background(), r, base, Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // recFake is an in-memory tree that is a Reader, for recogniser unit tests.
@@ -76,11 +77,11 @@ func (f *recFake) Children(ctx context.Context, p string) ([]string, *zk.Stat, e
 	f.reads++
 	f.listed[p]++
 	if err := f.errs[p]; err != nil {
-		return nil, nil, &PathError{Op: "list", Path: p, Err: err}
+		return nil, nil, &zkview.PathError{Op: "list", Path: p, Err: err}
 	}
 	n, ok := f.nodes[p]
 	if !ok {
-		return nil, nil, &PathError{Op: "list", Path: p, Err: zk.ErrNoNode}
+		return nil, nil, &zkview.PathError{Op: "list", Path: p, Err: zk.ErrNoNode}
 	}
 	var out []string
 	for c := range n.children {
@@ -98,11 +99,11 @@ func (f *recFake) Get(ctx context.Context, p string) ([]byte, *zk.Stat, error) {
 	defer f.mu.Unlock()
 	f.reads++
 	if err := f.errs[p]; err != nil {
-		return nil, nil, &PathError{Op: "get", Path: p, Err: err}
+		return nil, nil, &zkview.PathError{Op: "get", Path: p, Err: err}
 	}
 	n, ok := f.nodes[p]
 	if !ok {
-		return nil, nil, &PathError{Op: "get", Path: p, Err: zk.ErrNoNode}
+		return nil, nil, &zkview.PathError{Op: "get", Path: p, Err: zk.ErrNoNode}
 	}
 	st := n.stat
 	st.NumChildren = int32(len(n.children))
@@ -135,14 +136,14 @@ func (f recTables) Watches(s int64, p string) (bool, bool) {
 	return w[p], true
 }
 
-// recognizeT runs RecognizeDir and fails the test on an error. Times are
+// recognizeT runs Dir and fails the test on an error. Times are
 // measured to recEpoch unless opts say otherwise.
-func recognizeT(t *testing.T, r Reader, p string, opts ScanOptions) any {
+func recognizeT(t *testing.T, r zkview.Reader, p string, opts Options) any {
 	t.Helper()
 	if opts.Now.IsZero() {
 		opts.Now = recEpoch
 	}
-	v, err := RecognizeDir(context.Background(), r, p, opts)
+	v, err := Dir(context.Background(), r, p, opts)
 	if err != nil {
 		t.Fatalf("RecognizeDir(%s): %v", p, err)
 	}
@@ -222,4 +223,17 @@ func recWantWarnings(t *testing.T, got []string, want ...string) {
 			t.Errorf("unexpected warning %q", g)
 		}
 	}
+}
+
+// dialTest opens a zkview client for a test, closed when it ends.
+func dialTest(t testing.TB, connect string) *zkview.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := zkview.Dial(ctx, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }

@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 import (
 	"context"
@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/zkx-dev/zkx/zkview"
 )
 
-// ScanResult is every recipe Scan recognised, by kind, each list in the
+// Result is every recipe Scan recognised, by kind, each list in the
 // walk's order (depth-first, children by name).
-type ScanResult struct {
+type Result struct {
 	Locks     []Lock     `json:"locks"`
 	Elections []Election `json:"elections"`
 	Queues    []Queue    `json:"queues"`
@@ -24,7 +26,7 @@ type ScanResult struct {
 const recScanErrors = 10
 
 // Scan walks root and its descendants and recognises every recipe among
-// them, as RecognizeDir does for one directory. Listings are pipelined by
+// them, as Dir does for one directory. Listings are pipelined by
 // Walk and the recipes' nodes read in parallel, at most opts.Concurrency
 // reads of each kind in flight. The members of a recognised recipe are not
 // listed themselves (they have no children).
@@ -32,7 +34,7 @@ const recScanErrors = 10
 // Scan goes on past nodes it cannot read (no permission, gone) and then
 // returns what it found with Partial set and an error naming them; when ctx
 // ends it returns what it found so far, Partial, and ctx's error.
-func Scan(ctx context.Context, r Reader, root string, opts ScanOptions) (ScanResult, error) {
+func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Result, error) {
 	rc := newRecognizer(r, opts)
 	opts = rc.opts
 	ctx, cancel := context.WithCancel(ctx)
@@ -53,7 +55,7 @@ func Scan(ctx context.Context, r Reader, root string, opts ScanOptions) (ScanRes
 		kazooSem     = map[string]bool{}
 		kazooSemLock = map[string]bool{}
 	)
-	visit := func(n WalkNode) error {
+	visit := func(n zkview.WalkNode) error {
 		skip = false
 		if opts.Visit != nil {
 			opts.Visit(n)
@@ -67,8 +69,8 @@ func Scan(ctx context.Context, r Reader, root string, opts ScanOptions) (ScanRes
 		}
 		for _, c := range n.Children {
 			if base, ok := strings.CutSuffix(c, kazooSemaphoreLock); ok && base != "" && containsSorted(n.Children, base) {
-				kazooSem[joinPath(n.Path, base)] = true
-				kazooSemLock[joinPath(n.Path, c)] = true
+				kazooSem[zkview.ChildPath(n.Path, base)] = true
+				kazooSemLock[zkview.ChildPath(n.Path, c)] = true
 			}
 		}
 		d := newRecDir(n.Path, n.Stat, n.Children)
@@ -100,13 +102,13 @@ func Scan(ctx context.Context, r Reader, root string, opts ScanOptions) (ScanRes
 		}()
 		return nil
 	}
-	walkErr := Walk(ctx, r, root, WalkOptions{
+	walkErr := zkview.Walk(ctx, r, root, zkview.WalkOptions{
 		Concurrency: opts.Concurrency,
-		Skip:        func(WalkNode) bool { return skip },
+		Skip:        func(zkview.WalkNode) bool { return skip },
 	}, visit)
 	wg.Wait()
 
-	res := ScanResult{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
+	res := Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
 	for _, s := range slots {
 		switch v := s.v.(type) {
 		case *Lock:
@@ -118,7 +120,7 @@ func Scan(ctx context.Context, r Reader, root string, opts ScanOptions) (ScanRes
 		case *Barrier:
 			res.Barriers = append(res.Barriers, *v)
 		}
-		if s.err != nil && !IsNoNode(s.err) {
+		if s.err != nil && !zkview.IsNoNode(s.err) {
 			readErr = append(readErr, s.err)
 		}
 	}

@@ -1,7 +1,8 @@
-package zkview
+package recognize
 
 import (
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview"
 
 	"context"
 	"path"
@@ -30,8 +31,8 @@ type ServerTables interface {
 	Watches(session int64, path string) (watching, known bool)
 }
 
-// ScanOptions tunes RecognizeDir and Scan.
-type ScanOptions struct {
+// Options tunes Dir and Scan.
+type Options struct {
 	// Tables, when not nil, gives client addresses, live connections and
 	// observed watches. Without it Client is empty, every Watch is
 	// "inferred" and there are no connection diagnostics.
@@ -49,11 +50,11 @@ type ScanOptions struct {
 	// in walk order from one goroutine, before the node is recognised: a
 	// viewer counts them to show progress, and keeps directories' stats to
 	// tell later whether their children changed since (Pzxid). It must be
-	// quick, and must not keep n.Children. RecognizeDir ignores it.
-	Visit func(n WalkNode)
+	// quick, and must not keep n.Children. Dir ignores it.
+	Visit func(n zkview.WalkNode)
 }
 
-func (o ScanOptions) withDefaults() ScanOptions {
+func (o Options) withDefaults() Options {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
@@ -66,7 +67,7 @@ func (o ScanOptions) withDefaults() ScanOptions {
 	return o
 }
 
-// RecipePath is the path of a recipe RecognizeDir returned, "" for none.
+// RecipePath is the path of a recipe Dir returned, "" for none.
 func RecipePath(v any) string {
 	switch v := v.(type) {
 	case *Lock:
@@ -81,10 +82,10 @@ func RecipePath(v any) string {
 	return ""
 }
 
-// ResultOf makes a ScanResult (its lists empty, not nil) of one recipe
-// RecognizeDir returned.
-func ResultOf(v any) ScanResult {
-	res := ScanResult{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
+// ResultOf makes a Result (its lists empty, not nil) of one recipe
+// Dir returned.
+func ResultOf(v any) Result {
+	res := Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
 	switch v := v.(type) {
 	case *Lock:
 		res.Locks = append(res.Locks, *v)
@@ -98,7 +99,7 @@ func ResultOf(v any) ScanResult {
 	return res
 }
 
-// RecognizeDir classifies one directory and returns what it is — a *Lock
+// Dir classifies one directory and returns what it is — a *Lock
 // (mutex, read-write lock or semaphore), an *Election, a *Queue or a
 // *Barrier — or nil when it is none of them. The formats are those of
 // DESIGN.md: Curator, Kazoo, ZooKeeper's own recipes, go-zookeeper, zkx and
@@ -123,7 +124,7 @@ func ResultOf(v any) ScanResult {
 // whose name contains "barrier" is a Curator DistributedBarrier (set while
 // the node exists). Curator's LeaderSelector and Kazoo's Election are
 // mutexes underneath, and are recognised as mutexes (see LockAsElection).
-func RecognizeDir(ctx context.Context, r Reader, dir string, opts ScanOptions) (any, error) {
+func Dir(ctx context.Context, r zkview.Reader, dir string, opts Options) (any, error) {
 	rc := newRecognizer(r, opts)
 	children, stat, err := r.Children(ctx, dir)
 	if err != nil {
@@ -157,17 +158,17 @@ func ContenderPath(recipePath, node string) string {
 	if strings.HasPrefix(node, "/") {
 		return node
 	}
-	return joinPath(recipePath, node)
+	return zkview.ChildPath(recipePath, node)
 }
 
 // recognizer reads and classifies directories with bounded concurrency.
 type recognizer struct {
-	r     Reader
-	opts  ScanOptions
+	r     zkview.Reader
+	opts  Options
 	reads chan struct{} // a token per read in flight
 }
 
-func newRecognizer(r Reader, opts ScanOptions) *recognizer {
+func newRecognizer(r zkview.Reader, opts Options) *recognizer {
 	opts = opts.withDefaults()
 	return &recognizer{r: r, opts: opts, reads: make(chan struct{}, opts.Concurrency)}
 }
@@ -190,7 +191,7 @@ func (rc *recognizer) list(ctx context.Context, dir string) ([]string, *zk.Stat,
 	}
 	defer rc.release()
 	children, stat, err := rc.r.Children(ctx, dir)
-	if IsNoNode(err) {
+	if zkview.IsNoNode(err) {
 		return nil, nil, nil
 	}
 	sort.Strings(children)
@@ -204,7 +205,7 @@ func (rc *recognizer) get(ctx context.Context, p string) ([]byte, *zk.Stat, erro
 	}
 	defer rc.release()
 	data, stat, err := rc.r.Get(ctx, p)
-	if IsNoNode(err) {
+	if zkview.IsNoNode(err) {
 		return nil, nil, nil
 	}
 	return data, stat, err
@@ -241,9 +242,9 @@ func (rc *recognizer) readMembers(ctx context.Context, dir string, names []recNa
 		go func() {
 			defer wg.Done()
 			defer rc.release()
-			data, stat, err := rc.r.Get(ctx, joinPath(dir, n.Name))
+			data, stat, err := rc.r.Get(ctx, zkview.ChildPath(dir, n.Name))
 			switch {
-			case IsNoNode(err):
+			case zkview.IsNoNode(err):
 			case err != nil:
 				mu.Lock()
 				if firstErr == nil {

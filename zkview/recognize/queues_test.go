@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 import (
 	"fmt"
@@ -81,7 +81,7 @@ func TestRecognizeQueues(t *testing.T) {
 			for name, data := range tt.nodes {
 				f.add("/q/"+name, data)
 			}
-			q := recAsQueue(t, recognizeT(t, f, "/q", ScanOptions{}))
+			q := recAsQueue(t, recognizeT(t, f, "/q", Options{}))
 			if q.Format != tt.format || q.Path != "/q" || q.Length != len(tt.items) {
 				t.Errorf("queue %s %s length %d", q.Format, q.Path, q.Length)
 			}
@@ -102,7 +102,7 @@ func TestRecognizeLockingQueue(t *testing.T) {
 		add("/lq/taken/entry-100-0000000007", "consumer-2", ephemeralOf(8))
 	tables := recTables{connected: map[int64]bool{9: false, 8: true}}
 	for _, p := range []string{"/lq", "/lq/entries", "/lq/taken"} {
-		q := recAsQueue(t, recognizeT(t, f, p, ScanOptions{Tables: tables}))
+		q := recAsQueue(t, recognizeT(t, f, p, Options{Tables: tables}))
 		if q.Path != "/lq" || q.Format != "kazoo" || q.Length != 3 {
 			t.Errorf("RecognizeDir(%s): %s %s length %d", p, q.Path, q.Format, q.Length)
 		}
@@ -121,7 +121,7 @@ func TestRecognizeLongQueue(t *testing.T) {
 	for i := 0; i < recQueueItems+5; i++ {
 		f.add(fmt.Sprintf("/q/qn-%010d", i), fmt.Sprint(i))
 	}
-	q := recAsQueue(t, recognizeT(t, f, "/q", ScanOptions{}))
+	q := recAsQueue(t, recognizeT(t, f, "/q", Options{}))
 	if q.Length != recQueueItems+5 || len(q.Items) != recQueueItems || q.Items[recQueueItems-1].Data != fmt.Sprint(recQueueItems-1) {
 		t.Errorf("long queue: length %d, %d items", q.Length, len(q.Items))
 	}

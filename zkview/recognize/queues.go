@@ -1,9 +1,10 @@
-package zkview
+package recognize
 
 import (
 	"context"
 	"sort"
 
+	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
@@ -78,7 +79,7 @@ func queueItem(m recMember, node string) QueueItem {
 // ephemeral <p>/taken/<item name> holding the consumer's id. Items are
 // named "entries/<name>".
 func (rc *recognizer) lockingQueue(ctx context.Context, d recDir) (any, error) {
-	entriesDir, takenDir := joinPath(d.path, "entries"), joinPath(d.path, "taken")
+	entriesDir, takenDir := zkview.ChildPath(d.path, "entries"), zkview.ChildPath(d.path, "taken")
 	entries, _, err := rc.list(ctx, entriesDir)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // data): nothing panics, and everything a recogniser reports names a
 // child that exists, in queue order without repeats.
 //
-//	go test ./zkview -run '^$' -fuzz '^FuzzRecognizeDir$' -fuzztime 60s
+//	go test ./zkview/recognize -run '^$' -fuzz '^FuzzRecognizeDir$' -fuzztime 60s
 func FuzzRecognizeDir(f *testing.F) {
 	for _, seed := range []string{
 		"_c_3f2a6b1e-5c4d-4e8f-9a0b-1c2d3e4f5a6b-lock-0000000003\n_c_3f2a6b1e-5c4d-4e8f-9a0b-1c2d3e4f5a6c-lock-0000000004",
@@ -38,7 +38,7 @@ func FuzzRecognizeDir(f *testing.F) {
 			children[name] = true
 			fake.add("/d/"+name, data, ephemeralOf(int64(i+1)), createdAt(recEpoch.Add(time.Duration(i)*time.Second)))
 		}
-		got, err := RecognizeDir(context.Background(), fake, "/d", ScanOptions{Now: recEpoch.Add(time.Hour)})
+		got, err := Dir(context.Background(), fake, "/d", Options{Now: recEpoch.Add(time.Hour)})
 		if err != nil {
 			return // e.g. a component pointing at a directory the fake lacks
 		}

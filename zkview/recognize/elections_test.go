@@ -1,4 +1,4 @@
-package zkview
+package recognize
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func TestRecognizeElections(t *testing.T) {
 			connected: map[int64]bool{1: false},
 			watches:   map[int64]map[string]bool{2: {"/e/" + curLatch(1): true}, 3: {}},
 		}
-		e := recAsElection(t, recognizeT(t, f, "/e", ScanOptions{Tables: tables}))
+		e := recAsElection(t, recognizeT(t, f, "/e", Options{Tables: tables}))
 		if e.Format != "curator" || e.Path != "/e" || e.Leader == nil || e.Leader.Node != curLatch(1) || e.Leader.Session != "0x1" {
 			t.Fatalf("election %+v leader %+v", e, e.Leader)
 		}
@@ -40,7 +40,7 @@ func TestRecognizeElections(t *testing.T) {
 	})
 	t.Run("zkx Election", func(t *testing.T) {
 		f := newRecFake().add("/e/"+curLatch(0), "web-1 10", ephemeralOf(1))
-		e := recAsElection(t, recognizeT(t, f, "/e", ScanOptions{}))
+		e := recAsElection(t, recognizeT(t, f, "/e", Options{}))
 		if e.Format != "zkx" || e.Leader == nil || e.Leader.Data != "web-1 10" || len(e.Candidates) != 0 || e.Candidates == nil {
 			t.Errorf("election %+v", e)
 		}
@@ -50,7 +50,7 @@ func TestRecognizeElections(t *testing.T) {
 			add("/e/n_0000000010", "host-a", ephemeralOf(1)).
 			add("/e/n_0000000009", "host-b", ephemeralOf(2)).
 			add("/e/n_0000000011", "host-c", ephemeralOf(2))
-		e := recAsElection(t, recognizeT(t, f, "/e", ScanOptions{}))
+		e := recAsElection(t, recognizeT(t, f, "/e", Options{}))
 		if e.Format != "zookeeper-recipes" || e.Leader == nil || e.Leader.Node != "n_0000000009" || e.Leader.Data != "host-b" {
 			t.Errorf("election %+v leader %+v", e, e.Leader)
 		}
@@ -59,7 +59,7 @@ func TestRecognizeElections(t *testing.T) {
 	})
 	t.Run("leaders are not held too long", func(t *testing.T) {
 		f := newRecFake().add("/e/"+curLatch(0), "", ephemeralOf(1))
-		e := recAsElection(t, recognizeT(t, f, "/e", ScanOptions{Now: recEpoch.AddDate(1, 0, 0)}))
+		e := recAsElection(t, recognizeT(t, f, "/e", Options{Now: recEpoch.AddDate(1, 0, 0)}))
 		recWantWarnings(t, e.Warnings)
 	})
 }

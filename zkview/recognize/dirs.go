@@ -1,13 +1,15 @@
-package zkview
+package recognize
 
 import (
 	"path"
 	"strings"
+
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // RecipeDirs returns the directories whose children make up a recognised
 // recipe (a *Lock, *Election, *Queue or *Barrier, or the same by value, as
-// RecognizeDir and Scan return them), the recipe's own path first: what a
+// Dir and Scan return them), the recipe's own path first: what a
 // viewer keeps child watches on to follow the recipe live, recognising it
 // again when one of them changes.
 //
@@ -78,8 +80,8 @@ func (d *recipeDirs) lock(l Lock) {
 		case l.Format == recFormatKazoo:
 			d.add(l.Path + kazooSemaphoreLock)
 		case !leasesOnly(l):
-			d.add(joinPath(l.Path, "leases"))
-			d.add(joinPath(l.Path, "locks"))
+			d.add(zkview.ChildPath(l.Path, "leases"))
+			d.add(zkview.ChildPath(l.Path, "locks"))
 		}
 	}
 	d.contenders(l.Path, l.Holders)
@@ -118,8 +120,8 @@ func (d *recipeDirs) queue(q Queue) {
 		locking = locking || strings.HasPrefix(it.Node, "entries/")
 	}
 	if locking {
-		d.add(joinPath(q.Path, "entries"))
-		d.add(joinPath(q.Path, "taken"))
+		d.add(zkview.ChildPath(q.Path, "entries"))
+		d.add(zkview.ChildPath(q.Path, "taken"))
 	}
 }
 
