@@ -44,8 +44,8 @@ type fakeSource struct {
 	res     recognize.Result
 	scanErr error
 	nodes   int // the scan reports this many nodes to Visit
-	// dirs answers RecognizeDir: a recipe, nil, or an error.
-	dirs  map[string]any
+	// dirs answers recognize.Dir: a recipe, nil, or an error.
+	dirs  map[string]recognize.Recipe
 	errs  map[string]error
 	in    *introspect.Snapshot
 	inErr error
@@ -67,7 +67,7 @@ func (f *fakeSource) source() source {
 			}
 			return f.res, f.scanErr
 		},
-		recognize: func(_ context.Context, dir string, _ recognize.Options) (any, error) {
+		recognize: func(_ context.Context, dir string, _ recognize.Options) (recognize.Recipe, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.recognitions++
@@ -294,7 +294,7 @@ func newFakeList(t *testing.T, kind recipeKind, w, h int) (*pageRunner, *recipeL
 	t.Helper()
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{res: fakeScanResult(clock.now), nodes: 12345, in: fakeIntrospection(clock.now),
-		dirs: map[string]any{}, errs: map[string]error{}}
+		dirs: map[string]recognize.Recipe{}, errs: map[string]error{}}
 	p := newRecipeListPageFrom(listsContext(t, clock), kind, "/app", f.source())
 	p.after = holdTimer
 	r := newPageRunner(t, p, w, h)

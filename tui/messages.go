@@ -75,7 +75,7 @@ type scanMsg struct {
 type recognizedMsg struct {
 	owner *recipeListPage
 	path  string
-	v     any
+	v     recognize.Recipe
 	err   error
 }
 
@@ -110,7 +110,7 @@ type openDialogMsg struct{ d *dialog }
 // recipeMsg is a recognition of path, with the tables it used.
 type recipeMsg struct {
 	path     string
-	recipe   any
+	recipe   recognize.Recipe
 	err      error
 	tables   *introspect.Snapshot
 	tablesAt time.Time

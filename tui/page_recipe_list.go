@@ -33,7 +33,7 @@ type recipeListPage struct {
 	// The recipes in the scan's order, by path; errs holds a listed
 	// recipe's last failed read.
 	order   []string
-	recipes map[string]any
+	recipes map[string]recognize.Recipe
 	errs    map[string]error
 	// redrawAt is when a live duration on screen next changes.
 	redrawAt time.Time
@@ -70,7 +70,7 @@ func newRecipeListPageFrom(ctx *Context, kind recipeKind, root string, src sourc
 	pctx, cancel := context.WithCancel(ctx.Ctx)
 	p := &recipeListPage{
 		ctx: ctx, kind: kind, root: root, src: src, pctx: pctx, cancel: cancel,
-		recipes: map[string]any{}, errs: map[string]error{},
+		recipes: map[string]recognize.Recipe{}, errs: map[string]error{},
 		live: newLiveState(), after: afterDelay,
 	}
 	p.live.intro.ask = src.introspect
@@ -146,7 +146,7 @@ func (p *recipeListPage) rescan() tea.Cmd {
 // recipe it belongs to, as `zkx locks PATH` does.
 func scanRoot(ctx context.Context, src source, root string, opts recognize.Options) (recognize.Result, error) {
 	if root != "/" {
-		if v, err := src.recognize(ctx, root, opts); err == nil && v != nil && recognize.RecipePath(v) != root {
+		if v, err := src.recognize(ctx, root, opts); err == nil && v != nil && v.Info().Path != root {
 			return recognize.ResultOf(v), nil
 		}
 	}
@@ -254,16 +254,9 @@ func (p *recipeListPage) scheduleRedraw() {
 
 // heldSince is when a recipe's holder or leader got its node; zero when
 // it has none.
-func heldSince(v any) time.Time {
-	switch r := v.(type) {
-	case *recognize.Lock:
-		if len(r.Holders) > 0 {
-			return r.Holders[0].Created
-		}
-	case *recognize.Election:
-		if r.Leader != nil {
-			return r.Leader.Created
-		}
+func heldSince(r recognize.Recipe) time.Time {
+	if h := r.Holding(); len(h) > 0 {
+		return h[0].Created
 	}
 	return time.Time{}
 }
@@ -364,7 +357,7 @@ func (p *recipeListPage) summary() string {
 	}
 	warned := 0
 	for _, v := range p.recipes {
-		if len(warningsOf(v)) > 0 {
+		if len(v.Info().Warnings) > 0 {
 			warned++
 		}
 	}

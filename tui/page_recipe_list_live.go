@@ -16,7 +16,7 @@ import (
 )
 
 // How a recipe list stays live after its scan: every directory of every
-// listed recipe (recognize.RecipeDirs) is expanded in the live tree, which
+// listed recipe (Recipe.Dirs) is expanded in the live tree, which
 // keeps a child watch on it. When the tree reports one whose Pzxid moved
 // (a child came or went), the recipe is recognised again in a command, one
 // recognition per recipe at a time, and its row updated (and flashed). A
@@ -84,7 +84,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 	order := make([]string, 0, len(found))
 	inScan := make(map[string]bool, len(found))
 	for _, v := range found {
-		path := recognize.RecipePath(v)
+		path := v.Info().Path
 		order = append(order, path)
 		inScan[path] = true
 		p.recipes[path] = v
@@ -104,7 +104,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 	p.order = order
 	var stale []string
 	for _, v := range found {
-		path := recognize.RecipePath(v)
+		path := v.Info().Path
 		changed := false
 		for _, dir := range p.live.dirs[path] {
 			if pz, ok := msg.pzxid[dir]; ok {
@@ -142,9 +142,9 @@ func (p *recipeListPage) setIntrospection(in *introspect.Snapshot, err error, as
 
 // follow keeps the directories of a recipe expanded in the live tree:
 // those it has now, no longer those it had.
-func (p *recipeListPage) follow(path string, v any) {
+func (p *recipeListPage) follow(path string, v recognize.Recipe) {
 	l := &p.live
-	dirs := recognize.RecipeDirs(v)
+	dirs := v.Dirs()
 	for _, dir := range l.dirs[path] {
 		if !slices.Contains(dirs, dir) {
 			p.unown(dir, path)
@@ -296,13 +296,13 @@ func (p *recipeListPage) recognized(msg recognizedMsg) tea.Cmd {
 		return nil // closing
 	case msg.err != nil:
 		p.errs[msg.path] = msg.err
-	case p.kind.is(msg.v) && recognize.RecipePath(msg.v) == msg.path:
+	case p.kind.is(msg.v) && msg.v.Info().Path == msg.path:
 		p.recipes[msg.path] = msg.v
 		delete(p.errs, msg.path)
 		p.follow(msg.path, msg.v)
 	default:
 		// No longer a recipe of the kind: free, empty, leaderless.
-		p.recipes[msg.path] = emptied(old)
+		p.recipes[msg.path] = old.Emptied()
 		delete(p.errs, msg.path)
 	}
 	p.rebuild()

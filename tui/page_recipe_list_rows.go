@@ -50,11 +50,11 @@ func recipeColumns(k recipeKind) []listColumn {
 
 // recipeRow draws one recipe of the list. The row's signature leaves out
 // how long the holder has held, which changes every second on its own.
-func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
+func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) tableRow {
 	st := p.ctx.Styles
 	var cells []string
 	var sig []string
-	warns := warningsOf(v)
+	warns := v.Info().Warnings
 	switch r := v.(type) {
 	case *recognize.Lock:
 		holder, client, held := st.Dim.Render("(free)"), "", ""
@@ -97,13 +97,13 @@ func (p *recipeListPage) recipeRow(v any, now time.Time) tableRow {
 		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
 		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
 	}
-	if err := p.errs[recognize.RecipePath(v)]; err != nil && len(cells) > 0 {
+	if err := p.errs[v.Info().Path]; err != nil && len(cells) > 0 {
 		// The last read of a listed recipe failed: say so where its
 		// warnings go, and keep what was read before.
 		cells[len(cells)-1] = st.Error.Render("✗ " + firstLine(err.Error()))
 		sig = append(sig, err.Error())
 	}
-	return tableRow{key: recognize.RecipePath(v), cells: cells, sig: strings.Join(sig, "\x00")}
+	return tableRow{key: v.Info().Path, cells: cells, sig: strings.Join(sig, "\x00")}
 }
 
 // pathCell shows a recipe's path, escaped.

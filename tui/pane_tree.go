@@ -368,23 +368,18 @@ func (t *treePane) label(p string, pzxid int64) tea.Cmd {
 	}
 }
 
-// labelOf names what RecognizeDir found.
-func labelOf(r any) dirLabel {
-	switch r := r.(type) {
-	case *recognize.Lock:
-		kind := r.Recipe
-		if kind == "mutex" {
-			kind = "lock"
-		}
-		return dirLabel{kind: kind, format: r.Format}
-	case *recognize.Queue:
-		return dirLabel{kind: "queue", format: r.Format}
-	case *recognize.Election:
-		return dirLabel{kind: "election", format: r.Format}
-	case *recognize.Barrier:
-		return dirLabel{kind: r.Kind, format: r.Format}
+// labelOf names what recognition found: [lock·curator], [rwlock·kazoo],
+// [queue·zookeeper-recipes]; none for nothing.
+func labelOf(r recognize.Recipe) dirLabel {
+	if r == nil {
+		return dirLabel{}
 	}
-	return dirLabel{}
+	info := r.Info()
+	kind := info.Kind
+	if kind == "mutex" {
+		kind = "lock"
+	}
+	return dirLabel{kind: kind, format: info.Format}
 }
 
 func (t *treePane) onStats(msg rowStatsMsg) {

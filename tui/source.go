@@ -14,7 +14,7 @@ import (
 // tea.Cmd, never in Update.
 type source struct {
 	scan       func(ctx context.Context, root string, opts recognize.Options) (recognize.Result, error)
-	recognize  func(ctx context.Context, dir string, opts recognize.Options) (any, error)
+	recognize  func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error)
 	introspect func(ctx context.Context) (*introspect.Snapshot, error)
 }
 
@@ -28,7 +28,7 @@ func clientSource(c *Context) source {
 			scan: func(context.Context, string, recognize.Options) (recognize.Result, error) {
 				return recognize.Result{}, errNoClient
 			},
-			recognize:  func(context.Context, string, recognize.Options) (any, error) { return nil, errNoClient },
+			recognize:  func(context.Context, string, recognize.Options) (recognize.Recipe, error) { return nil, errNoClient },
 			introspect: func(context.Context) (*introspect.Snapshot, error) { return nil, errNoClient },
 		}
 	}
@@ -36,7 +36,7 @@ func clientSource(c *Context) source {
 		scan: func(ctx context.Context, root string, o recognize.Options) (recognize.Result, error) {
 			return recognize.Scan(ctx, client, root, o)
 		},
-		recognize: func(ctx context.Context, dir string, o recognize.Options) (any, error) {
+		recognize: func(ctx context.Context, dir string, o recognize.Options) (recognize.Recipe, error) {
 			return recognize.Dir(ctx, client, dir, o)
 		},
 		introspect: func(ctx context.Context) (*introspect.Snapshot, error) {

@@ -28,7 +28,7 @@ type recipeView struct {
 	ctx  *Context
 	path string
 
-	recipe   any // *recognize.Lock, *Election, *Queue, *Barrier, or nil
+	recipe   recognize.Recipe // nil: not (or no longer) a recipe
 	err      error
 	gone     bool // the directory does not exist (a container goes with its last child)
 	loaded   bool
@@ -107,7 +107,7 @@ func (v *recipeView) update(msg tea.Msg) tea.Cmd {
 		if msg.recipe == nil && msg.err == nil && v.recipe != nil {
 			// Emptied, not another thing: still that recipe, in that
 			// format, to whoever joins it next.
-			msg.recipe = emptied(v.recipe)
+			msg.recipe = v.recipe.Emptied()
 		}
 		v.recipe, v.err, v.gone = msg.recipe, msg.err, zkview.IsNoNode(msg.err)
 		if v.gone {
@@ -154,7 +154,7 @@ func (v *recipeView) dirs() []string {
 	if v.recipe == nil {
 		return []string{v.path}
 	}
-	return recognize.RecipeDirs(v.recipe)
+	return v.recipe.Dirs()
 }
 
 func (v *recipeView) setSize(w, h int) {

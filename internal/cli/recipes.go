@@ -111,7 +111,7 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		case err != nil:
 			// A node below (or beside) path: Scan reads them again and
 			// reports what it cannot read as a partial result.
-		case recognize.RecipePath(v) != "" && recognize.RecipePath(v) != path:
+		case v != nil && v.Info().Path != path:
 			// A component: its recipe lives above path, and the
 			// recipe's members are all below it.
 			return &recipeScan{res: recognize.ResultOf(v), tables: tables}, format, nil

@@ -6,7 +6,7 @@ import "context"
 // persistent node, set while it exists, which waiters watch with exists.
 // Any leaf could be one, so only a leaf whose name contains "barrier" is
 // taken for one.
-func (rc *recognizer) barrier(ctx context.Context, d recDir) (any, error) {
+func (rc *recognizer) barrier(ctx context.Context, d recDir) (Recipe, error) {
 	if !isBarrierName(d.path) || (d.stat != nil && d.stat.EphemeralOwner != 0) {
 		return nil, nil
 	}
@@ -27,7 +27,7 @@ func (rc *recognizer) barrier(ctx context.Context, d recDir) (any, error) {
 // (persistent) exists once enough have entered. Until then every
 // participant waits for ready to be created (an exists watch). Nodes
 // holding JSON (a ServiceDiscovery registration) are not participants.
-func (rc *recognizer) doubleBarrier(ctx context.Context, d recDir, members, foreign []recName) (any, error) {
+func (rc *recognizer) doubleBarrier(ctx context.Context, d recDir, members, foreign []recName) (Recipe, error) {
 	ready := false
 	var parts []recName
 	for _, n := range members {

@@ -2,7 +2,7 @@ package recognize
 
 import "testing"
 
-func recAsBarrier(t *testing.T, v any) *Barrier {
+func recAsBarrier(t *testing.T, v Recipe) *Barrier {
 	t.Helper()
 	b, ok := v.(*Barrier)
 	if !ok {

@@ -7,49 +7,31 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// RecipeDirs returns the directories whose children make up a recognised
-// recipe (a *Lock, *Election, *Queue or *Barrier, or the same by value, as
-// Dir and Scan return them), the recipe's own path first: what a
-// viewer keeps child watches on to follow the recipe live, recognising it
-// again when one of them changes.
-//
-// Besides the directories its contenders and items are in, a layout's
-// component directories are included even when an empty recipe does not
-// show them (the leases/ and locks/ of a Curator semaphore, the entries/
-// and taken/ of what may be a Kazoo LockingQueue), so some of the
-// directories may not exist. Anything else gives nil.
-func RecipeDirs(v any) []string {
+// Dirs implements Recipe.
+func (l *Lock) Dirs() []string {
 	var d recipeDirs
-	switch v := v.(type) {
-	case *Lock:
-		if v == nil {
-			return nil
-		}
-		d.lock(*v)
-	case Lock:
-		d.lock(v)
-	case *Election:
-		if v == nil {
-			return nil
-		}
-		d.election(*v)
-	case Election:
-		d.election(v)
-	case *Queue:
-		if v == nil {
-			return nil
-		}
-		d.queue(*v)
-	case Queue:
-		d.queue(v)
-	case *Barrier:
-		if v == nil {
-			return nil
-		}
-		d.barrier(*v)
-	case Barrier:
-		d.barrier(v)
-	}
+	d.lock(*l)
+	return d.list
+}
+
+// Dirs implements Recipe.
+func (e *Election) Dirs() []string {
+	var d recipeDirs
+	d.election(*e)
+	return d.list
+}
+
+// Dirs implements Recipe.
+func (q *Queue) Dirs() []string {
+	var d recipeDirs
+	d.queue(*q)
+	return d.list
+}
+
+// Dirs implements Recipe.
+func (b *Barrier) Dirs() []string {
+	var d recipeDirs
+	d.barrier(*b)
 	return d.list
 }
 

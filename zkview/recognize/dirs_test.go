@@ -8,7 +8,7 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-func TestRecipeDirs(t *testing.T) {
+func TestDirs(t *testing.T) {
 	f := recScanTree().
 		add("/app/kq/entry-100-0000000000", "x").
 		add("/app/leases-alone/"+curLease(1), "", ephemeralOf(12))
@@ -17,17 +17,8 @@ func TestRecipeDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, l := range res.Locks {
-		got[l.Path] = strings.Join(RecipeDirs(&l), " ")
-	}
-	for _, e := range res.Elections {
-		got[e.Path] = strings.Join(RecipeDirs(e), " ")
-	}
-	for _, q := range res.Queues {
-		got[q.Path] = strings.Join(RecipeDirs(&q), " ")
-	}
-	for _, b := range res.Barriers {
-		got[b.Path] = strings.Join(RecipeDirs(b), " ")
+	for _, r := range res.All() {
+		got[r.Info().Path] = strings.Join(r.Dirs(), " ")
 	}
 	want := map[string]string{
 		"/app/ksem":          "/app/ksem /app/ksem-__lock__",
@@ -46,22 +37,16 @@ func TestRecipeDirs(t *testing.T) {
 	}
 	for p, w := range want {
 		if got[p] != w {
-			t.Errorf("RecipeDirs(%s) = %q, want %q", p, got[p], w)
+			t.Errorf("Dirs of %s = %q, want %q", p, got[p], w)
 		}
 	}
 	// An empty semaphore or Kazoo queue shows no contenders: the
 	// component directories its layout may have are included.
-	if d := RecipeDirs(&Lock{Path: "/s", Recipe: "semaphore", Format: "curator"}); strings.Join(d, " ") != "/s /s/leases /s/locks" {
+	if d := (&Lock{Path: "/s", Recipe: "semaphore", Format: "curator"}).Dirs(); strings.Join(d, " ") != "/s /s/leases /s/locks" {
 		t.Errorf("empty semaphore: %q", d)
 	}
-	if d := RecipeDirs(Queue{Path: "/q", Format: "kazoo"}); strings.Join(d, " ") != "/q /q/entries /q/taken" {
+	if d := (&Queue{Path: "/q", Format: "kazoo"}).Dirs(); strings.Join(d, " ") != "/q /q/entries /q/taken" {
 		t.Errorf("empty kazoo queue: %q", d)
-	}
-	if d := RecipeDirs((*Lock)(nil)); d != nil {
-		t.Errorf("nil lock: %q", d)
-	}
-	if d := RecipeDirs("not a recipe"); d != nil {
-		t.Errorf("string: %q", d)
 	}
 }
 

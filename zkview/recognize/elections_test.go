@@ -7,7 +7,7 @@ import (
 
 func curLatch(seq int32) string { return fmt.Sprintf("_c_%s-latch-%010d", testUUID, seq) }
 
-func recAsElection(t *testing.T, v any) *Election {
+func recAsElection(t *testing.T, v Recipe) *Election {
 	t.Helper()
 	e, ok := v.(*Election)
 	if !ok {

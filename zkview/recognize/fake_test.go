@@ -138,20 +138,20 @@ func (f recTables) Watches(s int64, p string) (bool, bool) {
 
 // recognizeT runs Dir and fails the test on an error. Times are
 // measured to recEpoch unless opts say otherwise.
-func recognizeT(t *testing.T, r zkview.Reader, p string, opts Options) any {
+func recognizeT(t *testing.T, r zkview.Reader, p string, opts Options) Recipe {
 	t.Helper()
 	if opts.Now.IsZero() {
 		opts.Now = recEpoch
 	}
 	v, err := Dir(context.Background(), r, p, opts)
 	if err != nil {
-		t.Fatalf("RecognizeDir(%s): %v", p, err)
+		t.Fatalf("Dir(%s): %v", p, err)
 	}
 	return v
 }
 
 // recAsLock requires v to be a *Lock.
-func recAsLock(t *testing.T, v any) *Lock {
+func recAsLock(t *testing.T, v Recipe) *Lock {
 	t.Helper()
 	l, ok := v.(*Lock)
 	if !ok {

@@ -88,7 +88,7 @@ func FuzzRecognizeDir(f *testing.F) {
 			check("barrier", r.Participants)
 		case nil:
 		default:
-			t.Fatalf("RecognizeDir returned a %T", got)
+			t.Fatalf("Dir returned a %T", got)
 		}
 		_ = fmt.Sprint(got) // every result prints
 	})

@@ -144,7 +144,7 @@ func (rc *recognizer) leasesOnly(d recDir, ms []recMember, foreign []recName) *L
 // go. So the holders are the leases but one: the newest lease of the
 // session holding locks/ is waiting. The others in locks/ wait for their
 // predecessor there. The maximum is not stored (MaxLeases stays 0).
-func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (any, error) {
+func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (Recipe, error) {
 	leasesDir, locksDir := zkview.ChildPath(d.path, "leases"), zkview.ChildPath(d.path, "locks")
 	var (
 		leases, locks   []recMember
@@ -233,7 +233,7 @@ func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (any, erro
 // sibling <p>-__lock__, whose holder has the right to take a lease and,
 // while the leases are all taken, waits on a child watch of <p> for one
 // to go. The nodes of the mutex are named by absolute path.
-func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (any, error) {
+func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (Recipe, error) {
 	data, stat, err := rc.get(ctx, d.path)
 	if err != nil || stat == nil {
 		return nil, err

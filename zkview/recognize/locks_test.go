@@ -250,7 +250,7 @@ func TestRecognizeCuratorSemaphore(t *testing.T) {
 	for _, p := range []string{dir, dir + "/leases", dir + "/locks"} {
 		l := recAsLock(t, recognizeT(t, f, p, Options{Now: now, Tables: tables}))
 		if l.Path != dir || l.Recipe != "semaphore" || l.Format != "curator" || l.MaxLeases != 0 {
-			t.Errorf("RecognizeDir(%s): %s %s %s max %d", p, l.Path, l.Recipe, l.Format, l.MaxLeases)
+			t.Errorf("Dir(%s): %s %s %s max %d", p, l.Path, l.Recipe, l.Format, l.MaxLeases)
 		}
 		recWantNodes(t, "holders", l.Holders, "lease:leases/"+curLease(0), "lease:leases/"+curLease(1))
 		recWantNodes(t, "waiters", l.Waiters,
@@ -285,7 +285,7 @@ func TestRecognizeKazooSemaphore(t *testing.T) {
 	for _, p := range []string{"/app/sem", "/app/sem-__lock__"} {
 		l := recAsLock(t, recognizeT(t, f, p, Options{}))
 		if l.Path != "/app/sem" || l.Recipe != "semaphore" || l.Format != "kazoo" || l.MaxLeases != 2 {
-			t.Errorf("RecognizeDir(%s): %s %s %s max %d", p, l.Path, l.Recipe, l.Format, l.MaxLeases)
+			t.Errorf("Dir(%s): %s %s %s max %d", p, l.Path, l.Recipe, l.Format, l.MaxLeases)
 		}
 		recWantNodes(t, "holders", l.Holders, "lease:"+testHex, "lease:"+testHex2) // in creation order
 		recWantNodes(t, "waiters", l.Waiters,

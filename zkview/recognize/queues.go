@@ -44,7 +44,7 @@ func queueData(data []byte) string { return decode.Summary(data, recQueueDataWid
 // queue builds a queue of persistent sequential items: Curator's
 // DistributedQueue "queue-SEQ" (and its priority variant), Kazoo's Queue
 // "entry-NNN-SEQ", ZooKeeper's DistributedQueue "qn-SEQ".
-func (rc *recognizer) queue(ctx context.Context, d recDir, fam recFamily, members, foreign []recName) (any, error) {
+func (rc *recognizer) queue(ctx context.Context, d recDir, fam recFamily, members, foreign []recName) (Recipe, error) {
 	sortQueue(members)
 	shown := members[:min(len(members), recQueueItems)]
 	ms, err := rc.readMembers(ctx, d.path, shown)
@@ -78,7 +78,7 @@ func queueItem(m recMember, node string) QueueItem {
 // <p>/entries, and for each item a consumer has taken but not consumed an
 // ephemeral <p>/taken/<item name> holding the consumer's id. Items are
 // named "entries/<name>".
-func (rc *recognizer) lockingQueue(ctx context.Context, d recDir) (any, error) {
+func (rc *recognizer) lockingQueue(ctx context.Context, d recDir) (Recipe, error) {
 	entriesDir, takenDir := zkview.ChildPath(d.path, "entries"), zkview.ChildPath(d.path, "taken")
 	entries, _, err := rc.list(ctx, entriesDir)
 	if err != nil {

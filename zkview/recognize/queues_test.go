@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func recAsQueue(t *testing.T, v any) *Queue {
+func recAsQueue(t *testing.T, v Recipe) *Queue {
 	t.Helper()
 	q, ok := v.(*Queue)
 	if !ok {

@@ -266,7 +266,7 @@ func TestRecognizeRealPeers(t *testing.T) {
 
 	c := dialTest(t, connect)
 	opts := Options{}
-	get := func(t *testing.T, name string) any {
+	get := func(t *testing.T, name string) Recipe {
 		t.Helper()
 		v := recognizeT(t, c, base+"/"+name, opts)
 		if v == nil {

@@ -67,34 +67,12 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// RecipePath is the path of a recipe Dir returned, "" for none.
-func RecipePath(v any) string {
-	switch v := v.(type) {
-	case *Lock:
-		return v.Path
-	case *Election:
-		return v.Path
-	case *Queue:
-		return v.Path
-	case *Barrier:
-		return v.Path
-	}
-	return ""
-}
-
-// ResultOf makes a Result (its lists empty, not nil) of one recipe
-// Dir returned.
-func ResultOf(v any) Result {
-	res := Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
-	switch v := v.(type) {
-	case *Lock:
-		res.Locks = append(res.Locks, *v)
-	case *Election:
-		res.Elections = append(res.Elections, *v)
-	case *Queue:
-		res.Queues = append(res.Queues, *v)
-	case *Barrier:
-		res.Barriers = append(res.Barriers, *v)
+// ResultOf makes a Result (its lists empty, not nil) of one recipe Dir
+// returned (nil: none).
+func ResultOf(r Recipe) Result {
+	res := emptyResult()
+	if r != nil {
+		r.addTo(&res)
 	}
 	return res
 }
@@ -124,17 +102,17 @@ func ResultOf(v any) Result {
 // whose name contains "barrier" is a Curator DistributedBarrier (set while
 // the node exists). Curator's LeaderSelector and Kazoo's Election are
 // mutexes underneath, and are recognised as mutexes (see LockAsElection).
-func Dir(ctx context.Context, r zkview.Reader, dir string, opts Options) (any, error) {
-	rc := newRecognizer(r, opts)
-	children, stat, err := r.Children(ctx, dir)
+func Dir(ctx context.Context, rd zkview.Reader, dir string, opts Options) (Recipe, error) {
+	rc := newRecognizer(rd, opts)
+	children, stat, err := rd.Children(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	v, err := rc.recognizePath(ctx, dir, stat, children, true)
-	if err != nil || v == nil {
-		return nil, err // no typed nil in the interface
+	r, err := rc.recognizePath(ctx, dir, stat, children, true)
+	if err != nil {
+		return nil, err
 	}
-	return v, nil
+	return r, nil
 }
 
 // LockAsElection shows a mutex as the election it may be: Curator's
@@ -389,7 +367,7 @@ const kazooSemaphoreLock = "-__lock__"
 
 // recognizePath classifies a listed directory, first looking around it:
 // with redirect, a component of a recipe is recognised as the recipe.
-func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (any, error) {
+func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (Recipe, error) {
 	d := newRecDir(dir, stat, children)
 	if redirect && dir != "/" {
 		parent, base := path.Dir(dir), path.Base(dir)
@@ -429,7 +407,7 @@ func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.St
 }
 
 // recognize classifies a listed directory.
-func (rc *recognizer) recognize(ctx context.Context, d recDir, h recHint) (any, error) {
+func (rc *recognizer) recognize(ctx context.Context, d recDir, h recHint) (Recipe, error) {
 	switch {
 	case h.kazooSemaphore:
 		return rc.kazooSemaphore(ctx, d)

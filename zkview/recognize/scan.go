@@ -22,6 +22,30 @@ type Result struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
+// All returns every recipe of the result, kind by kind, pointing into its
+// lists.
+func (res *Result) All() []Recipe {
+	all := make([]Recipe, 0, len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers))
+	for i := range res.Locks {
+		all = append(all, &res.Locks[i])
+	}
+	for i := range res.Elections {
+		all = append(all, &res.Elections[i])
+	}
+	for i := range res.Queues {
+		all = append(all, &res.Queues[i])
+	}
+	for i := range res.Barriers {
+		all = append(all, &res.Barriers[i])
+	}
+	return all
+}
+
+// emptyResult has every list empty, not nil (JSON [] rather than null).
+func emptyResult() Result {
+	return Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
+}
+
 // recScanErrors bounds the read errors Scan's error lists.
 const recScanErrors = 10
 
@@ -41,7 +65,7 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 	defer cancel()
 
 	type slot struct {
-		v   any
+		v   Recipe
 		err error
 	}
 	var (
@@ -108,17 +132,10 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 	}, visit)
 	wg.Wait()
 
-	res := Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
+	res := emptyResult()
 	for _, s := range slots {
-		switch v := s.v.(type) {
-		case *Lock:
-			res.Locks = append(res.Locks, *v)
-		case *Election:
-			res.Elections = append(res.Elections, *v)
-		case *Queue:
-			res.Queues = append(res.Queues, *v)
-		case *Barrier:
-			res.Barriers = append(res.Barriers, *v)
+		if s.v != nil {
+			s.v.addTo(&res)
 		}
 		if s.err != nil && !zkview.IsNoNode(s.err) {
 			readErr = append(readErr, s.err)

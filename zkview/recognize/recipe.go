@@ -1,0 +1,104 @@
+package recognize
+
+// Recipe is a recognised coordination object: a *Lock (mutex, read-write
+// lock or semaphore), an *Election, a *Queue or a *Barrier. It is sealed
+// (only this package implements it), so a new kind is added here, with
+// every method, and every viewer that lists recipes shows it.
+type Recipe interface {
+	// Info is what every recipe has: its path, kind, format and warnings.
+	Info() Info
+	// Holding are those the recipe lets in: a lock's holders, an
+	// election's leader; none for queues and barriers.
+	Holding() []Contender
+	// Dirs are the directories whose children make up the recipe, its own
+	// path first: what a viewer keeps child watches on to follow it live,
+	// recognising it again when one of them changes. Besides the
+	// directories its contenders and items are in, a layout's component
+	// directories are included even when an empty recipe does not show them
+	// (the leases/ and locks/ of a Curator semaphore, the entries/ and taken/
+	// of what may be a Kazoo LockingQueue), so some may not exist.
+	Dirs() []string
+	// Emptied is the recipe with no members left (a lock whose last holder
+	// went, a drained queue): what a viewer keeps showing, free or empty,
+	// until its directory goes.
+	Emptied() Recipe
+	// addTo appends the recipe to its list in a Result.
+	addTo(res *Result)
+}
+
+// Info is what every recipe has.
+type Info struct {
+	Path string
+	// Kind is mutex, rwlock, semaphore, election, queue, barrier or
+	// double-barrier.
+	Kind string
+	// Class is the list the recipe belongs to: ClassLock, ClassElection,
+	// ClassQueue or ClassBarrier.
+	Class    string
+	Format   string
+	Warnings []string
+}
+
+// The classes of recipe: a lock of any kind, an election, a queue, a barrier.
+const (
+	ClassLock     = "lock"
+	ClassElection = "election"
+	ClassQueue    = "queue"
+	ClassBarrier  = "barrier"
+)
+
+// Info implements Recipe.
+func (l *Lock) Info() Info {
+	return Info{Path: l.Path, Kind: l.Recipe, Class: ClassLock, Format: l.Format, Warnings: l.Warnings}
+}
+
+// Info implements Recipe.
+func (e *Election) Info() Info {
+	return Info{Path: e.Path, Kind: ClassElection, Class: ClassElection, Format: e.Format, Warnings: e.Warnings}
+}
+
+// Info implements Recipe.
+func (q *Queue) Info() Info {
+	return Info{Path: q.Path, Kind: ClassQueue, Class: ClassQueue, Format: q.Format, Warnings: q.Warnings}
+}
+
+// Info implements Recipe.
+func (b *Barrier) Info() Info {
+	return Info{Path: b.Path, Kind: b.Kind, Class: ClassBarrier, Format: b.Format, Warnings: b.Warnings}
+}
+
+// Holding implements Recipe.
+func (l *Lock) Holding() []Contender { return l.Holders }
+
+// Holding implements Recipe.
+func (e *Election) Holding() []Contender {
+	if e.Leader == nil {
+		return nil
+	}
+	return []Contender{*e.Leader}
+}
+
+// Holding implements Recipe: a queue has no holders.
+func (q *Queue) Holding() []Contender { return nil }
+
+// Holding implements Recipe: a barrier lets nobody in.
+func (b *Barrier) Holding() []Contender { return nil }
+
+// Emptied implements Recipe.
+func (l *Lock) Emptied() Recipe {
+	return &Lock{Path: l.Path, Recipe: l.Recipe, Format: l.Format, MaxLeases: l.MaxLeases}
+}
+
+// Emptied implements Recipe.
+func (e *Election) Emptied() Recipe { return &Election{Path: e.Path, Format: e.Format} }
+
+// Emptied implements Recipe.
+func (q *Queue) Emptied() Recipe { return &Queue{Path: q.Path, Format: q.Format} }
+
+// Emptied implements Recipe.
+func (b *Barrier) Emptied() Recipe { return &Barrier{Path: b.Path, Format: b.Format, Kind: b.Kind} }
+
+func (l *Lock) addTo(res *Result)     { res.Locks = append(res.Locks, *l) }
+func (e *Election) addTo(res *Result) { res.Elections = append(res.Elections, *e) }
+func (q *Queue) addTo(res *Result)    { res.Queues = append(res.Queues, *q) }
+func (b *Barrier) addTo(res *Result)  { res.Barriers = append(res.Barriers, *b) }
