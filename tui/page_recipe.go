@@ -62,17 +62,7 @@ func (p *recipePage) Keys() []key.Binding {
 }
 
 func (p *recipePage) Mouse(msg tea.MouseMsg) tea.Cmd {
-	top := len(p.view.summary())
-	switch msg := msg.(type) {
-	case tea.MouseClickMsg:
-		p.view.tbl.click(msg.Mouse().Y - top)
-	case tea.MouseWheelMsg:
-		if msg.Mouse().Button == tea.MouseWheelUp {
-			p.view.tbl.move(-3)
-		} else {
-			p.view.tbl.move(3)
-		}
-	}
+	mouseTable(p.view.tbl, msg, len(p.view.summary()))
 	return nil
 }
 
@@ -85,21 +75,9 @@ func (p *recipePage) Update(msg tea.Msg) (page, tea.Cmd) {
 }
 
 func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
-	n, a := p.ctx.Keys.Nav, p.ctx.Keys.Action
-	t := p.view.tbl
+	a := p.ctx.Keys.Action
 	switch {
-	case key.Matches(msg, n.Up):
-		t.move(-1)
-	case key.Matches(msg, n.Down):
-		t.move(1)
-	case key.Matches(msg, n.PageUp):
-		t.move(-t.bodyHeight())
-	case key.Matches(msg, n.PageDown):
-		t.move(t.bodyHeight())
-	case key.Matches(msg, n.Top):
-		t.home()
-	case key.Matches(msg, n.Bottom):
-		t.end()
+	case navigate(p.view.tbl, p.ctx.Keys.Nav, msg):
 	case p.ctx.Actor == nil || p.ctx.Writer == nil:
 		return nil // read-only: no action exists
 	case key.Matches(msg, a.Acquire):

@@ -77,7 +77,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) tableRow {
 		head := st.Dim.Render("(empty)")
 		if len(r.Items) > 0 {
 			it := r.Items[0]
-			head = display.Line(bareNode(path.Base(it.Node)))
+			head = display.Line(recognize.BareName(path.Base(it.Node)))
 			if it.Data != "" {
 				head += ": " + display.Line(it.Data)
 			}
@@ -155,61 +155,7 @@ func nodeLabel(c recognize.Contender) string {
 	if strings.HasSuffix(base, fmt.Sprintf("%010d", c.Seq)) {
 		return fmt.Sprintf("#%d", c.Seq)
 	}
-	return display.Line(bareNode(base))
-}
-
-// bareNode drops the client id that protected creates (Curator,
-// go-zookeeper) and Kazoo put in front of a node's name: the rest says
-// the order, and the session says who.
-// _c_<uuid>-lock-0000000003 → lock-0000000003,
-// <hex32>__lock__0000000003 → __lock__0000000003.
-func bareNode(name string) string {
-	dir, base := "", name
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		dir, base = name[:i+1], name[i+1:]
-	}
-	if rest, ok := strings.CutPrefix(base, "_c_"); ok {
-		switch {
-		case len(rest) > 37 && rest[36] == '-' && isUUID(rest[:36]):
-			return dir + rest[37:]
-		case len(rest) > 33 && rest[32] == '-' && isHex(rest[:32]):
-			return dir + rest[33:]
-		}
-	}
-	if len(base) > 34 && isHex(base[:32]) && strings.HasPrefix(base[32:], "__") {
-		return dir + base[32:]
-	}
-	return name
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// isUUID checks the 8-4-4-4-12 layout of hex digits.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch i {
-		case 8, 13, 18, 23:
-			if s[i] != '-' {
-				return false
-			}
-		default:
-			if !isHex(s[i : i+1]) {
-				return false
-			}
-		}
-	}
-	return true
+	return display.Line(recognize.BareName(base))
 }
 
 // failureLine puts the first line of err on the status bar, which has

@@ -313,7 +313,7 @@ func TestRecipeListClosesWhatItFollows(t *testing.T) {
 	}
 }
 
-func TestBareNodeAndLabels(t *testing.T) {
+func TestBareNamesAndLabels(t *testing.T) {
 	for in, want := range map[string]string{
 		"_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000003": "lock-0000000003",
 		"leases/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lease-01": "leases/lease-01",
@@ -322,8 +322,8 @@ func TestBareNodeAndLabels(t *testing.T) {
 		"_c_not-a-uuid-lock-0000000003":                           "_c_not-a-uuid-lock-0000000003",
 		"qn-0000000001":                                           "qn-0000000001",
 	} {
-		if got := bareNode(in); got != want {
-			t.Errorf("bareNode(%q) = %q, want %q", in, got, want)
+		if got := recognize.BareName(in); got != want {
+			t.Errorf("BareName(%q) = %q, want %q", in, got, want)
 		}
 	}
 	for _, tc := range []struct {

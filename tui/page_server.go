@@ -280,3 +280,14 @@ func (p *serverPage) monitor(height int) []string {
 	}
 	return append([]string{title}, grid...)
 }
+
+// isHex reports whether s is hex digits, as a commit id is.
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -198,12 +198,12 @@ func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, r
 		}
 		since, waitsFor, watch := heldFor(c.HeldMs), "", ""
 		if role := r.role; role == "waiter" || role == "candidate" {
-			since, waitsFor, watch = heldFor(c.WaitingMs), shortNode(c.WaitsFor), c.Watch
+			since, waitsFor, watch = heldFor(c.WaitingMs), recognize.BareName(c.WaitsFor), c.Watch
 		}
 		if watch == recognize.WatchObserved {
 			watch = st.Good(watch)
 		}
-		t.Row("  "+role, cliout.Clean(shortNode(c.Node)), orDash(st, c.Session), orDash(st, cliout.Clean(c.Client)),
+		t.Row("  "+role, cliout.Clean(recognize.BareName(c.Node)), orDash(st, c.Session), orDash(st, cliout.Clean(c.Client)),
 			connected(st, tables, c), since, cliout.Clean(waitsFor), watch, cliout.Clean(c.Data))
 	}
 	if err := t.Flush(); err != nil {
@@ -226,12 +226,12 @@ func waitChain(rows []contenderRow) string {
 	if len(rows) < 2 {
 		return ""
 	}
-	names := []string{shortNode(rows[0].c.Node)}
+	names := []string{recognize.BareName(rows[0].c.Node)}
 	for i := 1; i < len(rows); i++ {
 		if rows[i].c.WaitsFor != rows[i-1].c.Node {
 			return ""
 		}
-		names = append(names, shortNode(rows[i].c.Node))
+		names = append(names, recognize.BareName(rows[i].c.Node))
 	}
 	return strings.Join(names, " ← ")
 }
@@ -253,7 +253,7 @@ func writeWarnings(out io.Writer, st cliout.Styles, each func(yield func(path st
 
 // who names a contender in one cell: its node (short), session and client.
 func who(c recognize.Contender) string {
-	parts := []string{cliout.Clean(shortNode(c.Node))}
+	parts := []string{cliout.Clean(recognize.BareName(c.Node))}
 	if c.Session != "" {
 		parts = append(parts, c.Session)
 	} else {
@@ -291,48 +291,6 @@ func connected(st cliout.Styles, tables recognize.ServerTables, c recognize.Cont
 // reads "__lock__…". Any directory part ("leases/…") is kept; sequence
 // numbers are unique in a directory, so the short name still names one
 // node. JSON output keeps the full names.
-func shortNode(node string) string {
-	dir, base := "", node
-	if i := strings.LastIndexByte(node, '/'); i >= 0 {
-		dir, base = node[:i+1], node[i+1:]
-	}
-	switch {
-	case len(base) > 40 && strings.HasPrefix(base, "_c_") && base[39] == '-' && isUUID(base[3:39]):
-		base = base[40:] // Curator
-	case len(base) > 36 && strings.HasPrefix(base, "_c_") && base[35] == '-' && isHex(base[3:35]):
-		base = base[36:] // go-zookeeper
-	case len(base) > 32 && isHex(base[:32]) && !isHex(base[32:33]):
-		base = base[32:] // Kazoo
-	}
-	return dir + base
-}
-
-func isHex(s string) bool {
-	for _, r := range s {
-		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F') {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// isUUID checks the 8-4-4-4-12 hex layout.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, r := range s {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if r != '-' {
-				return false
-			}
-		} else if !isHex(string(r)) {
-			return false
-		}
-	}
-	return true
-}
-
 func countHolders(l recognize.Lock) string {
 	return plural(len(l.Holders), "holder") + ", " + plural(len(l.Waiters), "waiter")
 }

@@ -249,12 +249,12 @@ func TestLocksCommand(t *testing.T) {
 					t.Fatalf("zkx locks: %v\n%s", err, errs)
 				}
 				row := dir + "  mutex   " + tc.format
-				holderCell := shortNode(holder.node) + " " + sessionHex(holder.session) + " " + clients[sessionHex(holder.session)].Client
+				holderCell := recognize.BareName(holder.node) + " " + sessionHex(holder.session) + " " + clients[sessionHex(holder.session)].Client
 				if !strings.Contains(out, "PATH") || !strings.Contains(out, row) || !strings.Contains(out, holderCell) {
 					t.Errorf("zkx locks: want a row %q with holder %q:\n%s", row, holderCell, out)
 				}
 				out, _, err = run(t, "--server", connect, "locks", "-l", dir)
-				chain := "chain: " + shortNode(holder.node) + " ← " + shortNode(w1.node) + " ← " + shortNode(w2.node)
+				chain := "chain: " + recognize.BareName(holder.node) + " ← " + recognize.BareName(w1.node) + " ← " + recognize.BareName(w2.node)
 				if err != nil || !strings.Contains(out, chain) || strings.Count(out, "observed") != 2 || strings.Count(out, " yes ") != 3 {
 					t.Errorf("zkx locks -l: %v, want %q, 2 observed watches, 3 live sessions:\n%s", err, chain, out)
 				}
@@ -394,11 +394,11 @@ func TestElectionsCommand(t *testing.T) {
 			t.Errorf("zkx elections -o json:\n got %+v\nwant %+v\n%s", got, want, raw)
 		}
 		out, errs, err := run(t, "--server", connect, "elections", dir)
-		if err != nil || errs != "" || !strings.Contains(out, shortNode(leader.node)+" "+sessionHex(leader.session)) || !strings.Contains(out, "LEADER") {
+		if err != nil || errs != "" || !strings.Contains(out, recognize.BareName(leader.node)+" "+sessionHex(leader.session)) || !strings.Contains(out, "LEADER") {
 			t.Errorf("zkx elections: %v %s\n%s", err, errs, out)
 		}
 		out, _, err = run(t, "--server", connect, "elections", "-l", dir)
-		if err != nil || !strings.Contains(out, "chain: "+shortNode(leader.node)+" ← "+shortNode(c1.node)+" ← "+shortNode(c2.node)) {
+		if err != nil || !strings.Contains(out, "chain: "+recognize.BareName(leader.node)+" ← "+recognize.BareName(c1.node)+" ← "+recognize.BareName(c2.node)) {
 			t.Errorf("zkx elections -l: %v\n%s", err, out)
 		}
 	})
@@ -535,23 +535,6 @@ func TestRecipesErrors(t *testing.T) {
 	}
 }
 
-func TestShortNode(t *testing.T) {
-	for in, want := range map[string]string{
-		"_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000003":         "lock-0000000003",
-		"leases/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lease-0000000001": "leases/lease-0000000001",
-		"_c_0123456789abcdef0123456789abcdef-lock-0000000007":             "lock-0000000007",
-		"0123456789abcdef0123456789abcdef__lock__0000000002":              "__lock__0000000002",
-		"0123456789abcdef0123456789abcdef":                                "0123456789abcdef0123456789abcdef",
-		"x-72057594037927936-0000000001":                                  "x-72057594037927936-0000000001",
-		"lock-0000000001":                                                 "lock-0000000001",
-		"":                                                                "",
-	} {
-		if got := shortNode(in); got != want {
-			t.Errorf("shortNode(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // quietLog keeps go-zookeeper's complaints about a connection we broke on
 // purpose out of the test output.
 type quietLog struct{}
@@ -624,7 +607,7 @@ func TestLocksStuckHolder(t *testing.T) {
 		}
 	}
 	if err != nil || !reflect.DeepEqual(holderRow, []string{"holder", "lock-0000000000", hex, "-", "NO"}) || !strings.Contains(out, "warning: "+warning) ||
-		!strings.Contains(out, "chain: lock-0000000000 ← "+shortNode(waiter.node)) {
+		!strings.Contains(out, "chain: lock-0000000000 ← "+recognize.BareName(waiter.node)) {
 		t.Errorf("zkx locks -l: %v, holder row %q:\n%s", err, holderRow, out)
 	}
 }

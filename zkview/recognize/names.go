@@ -286,6 +286,33 @@ func recParseName(name string) recName {
 	return recName{Name: name, Kind: rkForeign}
 }
 
+// BareName drops the client id that a protected create (Curator's
+// "_c_<uuid>-", go-zookeeper's "_c_<hex32>-") or Kazoo ("<hex32>" before
+// "__lock__" or "__rlock__") puts in front of a node's name, in the last
+// component of node: the rest says the order, and the session says who.
+//
+//	_c_<uuid>-lock-0000000003        → lock-0000000003
+//	leases/_c_<uuid>-lease-0000000001 → leases/lease-0000000001
+//	<hex32>__lock__0000000002        → __lock__0000000002
+func BareName(node string) string {
+	dir, base := "", node
+	if i := strings.LastIndexByte(node, '/'); i >= 0 {
+		dir, base = node[:i+1], node[i+1:]
+	}
+	if rest, ok := strings.CutPrefix(base, "_c_"); ok {
+		switch {
+		case len(rest) > 37 && rest[36] == '-' && recIsUUID(rest[:36]):
+			return dir + rest[37:]
+		case len(rest) > 33 && rest[32] == '-' && recIsHex(rest[:32], 32):
+			return dir + rest[33:]
+		}
+	}
+	if len(base) > 34 && recIsHex(base[:32], 32) && strings.HasPrefix(base[32:], "__") {
+		return dir + base[32:]
+	}
+	return node
+}
+
 // recSeqSplit is one way to read a name as rest + sequence suffix.
 type recSeqSplit struct {
 	rest string

@@ -205,3 +205,29 @@ func TestZkxIdentityAndDataText(t *testing.T) {
 		}
 	}
 }
+
+// TestBareName pins the one rule for the client ids in front of node
+// names. The CLI and the explorer had a rule each, and disagreed on a
+// 32-hex-digit name followed by anything but "__": the CLI took it for a
+// Kazoo id ("-lock-0000000003"), the explorer rightly did not — Kazoo's id
+// (uuid4().hex) is always followed by "__lock__" or "__rlock__".
+func TestBareName(t *testing.T) {
+	for in, want := range map[string]string{
+		"_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000003":         "lock-0000000003",
+		"leases/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lease-0000000001": "leases/lease-0000000001",
+		"_c_0123456789abcdef0123456789abcdef-lock-0000000007":             "lock-0000000007",
+		"0123456789abcdef0123456789abcdef__lock__0000000002":              "__lock__0000000002",
+		"0123456789abcdef0123456789abcdef__rlock__0000000004":             "__rlock__0000000004",
+		// The case the two rules disagreed on: no Kazoo id.
+		"0123456789abcdef0123456789abcdef-lock-0000000003": "0123456789abcdef0123456789abcdef-lock-0000000003",
+		"0123456789abcdef0123456789abcdef":                 "0123456789abcdef0123456789abcdef",
+		"_c_not-a-uuid-lock-0000000003":                    "_c_not-a-uuid-lock-0000000003",
+		"x-72057594037927936-0000000001":                   "x-72057594037927936-0000000001",
+		"lock-0000000001":                                  "lock-0000000001",
+		"":                                                 "",
+	} {
+		if got := BareName(in); got != want {
+			t.Errorf("BareName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
