@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lock handoff figures side by side: recipes.Mutex (internal/lockbench) and
+# Lock handoff figures side by side: recipes.Mutex (scripts/lockbench) and
 # the anchor programs (Curator InterProcessMutex, Kazoo Lock, go-zookeeper
 # zk.Lock), one after another on the same server, repeated ROUNDS times so
 # that a noisy machine shows as spread rather than as a verdict; then the
@@ -13,7 +13,7 @@ server=${1:?usage: scripts/bench-locks.sh HOST:PORT [N] [SECONDS] [ROUNDS] [ANCH
 n=${2:-10}; secs=${3:-10}; rounds=${4:-3}; anchors=${5:-../shared/anchors}
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/lockbench" ./internal/lockbench
+go build -o "$bin/lockbench" ./scripts/lockbench
 for r in $(seq 1 "$rounds"); do
   echo "# round $r"
   "$bin/lockbench" "$server" "$n" "$secs" zkx 2>/dev/null

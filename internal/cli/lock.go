@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/zkx-dev/zkx/internal/lockcmd"
 	"github.com/zkx-dev/zkx/recipes"
 )
 
@@ -59,7 +58,7 @@ Other exit codes: 124 no lock within --timeout, 125 zkx failed (connection, lock
 			if err != nil {
 				return err
 			}
-			opts := lockcmd.Options{
+			opts := lockRunOptions{
 				Servers: target.Servers, Dir: target.Abs(dir), DisplayDir: dir, Format: f,
 				Timeout: timeout, SessionOpts: g.sessionOptions(), Command: args[1:],
 				Stdin: os.Stdin, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
@@ -67,8 +66,8 @@ Other exit codes: 124 no lock within --timeout, 125 zkx failed (connection, lock
 			if cmd.Flags().Changed("data") {
 				opts.Data = []byte(data)
 			}
-			if code := lockcmd.Run(cmd.Context(), opts); code != 0 {
-				return exitStatus(code) // lockcmd has said why on stderr
+			if code := runLocked(cmd.Context(), opts); code != 0 {
+				return exitStatus(code) // runLocked has said why on stderr
 			}
 			return nil
 		},

@@ -1,6 +1,4 @@
-// Package lockcmd runs a command while holding a ZooKeeper lock, for
-// `zkx lock PATH -- CMD`, as etcdctl lock and consul lock do.
-package lockcmd
+package cli
 
 import (
 	"context"
@@ -20,15 +18,15 @@ import (
 
 // Exit codes of `zkx lock` besides the command's own status.
 const (
-	ExitLockLost = 75  // the lock was lost while the command ran (sysexits' EX_TEMPFAIL: try again)
-	ExitTimeout  = 124 // the lock was not acquired within --timeout (as timeout(1))
-	ExitFailure  = 125 // zkx could not do its part (connect, create the lock)
-	ExitCannot   = 126 // the command could not be run
-	ExitNotFound = 127 // the command was not found
+	exitLockLost    = 75  // the lock was lost while the command ran (sysexits' EX_TEMPFAIL: try again)
+	exitLockTimeout = 124 // the lock was not acquired within --timeout (as timeout(1))
+	exitLockFailure = 125 // zkx could not do its part (connect, create the lock)
+	exitCannotRun   = 126 // the command could not be run
+	exitNotFound    = 127 // the command was not found
 )
 
-// Options says what to lock and what to run.
-type Options struct {
+// lockRunOptions says what to lock and what to run.
+type lockRunOptions struct {
 	Servers     []string
 	Dir         string // the lock directory, as a server path (chroot applied)
 	DisplayDir  string // the lock directory as the user wrote it, for messages
@@ -45,11 +43,11 @@ type Options struct {
 	KillGrace time.Duration
 }
 
-// Run acquires the lock, runs the command with the token in its
+// runLocked acquires the lock, runs the command with the token in its
 // environment, releases the lock when the command exits, and returns the
 // exit code zkx should end with. Signals to zkx while waiting cancel the
 // wait; while the command runs they are passed on to it.
-func Run(ctx context.Context, o Options) int {
+func runLocked(ctx context.Context, o lockRunOptions) int {
 	if o.KillGrace <= 0 {
 		o.KillGrace = 10 * time.Second
 	}
@@ -67,7 +65,7 @@ func Run(ctx context.Context, o Options) int {
 	s, err := recipes.Dial(o.Servers, o.SessionOpts...)
 	if err != nil {
 		logf("%v", err)
-		return ExitFailure
+		return exitLockFailure
 	}
 	defer s.Close()
 
@@ -77,7 +75,7 @@ func Run(ctx context.Context, o Options) int {
 		opts = append(opts, recipes.WithData(o.Data))
 	}
 	m := recipes.NewMutex(s, o.Dir, opts...)
-	if code, ok := acquire(ctx, m, o, signals, logf); !ok {
+	if code, ok := acquireForRun(ctx, m, o, signals, logf); !ok {
 		return code
 	}
 	code := runHolding(s, m, o, signals, logf)
@@ -87,7 +85,7 @@ func Run(ctx context.Context, o Options) int {
 	if err := m.Unlock(release); err != nil {
 		if errors.Is(err, recipes.ErrSessionLost) || errors.Is(err, recipes.ErrNotLocked) {
 			logf("the lock on %s was lost before it could be released (%v); mutual exclusion may not have held", o.DisplayDir, err)
-			return ExitLockLost
+			return exitLockLost
 		}
 		logf("releasing %s: %v (the lock node goes when the session ends)", o.DisplayDir, err)
 	}
@@ -95,7 +93,7 @@ func Run(ctx context.Context, o Options) int {
 }
 
 // acquire waits for the lock, giving up at the timeout or on a signal.
-func acquire(ctx context.Context, m *recipes.Mutex, o Options, signals <-chan os.Signal, logf func(string, ...any)) (int, bool) {
+func acquireForRun(ctx context.Context, m *recipes.Mutex, o lockRunOptions, signals <-chan os.Signal, logf func(string, ...any)) (int, bool) {
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
@@ -122,16 +120,16 @@ func acquire(ctx context.Context, m *recipes.Mutex, o Options, signals <-chan os
 		return 128 + signalNumber(sig), false
 	case errors.Is(err, context.DeadlineExceeded):
 		logf("timed out after %v waiting for the lock on %s", o.Timeout, o.DisplayDir)
-		return ExitTimeout, false
+		return exitLockTimeout, false
 	default:
 		logf("locking %s: %v", o.DisplayDir, err)
-		return ExitFailure, false
+		return exitLockFailure, false
 	}
 }
 
 // runHolding runs the command while the lock is held. If the lock is lost,
 // the command gets SIGTERM, then SIGKILL after the grace period.
-func runHolding(s *recipes.Session, m *recipes.Mutex, o Options, signals <-chan os.Signal, logf func(string, ...any)) int {
+func runHolding(s *recipes.Session, m *recipes.Mutex, o lockRunOptions, signals <-chan os.Signal, logf func(string, ...any)) int {
 	token := m.Token()
 	cmd := exec.Command(o.Command[0], o.Command[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
@@ -143,9 +141,9 @@ func runHolding(s *recipes.Session, m *recipes.Mutex, o Options, signals <-chan 
 	if err := cmd.Start(); err != nil {
 		logf("cannot run %s: %v", o.Command[0], err)
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-			return ExitNotFound
+			return exitNotFound
 		}
-		return ExitCannot
+		return exitCannotRun
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -156,7 +154,7 @@ func runHolding(s *recipes.Session, m *recipes.Mutex, o Options, signals <-chan 
 		select {
 		case err := <-exited:
 			if wasLost {
-				return ExitLockLost
+				return exitLockLost
 			}
 			return exitCode(err)
 		case sig := <-signals:
@@ -189,7 +187,7 @@ func exitCode(err error) int {
 		}
 		return exit.ExitCode()
 	}
-	return ExitFailure
+	return exitLockFailure
 }
 
 type lockedWriter struct {

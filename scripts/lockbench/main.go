@@ -4,7 +4,7 @@
 // and print one line in the anchors' format. It also measures the floor of
 // a handoff on the same server: from a delete to the watcher's event.
 //
-//	go run ./internal/lockbench HOST:PORT [N=10] [SECONDS=10] [all|zkx|floor] [chain|herd|spin]
+//	go run ./scripts/lockbench HOST:PORT [N=10] [SECONDS=10] [all|zkx|floor] [chain|herd|spin]
 package main
 
 import (

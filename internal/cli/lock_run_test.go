@@ -1,4 +1,4 @@
-package lockcmd
+package cli
 
 import (
 	"bufio"
@@ -14,11 +14,9 @@ import (
 	"github.com/zkx-dev/zkx/recipes"
 )
 
-func TestMain(m *testing.M) { zktest.Main(m) }
-
-func options(connect, dir string, command ...string) (Options, *bytes.Buffer, *bytes.Buffer) {
+func lockRunTestOptions(connect, dir string, command ...string) (lockRunOptions, *bytes.Buffer, *bytes.Buffer) {
 	var out, errs bytes.Buffer
-	return Options{
+	return lockRunOptions{
 		Servers: []string{connect}, Dir: dir, DisplayDir: dir, Command: command,
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errs,
 	}, &out, &errs
@@ -27,8 +25,8 @@ func options(connect, dir string, command ...string) (Options, *bytes.Buffer, *b
 func TestRunsWithTokenAndExitStatus(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
-		o, out, errs := options(connect, dir, "sh", "-c", `echo "$ZKX_LOCK_TOKEN $ZKX_LOCK_PATH"; exit 3`)
-		if code := Run(context.Background(), o); code != 3 {
+		o, out, errs := lockRunTestOptions(connect, dir, "sh", "-c", `echo "$ZKX_LOCK_TOKEN $ZKX_LOCK_PATH"; exit 3`)
+		if code := runLocked(context.Background(), o); code != 3 {
 			t.Fatalf("exit %d, want the command's 3; stderr: %s", code, errs)
 		}
 		token, path, _ := strings.Cut(strings.TrimSpace(out.String()), " ")
@@ -50,15 +48,15 @@ func TestTimeoutAndMissingCommand(t *testing.T) {
 	if err := holder.Lock(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	o, _, errs := options(srv.ConnectString(), dir, "true")
+	o, _, errs := lockRunTestOptions(srv.ConnectString(), dir, "true")
 	o.Timeout = 200 * time.Millisecond
-	if code := Run(context.Background(), o); code != ExitTimeout || !strings.Contains(errs.String(), "timed out") {
-		t.Fatalf("exit %d, stderr %q; want %d and a message", code, errs, ExitTimeout)
+	if code := runLocked(context.Background(), o); code != exitLockTimeout || !strings.Contains(errs.String(), "timed out") {
+		t.Fatalf("exit %d, stderr %q; want %d and a message", code, errs, exitLockTimeout)
 	}
 	holder.Unlock(context.Background())
-	o, _, _ = options(srv.ConnectString(), dir, "/nonexistent/command")
-	if code := Run(context.Background(), o); code != ExitNotFound {
-		t.Fatalf("missing command: exit %d, want %d", code, ExitNotFound)
+	o, _, _ = lockRunTestOptions(srv.ConnectString(), dir, "/nonexistent/command")
+	if code := runLocked(context.Background(), o); code != exitNotFound {
+		t.Fatalf("missing command: exit %d, want %d", code, exitNotFound)
 	}
 	if c, _, _ := s.Conn().Children(dir); len(c) != 0 {
 		t.Fatalf("lock nodes left behind: %v", c)
@@ -72,13 +70,13 @@ func TestLockLostTerminatesCommand(t *testing.T) {
 	dir := zktest.Path(t)
 	pr, pw := io.Pipe()
 	var errs bytes.Buffer
-	o := Options{
+	o := lockRunOptions{
 		Servers: []string{srv.ConnectString()}, Dir: dir, DisplayDir: dir,
 		Command: []string{"sh", "-c", `trap 'echo got-term; exit 7' TERM; echo ready; while :; do sleep 0.05; done`},
 		Stdin:   strings.NewReader(""), Stdout: pw, Stderr: &errs,
 	}
 	done := make(chan int, 1)
-	go func() { done <- Run(context.Background(), o); pw.Close() }()
+	go func() { done <- runLocked(context.Background(), o); pw.Close() }()
 	lines := bufio.NewScanner(pr)
 	if !lines.Scan() || lines.Text() != "ready" {
 		t.Fatalf("command did not start: %q", lines.Text())
@@ -93,8 +91,8 @@ func TestLockLostTerminatesCommand(t *testing.T) {
 	}
 	select {
 	case code := <-done:
-		if code != ExitLockLost || !strings.Contains(errs.String(), "lost the lock") {
-			t.Fatalf("exit %d, stderr %q; want %d and a message", code, errs.String(), ExitLockLost)
+		if code != exitLockLost || !strings.Contains(errs.String(), "lost the lock") {
+			t.Fatalf("exit %d, stderr %q; want %d and a message", code, errs.String(), exitLockLost)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("zkx lock did not exit after losing its lock")
