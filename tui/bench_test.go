@@ -32,7 +32,7 @@ func benchServer(b *testing.B) string {
 // manyChildren creates dir with n children, a thousand per multi.
 func manyChildren(b testing.TB, connect, dir string, n int) {
 	b.Helper()
-	conn := zkConn(b, connect)
+	conn := zktest.Conn(b, connect)
 	if _, err := conn.Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
 		b.Fatal(err)
 	}

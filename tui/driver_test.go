@@ -168,25 +168,6 @@ func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Conf
 	return New(cfg)
 }
 
-// zkConn is a plain go-zookeeper session for arranging state.
-func zkConn(t testing.TB, connect string) *zk.Conn {
-	t.Helper()
-	conn, events, err := zk.Connect(strings.Split(connect, ","), 10*time.Second, zk.WithLogInfo(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	deadline := time.After(10 * time.Second)
-	for conn.State() != zk.StateHasSession {
-		select {
-		case <-events:
-		case <-deadline:
-			t.Fatal("no session")
-		}
-	}
-	return conn
-}
-
 func mustCreate(t testing.TB, conn *zk.Conn, p string, data string, flags int32) string {
 	t.Helper()
 	got, err := conn.Create(p, []byte(data), flags, zk.WorldACL(zk.PermAll))

@@ -20,7 +20,7 @@ func TestExplorerFollowsItsSession(t *testing.T) {
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
-	admin := zkConn(t, connect)
+	admin := zktest.Conn(t, connect)
 	mustCreate(t, admin, base, "", 0)
 	mustCreate(t, admin, base+"/before", "", 0)
 	lock := base + "/lock"
@@ -64,7 +64,7 @@ func TestExplorerWhileMembersDie(t *testing.T) {
 	e := zktest.Real(t, 3)
 	connect := e.ConnectString()
 	base := zktest.Path(t)
-	admin := zkConn(t, connect)
+	admin := zktest.Conn(t, connect)
 	mustCreate(t, admin, base, "", 0)
 	mustCreate(t, admin, base+"/before", "", 0)
 	app := newTestApp(t, connect, false)

@@ -17,7 +17,7 @@ import (
 func TestHostileData(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
-		admin := zkConn(t, connect)
+		admin := zktest.Conn(t, connect)
 		mustCreate(t, admin, base, "", 0)
 		binary := make([]byte, 512)
 		if _, err := rand.Read(binary); err != nil {

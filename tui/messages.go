@@ -123,3 +123,14 @@ func failure(err error) tea.Cmd {
 }
 
 func push(p page) tea.Cmd { return func() tea.Msg { return pushMsg{page: p} } }
+
+// failureLine puts the first line of err on the status bar, which has
+// one line (scan errors list the nodes they could not read below).
+func failureLine(err error) tea.Cmd {
+	return func() tea.Msg { return statusMsg{text: firstLine(err.Error()), err: true} }
+}
+
+// afterDelay delivers msg after d.
+func afterDelay(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}

@@ -394,16 +394,3 @@ func (p *recipeListPage) notes() []string {
 	}
 	return append(out, introNotes(st, in, err)...)
 }
-
-// afterDelay delivers msg after d.
-func afterDelay(d time.Duration, msg tea.Msg) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
-}
-
-// plural picks the word for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

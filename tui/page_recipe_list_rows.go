@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/zkx-dev/zkx/internal/display"
 )
 
@@ -139,14 +137,6 @@ func (p *recipeListPage) warnCell(warns []string) string {
 	return p.ctx.Styles.Warning.Render(s)
 }
 
-// since is how long ago t was, for a live column; "" when unknown.
-func since(t, now time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return display.Duration(now.Sub(t))
-}
-
 // nodeLabel names a contender's node in a row: "#3" when its name ends
 // in its sequence number (the order is what the name says; the session
 // says who), the bare name otherwise.
@@ -156,18 +146,4 @@ func nodeLabel(c recognize.Contender) string {
 		return fmt.Sprintf("#%d", c.Seq)
 	}
 	return display.Line(recognize.BareName(base))
-}
-
-// failureLine puts the first line of err on the status bar, which has
-// one line (scan errors list the nodes they could not read below).
-func failureLine(err error) tea.Cmd {
-	return func() tea.Msg { return statusMsg{text: firstLine(err.Error()), err: true} }
-}
-
-// firstLine is the first line of a message, for one-line places.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimRight(s[:i], ":") + " …"
-	}
-	return s
 }

@@ -31,14 +31,14 @@ func goldenScreen(t *testing.T, screen string) {
 // session, names fixed so screens repeat), and a qn- queue.
 func arrangeGoldenState(t *testing.T, connect string) {
 	t.Helper()
-	admin := zkConn(t, connect)
+	admin := zktest.Conn(t, connect)
 	for _, p := range []string{"/app", "/app/locks", "/app/locks/orders", "/app/jobs"} {
 		mustCreate(t, admin, p, "", 0)
 	}
 	mustCreate(t, admin, "/app/config", `{"region":"eu-west-1","replicas":3,"features":["locks","queues"]}`, 0)
 	prev := ""
 	for i := 0; i < 3; i++ {
-		s := zkConn(t, connect)
+		s := zktest.Conn(t, connect)
 		name := fmt.Sprintf("/app/locks/orders/_c_0000000%d-aaaa-bbbb-cccc-000000000000-lock-", i)
 		node := mustCreate(t, s, name, fmt.Sprintf("10.0.0.%d", i+5), zk.FlagEphemeral|zk.FlagSequence)
 		if prev != "" {
@@ -257,7 +257,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
-	admin := zkConn(t, connect)
+	admin := zktest.Conn(t, connect)
 	mustCreate(t, admin, base, "", 0)
 	mustCreate(t, admin, base+"/node", "data", 0)
 	lockDir := base + "/lock"

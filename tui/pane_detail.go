@@ -295,31 +295,3 @@ func (d *detailPane) view(focused bool) string {
 	lines = append(lines, content[d.scroll:end]...)
 	return block(lines, d.width, d.height)
 }
-
-// byteSize writes a size as people read it.
-func byteSize(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-}
-
-// ago writes how long before now t was, to the unit that matters.
-func ago(now, t time.Time) string {
-	if t.IsZero() || t.Unix() <= 0 {
-		return "never"
-	}
-	return humanDuration(now.Sub(t)) + " ago"
-}
-
-// humanDuration is shortDuration with milliseconds below a second, for
-// how long an operation took.
-func humanDuration(d time.Duration) string {
-	if d >= 0 && d < time.Second {
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	}
-	return display.Duration(d)
-}

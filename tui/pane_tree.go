@@ -5,7 +5,6 @@ import (
 
 	"cmp"
 	"context"
-	"fmt"
 	"path"
 	"slices"
 	"strconv"
@@ -494,26 +493,4 @@ func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) str
 		return st.Flash.Render(stripStyles(line))
 	}
 	return line
-}
-
-// shortSession is the last four hex digits of a session id: enough to
-// tell the sessions on screen apart.
-func shortSession(id int64) string {
-	s := fmt.Sprintf("%x", uint64(id))
-	if len(s) > 4 {
-		s = s[len(s)-4:]
-	}
-	return s
-}
-
-func shortErr(err error) string {
-	switch {
-	case zkview.IsNoAuth(err):
-		return "no access"
-	case zkview.IsNoNode(err):
-		return "gone"
-	case zkview.IsConnectionLoss(err):
-		return "reconnecting"
-	}
-	return "error"
 }

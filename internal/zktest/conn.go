@@ -1,17 +1,18 @@
 package zktest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 )
 
-// Conn opens a go-zookeeper session to connect, waits until it has a
+// Conn opens a go-zookeeper session to connect (host:port[,host:port…]), waits until it has a
 // session, drains its events, and closes it when tb ends.
 func Conn(tb testing.TB, connect string) *zk.Conn {
 	tb.Helper()
-	conn, events, err := zk.Connect([]string{connect}, 30*time.Second, zk.WithLogInfo(false))
+	conn, events, err := zk.Connect(strings.Split(connect, ","), 30*time.Second, zk.WithLogInfo(false))
 	if err != nil {
 		tb.Fatalf("zktest: connect to %s: %v", connect, err)
 	}

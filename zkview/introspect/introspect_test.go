@@ -27,7 +27,7 @@ type lockScenario struct {
 
 func newLockScenario(t *testing.T, servers []string, base string) *lockScenario {
 	t.Helper()
-	s := &lockScenario{base: base, holder: testConn(t, servers), waiter: testConn(t, servers)}
+	s := &lockScenario{base: base, holder: zktest.Conn(t, strings.Join(servers, ",")), waiter: zktest.Conn(t, strings.Join(servers, ","))}
 	acl := zk.WorldACL(zk.PermAll)
 	for _, p := range []string{base, base + "/locks", base + "/locks/orders"} {
 		if _, err := s.holder.Create(p, nil, 0, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
@@ -51,31 +51,6 @@ func newLockScenario(t *testing.T, servers []string, base string) *lockScenario 
 		t.Fatalf("child watch: %v", err)
 	}
 	return s
-}
-
-// testConn opens a go-zookeeper session and waits for it.
-func testConn(t *testing.T, servers []string) *zk.Conn {
-	t.Helper()
-	conn, events, err := zk.Connect(servers, 30*time.Second, zk.WithLogInfo(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				go func() {
-					for range events {
-					}
-				}()
-				return conn
-			}
-		case <-deadline:
-			t.Fatal("no session within 30s")
-		}
-	}
 }
 
 func introspect(t *testing.T, servers []string, chroot string, opts Options) *Snapshot {
@@ -158,7 +133,7 @@ func TestIntrospectEmbedded(t *testing.T) {
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	servers := []string{srv.ConnectString()}
 	s := newLockScenario(t, servers, "/app")
-	outside := testConn(t, servers)
+	outside := zktest.Conn(t, strings.Join(servers, ","))
 	if _, err := outside.Create("/elsewhere", nil, zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}

@@ -3,9 +3,6 @@ package recognize
 import (
 	"context"
 	"testing"
-	"time"
-
-	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/zktest"
 	"github.com/zkx-dev/zkx/zkview"
@@ -14,27 +11,6 @@ import (
 // recBenchLocks is how many lock directories BenchmarkScanLocks scans, as
 // `zkx locks /` over a busy ensemble would (the target is 2 s for 1,000).
 const recBenchLocks = 1000
-
-// recConnTB opens a go-zookeeper connection that ends with the test or
-// benchmark.
-func recConnTB(tb testing.TB, connect string) *zk.Conn {
-	tb.Helper()
-	conn, events, err := zk.Connect([]string{connect}, 30*time.Second, zk.WithLogInfo(false))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(conn.Close)
-	for ev := range events {
-		if ev.State == zk.StateHasSession {
-			break
-		}
-	}
-	go func() {
-		for range events {
-		}
-	}()
-	return conn
-}
 
 // BenchmarkScanLocks times Scan over 1,000 lock directories on the shared
 // real ZooKeeper: a walk listing the directories and a read of every lock

@@ -153,9 +153,6 @@ func recAwaitChildren(t *testing.T, conn *zk.Conn, path string, n int) {
 	}
 }
 
-// recConn opens a go-zookeeper connection that ends with the test.
-func recConn(t *testing.T, connect string) *zk.Conn { return recConnTB(t, connect) }
-
 // startJavaPeer compiles and starts testdata/recognize/RecognizeMain
 // (Curator and ZooKeeper's own recipes).
 func startJavaPeer(t *testing.T, connect, base string) *recPeer {
@@ -182,9 +179,9 @@ func startJavaPeer(t *testing.T, connect, base string) *recPeer {
 // them out (Curator's names, "<host> <pid>" as data), created directly.
 func recGoPeers(t *testing.T, connect, base string) {
 	t.Helper()
-	observer := recConn(t, connect)
+	observer := zktest.Conn(t, connect)
 	for i := 1; i <= 3; i++ {
-		l := zk.NewLock(recConn(t, connect), base+"/gozk", zk.WorldACL(zk.PermAll))
+		l := zk.NewLock(zktest.Conn(t, connect), base+"/gozk", zk.WorldACL(zk.PermAll))
 		if i == 1 {
 			if err := l.Lock(); err != nil {
 				t.Fatal(err)
@@ -204,7 +201,7 @@ func recGoPeers(t *testing.T, connect, base string) {
 		}
 		for i, id := range []string{testUUID, testUUID2} {
 			data := []byte(fmt.Sprintf("web-%d %d", i+1, 4000+i))
-			if _, err := recConn(t, connect).Create(dir+"/_c_"+id+marker, data, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll)); err != nil {
+			if _, err := zktest.Conn(t, connect).Create(dir+"/_c_"+id+marker, data, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll)); err != nil {
 				t.Fatal(err)
 			}
 		}
