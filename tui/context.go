@@ -69,6 +69,9 @@ func (c *Context) scanOptions(tables recognize.ServerTables) recognize.Options {
 	o := c.Scan
 	o.Now = c.Now()
 	o.Tables = tables
+	if c.Client != nil {
+		o.Viewer = c.Client.SessionID()
+	}
 	return o
 }
 

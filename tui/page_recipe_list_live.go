@@ -365,6 +365,11 @@ func (t interimTables) Connected(s int64) (bool, bool) {
 	return false, false
 }
 
+func (t interimTables) Watchers(path string) ([]int64, bool) {
+	w, _ := t.ServerTables.Watchers(path)
+	return w, false
+}
+
 func (t interimTables) Watches(s int64, path string) (bool, bool) {
 	if w, known := t.ServerTables.Watches(s, path); w || !known {
 		return w, known

@@ -336,7 +336,7 @@ func (t *treePane) fetch() tea.Cmd {
 			t.asked[r.path] = true
 		}
 		st := t.stats[r.path]
-		if st != nil && st.NumChildren > 0 && st.NumChildren <= maxLabelChildren && !t.labeling[r.path] {
+		if st != nil && labelable(r.path, st) && !t.labeling[r.path] {
 			if at, ok := t.labelled[r.path]; !ok || at != st.Pzxid {
 				t.labeling[r.path] = true
 				cmds = append(cmds, t.label(r.path, st.Pzxid))
@@ -353,7 +353,17 @@ func (t *treePane) fetch() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// label recognises one directory for its tree label.
+// labelable reports whether a row may carry a recipe label: a directory
+// small enough to recognise on the fly, or an ephemeral leaf named like a
+// lock or a leader (a lock held as one node).
+func labelable(p string, st *zk.Stat) bool {
+	if st.NumChildren > 0 {
+		return st.NumChildren <= maxLabelChildren
+	}
+	return st.EphemeralOwner != 0 && recognize.EphemeralNodeName(path.Base(p))
+}
+
+// label recognises one directory (or lock node) for its tree label.
 func (t *treePane) label(p string, pzxid int64) tea.Cmd {
 	c, ctx, opts := t.ctx.Client, t.ctx.Ctx, t.ctx.scanOptions(nil)
 	return func() tea.Msg {

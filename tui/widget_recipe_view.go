@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"path"
+
 	"github.com/zkx-dev/zkx/zkview/recognize"
 
 	"github.com/zkx-dev/zkx/zkview/introspect"
@@ -81,7 +83,7 @@ func (v *recipeView) load() tea.Cmd {
 	tables, at := v.tables, v.tablesAt
 	fresh := v.tablesOK && v.ctx.Now().Sub(at) < tablesEvery
 	askOpts := v.ctx.Introspect
-	opts := v.ctx.Scan
+	opts := v.ctx.scanOptions(nil) // tables and clock set below, once read
 	now := v.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, introspectRequestTimeout)
@@ -252,8 +254,12 @@ func (v *recipeView) rows() []tableRow {
 			style = &st.Holder
 		}
 		sig := strings.Join([]string{roles[i], c.Session, c.Client, c.WaitsFor, c.Watch, c.Data}, "\x00")
-		rows = append(rows, tableRow{key: c.Node, style: style, sig: sig, cells: []string{
-			role, tailName(c.Node, 20), c.Session, c.Client, dur, tailName(c.WaitsFor, 16), watch, c.Data}})
+		key := c.Node
+		if key == "" {
+			key = c.Session // a herd's waiters have no node, only a session
+		}
+		rows = append(rows, tableRow{key: key, style: style, sig: sig, cells: []string{
+			role, tailName(relativeNode(c.Node), 20), c.Session, c.Client, dur, tailName(relativeNode(c.WaitsFor), 16), watch, c.Data}})
 	}
 	return rows
 }
@@ -332,8 +338,15 @@ func watchLegend(st Styles) string {
 // middle of long queues.
 func (v *recipeView) chainLine(holders, waiters []recognize.Contender) string {
 	st := v.ctx.Styles
+	herd := len(holders) == 1 && len(waiters) > 0
+	for _, w := range waiters {
+		herd = herd && w.Node == "" && w.WaitsFor == holders[0].Node
+	}
 	name := func(c recognize.Contender, s lipgloss.Style) string {
 		label := "#" + fmt.Sprint(c.Seq) + " " + shortSession(c.SessionID)
+		if herd {
+			label = shortSession(c.SessionID) // one node, no sequence: sessions say who
+		}
 		if v.ctx.you(c.SessionID) {
 			return st.You.Render(label + " (you)")
 		}
@@ -357,6 +370,10 @@ func (v *recipeView) chainLine(holders, waiters []recognize.Contender) string {
 			break
 		}
 		parts = append(parts, name(w, st.Waiter))
+	}
+	if herd {
+		// Every waiter watches the one node: a release wakes them all.
+		return parts[0] + st.Dim.Render(" ⇐ ") + strings.Join(parts[1:], st.Dim.Render(", ")) + st.Dim.Render("  (a herd: every release wakes all)")
 	}
 	return strings.Join(parts, st.Dim.Render(" ← "))
 }
@@ -392,6 +409,16 @@ func (v *recipeView) selected() (recognize.Contender, bool) {
 		}
 	}
 	return recognize.Contender{}, false
+}
+
+// relativeNode names a node the way the recipe's other nodes are: the
+// node of a lock held as one node, named by its absolute path, by its
+// last component.
+func relativeNode(node string) string {
+	if strings.HasPrefix(node, "/") {
+		return path.Base(node)
+	}
+	return node
 }
 
 // electionOrder is the leader, then the candidates in line.

@@ -210,7 +210,8 @@ func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, r
 		return err
 	}
 	if chain := waitChain(rows); chain != "" {
-		fmt.Fprintf(out, "  %s %s\n", st.Dim("chain:"), cliout.Clean(chain))
+		kind, line, _ := strings.Cut(chain, " ")
+		fmt.Fprintf(out, "  %s %s\n", st.Dim(kind), cliout.Clean(line))
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(out, "  %s %s\n", st.Warn("warning:"), cliout.Clean(w))
@@ -226,6 +227,9 @@ func waitChain(rows []contenderRow) string {
 	if len(rows) < 2 {
 		return ""
 	}
+	if herd := herdLine(rows); herd != "" {
+		return herd
+	}
 	names := []string{recognize.BareName(rows[0].c.Node)}
 	for i := 1; i < len(rows); i++ {
 		if rows[i].c.WaitsFor != rows[i-1].c.Node {
@@ -233,7 +237,21 @@ func waitChain(rows []contenderRow) string {
 		}
 		names = append(names, recognize.BareName(rows[i].c.Node))
 	}
-	return strings.Join(names, " ← ")
+	return "chain: " + strings.Join(names, " ← ")
+}
+
+// herdLine draws waiters with no node of their own, all watching the
+// holder's node (an ephemeral-node lock): a herd, not a chain.
+func herdLine(rows []contenderRow) string {
+	var sessions []string
+	for _, r := range rows[1:] {
+		if r.c.Node != "" || r.c.WaitsFor != rows[0].c.Node {
+			return ""
+		}
+		sessions = append(sessions, r.c.Session)
+	}
+	return fmt.Sprintf("herd: %s ⇐ %s (all watch it: every release wakes every one)",
+		recognize.BareName(rows[0].c.Node), strings.Join(sessions, ", "))
 }
 
 // writeWarnings lists every recipe's warnings below a summary table.

@@ -48,3 +48,9 @@ func (p *Pending) Watches(session int64, path string) (bool, bool) {
 	<-p.ready
 	return p.t.Watches(session, path)
 }
+
+// Watchers is Tables.Watchers, once the tables are in.
+func (p *Pending) Watchers(path string) ([]int64, bool) {
+	<-p.ready
+	return p.t.Watchers(path)
+}

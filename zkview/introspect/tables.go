@@ -14,7 +14,7 @@ package introspect
 // watches (getData, exists) are listed by ZooKeeper 3.8, so a session
 // watching only p's children is reported as not watching p.
 func (in *Snapshot) Tables() *Tables {
-	t := &Tables{sessions: map[int64]*Session{}, watches: map[int64]map[string]bool{}, watchesKnown: map[string]bool{}}
+	t := &Tables{sessions: map[int64]*Session{}, watches: map[int64]map[string]bool{}, watchers: map[string][]int64{}, watchesKnown: map[string]bool{}}
 	if in == nil {
 		return t
 	}
@@ -35,6 +35,7 @@ func (in *Snapshot) Tables() *Tables {
 			set := make(map[string]bool, len(s.Watches))
 			for _, p := range s.Watches {
 				set[p] = true
+				t.watchers[p] = append(t.watchers[p], s.ID)
 			}
 			t.watches[s.ID] = set
 		}
@@ -47,6 +48,7 @@ func (in *Snapshot) Tables() *Tables {
 type Tables struct {
 	sessions        map[int64]*Session
 	watches         map[int64]map[string]bool // user paths by session
+	watchers        map[string][]int64        // sessions by user path, in id order
 	connsComplete   bool
 	watchesComplete bool
 	watchesKnown    map[string]bool // by member address
@@ -80,4 +82,11 @@ func (t *Tables) Watches(session int64, path string) (watching, known bool) {
 		}
 	}
 	return false, t.watchesComplete
+}
+
+// Watchers returns the sessions holding a data watch on path (under the
+// chroot), in id order; known is whether every member's watch table was
+// read, so that the list is complete.
+func (t *Tables) Watchers(path string) (sessions []int64, known bool) {
+	return t.watchers[path], t.watchesComplete
 }

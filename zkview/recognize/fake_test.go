@@ -2,6 +2,7 @@ package recognize
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -126,6 +127,17 @@ func (f recTables) ClientAddress(s int64) (string, bool) {
 func (f recTables) Connected(s int64) (bool, bool) {
 	c, ok := f.connected[s]
 	return c, ok
+}
+
+func (f recTables) Watchers(p string) ([]int64, bool) {
+	var out []int64
+	for s, w := range f.watches {
+		if w[p] {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out, len(f.watches) > 0
 }
 
 func (f recTables) Watches(s int64, p string) (bool, bool) {

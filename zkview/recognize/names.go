@@ -290,6 +290,9 @@ func recParseName(name string) recName {
 // "_c_<uuid>-", go-zookeeper's "_c_<hex32>-") or Kazoo ("<hex32>" before
 // "__lock__" or "__rlock__") puts in front of a node's name, in the last
 // component of node: the rest says the order, and the session says who.
+// A node named by its absolute path (outside the recipe's directory: a
+// Kazoo semaphore's lock node, the node of an ephemeral-node lock) keeps
+// only its last component, as the recipe's path says where it is.
 //
 //	_c_<uuid>-lock-0000000003        → lock-0000000003
 //	leases/_c_<uuid>-lease-0000000001 → leases/lease-0000000001
@@ -298,6 +301,9 @@ func BareName(node string) string {
 	dir, base := "", node
 	if i := strings.LastIndexByte(node, '/'); i >= 0 {
 		dir, base = node[:i+1], node[i+1:]
+	}
+	if strings.HasPrefix(dir, "/") {
+		dir = ""
 	}
 	if rest, ok := strings.CutPrefix(base, "_c_"); ok {
 		switch {
@@ -310,7 +316,7 @@ func BareName(node string) string {
 	if len(base) > 34 && recIsHex(base[:32], 32) && strings.HasPrefix(base[32:], "__") {
 		return dir + base[32:]
 	}
-	return node
+	return dir + base
 }
 
 // recSeqSplit is one way to read a name as rest + sequence suffix.

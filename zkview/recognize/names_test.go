@@ -224,7 +224,9 @@ func TestBareName(t *testing.T) {
 		"_c_not-a-uuid-lock-0000000003":                    "_c_not-a-uuid-lock-0000000003",
 		"x-72057594037927936-0000000001":                   "x-72057594037927936-0000000001",
 		"lock-0000000001":                                  "lock-0000000001",
-		"":                                                 "",
+		"/exclusive/lock":                                  "lock",
+		"/app/ksem-__lock__/0123456789abcdef0123456789abcdef__lock__0000000001": "__lock__0000000001",
+		"": "",
 	} {
 		if got := BareName(in); got != want {
 			t.Errorf("BareName(%q) = %q, want %q", in, got, want)

@@ -29,6 +29,9 @@ type ServerTables interface {
 	// Watches reports whether the session holds a data watch (getData or
 	// exists) on path, as ZooKeeper 3.8's wchc / wchp list them.
 	Watches(session int64, path string) (watching, known bool)
+	// Watchers returns the sessions holding a data watch on path; known is
+	// whether the list is complete (every member's watch table was read).
+	Watchers(path string) (sessions []int64, known bool)
 }
 
 // Options tunes Dir and Scan.
@@ -43,6 +46,10 @@ type Options struct {
 	// HeldTooLong is how long a holder may hold before a warning (default
 	// 10 minutes).
 	HeldTooLong time.Duration
+	// Viewer is the session of the program looking (the explorer's own),
+	// whose watches on the nodes it shows are not a contender's: it is
+	// left out of the sessions watching a lock held as one node.
+	Viewer int64
 	// Concurrency bounds the reads in flight (default 64), and in Scan the
 	// listings of the walk as well.
 	Concurrency int
@@ -344,7 +351,7 @@ func (d recDir) walkLeaves() bool {
 // candidate reports whether d may be a recipe at all, by names alone.
 func (d recDir) candidate() bool {
 	if len(d.names) == 0 {
-		return isBarrierName(d.path)
+		return isBarrierName(d.path) || isEphemeralNodeCandidate(d)
 	}
 	for _, n := range d.names {
 		if n.Kind != rkForeign {
@@ -411,6 +418,8 @@ func (rc *recognizer) recognize(ctx context.Context, d recDir, h recHint) (Recip
 	switch {
 	case h.kazooSemaphore:
 		return rc.kazooSemaphore(ctx, d)
+	case len(d.names) == 0 && isEphemeralNodeCandidate(d):
+		return rc.ephemeralNode(ctx, d)
 	case len(d.names) == 0:
 		return rc.barrier(ctx, d)
 	case d.isCuratorSemaphore():

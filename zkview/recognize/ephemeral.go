@@ -1,0 +1,114 @@
+package recognize
+
+import (
+	"context"
+	"path"
+	"strings"
+)
+
+// recFormatEphemeralNode is the format of a lock or a leadership held as
+// one ephemeral node: ZooKeeper's recipe documentation's exclusive lock,
+// Redis-style spin locks over ZooKeeper, a /leader or /master node.
+const recFormatEphemeralNode = "ephemeral-node"
+
+// ephemeralNodeRecipe says what a single node named name would be if it
+// is ephemeral: a mutex ("lock", "jobLock", "db_lock", "run.lock"), an
+// election ("leader", "master", "controller", "shardLeader"), or "" for
+// neither. The rest of the name does not matter; only how it ends.
+func ephemeralNodeRecipe(name string) string {
+	for _, w := range []struct{ word, recipe string }{
+		{"lock", recMutex}, {"mutex", recMutex},
+		{"leader", recElection}, {"master", recElection}, {"controller", recElection},
+	} {
+		if len(name) < len(w.word) {
+			continue
+		}
+		rest, end := name[:len(name)-len(w.word)], name[len(name)-len(w.word):]
+		if !strings.EqualFold(end, w.word) {
+			continue
+		}
+		if rest == "" {
+			return w.recipe
+		}
+		// A word of its own: after a separator, or capitalised in camel
+		// case (ActiveStandbyElectorLock) — not "clock" or "deadlock".
+		if sep := rest[len(rest)-1]; sep == '_' || sep == '-' || sep == '.' || ('A' <= end[0] && end[0] <= 'Z') {
+			return w.recipe
+		}
+	}
+	return ""
+}
+
+// EphemeralNodeName reports whether an ephemeral leaf of this name is
+// taken for a lock or a leadership held as one node ("lock", "leader",
+// "ActiveStandbyElectorLock", "master"), so that a viewer knows it is worth
+// recognising.
+func EphemeralNodeName(name string) bool { return ephemeralNodeRecipe(name) != "" }
+
+// isEphemeralNodeCandidate reports whether a leaf may be one ephemeral node
+// used as a lock or a leadership, from its name and, when known, its stat.
+func isEphemeralNodeCandidate(d recDir) bool {
+	if len(d.names) != 0 || d.path == "/" || ephemeralNodeRecipe(path.Base(d.path)) == "" {
+		return false
+	}
+	return d.stat == nil || (d.stat.EphemeralOwner != 0 && d.stat.NumChildren == 0)
+}
+
+// ephemeralNode recognises one ephemeral, non-sequential node as the lock
+// (or the leadership) it is: its owner holds it. Whoever waits for it has
+// no node of its own; it watches the node (exists or getData) and races to
+// create it when it goes, so the waiters are the sessions the servers'
+// watch tables show watching it, in no order: a herd, which every release
+// wakes whole. Without the watch tables the waiters are not known. A
+// persistent node of such a name is not a lock: nothing lets it go.
+//
+// Holder and waiters are named by the node's absolute path (see
+// ContenderPath), so that the node's directory is among the recipe's Dirs:
+// a viewer sees the node go and come back.
+func (rc *recognizer) ephemeralNode(ctx context.Context, d recDir) (Recipe, error) {
+	if !isEphemeralNodeCandidate(d) {
+		return nil, nil
+	}
+	data, stat, err := rc.get(ctx, d.path)
+	if err != nil || stat == nil || stat.EphemeralOwner == 0 || stat.NumChildren != 0 {
+		return nil, err
+	}
+	recipe := ephemeralNodeRecipe(path.Base(d.path))
+	owner := recMember{recName: recName{Name: d.path}, data: data, stat: stat}
+	b := rc.build(d.path)
+	role := "holder"
+	if recipe == recElection {
+		role = "leader"
+	}
+	holder := b.holder(owner, d.path, role, recipe == recMutex)
+	var waiters []Contender
+	if t := rc.opts.Tables; t != nil {
+		sessions, _ := t.Watchers(d.path)
+		for _, s := range sessions {
+			if s == owner.session() || s == rc.opts.Viewer {
+				continue // the holder's own watch, or the viewer's
+			}
+			c := Contender{Session: sessionText(s), SessionID: s, WaitsFor: d.path, Watch: WatchObserved}
+			if addr, ok := t.ClientAddress(s); ok {
+				c.Client = addr
+			}
+			waiters = append(waiters, c)
+		}
+	}
+	if len(waiters) > 1 {
+		b.warnf("%d sessions watch %s itself: every release wakes all of them, and all race to create it (the herd effect)", len(waiters), path.Base(d.path))
+	}
+	if recipe == recElection {
+		return &Election{Path: d.path, Format: recFormatEphemeralNode, Leader: &holder,
+			Candidates: nonNilContenders(waiters), Warnings: b.warn}, nil
+	}
+	return &Lock{Path: d.path, Recipe: recMutex, Format: recFormatEphemeralNode,
+		Holders: []Contender{holder}, Waiters: nonNilContenders(waiters), Warnings: b.warn}, nil
+}
+
+func nonNilContenders(cs []Contender) []Contender {
+	if cs == nil {
+		return []Contender{}
+	}
+	return cs
+}
