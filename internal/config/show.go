@@ -1,0 +1,26 @@
+package config
+
+import (
+	"bytes"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// secretShown stands for a credential written in the file itself.
+const secretShown = "(set in the file, not shown)"
+
+// Show writes a context as YAML with no secret in it: an auth written in
+// the file shows as set; variables are named, never read.
+func Show(c *Context) ([]byte, error) {
+	shown := *c
+	if shown.Auth != "" {
+		shown.Auth = secretShown
+	}
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	if err := enc.Encode(&shown); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
