@@ -268,9 +268,9 @@ func fakeIntrospection(now time.Time) *introspect.Snapshot {
 	return &introspect.Snapshot{
 		At: now,
 		Members: []introspect.Member{
-			{Addr: "zk1:2181", Mode: introspect.ModeLeader, Stats: stats(introspect.ModeLeader, 0x200000a1c), Monitor: monitor("leader", 12345)},
-			{Addr: "zk2:2181", Mode: introspect.ModeFollower, Stats: stats(introspect.ModeFollower, 0x200000a1b), Monitor: monitor("follower", 12345)},
-			{Addr: "zk3:2181", Mode: introspect.ModeUnreachable, Error: "dial tcp 10.0.0.3:2181: connect: connection refused"},
+			{Addr: "zk1:2181", Mode: introspect.ModeLeader, Stats: stats(introspect.ModeLeader, 0x200000a1c), Monitor: monitor("leader", 12345), TablesFrom: introspect.TablesFromFourLetter},
+			{Addr: "zk2:2181", Mode: introspect.ModeFollower, Stats: stats(introspect.ModeFollower, 0x200000a1b), Monitor: monitor("follower", 12345), TablesFrom: introspect.TablesPartial},
+			{Addr: "zk3:2181", Mode: introspect.ModeUnreachable, Error: "dial tcp 10.0.0.3:2181: connect: connection refused", TablesFrom: string(introspect.ModeUnreachable)},
 		},
 		Sessions: []introspect.Session{
 			{ID: 0x1000000000000a1, Hex: "0x1000000000000a1", Client: "10.0.0.5:51234", Server: "zk1:2181", Connected: true,

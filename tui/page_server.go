@@ -52,6 +52,7 @@ func memberColumns() []listColumn {
 		{title: "CONNS", fit: true, most: 7, right: true},
 		{title: "OUTSTANDING", fit: true, most: 11, right: true, hide: 1},
 		{title: "LATENCY min/avg/max", fit: true, most: 24, hide: 2},
+		{title: "TABLES", fit: true, most: 20, hide: 4},
 		{title: "", weight: 1, min: 0},
 	}
 }
@@ -109,7 +110,7 @@ func (p *serverPage) rebuild() {
 	st := p.ctx.Styles
 	rows := make([]tableRow, 0, len(in.Members))
 	for _, m := range in.Members {
-		cells := []string{display.Line(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", ""}
+		cells := []string{display.Line(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", tablesCell(st, m), ""}
 		if s := m.Stats; s != nil {
 			mode := string(m.Mode)
 			if s.ReadOnly && m.Mode != introspect.ModeReadOnly {
@@ -124,12 +125,24 @@ func (p *serverPage) rebuild() {
 			cells[7] = fmt.Sprintf("%d/%.1f/%d ms", s.LatencyMin, s.LatencyAvg, s.LatencyMax)
 		}
 		if m.Error != "" {
-			cells[8] = st.Error.Render(display.Line(firstLine(m.Error)))
+			cells[9] = st.Error.Render(display.Line(firstLine(m.Error)))
 		}
 		rows = append(rows, tableRow{key: m.Addr, cells: cells})
 	}
 	p.tbl.setRows(rows, p.ctx.Now())
 	p.layout()
+}
+
+// tablesCell says where a member's session tables came from: 4lw, its
+// AdminServer, refused (dim: client addresses and watches are unknown).
+func tablesCell(st Styles, m introspect.Member) string {
+	switch m.TablesFrom {
+	case introspect.TablesFromFourLetter, introspect.TablesFromAdmin:
+		return m.TablesFrom
+	case introspect.TablesRefused, introspect.TablesPartial:
+		return st.Warning.Render(m.TablesFrom)
+	}
+	return st.Dim.Render(m.TablesFrom)
 }
 
 // modeStyle colours a member's mode: green leads, red is down.

@@ -234,10 +234,10 @@ func introNotes(st Styles, in *introspect.Snapshot, err error) []string {
 	if in == nil {
 		return out
 	}
-	for _, r := range in.Refused {
-		out = append(out, st.Warning.Render("⚠ "+r.String()))
+	if line := in.SourcesLine(); line != "" {
+		out = append(out, st.Warning.Render("⚠ "+line))
 	}
-	for _, pr := range in.Problems {
+	for _, pr := range in.OtherProblems() {
 		out = append(out, st.Warning.Render("⚠ "+firstLine(pr.String())))
 	}
 	return out

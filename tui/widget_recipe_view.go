@@ -322,10 +322,8 @@ func (v *recipeView) summary() []string {
 	for _, w := range warnings {
 		lines = append(lines, st.Warning.Render("⚠ "+w))
 	}
-	if v.tables != nil {
-		for _, r := range v.tables.Refused {
-			lines = append(lines, st.Dim.Render(r.String()))
-		}
+	if line := v.tables.SourcesLine(); line != "" {
+		lines = append(lines, st.Dim.Render(line))
 	}
 	return append(lines, "")
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"fmt"
 	"os"
@@ -20,13 +18,11 @@ import (
 type exploreFlags struct {
 	path        string
 	heldTooLong time.Duration
-	adminURL    string
 }
 
 func (f *exploreFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.path, "path", "/", "where the tree starts, e.g. /app/locks")
 	cmd.Flags().DurationVar(&f.heldTooLong, "held-too-long", 10*time.Minute, "warn about lock holders older than this")
-	cmd.Flags().StringVar(&f.adminURL, "admin-url", "", "one member's AdminServer (http://zk1:8080/commands), for session and watch tables when four-letter words are not whitelisted")
 }
 
 // runExplorer opens the TUI on --server.
@@ -53,6 +49,6 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	}
 	return tui.Run(cmd.Context(), tui.Config{
 		Client: c, Connect: g.server, ReadOnly: g.readonly, Path: start,
-		HeldTooLong: f.heldTooLong, Introspect: introspect.Options{AdminURL: f.adminURL},
+		HeldTooLong: f.heldTooLong, Introspect: g.introspectOptions(),
 	})
 }

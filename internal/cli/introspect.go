@@ -1,45 +1,54 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/zkx-dev/zkx/zkview/introspect"
 
 	"context"
 	"io"
 
-	"github.com/spf13/cobra"
-
 	"github.com/zkx-dev/zkx/internal/connstr"
 )
 
-// introspectFlags are the flags of commands that ask the servers about
-// their sessions (four-letter words, or the AdminServer).
-type introspectFlags struct {
-	adminURL string
+// adminURLEnv holds the AdminServer URLs when --admin-url is not given.
+const adminURLEnv = "ZKX_ADMIN_URL"
+
+// defaultAdminPort is where ZooKeeper's AdminServer listens unless told
+// otherwise (admin.serverPort).
+const defaultAdminPort = 8080
+
+// introspectOptions are the AdminServer flags as introspect options.
+func (g *globalOptions) introspectOptions() introspect.Options {
+	return introspect.Options{AdminURLs: g.adminURLs, AdminPort: g.adminPort}
 }
 
-func (f *introspectFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.adminURL, "admin-url", "", "one member's AdminServer, e.g. http://zk1:8080/commands: its tables are read over HTTP, which 4lw.commands.whitelist does not restrict")
+// splitList reads a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
-// tableWords are the four-letter words whose tables the commands show
-// (sessions, client addresses, ephemerals, watches); a refusal of another
-// word (mntr, conf…) costs them nothing and is not reported.
-var tableWords = map[string]bool{"cons": true, "dump": true, "wchc": true, "wchp": true}
-
-// introspect asks the servers of cs about their sessions. Refusals of the
-// words that matter and failed requests are warned about on stderr; the
-// error is Introspect's: no member answered at all.
-func (f *introspectFlags) introspect(ctx context.Context, stderr io.Writer, cs connstr.ConnectString) (*introspect.Snapshot, error) {
-	in, err := introspect.Ask(ctx, cs, introspect.Options{AdminURL: f.adminURL})
+// introspect asks the servers of cs about their sessions, from whichever
+// source each member answers (four-letter words, an AdminServer given or
+// found), and says in one line on stderr where each member's tables came
+// from when that is not the four-letter words everywhere. Failed requests
+// other than refusals are warned about. The error is Ask's: no member
+// answered at all.
+func (g *globalOptions) introspect(ctx context.Context, stderr io.Writer, cs connstr.ConnectString) (*introspect.Snapshot, error) {
+	in, err := introspect.Ask(ctx, cs, g.introspectOptions())
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range in.Refused {
-		if tableWords[r.Command] {
-			warnf(stderr, "%s", r)
-		}
+	if line := in.SourcesLine(); line != "" {
+		warnf(stderr, "%s", line)
 	}
-	for _, p := range in.Problems {
+	for _, p := range in.OtherProblems() {
 		warnf(stderr, "%s", p)
 	}
 	return in, nil

@@ -19,6 +19,11 @@ type globalOptions struct {
 	readonly       bool
 	auth           string
 	sessionTimeout time.Duration
+	// adminURLs are the members' AdminServers (--admin-url, $ZKX_ADMIN_URL);
+	// adminPort is where one is looked for on a member that refuses the
+	// four-letter words (0: not looked for).
+	adminURLs []string
+	adminPort int
 }
 
 func defaultServer() string {

@@ -31,17 +31,13 @@ var (
 // scanFlags are the flags of locks, queues and elections.
 type scanFlags struct {
 	readFlags
-	introspectFlags
 	long        bool
 	heldTooLong time.Duration
 	connections int
 }
 
-func (f *scanFlags) register(cmd *cobra.Command, tables bool) {
+func (f *scanFlags) register(cmd *cobra.Command) {
 	f.readFlags.register(cmd)
-	if tables {
-		f.introspectFlags.register(cmd)
-	}
 	cmd.Flags().IntVar(&f.connections, "connections", 4, "sessions to read over (a server works through each connection in order)")
 }
 
@@ -90,7 +86,7 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	if kind.tables {
 		opts.Tables = tables
 		go func() {
-			in, err := f.introspect(ctx, cmd.ErrOrStderr(), cs)
+			in, err := g.introspect(ctx, cmd.ErrOrStderr(), cs)
 			if err != nil {
 				warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
 			}
@@ -211,7 +207,7 @@ curator | kazoo | zookeeper-recipes | go-zookeeper | generic), max_leases
 			return runRecipes(cmd, g, &flags, args, kindLocks)
 		},
 	}
-	flags.register(cmd, true)
+	flags.register(cmd)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
 	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
 	return cmd
@@ -243,7 +239,7 @@ LockingQueue)}), warnings.
 			return runRecipes(cmd, g, &flags, args, kindQueues)
 		},
 	}
-	flags.register(cmd, false)
+	flags.register(cmd)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "list every item read")
 	return cmd
 }
@@ -274,7 +270,7 @@ line) and warnings.
 			return runRecipes(cmd, g, &flags, args, kindElections)
 		},
 	}
-	flags.register(cmd, true)
+	flags.register(cmd)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every candidate, the wait chain and the warnings")
 	return cmd
 }

@@ -39,9 +39,19 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	// neither the help nor the process list shows the credentials.
 	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password; $ZKX_AUTH is used when absent (keeps them out of the process list)")
 	pf.DurationVar(&opts.sessionTimeout, "session-timeout", 10*time.Second, "ZooKeeper session timeout")
+	var adminURLs string
+	pf.StringVar(&adminURLs, "admin-url", "", "the members' AdminServers, comma-separated (http://zk1:8080/commands,http://zk2:8080/commands,…), for client addresses and watches when the four-letter words are not whitelisted; $"+adminURLEnv+" when absent")
+	pf.IntVar(&opts.adminPort, "admin-port", defaultAdminPort, "where to look for a member's AdminServer when it refuses the four-letter words and --admin-url names none (0: do not look)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if opts.sessionTimeout <= 0 {
 			return fmt.Errorf("--session-timeout must be positive")
+		}
+		if !cmd.Flags().Changed("admin-url") {
+			adminURLs = os.Getenv(adminURLEnv)
+		}
+		opts.adminURLs = splitList(adminURLs)
+		if opts.adminPort < 0 || opts.adminPort > 65535 {
+			return fmt.Errorf("--admin-port %d is not a port", opts.adminPort)
 		}
 		if !cmd.Flags().Changed("auth") {
 			opts.auth = os.Getenv(authEnv)

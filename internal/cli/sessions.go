@@ -50,7 +50,6 @@ func describeSession(s introspect.Session) sessionJSON {
 
 func newSessionsCommand(g *globalOptions) *cobra.Command {
 	var flags readFlags
-	var intro introspectFlags
 	cmd := &cobra.Command{
 		Use:   "sessions",
 		Short: "List the ensemble's sessions: clients, ephemerals, watches",
@@ -89,7 +88,7 @@ last_op, established and expires (RFC 3339, when known).`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
 			defer cancel()
-			in, err := intro.introspect(ctx, cmd.ErrOrStderr(), cs)
+			in, err := g.introspect(ctx, cmd.ErrOrStderr(), cs)
 			if err != nil {
 				return err
 			}
@@ -108,7 +107,6 @@ last_op, established and expires (RFC 3339, when known).`,
 		},
 	}
 	flags.register(cmd)
-	intro.register(cmd)
 	return cmd
 }
 

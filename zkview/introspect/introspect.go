@@ -45,6 +45,14 @@ type Member struct {
 	Error string `json:"error,omitempty"`
 	// AdminURL is set when the AdminServer answered for this member.
 	AdminURL string `json:"admin_url,omitempty"`
+	// TablesFrom says where the member's session tables (connections,
+	// watches, ephemerals) came from: TablesFromFourLetter,
+	// TablesFromAdmin, TablesPartial, TablesRefused, or its mode when it
+	// serves none (unreachable, not serving).
+	TablesFrom string `json:"tables_from"`
+	// AdminNote says what the look for the member's AdminServer found,
+	// when it was looked for ("no AdminServer at …: connection refused").
+	AdminNote string `json:"admin_note,omitempty"`
 	// Stats is srvr (or server_stats): version, zxid, node count,
 	// connection count, latency, outstanding requests.
 	Stats *ServerStats `json:"stats,omitempty"`
@@ -162,16 +170,21 @@ type Options struct {
 	// Timeout bounds each request to a member, connect included (default
 	// DefaultTimeout). An unreachable member costs one timeout.
 	Timeout time.Duration
-	// AdminURL is one member's AdminServer, "http://zk1:8080/commands"
-	// (a URL without a path gets /commands). That member's tables come
-	// from its AdminServer, which ignores 4lw.commands.whitelist; four-letter
-	// words fill only what the AdminServer did not answer.
-	AdminURL string
-	// AdminMember is the client address (as in the connect string) of the
-	// member AdminURL belongs to. When empty, zkview asks the AdminServer
-	// for its client port and picks the server with that port (and the
-	// URL's host, when several share the port).
-	AdminMember string
+	// AdminURLs are members' AdminServers, "http://zk1:8080/commands" (a
+	// URL without a path gets /commands), in any order: each is matched to
+	// the member it says it is (its client port, and its host when several
+	// members share the port). A member's tables come from its AdminServer,
+	// which ignores 4lw.commands.whitelist; four-letter words fill only what
+	// the AdminServer did not answer.
+	AdminURLs []string
+	// AdminPort, when positive, is where an AdminServer is looked for on a
+	// member that refuses the four-letter words of the tables and has none
+	// in AdminURLs: http://<member host>:AdminPort/commands (8080 is
+	// ZooKeeper's default).
+	AdminPort int
+	// AdminScheme is "https" when the AdminServers speak TLS (HTTPClient
+	// then carries the certificates); "" means http.
+	AdminScheme string
 	// HTTPClient asks the AdminServer (default: http.DefaultTransport).
 	HTTPClient *http.Client
 }
@@ -200,21 +213,12 @@ func Ask(ctx context.Context, target connstr.ConnectString, opts Options) (*Snap
 		opts.HTTPClient = &http.Client{}
 	}
 	in := &Snapshot{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}}
-	var admin *adminTarget
-	if opts.AdminURL != "" {
-		var p *Problem
-		admin, p = findAdminMember(ctx, servers, opts)
-		if p != nil {
-			in.Problems = append(in.Problems, *p)
-		}
-	}
+	admins, problems := resolveAdmins(ctx, servers, opts)
+	in.Problems = append(in.Problems, problems...)
 	probes := make([]*memberProbe, len(servers))
 	var wg sync.WaitGroup
 	for i, addr := range servers {
-		p := &memberProbe{member: Member{Addr: addr}, timeout: opts.Timeout}
-		if admin != nil && admin.member == addr {
-			p.admin = admin
-		}
+		p := &memberProbe{member: Member{Addr: addr}, timeout: opts.Timeout, admin: admins[addr], opts: opts}
 		probes[i] = p
 		wg.Add(1)
 		go func() {

@@ -3,11 +3,7 @@ package introspect
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
-	"net/url"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -17,7 +13,8 @@ import (
 type memberProbe struct {
 	member  Member
 	timeout time.Duration
-	admin   *adminTarget // nil: four-letter words only
+	admin   *adminTarget // nil: four-letter words only, unless one is discovered
+	opts    Options
 
 	mu       sync.Mutex
 	refused  []string
@@ -49,12 +46,18 @@ func (p *memberProbe) run(ctx context.Context) {
 	if p.member.Mode != ModeNotServing {
 		p.runFourLetter(ctx)
 	}
+	if p.admin == nil && p.opts.AdminPort > 0 && p.member.Serving() && p.tablesMissing() {
+		if p.admin = p.discoverAdmin(ctx); p.admin != nil {
+			p.runAdmin(ctx)
+		}
+	}
 	if p.member.Watches == nil {
 		p.member.Watches = newWatchTable(p.bySession, p.byPath)
 	}
 	if p.member.Mode == "" && p.member.Stats != nil {
 		p.member.Mode = p.member.Stats.Mode
 	}
+	p.member.TablesFrom = p.tablesFrom()
 	rank := map[string]int{}
 	for i, w := range fourLetterOrder {
 		rank[w] = i
@@ -171,60 +174,6 @@ func (p *memberProbe) fallbackMode(ctx context.Context) {
 			m.Mode = ModeReadOnly
 		}
 	}
-}
-
-// adminTarget is the AdminServer of one member.
-type adminTarget struct {
-	member string
-	client adminClient
-	conf   map[string]string
-}
-
-// findAdminMember decides which member the AdminServer belongs to, from
-// opts.AdminMember or from its configuration's client port.
-func findAdminMember(ctx context.Context, servers []string, opts Options) (*adminTarget, *Problem) {
-	base, err := adminBase(opts.AdminURL)
-	if err != nil {
-		return nil, &Problem{Member: opts.AdminURL, Command: "admin", Err: err}
-	}
-	t := &adminTarget{client: adminClient{base: base, http: opts.HTTPClient}}
-	var raw map[string]any
-	if err := t.client.get(ctx, "configuration", opts.Timeout, &raw); err != nil {
-		return nil, &Problem{Member: base, Command: "admin configuration", Err: err}
-	}
-	t.conf = adminFlat(raw)
-	if opts.AdminMember != "" {
-		for _, s := range servers {
-			if s == opts.AdminMember {
-				t.member = s
-				return t, nil
-			}
-		}
-		return nil, &Problem{Member: base, Command: "admin", Err: fmt.Errorf("AdminMember %s is not in the connect string %v", opts.AdminMember, servers)}
-	}
-	port := t.conf["client_port"]
-	var byPort []string
-	for _, s := range servers {
-		if _, p, err := net.SplitHostPort(s); err == nil && p == port {
-			byPort = append(byPort, s)
-		}
-	}
-	if len(byPort) > 1 {
-		u, _ := url.Parse(base)
-		for _, s := range byPort {
-			if h, _, _ := net.SplitHostPort(s); h == u.Hostname() {
-				byPort = []string{s}
-				break
-			}
-		}
-	}
-	if len(byPort) != 1 {
-		n, _ := strconv.Atoi(port)
-		return nil, &Problem{Member: base, Command: "admin", Err: fmt.Errorf(
-			"the AdminServer serves client port %d, which does not single out a server of %v (set the admin member)", n, servers)}
-	}
-	t.member = byPort[0]
-	return t, nil
 }
 
 // runAdmin fills the member's tables from its AdminServer.

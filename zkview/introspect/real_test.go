@@ -1,7 +1,9 @@
 package introspect
 
 import (
+	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,7 +151,7 @@ func TestIntrospectAdminMatchesFourLetter(t *testing.T) {
 	servers := []string{m.Addr()}
 	s := newLockScenario(t, servers, "/app")
 	four := introspect(t, servers, "/app", Options{})
-	admin := introspect(t, servers, "/app", Options{AdminURL: m.AdminURL()})
+	admin := introspect(t, servers, "/app", Options{AdminURLs: []string{m.AdminURL()}})
 	if len(admin.Refused) != 0 || len(admin.Problems) != 0 || admin.Members[0].AdminURL != m.AdminURL() {
 		t.Fatalf("AdminServer: refused %v, problems %v, member %+v", admin.Refused, admin.Problems, admin.Members[0])
 	}
@@ -197,7 +199,7 @@ func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
 	servers := strings.Split(e.ConnectString(), ",")
 	// No AdminMember: the AdminServer's client port picks the member out
 	// of three on one host.
-	in := introspect(t, servers, "/app", Options{AdminURL: on.AdminURL()})
+	in := introspect(t, servers, "/app", Options{AdminURLs: []string{on.AdminURL()}})
 	if len(in.Problems) != 0 {
 		t.Errorf("problems: %v", in.Problems)
 	}
@@ -240,5 +242,64 @@ func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
 	}
 	if _, known := tables.Connected(neverSession); known {
 		t.Error("Connected(unknown session) known while two members refused cons and dump")
+	}
+}
+
+// TestIntrospectEveryAdminServer is the production default: four-letter
+// words limited to srvr, an AdminServer on every member. Given every URL,
+// in any order, each member's tables come from its own AdminServer, and
+// the sessions of all three members are named with their clients.
+func TestIntrospectEveryAdminServer(t *testing.T) {
+	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
+	members := e.Members()
+	var sessions []int64
+	for _, m := range members {
+		sessions = append(sessions, zktest.Conn(t, m.Addr()).SessionID())
+	}
+	urls := []string{members[2].AdminURL(), members[0].AdminURL(), members[1].AdminURL()}
+	in := introspect(t, strings.Split(e.ConnectString(), ","), "", Options{AdminURLs: urls})
+	if len(in.Problems) != 0 {
+		t.Errorf("problems: %v", in.Problems)
+	}
+	for i, m := range in.Members {
+		if m.TablesFrom != TablesFromAdmin || m.AdminURL != strings.TrimSuffix(members[i].AdminURL(), "/") {
+			t.Errorf("%s: tables from %q (%s), want %s's AdminServer", m.Addr, m.TablesFrom, m.AdminURL, members[i].AdminURL())
+		}
+	}
+	for i, id := range sessions {
+		s := in.Session(id)
+		if s == nil || s.Server != members[i].Addr() || s.Client == "" || !s.Connected {
+			t.Errorf("session of %s: %+v", members[i], s)
+		}
+	}
+	if line := in.SourcesLine(); !strings.Contains(line, members[0].Addr()+" AdminServer") {
+		t.Errorf("sources line %q", line)
+	}
+}
+
+// TestIntrospectDiscoversAdminServer: no URL given, four-letter words
+// refused. The AdminServer port is tried on each member's host; on this
+// one host it belongs to one member, which it says, and only that
+// member's tables are taken from it.
+func TestIntrospectDiscoversAdminServer(t *testing.T) {
+	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
+	on := e.Members()[1]
+	u, err := url.Parse(on.AdminURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, _ := strconv.Atoi(u.Port())
+	in := introspect(t, strings.Split(e.ConnectString(), ","), "", Options{AdminPort: port})
+	for _, m := range in.Members {
+		switch {
+		case m.Addr == on.Addr():
+			if m.TablesFrom != TablesFromAdmin || !strings.HasPrefix(m.AdminNote, "found at http://") {
+				t.Errorf("%s: tables from %q, note %q; want its AdminServer found", m.Addr, m.TablesFrom, m.AdminNote)
+			}
+		default:
+			if m.TablesFrom != TablesRefused || !strings.Contains(m.AdminNote, "another member's") {
+				t.Errorf("%s: tables from %q, note %q; want refused, the AdminServer found being another's", m.Addr, m.TablesFrom, m.AdminNote)
+			}
+		}
 	}
 }

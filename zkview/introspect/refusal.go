@@ -5,6 +5,9 @@ import "fmt"
 // missingFor says what a refusal of cmd by m costs, given what m and the
 // other members did answer.
 func missingFor(cmd string, m *Member, in *Snapshot) string {
+	if m.AdminURL != "" && tableWord(cmd) {
+		return "read from its AdminServer instead"
+	}
 	switch cmd {
 	case "srvr":
 		if m.Stats != nil && m.Monitor != nil {
