@@ -62,7 +62,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) tableRow {
 			if more := len(r.Holders) - 1; more > 0 {
 				holder += fmt.Sprintf(" +%d", more)
 			}
-			client = display.Line(h.Client)
+			client = display.Line(h.ClientText())
 			held = since(h.Created, now)
 		}
 		recipe := r.Recipe
@@ -89,7 +89,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) tableRow {
 		leader, client, leads := st.Dim.Render("(none)"), "", ""
 		if r.Leader != nil {
 			leader = p.who(*r.Leader)
-			client = display.Line(r.Leader.Client)
+			client = display.Line(r.Leader.ClientText())
 			leads = since(r.Leader.Created, now)
 		}
 		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}

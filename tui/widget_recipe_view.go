@@ -253,13 +253,13 @@ func (v *recipeView) rows() []tableRow {
 		case strings.HasPrefix(roles[i], "holder"), roles[i] == "leader":
 			style = &st.Holder
 		}
-		sig := strings.Join([]string{roles[i], c.Session, c.Client, c.WaitsFor, c.Watch, c.Data}, "\x00")
+		sig := strings.Join([]string{roles[i], c.Session, c.ClientText(), c.WaitsFor, c.Watch, c.Data}, "\x00")
 		key := c.Node
 		if key == "" {
 			key = c.Session // a herd's waiters have no node, only a session
 		}
 		rows = append(rows, tableRow{key: key, style: style, sig: sig, cells: []string{
-			role, tailName(relativeNode(c.Node), 20), c.Session, c.Client, dur, tailName(relativeNode(c.WaitsFor), 16), watch, c.Data}})
+			role, tailName(relativeNode(c.Node), 20), c.Session, display.Line(c.ClientText()), dur, tailName(relativeNode(c.WaitsFor), 16), watch, c.Data}})
 	}
 	return rows
 }

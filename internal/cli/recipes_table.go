@@ -203,7 +203,7 @@ func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, r
 		if watch == recognize.WatchObserved {
 			watch = st.Good(watch)
 		}
-		t.Row("  "+role, cliout.Clean(recognize.BareName(c.Node)), orDash(st, c.Session), orDash(st, cliout.Clean(c.Client)),
+		t.Row("  "+role, cliout.Clean(recognize.BareName(c.Node)), orDash(st, c.Session), orDash(st, cliout.Clean(c.ClientText())),
 			connected(st, tables, c), since, cliout.Clean(waitsFor), watch, cliout.Clean(c.Data))
 	}
 	if err := t.Flush(); err != nil {
@@ -278,7 +278,7 @@ func who(c recognize.Contender) string {
 		parts = append(parts, "persistent")
 	}
 	if c.Client != "" {
-		parts = append(parts, cliout.Clean(c.Client))
+		parts = append(parts, cliout.Clean(c.ClientText()))
 	}
 	return strings.Join(parts, " ")
 }

@@ -590,23 +590,23 @@ func TestLocksStuckHolder(t *testing.T) {
 	var locks []recognize.Lock
 	raw := runJSON(t, &locks, "--server", connect, "locks", "-o", "json", dir)
 	warning := "holder session " + hex + " has no live connection (" + node + "): no server lists it, and its node stays until the session expires"
-	if len(locks) != 1 || len(locks[0].Holders) != 1 || locks[0].Holders[0].Node != node || locks[0].Holders[0].Client != "" ||
+	if len(locks) != 1 || len(locks[0].Holders) != 1 || locks[0].Holders[0].Node != node || locks[0].Holders[0].Client != "10.0.0.9" || locks[0].Holders[0].ClientFrom != "node data" ||
 		len(locks[0].Waiters) != 1 || locks[0].Waiters[0].Node != waiter.node || locks[0].Waiters[0].Watch != "observed" ||
 		!reflect.DeepEqual(locks[0].Warnings, []string{warning}) {
 		t.Errorf("zkx locks -o json:\n%s\nwant the warning %q", raw, warning)
 	}
 	out, _, err := run(t, "--server", connect, "locks", dir)
-	if err != nil || !strings.Contains(out, "lock-0000000000 "+hex+"  ") || !strings.Contains(out, "warnings:\n  "+dir+": "+warning) {
+	if err != nil || !strings.Contains(out, "lock-0000000000 "+hex+" 10.0.0.9 (node data)  ") || !strings.Contains(out, "warnings:\n  "+dir+": "+warning) {
 		t.Errorf("zkx locks: %v\n%s", err, out)
 	}
 	out, _, err = run(t, "--server", connect, "locks", "-l", dir)
 	var holderRow []string
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Fields(line); len(f) > 0 && f[0] == "holder" {
-			holderRow = f[:min(len(f), 5)]
+			holderRow = f[:min(len(f), 7)]
 		}
 	}
-	if err != nil || !reflect.DeepEqual(holderRow, []string{"holder", "lock-0000000000", hex, "-", "NO"}) || !strings.Contains(out, "warning: "+warning) ||
+	if err != nil || !reflect.DeepEqual(holderRow, []string{"holder", "lock-0000000000", hex, "10.0.0.9", "(node", "data)", "NO"}) || !strings.Contains(out, "warning: "+warning) ||
 		!strings.Contains(out, "chain: lock-0000000000 ← "+recognize.BareName(waiter.node)) {
 		t.Errorf("zkx locks -l: %v, holder row %q:\n%s", err, holderRow, out)
 	}

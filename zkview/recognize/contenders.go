@@ -2,6 +2,7 @@ package recognize
 
 import (
 	"fmt"
+	"net/netip"
 	"sort"
 	"strings"
 	"time"
@@ -39,7 +40,27 @@ func (b *recBuild) contender(m recMember, node string) Contender {
 			c.Client = addr
 		}
 	}
+	if c.Client == "" && c.SessionID != 0 {
+		c.Client, c.ClientFrom = clientFromData(m.data)
+	}
 	return c
+}
+
+// ClientFromNodeData is Contender.ClientFrom for an address read from the
+// node's data rather than from the servers' tables.
+const ClientFromNodeData = "node data"
+
+// clientFromData reads a client address out of a node's data when the
+// data is nothing but one (an IP, as Curator's locks write by default).
+func clientFromData(data []byte) (addr, from string) {
+	if len(data) == 0 || len(data) > 64 {
+		return "", ""
+	}
+	ip, err := netip.ParseAddr(strings.TrimSpace(string(data)))
+	if err != nil {
+		return "", ""
+	}
+	return ip.String(), ClientFromNodeData
 }
 
 // age is how long ago the contender's node was created, in milliseconds.

@@ -47,8 +47,12 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 	if w1.Watch != "observed" || w1.WaitingMs != (5*time.Minute).Milliseconds() || w1.Client != "127.0.0.1:5002" || w1.HeldMs != 0 {
 		t.Errorf("first waiter %+v", w1)
 	}
-	if w2.Watch != "inferred" || w2.Client != "" || w2.Seq != 12 {
+	// The tables do not name this client: Curator's data does.
+	if w2.Watch != "inferred" || w2.Client != "10.0.0.7" || w2.ClientFrom != ClientFromNodeData || w2.Seq != 12 {
 		t.Errorf("second waiter %+v", w2)
+	}
+	if h.ClientFrom != "" || w1.ClientFrom != "" {
+		t.Errorf("addresses from the tables marked as from the data: %q %q", h.ClientFrom, w1.ClientFrom)
 	}
 	recWantWarnings(t, l.Warnings,
 		"holder session 0x101 has no live connection",
@@ -56,10 +60,11 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 		"waiter session 0x103 ("+curLock(12)+") has no watch on "+curLock(4),
 		"foreign child junk: not of the curator mutex layout")
 
-	// Without the server's tables: nothing observed, no connection checks.
+	// Without the server's tables: nothing observed, no connection
+	// checks, the clients as the data names them.
 	l = recAsLock(t, recognizeT(t, f, dir, Options{Now: now, HeldTooLong: time.Hour}))
 	for _, c := range append(l.Holders, l.Waiters...) {
-		if c.Client != "" || (c.WaitsFor != "" && c.Watch != "inferred") {
+		if c.Client != c.Data || c.ClientFrom != ClientFromNodeData || (c.WaitsFor != "" && c.Watch != "inferred") {
 			t.Errorf("without tables: %+v", c)
 		}
 	}

@@ -9,9 +9,12 @@ type Contender struct {
 	Seq     int32  `json:"seq"`
 	Kind    string `json:"kind,omitempty"` // read | write (rwlock), lease (semaphore)
 	Session string `json:"session"`        // ephemeralOwner as 0x…, "" for a persistent node
-	// Client is the session's client address when the server's
-	// connection list (cons) is readable, else "".
-	Client string `json:"client"`
+	// Client is the session's client address from the servers'
+	// connection lists (cons, the AdminServer); when they do not name it,
+	// the address the node's data gives (Curator writes the client's IP
+	// there by default), with ClientFrom "node data"; else "".
+	Client     string `json:"client"`
+	ClientFrom string `json:"client_from,omitempty"`
 	Data   string `json:"data,omitempty"` // decoded node data
 	// HeldMs is for holders: how long since the node was created, an upper
 	// bound on how long it has held.
@@ -74,4 +77,13 @@ type Barrier struct {
 	Participants []Contender `json:"participants,omitempty"`
 	Ready        bool        `json:"ready,omitempty"`
 	Warnings     []string    `json:"warnings"`
+}
+
+// ClientText is the contender's client address as shown: "" when unknown,
+// marked "(node data)" when the node's data named it, not the servers.
+func (c Contender) ClientText() string {
+	if c.Client != "" && c.ClientFrom != "" {
+		return c.Client + " (" + c.ClientFrom + ")"
+	}
+	return c.Client
 }
