@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -69,6 +70,18 @@ type Member struct {
 	// Conf is conf (or configuration; the AdminServer spells keys
 	// snake_case: client_port, tick_time).
 	Conf map[string]string `json:"conf,omitempty"`
+}
+
+// ServerID is the member's id (myid) from its configuration: the top byte
+// of every session id it creates. ok is false when conf and the
+// AdminServer's configuration were not read.
+func (m *Member) ServerID() (id int64, ok bool) {
+	for _, key := range []string{"serverId", "server_id"} {
+		if v, err := strconv.ParseInt(m.Conf[key], 10, 64); err == nil {
+			return v, true
+		}
+	}
+	return 0, false
 }
 
 // Serving reports whether the member serves clients.

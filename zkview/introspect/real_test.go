@@ -270,6 +270,8 @@ func TestIntrospectEveryAdminServer(t *testing.T) {
 		s := in.Session(id)
 		if s == nil || s.Server != members[i].Addr() || s.Client == "" || !s.Connected {
 			t.Errorf("session of %s: %+v", members[i], s)
+		} else if s.CreatedBy != members[i].Addr() {
+			t.Errorf("session 0x%x: created by %q, want %s (its id's top byte is that member's id)", id, s.CreatedBy, members[i].Addr())
 		}
 	}
 	if line := in.SourcesLine(); !strings.Contains(line, members[0].Addr()+" AdminServer") {

@@ -20,6 +20,11 @@ type Session struct {
 	// Server is the member the session is connected to, "" when none
 	// known.
 	Server string `json:"server"`
+	// CreatedBy is the member that created the session: the top byte of a
+	// session id is that member's server id. "" when the members' ids are
+	// not known (conf refused, no AdminServer). A client that moved is
+	// connected to another.
+	CreatedBy string `json:"created_by,omitempty"`
 	// Connected is set when a member lists a connection for the session.
 	// A session without one may be between servers or expiring; see
 	// ServerTables.Connected for when its absence is conclusive.
@@ -79,6 +84,9 @@ func buildSessions(in *Snapshot) []Session {
 				continue
 			}
 			a := get(c.SessionID)
+			if a.s.Connected && c.Established.Before(a.s.Established) {
+				continue // listed twice while moving: the newer connection is the live one
+			}
 			a.s.Client, a.s.Server, a.s.Connected = c.Client, m.Addr, true
 			a.s.LastOp, a.s.Established = c.LastOp, c.Established
 			if c.Timeout > 0 {
@@ -137,8 +145,15 @@ func buildSessions(in *Snapshot) []Session {
 			}
 		}
 	}
+	byServerID := map[int64]string{}
+	for i := range in.Members {
+		if id, ok := in.Members[i].ServerID(); ok {
+			byServerID[id] = in.Members[i].Addr
+		}
+	}
 	out := make([]Session, 0, len(byID))
 	for _, a := range byID {
+		a.s.CreatedBy = byServerID[int64(uint64(a.s.ID)>>56)]
 		a.s.Ephemerals, a.s.Watches, a.s.WatchCount = sortedSet(a.ephemerals), sortedSet(a.watches), len(a.watched)
 		out = append(out, a.s)
 	}
