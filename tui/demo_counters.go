@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/internal/display"
+
 	"fmt"
 	"strings"
 	"time"
@@ -40,7 +42,7 @@ func (p *demoPage) counterLines(l laneView, lanes []laneView, cw int, wide, spar
 		}
 	}
 	// "acquisitions   39.0/s   1,234": the rate, then the running total.
-	name, total := label("acquisitions", "acq"), groupThousands(int64(c.Acquisitions))
+	name, total := label("acquisitions", "acq"), display.Count(int64(c.Acquisitions))
 	acq := row(name, total, plain)
 	if fill := cw - lipgloss.Width(name) - len(total) - len(rate) - 2; fill >= 2 {
 		acq = st.Dim.Render(name) + strings.Repeat(" ", fill-2) + l.style.Render(rate+"/s") + "  " + plain.Render(total)

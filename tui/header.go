@@ -64,7 +64,7 @@ func (h *header) view(st Styles, width int) string {
 		parts = append(parts, label("zxid ")+value(display.Hex(h.lastZxid)))
 	}
 	if h.stats != nil {
-		parts = append(parts, label("znodes ")+value(groupThousands(h.stats.NodeCount)))
+		parts = append(parts, label("znodes ")+value(display.Count(h.stats.NodeCount)))
 	}
 	line := strings.Join(parts, label("  │  "))
 	if h.readOnly {
@@ -88,22 +88,4 @@ func stateStyle(st Styles, s zkview.SessionState) lipgloss.Style {
 		return st.Expired
 	}
 	return st.Connecting
-}
-
-// groupThousands writes 1234567 as 1,234,567.
-func groupThousands(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -56,7 +56,7 @@ type fakeSource struct {
 
 func (f *fakeSource) source() source {
 	return source{
-		scan: func(_ context.Context, root string, o recognize.Options) (recognize.Result, error) {
+		scan: func(_ context.Context, root string, o recognize.Options, _ recognize.EphemeralList) (recognize.Result, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.scans++

@@ -58,6 +58,9 @@ type scanState struct {
 	err     error
 	partial bool
 	found   int64 // nodes the last finished scan listed
+	// foundBy is how the last finished scan found the recipes: a walk, or
+	// the directories of the servers' ephemeral nodes.
+	foundBy string
 }
 
 func newRecipeListPage(ctx *Context, kind recipeKind, root string) page {
@@ -113,7 +116,7 @@ func (p *recipeListPage) rescan() tea.Cmd {
 	p.scan.nodes = new(atomic.Int64)
 	p.scan.started = p.ctx.Now()
 	gen, nodes, owner := p.scan.gen, p.scan.nodes, p
-	src, root, withTables := p.src, p.root, p.kind.tables()
+	src, root, withTables, contended := p.src, p.root, p.kind.tables(), p.kind.contended()
 	opts := p.ctx.scanOptions(nil)
 	return func() tea.Msg {
 		defer cancel()
@@ -132,7 +135,11 @@ func (p *recipeListPage) rescan() tea.Cmd {
 				msg.pzxid[n.Path] = n.Stat.Pzxid
 			}
 		}
-		msg.res, msg.err = scanRoot(ctx, src, root, opts)
+		var list recognize.EphemeralList
+		if late != nil && contended {
+			list = late // locks and elections: found from the servers' ephemerals when they list them
+		}
+		msg.res, msg.err = scanRoot(ctx, src, root, opts, list)
 		msg.nodes = nodes.Load()
 		if late != nil {
 			msg.in, msg.inErr = late.Wait()
@@ -144,13 +151,13 @@ func (p *recipeListPage) rescan() tea.Cmd {
 // scanRoot scans root. A root that is a component of a recipe (a Curator
 // semaphore's leases/, a Kazoo semaphore's lock directory) gives the
 // recipe it belongs to, as `zkx locks PATH` does.
-func scanRoot(ctx context.Context, src source, root string, opts recognize.Options) (recognize.Result, error) {
+func scanRoot(ctx context.Context, src source, root string, opts recognize.Options, list recognize.EphemeralList) (recognize.Result, error) {
 	if root != "/" {
 		if v, err := src.recognize(ctx, root, opts); err == nil && v != nil && v.Info().Path != root {
 			return recognize.ResultOf(v), nil
 		}
 	}
-	return src.scan(ctx, root, opts) // its errors name root
+	return src.scan(ctx, root, opts, list) // its errors name root
 }
 
 func (p *recipeListPage) Update(msg tea.Msg) (page, tea.Cmd) {
@@ -321,7 +328,7 @@ func (p *recipeListPage) summary() string {
 	st := p.ctx.Styles
 	root := display.Line(p.root)
 	if !p.scan.done {
-		return st.Title.Render(fmt.Sprintf("scanning %s for %s… %s nodes", root, p.kind, groupThousands(p.scan.nodes.Load())))
+		return st.Title.Render(fmt.Sprintf("scanning %s for %s… %s nodes", root, p.kind, display.Count(p.scan.nodes.Load())))
 	}
 	n := len(p.order)
 	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), string(p.kind)), root)
@@ -364,9 +371,12 @@ func (p *recipeListPage) summary() string {
 	if warned > 0 {
 		parts = append(parts, st.Warning.Render(fmt.Sprintf("%d with warnings", warned)))
 	}
-	scanned := fmt.Sprintf("scanned %s nodes in %s", groupThousands(p.scan.found), humanDuration(p.scan.took))
+	scanned := fmt.Sprintf("scanned %s nodes in %s", display.Count(p.scan.found), humanDuration(p.scan.took))
+	if p.scan.foundBy == recognize.FoundByEphemerals {
+		scanned = fmt.Sprintf("read the %s directories of the servers' ephemeral nodes in %s, no walk", display.Count(p.scan.found), humanDuration(p.scan.took))
+	}
 	if p.scan.running {
-		scanned = fmt.Sprintf("scanning again… %s nodes", groupThousands(p.scan.nodes.Load()))
+		scanned = fmt.Sprintf("scanning again… %s nodes", display.Count(p.scan.nodes.Load()))
 	}
 	parts = append(parts, st.Dim.Render(scanned))
 	return st.Title.Render(s) + st.Dim.Render(" · ") + strings.Join(parts, st.Dim.Render(" · "))

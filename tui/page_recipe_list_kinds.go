@@ -18,6 +18,10 @@ const (
 // not, so a queue list never asks the servers.
 func (k recipeKind) tables() bool { return k != kindQueues }
 
+// contended reports whether the kind's members are ephemeral, so that the
+// servers' list of ephemeral nodes finds them without a walk.
+func (k recipeKind) contended() bool { return k != kindQueues }
+
 // class is the recognize.Class of the recipes the kind lists.
 func (k recipeKind) class() string {
 	switch k {

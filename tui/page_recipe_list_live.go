@@ -66,7 +66,7 @@ func newLiveState() liveState {
 func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 	now := p.ctx.Now()
 	p.scan.running, p.scan.done = false, true
-	p.scan.took, p.scan.found = now.Sub(p.scan.started), msg.nodes
+	p.scan.took, p.scan.found, p.scan.foundBy = now.Sub(p.scan.started), msg.nodes, msg.res.FoundBy
 	p.scan.err, p.scan.partial = msg.err, msg.res.Partial
 	if p.kind.tables() && (msg.in != nil || msg.inErr != nil) {
 		p.setIntrospection(msg.in, msg.inErr, p.scan.started, now)

@@ -242,7 +242,7 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 	release, visited := make(chan struct{}), make(chan struct{})
 	f := &fakeSource{}
 	src := f.source()
-	src.scan = func(_ context.Context, root string, o recognize.Options) (recognize.Result, error) {
+	src.scan = func(_ context.Context, root string, o recognize.Options, _ recognize.EphemeralList) (recognize.Result, error) {
 		for i := 0; i < 1234; i++ {
 			o.Visit(zkview.WalkNode{Path: fmt.Sprint(root, i)})
 		}
@@ -283,7 +283,7 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 	}
 
 	// A rescan that fails outright keeps what was found.
-	src.scan = func(context.Context, string, recognize.Options) (recognize.Result, error) {
+	src.scan = func(context.Context, string, recognize.Options, recognize.EphemeralList) (recognize.Result, error) {
 		return recognize.Result{}, errors.New("scan /app: connection lost")
 	}
 	p.src = src

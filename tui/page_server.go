@@ -119,7 +119,7 @@ func (p *serverPage) rebuild() {
 			cells[1] = modeStyle(st, m.Mode).Render(mode)
 			cells[2] = shortVersion(s.Version)
 			cells[3] = display.Hex(s.Zxid)
-			cells[4] = groupThousands(s.NodeCount)
+			cells[4] = display.Count(s.NodeCount)
 			cells[5] = strconv.FormatInt(s.Connections, 10)
 			cells[6] = strconv.FormatInt(s.Outstanding, 10)
 			cells[7] = fmt.Sprintf("%d/%.1f/%d ms", s.LatencyMin, s.LatencyAvg, s.LatencyMax)

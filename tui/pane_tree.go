@@ -470,7 +470,7 @@ func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) str
 	var right []string
 	if stat != nil {
 		if stat.NumChildren > 0 {
-			right = append(right, st.Dim.Render(groupThousands(int64(stat.NumChildren))))
+			right = append(right, st.Dim.Render(display.Count(int64(stat.NumChildren))))
 		}
 		if stat.EphemeralOwner != 0 {
 			right = append(right, st.Ephemeral.Render("●"+shortSession(stat.EphemeralOwner)))

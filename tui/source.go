@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 
 	"github.com/zkx-dev/zkx/zkview/introspect"
@@ -13,19 +14,24 @@ import (
 // client, or canned answers in tests. Every call blocks and runs in a
 // tea.Cmd, never in Update.
 type source struct {
-	scan       func(ctx context.Context, root string, opts recognize.Options) (recognize.Result, error)
+	// scan is recognize.ScanContended: a walk, or, when list gives the
+	// servers' ephemeral nodes first, their directories alone.
+	scan       func(ctx context.Context, root string, opts recognize.Options, list recognize.EphemeralList) (recognize.Result, error)
 	recognize  func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error)
 	introspect func(ctx context.Context) (*introspect.Snapshot, error)
 }
 
 var errNoClient = errors.New("not connected to ZooKeeper")
 
+// scanSessions is how many sessions a scan of a recipe list reads over.
+const scanSessions = 3
+
 // clientSource reads through the explorer's client.
 func clientSource(c *Context) source {
 	client, opts := c.Client, c.Introspect
 	if client == nil {
 		return source{
-			scan: func(context.Context, string, recognize.Options) (recognize.Result, error) {
+			scan: func(context.Context, string, recognize.Options, recognize.EphemeralList) (recognize.Result, error) {
 				return recognize.Result{}, errNoClient
 			},
 			recognize:  func(context.Context, string, recognize.Options) (recognize.Recipe, error) { return nil, errNoClient },
@@ -33,8 +39,17 @@ func clientSource(c *Context) source {
 		}
 	}
 	return source{
-		scan: func(ctx context.Context, root string, o recognize.Options) (recognize.Result, error) {
-			return recognize.Scan(ctx, client, root, o)
+		scan: func(ctx context.Context, root string, o recognize.Options, list recognize.EphemeralList) (recognize.Result, error) {
+			// A scan reads over sessions of its own: the server answers
+			// each connection in order, so on the explorer's own a walk
+			// of a large tree would be slow, and would hold up the pages'
+			// reads behind it.
+			var r zkview.Reader = client
+			if pool, err := client.DialPool(ctx, scanSessions); err == nil {
+				defer pool.Close()
+				r = pool
+			}
+			return recognize.ScanContended(ctx, r, root, o, list)
 		},
 		recognize: func(ctx context.Context, dir string, o recognize.Options) (recognize.Recipe, error) {
 			return recognize.Dir(ctx, client, dir, o)

@@ -54,6 +54,10 @@ type Client struct {
 	target   connstr.ConnectString
 	readOnly bool
 	timeout  time.Duration
+	// dialed are the connect string and options it was dialed with, for
+	// the sessions of a Pool beside it.
+	connect string
+	opts    []Option
 
 	mu          sync.Mutex
 	state       SessionState
@@ -115,7 +119,7 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", target, err)
 	}
-	c := &Client{conn: conn, target: target, readOnly: o.readOnly, timeout: o.timeout}
+	c := &Client{conn: conn, target: target, readOnly: o.readOnly, timeout: o.timeout, connect: connect, opts: opts}
 	connected := make(chan struct{})
 	go c.follow(events, connected)
 	select {

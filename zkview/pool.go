@@ -42,6 +42,13 @@ func DialPool(ctx context.Context, connect string, n int, opts ...Option) (*Pool
 	return p, nil
 }
 
+// DialPool opens n more sessions as c was opened (same servers,
+// credentials and options), for a bulk read beside c's own session: a
+// scan that should not queue behind, or in front of, c's requests.
+func (c *Client) DialPool(ctx context.Context, n int) (*Pool, error) {
+	return DialPool(ctx, c.connect, n, c.opts...)
+}
+
 func (p *Pool) pick() *Client { return p.clients[p.next.Add(1)%uint64(len(p.clients))] }
 
 // Children lists a node's children on one of the pool's sessions.

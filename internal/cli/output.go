@@ -66,3 +66,9 @@ func statTimeJSON(ms int64) string {
 func warnf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "zkx: warning: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))
 }
+
+// notef tells stderr how a result came about, when that is worth knowing
+// but nothing is wrong.
+func notef(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "zkx: note: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))
+}

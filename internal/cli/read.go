@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -191,7 +190,7 @@ on stderr.`,
 			if format == cliout.JSON {
 				arr := cliout.NewJSONArray(out)
 				err := zkview.Walk(ctx, c, path, opts, func(n zkview.WalkNode) error {
-					progress.add()
+					progress.add(n.Path)
 					row := describeNode(n.Path, n.Stat, n.Err)
 					d := n.Depth
 					row.Depth = &d
@@ -204,7 +203,7 @@ on stderr.`,
 			}
 			drawer := newTreeDrawer(out)
 			return zkview.Walk(ctx, c, path, opts, func(n zkview.WalkNode) error {
-				progress.add()
+				progress.add(n.Path)
 				return drawer.draw(n)
 			})
 		},
@@ -265,36 +264,6 @@ func (d *treeDrawer) draw(n zkview.WalkNode) error {
 	d.frames = append(d.frames, treeFrame{count: len(n.Children), last: last})
 	_, err := fmt.Fprintln(d.w, line.String())
 	return err
-}
-
-// progress shows a node count on a terminal's stderr while a walk runs.
-type progress struct {
-	w     io.Writer
-	on    bool
-	count int
-	start time.Time
-	last  time.Time
-}
-
-func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	return &progress{w: w, on: ok && cliout.IsTerminal(f), start: time.Now()}
-}
-
-func (p *progress) add() {
-	p.count++
-	if !p.on || p.count%256 != 0 || time.Since(p.last) < 200*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	rate := float64(p.count) / time.Since(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r%d nodes read (%.0f/s)…", p.count, rate)
-}
-
-func (p *progress) finish() {
-	if p.on && !p.last.IsZero() {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
 }
 
 func sortedNames(names []string) []string {

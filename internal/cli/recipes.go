@@ -20,12 +20,15 @@ import (
 type recipeKind struct {
 	name   string // "locks"
 	tables bool   // needs the servers' session tables (clients, watches)
+	// contended: its members are ephemeral, so the servers' list of
+	// ephemeral nodes finds it without a walk (recognize.ScanContended).
+	contended bool
 }
 
 var (
-	kindLocks     = recipeKind{name: "locks", tables: true}
+	kindLocks     = recipeKind{name: "locks", tables: true, contended: true}
 	kindQueues    = recipeKind{name: "queues"}
-	kindElections = recipeKind{name: "elections", tables: true}
+	kindElections = recipeKind{name: "elections", tables: true, contended: true}
 )
 
 // scanFlags are the flags of locks, queues and elections.
@@ -34,11 +37,15 @@ type scanFlags struct {
 	long        bool
 	heldTooLong time.Duration
 	connections int
+	walk        bool
 }
 
-func (f *scanFlags) register(cmd *cobra.Command) {
+func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
 	f.readFlags.register(cmd)
 	cmd.Flags().IntVar(&f.connections, "connections", 4, "sessions to read over (a server works through each connection in order)")
+	if kind.contended {
+		cmd.Flags().BoolVar(&f.walk, "walk", false, "walk every node under PATH even when the servers list their ephemeral nodes (which finds "+kind.name+" without a walk)")
+	}
 }
 
 // recipeScan is what a recipe command found.
@@ -81,14 +88,16 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		return nil, "", timedOut(err, f.timeout)
 	}
 	defer c.Close()
+	progress := newProgress(cmd.ErrOrStderr())
+	defer progress.finish()
 	tables := introspect.NewPending()
-	opts := recognize.Options{HeldTooLong: f.heldTooLong}
+	opts := recognize.Options{HeldTooLong: f.heldTooLong, Visit: func(n zkview.WalkNode) { progress.add(n.Path) }}
 	if kind.tables {
 		opts.Tables = tables
 		go func() {
-			in, err := g.introspect(ctx, cmd.ErrOrStderr(), cs)
+			in, err := g.introspect(ctx, progress, cs)
 			if err != nil {
-				warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
+				warnf(progress, "%v; client addresses, connections and watches are unknown", err)
 			}
 			tables.Set(in, err)
 		}()
@@ -97,6 +106,10 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	}
 	// Stderr is written by the introspection until the tables are in.
 	defer tables.Wait()
+	var ephemerals recognize.EphemeralList
+	if kind.contended && !f.walk {
+		ephemerals = tables
+	}
 
 	if path != "/" {
 		v, err := recognize.Dir(ctx, c, path, opts)
@@ -113,7 +126,10 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 			return &recipeScan{res: recognize.ResultOf(v), tables: tables}, format, nil
 		}
 	}
-	res, err := recognize.Scan(ctx, c, path, opts)
+	res, err := recognize.ScanContended(ctx, c, path, opts, ephemerals)
+	if res.FoundBy == recognize.FoundByEphemerals {
+		notef(progress, "found from the ephemeral nodes the servers list (dump), without walking the tree (--walk walks it)")
+	}
 	if err != nil {
 		if !res.Partial || (zkview.IsNoNode(err) && empty(res)) {
 			return nil, "", err
@@ -207,7 +223,7 @@ curator | kazoo | zookeeper-recipes | go-zookeeper | generic), max_leases
 			return runRecipes(cmd, g, &flags, args, kindLocks)
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, kindLocks)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
 	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
 	return cmd
@@ -239,7 +255,7 @@ LockingQueue)}), warnings.
 			return runRecipes(cmd, g, &flags, args, kindQueues)
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, kindQueues)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "list every item read")
 	return cmd
 }
@@ -270,7 +286,7 @@ line) and warnings.
 			return runRecipes(cmd, g, &flags, args, kindElections)
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, kindElections)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every candidate, the wait chain and the warnings")
 	return cmd
 }

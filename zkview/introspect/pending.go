@@ -54,3 +54,9 @@ func (p *Pending) Watchers(path string) ([]int64, bool) {
 	<-p.ready
 	return p.t.Watchers(path)
 }
+
+// Ephemerals is Snapshot.Ephemerals, once the answer is in.
+func (p *Pending) Ephemerals() ([]string, bool) {
+	<-p.ready
+	return p.snap.Ephemerals()
+}

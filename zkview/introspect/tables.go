@@ -90,3 +90,24 @@ func (t *Tables) Watches(session int64, path string) (watching, known bool) {
 func (t *Tables) Watchers(path string) (sessions []int64, known bool) {
 	return t.watchers[path], t.watchesComplete
 }
+
+// Ephemerals lists every ephemeral node under the chroot, from the
+// members' dumps (every member's lists the whole ensemble's); ok is false
+// when no member's dump was read.
+func (in *Snapshot) Ephemerals() (paths []string, ok bool) {
+	if in == nil {
+		return nil, false
+	}
+	for i := range in.Members {
+		if m := &in.Members[i]; m.Serving() && m.Dump != nil {
+			ok = true
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	for _, s := range in.Sessions {
+		paths = append(paths, s.Ephemerals...)
+	}
+	return paths, true
+}

@@ -36,6 +36,17 @@ func newRecFake() *recFake {
 	return &recFake{nodes: map[string]*recFakeNode{"/": {children: map[string]bool{}}}, errs: map[string]error{}, listed: map[string]int{}}
 }
 
+// listedCount is how many listings the fake has answered.
+func (f *recFake) listedCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, c := range f.listed {
+		n += c
+	}
+	return n
+}
+
 // recFakeOpt sets up a fake node.
 type recFakeOpt func(*recFakeNode)
 

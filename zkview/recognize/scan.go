@@ -20,6 +20,10 @@ type Result struct {
 	// Partial is set when part of the tree was not read: the scan was
 	// cancelled, or some nodes could not be read (Scan's error says which).
 	Partial bool `json:"partial,omitempty"`
+	// FoundBy is how the recipes were found: FoundByWalk (every node
+	// under the root listed) or FoundByEphemerals (only the directories of
+	// the ephemeral nodes the servers list; see ScanContended).
+	FoundBy string `json:"-"`
 }
 
 // All returns every recipe of the result, kind by kind, pointing into its
@@ -133,6 +137,7 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 	wg.Wait()
 
 	res := emptyResult()
+	res.FoundBy = FoundByWalk
 	for _, s := range slots {
 		if s.v != nil {
 			s.v.addTo(&res)
