@@ -15,7 +15,7 @@ type Contender struct {
 	// there by default), with ClientFrom "node data"; else "".
 	Client     string `json:"client"`
 	ClientFrom string `json:"client_from,omitempty"`
-	Data   string `json:"data,omitempty"` // decoded node data
+	Data       string `json:"data,omitempty"` // decoded node data
 	// HeldMs is for holders: how long since the node was created, an upper
 	// bound on how long it has held.
 	HeldMs int64 `json:"held_ms,omitempty"`
