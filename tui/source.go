@@ -45,9 +45,9 @@ func clientSource(c *Context) source {
 			// of a large tree would be slow, and would hold up the pages'
 			// reads behind it.
 			var r zkview.Reader = client
-			if pool, err := client.DialPool(ctx, scanSessions); err == nil {
-				defer pool.Close()
-				r = pool
+			if bulk, err := client.DialBulk(ctx, scanSessions); err == nil {
+				defer bulk.Close()
+				r = bulk
 			}
 			return recognize.ScanContended(ctx, r, root, o, list)
 		},

@@ -15,6 +15,7 @@ import (
 type Pool struct {
 	clients []*Client
 	next    atomic.Uint64
+	owner   *Client // closed with the pool, when it was dialed for it
 }
 
 // DialPool opens n sessions to connect (with the same options).
@@ -67,5 +68,8 @@ func (p *Pool) Close() {
 		if c != nil {
 			c.Close()
 		}
+	}
+	if p.owner != nil {
+		p.owner.Close()
 	}
 }

@@ -95,7 +95,15 @@ func (w *walker) worker() {
 			w.mu.Unlock()
 			return
 		}
-		l := heap.Pop(&w.pending).(*listing)
+		n := 1
+		batch, batched := w.r.(BatchReader)
+		if batched {
+			n = batch.BatchSize()
+		}
+		ls := make([]*listing, 0, n)
+		for len(ls) < n && w.pending.Len() > 0 {
+			ls = append(ls, heap.Pop(&w.pending).(*listing)) // the earliest in the preorder
+		}
 		more := w.pending.Len() > 0
 		w.mu.Unlock()
 		if more {
@@ -104,9 +112,21 @@ func (w *walker) worker() {
 			default:
 			}
 		}
-		l.children, l.stat, l.err = w.r.Children(w.ctx, l.path)
-		sort.Strings(l.children)
-		close(l.done)
+		if batched {
+			paths := make([]string, len(ls))
+			for i, l := range ls {
+				paths[i] = l.path
+			}
+			for i, got := range batch.ListBatch(w.ctx, paths) {
+				ls[i].children, ls[i].stat, ls[i].err = got.Children, got.Stat, got.Err
+			}
+		} else {
+			ls[0].children, ls[0].stat, ls[0].err = w.r.Children(w.ctx, ls[0].path)
+		}
+		for _, l := range ls {
+			sort.Strings(l.children)
+			close(l.done)
+		}
 	}
 }
 

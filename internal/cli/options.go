@@ -107,3 +107,16 @@ func (g *globalOptions) viewOptions() []zkview.Option {
 	}
 	return opts
 }
+
+// dialBulk opens n connections for reading a large tree: batched
+// (multiRead) unless batch is false or the server cannot, else a session
+// per connection.
+func (g *globalOptions) dialBulk(ctx context.Context, n int, batch bool) (zkview.BulkReader, error) {
+	if !batch {
+		return zkview.DialPool(ctx, g.server, n, g.viewOptions()...)
+	}
+	return zkview.DialBulk(ctx, g.server, n, g.viewOptions()...)
+}
+
+// batchFlagHelp is the help of --batch, on every command that walks.
+const batchFlagHelp = "read many nodes per request (multiRead, ZooKeeper 3.6+; older servers are read node by node anyway)"

@@ -149,6 +149,7 @@ func writeNodeTable(out io.Writer, rows []nodeJSON) error {
 func newTreeCommand(g *globalOptions) *cobra.Command {
 	var flags readFlags
 	var depth, concurrency, connections int
+	batch := true
 	cmd := &cobra.Command{
 		Use:   "tree PATH",
 		Short: "Print a subtree, streaming, with reads in parallel",
@@ -178,7 +179,7 @@ on stderr.`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
 			defer cancel()
-			c, err := zkview.DialPool(ctx, g.server, connections, g.viewOptions()...)
+			c, err := g.dialBulk(ctx, connections, batch)
 			if err != nil {
 				return timedOut(err, flags.timeout)
 			}
@@ -212,6 +213,7 @@ on stderr.`,
 	cmd.Flags().IntVar(&depth, "depth", 0, "descend at most this many levels (0: all)")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 192, "listings in flight")
 	cmd.Flags().IntVar(&connections, "connections", 12, "sessions to read over (a server works through each connection in order)")
+	cmd.Flags().BoolVar(&batch, "batch", true, batchFlagHelp)
 	return cmd
 }
 

@@ -38,11 +38,13 @@ type scanFlags struct {
 	heldTooLong time.Duration
 	connections int
 	walk        bool
+	batch       bool
 }
 
 func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
 	f.readFlags.register(cmd)
 	cmd.Flags().IntVar(&f.connections, "connections", 4, "sessions to read over (a server works through each connection in order)")
+	cmd.Flags().BoolVar(&f.batch, "batch", true, batchFlagHelp)
 	if kind.contended {
 		cmd.Flags().BoolVar(&f.walk, "walk", false, "walk every node under PATH even when the servers list their ephemeral nodes (which finds "+kind.name+" without a walk)")
 	}
@@ -81,9 +83,11 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), f.timeout)
 	defer cancel()
-	// Several sessions: a server answers each connection's requests in
-	// order, so one connection caps a walk of a large tree.
-	c, err := zkview.DialPool(ctx, g.server, f.connections, g.viewOptions()...)
+	// Several connections, batching reads where the server answers
+	// multiRead: a server works through each connection's requests in
+	// order, and per request, so one connection and a request per node
+	// cap a walk of a large tree.
+	c, err := g.dialBulk(ctx, f.connections, f.batch)
 	if err != nil {
 		return nil, "", timedOut(err, f.timeout)
 	}
@@ -127,7 +131,7 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		}
 	}
 	res, err := recognize.ScanContended(ctx, c, path, opts, ephemerals)
-	if res.FoundBy == recognize.FoundByEphemerals {
+	if res.FoundBy == recognize.FoundByEphemerals && progress.on {
 		notef(progress, "found from the ephemeral nodes the servers list (dump), without walking the tree (--walk walks it)")
 	}
 	if err != nil {

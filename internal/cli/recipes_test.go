@@ -495,7 +495,8 @@ func TestRecipesPartial(t *testing.T) {
 		holder := startContender(t, connect, func(s *recipes.Session, o recipes.Option) func(context.Context) error {
 			return recipes.NewMutex(s, base+"/open", o).Lock
 		})
-		out, _, err := run(t, "--server", connect, "locks", "-o", "json", base)
+		// Walking, the unreadable directory makes the result partial.
+		out, _, err := run(t, "--server", connect, "locks", "-o", "json", "--walk", base)
 		var partial *partialError
 		if !errors.As(err, &partial) || !strings.Contains(err.Error(), base+"/secret") || !strings.Contains(err.Error(), "partial result") {
 			t.Errorf("error %v, want a partial result naming %s/secret", err, base)
@@ -504,9 +505,27 @@ func TestRecipesPartial(t *testing.T) {
 		if json.Unmarshal([]byte(out), &locks) != nil || len(locks) != 1 || locks[0].Holders[0].Node != holder.node {
 			t.Errorf("partial output:\n%s", out)
 		}
+		// From the servers' ephemeral list, a directory with no ephemeral
+		// node in it need not be read: the result is whole...
+		out, _, err = run(t, "--server", connect, "locks", "-o", "json", base)
+		if err != nil || json.Unmarshal([]byte(out), &locks) != nil || len(locks) != 1 {
+			t.Errorf("from the ephemeral list: %v\n%s", err, out)
+		}
+		// ...until a contender sits where this session may not read.
+		if err := c.AddAuth("digest", []byte("alice:pw")); err != nil {
+			t.Fatal(err)
+		}
+		create(t, c, base+"/secret/lock", nil, 0, zk.DigestACL(zk.PermAll, "alice", "pw"))
+		create(t, c, base+"/secret/lock/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000000", nil, zk.FlagEphemeral, zk.DigestACL(zk.PermAll, "alice", "pw"))
+		out, _, err = run(t, "--server", connect, "locks", "-o", "json", base)
+		if !errors.As(err, &partial) || !strings.Contains(err.Error(), base+"/secret/lock") {
+			t.Errorf("a contender under an unreadable directory: %v, want a partial result naming it\n%s", err, out)
+		}
 		// With credentials the whole tree is read.
-		if _, _, err := run(t, "--server", connect, "--auth", "digest:alice:pw", "locks", base); err != nil {
-			t.Errorf("with credentials: %v", err)
+		for _, walk := range []string{"--walk=true", "--walk=false"} {
+			if _, _, err := run(t, "--server", connect, "--auth", "digest:alice:pw", "locks", walk, base); err != nil {
+				t.Errorf("with credentials, %s: %v", walk, err)
+			}
 		}
 	})
 }

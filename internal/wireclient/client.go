@@ -7,10 +7,8 @@ package wireclient
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"sync"
 	"time"
@@ -69,12 +67,12 @@ func Reattach(addr string, timeout time.Duration, sessionID int64, passwd []byte
 	e := jute.NewEncoder(make([]byte, 4))
 	req.Encode(e)
 	nc.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := nc.Write(frame(e)); err != nil {
+	if _, err := nc.Write(jute.Frame(e)); err != nil {
 		nc.Close()
 		return nil, err
 	}
 	br := bufio.NewReader(nc)
-	body, err := readFrame(br)
+	body, err := jute.ReadFrame(br, maxFrame)
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("wireclient: handshake: %w", err)
@@ -103,30 +101,13 @@ func Reattach(addr string, timeout time.Duration, sessionID int64, passwd []byte
 	return c, nil
 }
 
-func frame(e *jute.Encoder) []byte {
-	b := e.Bytes()
-	binary.BigEndian.PutUint32(b, uint32(len(b)-4))
-	return b
-}
-
-func readFrame(r io.Reader) ([]byte, error) {
-	var head [4]byte
-	if _, err := io.ReadFull(r, head[:]); err != nil {
-		return nil, err
-	}
-	n := binary.BigEndian.Uint32(head[:])
-	if n > 16<<20 {
-		return nil, fmt.Errorf("wireclient: frame of %d bytes", n)
-	}
-	body := make([]byte, n)
-	_, err := io.ReadFull(r, body)
-	return body, err
-}
+// maxFrame bounds a reply frame.
+const maxFrame = 16 << 20
 
 func (c *Conn) readLoop(br *bufio.Reader) {
 	defer c.fail(ErrClosed)
 	for {
-		body, err := readFrame(br)
+		body, err := jute.ReadFrame(br, maxFrame)
 		if err != nil {
 			c.fail(err)
 			return
@@ -171,7 +152,7 @@ func (c *Conn) pingLoop() {
 		case <-t.C:
 			e := jute.NewEncoder(make([]byte, 4))
 			(&jute.RequestHeader{Xid: jute.XidPing, Type: jute.OpPing}).Encode(e)
-			c.write(frame(e))
+			c.write(jute.Frame(e))
 		}
 	}
 }
@@ -236,7 +217,7 @@ func (c *Conn) CallRaw(xid, op int32, req jute.Record) (Frame, error) {
 	if req != nil {
 		req.Encode(e)
 	}
-	return c.SendFrame(xid, frame(e))
+	return c.SendFrame(xid, jute.Frame(e))
 }
 
 // SendFrame writes raw bytes (a whole frame, length included) and waits for

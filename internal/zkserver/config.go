@@ -26,6 +26,9 @@ type Config struct {
 	// time.Now. Tests fix it to draw the same screens on every run.
 	// Timeouts and expiry always run on real time.
 	Clock func() time.Time
+	// NoMultiRead answers multiRead as a ZooKeeper before 3.6 does, as an
+	// unimplemented request: for testing clients' fallbacks.
+	NoMultiRead bool
 }
 
 func (c Config) withDefaults() Config {

@@ -28,6 +28,8 @@ type Request struct {
 	SessionID int64
 	Op        int32
 	Path      string
+	// Paths are the paths of a multi's or a multiRead's operations.
+	Paths []string
 }
 
 // FaultHook decides the fate of each request of an established session
@@ -47,11 +49,32 @@ func (f *faults) before(sessionID int64, op int32, body []byte) Fault {
 	}
 	req := Request{SessionID: sessionID, Op: op}
 	switch op {
-	case jute.OpMulti, jute.OpMultiRead, jute.OpCloseSession, jute.OpSetWatches, jute.OpSetWatches2, jute.OpWhoAmI:
+	case jute.OpMulti, jute.OpMultiRead:
+		var m jute.MultiRequest
+		m.Decode(jute.NewDecoder(body))
+		for _, o := range m.Ops {
+			req.Paths = append(req.Paths, opPath(o.Rec))
+		}
+	case jute.OpCloseSession, jute.OpSetWatches, jute.OpSetWatches2, jute.OpWhoAmI:
 	default:
 		req.Path = jute.NewDecoder(body).String()
 	}
 	return (*h)(req)
+}
+
+// opPath is the path a multi operation names.
+func opPath(rec jute.Record) string {
+	switch r := rec.(type) {
+	case *jute.CreateRequest:
+		return r.Path
+	case *jute.PathIntRequest:
+		return r.Path
+	case *jute.SetDataRequest:
+		return r.Path
+	case *jute.PathWatchRequest:
+		return r.Path
+	}
+	return ""
 }
 
 // replyTime is when a reply queued now may be sent.

@@ -446,6 +446,9 @@ func (s *Server) read(c *conn, op int32, d *jute.Decoder) (jute.Record, int32) {
 		s.setWatches(c, &req)
 		return nil, jute.ErrOK
 	case jute.OpMultiRead:
+		if s.cfg.NoMultiRead {
+			return nil, jute.ErrUnimplemented
+		}
 		var req jute.MultiRequest
 		if req.Decode(d); d.Err() != nil {
 			return nil, jute.ErrMarshallingError

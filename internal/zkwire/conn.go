@@ -1,0 +1,263 @@
+package zkwire
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/zkx-dev/zkx/internal/jute"
+)
+
+// ErrClosed is a call on a connection that ended.
+var ErrClosed = errors.New("zkwire: connection closed")
+
+// Dialer opens the network connection (TLS and SASL wrap it there); nil
+// dials plain TCP.
+type Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// Options tune Dial.
+type Options struct {
+	Dial           Dialer
+	SessionTimeout time.Duration // asked of the server (default 10s)
+	// ReadOnly lets a member cut off from its quorum serve the session.
+	ReadOnly bool
+	// MaxFrame bounds a reply (default 64 MiB: a multiRead of many nodes).
+	MaxFrame int
+}
+
+// ServerError is a request the server refused, with ZooKeeper's code
+// (jute.ErrNoNode, jute.ErrNoAuth, jute.ErrUnimplemented…).
+type ServerError struct{ Code int32 }
+
+func (e *ServerError) Error() string { return fmt.Sprintf("zookeeper error %d", e.Code) }
+
+// Conn is one session on one server.
+type Conn struct {
+	nc        net.Conn
+	sessionID int64
+	timeout   time.Duration
+	maxFrame  int
+
+	writeMu sync.Mutex
+	mu      sync.Mutex
+	xid     int32
+	pending map[int32]chan reply
+	err     error
+	done    chan struct{}
+}
+
+type reply struct {
+	header jute.ReplyHeader
+	body   []byte
+}
+
+// Dial connects to one server and opens a session.
+func Dial(ctx context.Context, addr string, o Options) (*Conn, error) {
+	if o.SessionTimeout <= 0 {
+		o.SessionTimeout = 10 * time.Second
+	}
+	if o.MaxFrame <= 0 {
+		o.MaxFrame = 64 << 20
+	}
+	dial := o.Dial
+	if dial == nil {
+		var d net.Dialer
+		dial = d.DialContext
+	}
+	nc, err := dial(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		nc.SetDeadline(deadline)
+	}
+	e := jute.NewFrameEncoder()
+	(&jute.ConnectRequest{TimeOut: int32(o.SessionTimeout / time.Millisecond), Passwd: make([]byte, 16),
+		ReadOnly: o.ReadOnly, HasReadOnly: true}).Encode(e)
+	if _, err := nc.Write(jute.Frame(e)); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("zkwire: connect to %s: %w", addr, err)
+	}
+	br := bufio.NewReaderSize(nc, 64<<10)
+	body, err := jute.ReadFrame(br, o.MaxFrame)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("zkwire: connect to %s: %w", addr, err)
+	}
+	var resp jute.ConnectResponse
+	d := jute.NewDecoder(body)
+	resp.Decode(d)
+	switch {
+	case d.Err() != nil:
+		nc.Close()
+		return nil, fmt.Errorf("zkwire: connect to %s: %w", addr, d.Err())
+	case resp.SessionID == 0:
+		nc.Close()
+		return nil, fmt.Errorf("zkwire: %s refused the session", addr)
+	}
+	nc.SetDeadline(time.Time{})
+	c := &Conn{nc: nc, sessionID: resp.SessionID, timeout: time.Duration(resp.TimeOut) * time.Millisecond,
+		maxFrame: o.MaxFrame, pending: map[int32]chan reply{}, done: make(chan struct{})}
+	go c.readLoop(br)
+	go c.pingLoop()
+	return c, nil
+}
+
+// SessionID is the session's id.
+func (c *Conn) SessionID() int64 { return c.sessionID }
+
+// AddAuth adds credentials to the session, as go-zookeeper's AddAuth.
+func (c *Conn) AddAuth(ctx context.Context, scheme string, creds []byte) error {
+	return c.call(ctx, jute.XidAuth, jute.OpAuth, &jute.AuthPacket{Scheme: scheme, Auth: creds}, nil)
+}
+
+// Call sends a request and decodes its reply into resp (when the server
+// answered without an error and resp is not nil). A server's refusal is a
+// *ServerError; the rest are transport errors or ctx's.
+func (c *Conn) Call(ctx context.Context, op int32, req, resp jute.Record) error {
+	c.mu.Lock()
+	c.xid++
+	if c.xid <= 0 { // wrapped: the negative xids are the protocol's own
+		c.xid = 1
+	}
+	xid := c.xid
+	c.mu.Unlock()
+	return c.call(ctx, xid, op, req, resp)
+}
+
+func (c *Conn) call(ctx context.Context, xid, op int32, req, resp jute.Record) error {
+	e := jute.NewFrameEncoder()
+	(&jute.RequestHeader{Xid: xid, Type: op}).Encode(e)
+	if req != nil {
+		req.Encode(e)
+	}
+	ch := make(chan reply, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return c.err
+	}
+	c.pending[xid] = ch
+	c.mu.Unlock()
+	if err := c.write(jute.Frame(e)); err != nil {
+		c.fail(err)
+		return err
+	}
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			return c.Err()
+		}
+		if r.header.Err != jute.ErrOK {
+			return &ServerError{Code: r.header.Err}
+		}
+		if resp != nil {
+			d := jute.NewDecoder(r.body)
+			resp.Decode(d)
+			if d.Err() != nil {
+				return fmt.Errorf("zkwire: reply to op %d: %w", op, d.Err())
+			}
+		}
+		return nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.pending, xid)
+		c.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+func (c *Conn) write(b []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, err := c.nc.Write(b)
+	return err
+}
+
+// readLoop hands each reply to its caller; notifications and pings are
+// dropped (this connection sets no watches).
+func (c *Conn) readLoop(br *bufio.Reader) {
+	for {
+		body, err := jute.ReadFrame(br, c.maxFrame)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		d := jute.NewDecoder(body)
+		var h jute.ReplyHeader
+		h.Decode(d)
+		if d.Err() != nil {
+			c.fail(d.Err())
+			return
+		}
+		c.mu.Lock()
+		ch := c.pending[h.Xid]
+		delete(c.pending, h.Xid)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- reply{header: h, body: body[d.Offset():]}
+		}
+	}
+}
+
+func (c *Conn) pingLoop() {
+	t := time.NewTicker(max(c.timeout/3, 100*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+			e := jute.NewFrameEncoder()
+			(&jute.RequestHeader{Xid: jute.XidPing, Type: jute.OpPing}).Encode(e)
+			if err := c.write(jute.Frame(e)); err != nil {
+				c.fail(err)
+				return
+			}
+		}
+	}
+}
+
+// fail ends the connection once, failing every call in flight.
+func (c *Conn) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return
+	}
+	switch {
+	case err == nil || errors.Is(err, ErrClosed):
+		c.err = ErrClosed
+	default:
+		c.err = fmt.Errorf("%w: %v", ErrClosed, err)
+	}
+	close(c.done)
+	c.nc.Close()
+	for xid, ch := range c.pending {
+		close(ch)
+		delete(c.pending, xid)
+	}
+}
+
+// Err says why the connection ended, nil while it lives.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close ends the session (closeSession, waiting at most a second) and
+// the connection.
+func (c *Conn) Close() error {
+	if c.Err() == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		c.Call(ctx, jute.OpCloseSession, nil, nil)
+		cancel()
+	}
+	c.fail(ErrClosed)
+	return nil
+}

@@ -1,0 +1,242 @@
+package zkview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/connstr"
+	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/zkwire"
+)
+
+// Listing is one node of a batched listing: its children and stat, or why
+// it could not be listed.
+type Listing struct {
+	Children []string
+	Stat     *zk.Stat
+	Err      error
+}
+
+// BatchReader lists many nodes in one request. Walk reads through one, a
+// batch of nodes per request, when its Reader is one.
+type BatchReader interface {
+	Reader
+	ListBatch(ctx context.Context, paths []string) []Listing
+	// BatchSize is how many nodes one ListBatch should list.
+	BatchSize() int
+}
+
+// Batch reads a large tree in few requests: each multiRead (ZooKeeper
+// 3.6+) lists BatchSize nodes, getChildren and getData of each (the
+// latter for its stat), where go-zookeeper sends a request per node —
+// the server's per-request work is what bounds a walk. It reads over
+// connections of its own, with the Client's credentials, and sets no
+// watches. A Batch is a BatchReader and a Reader.
+type Batch struct {
+	conns  []*zkwire.Conn
+	next   atomic.Uint64
+	target connstr.ConnectString
+	server string
+	owner  *Client // closed with the batch, when it was dialed for it
+}
+
+// batchNodes is how many nodes a multiRead lists: large enough that the
+// request overhead is shared out, small enough that the reply of nodes
+// with much data stays well within the frame limit.
+const batchNodes = 32
+
+// ErrNoMultiRead is returned by DialBatch for a server that does not
+// answer multiRead (ZooKeeper before 3.6): read node by node instead.
+var ErrNoMultiRead = errors.New("the server does not answer multiRead (ZooKeeper 3.6+)")
+
+// DialBatch opens n connections for batched reads to the server the
+// client is connected to, with the client's credentials, and checks that
+// the server answers multiRead (ErrNoMultiRead when it does not).
+func (c *Client) DialBatch(ctx context.Context, n int) (*Batch, error) {
+	server := c.conn.Server()
+	if server == "" {
+		return nil, fmt.Errorf("batched reads: not connected")
+	}
+	b := &Batch{target: c.target, server: server}
+	for range max(n, 1) {
+		wc, err := zkwire.Dial(ctx, server, zkwire.Options{SessionTimeout: c.timeout})
+		if err != nil {
+			b.Close()
+			return nil, fmt.Errorf("batched reads on %s: %w", server, err)
+		}
+		b.conns = append(b.conns, wc)
+		for _, a := range c.authOptions() {
+			if err := wc.AddAuth(ctx, a.scheme, a.creds); err != nil {
+				b.Close()
+				return nil, fmt.Errorf("batched reads on %s: add %s credentials: %w", server, a.scheme, err)
+			}
+		}
+	}
+	if err := b.probe(ctx); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// probe asks a multiRead of the root's children. A server that cannot
+// answer it (one before 3.6 refuses the request, closes the connection or
+// answers what is not a multiRead reply) is ErrNoMultiRead: its tree is
+// read node by node instead.
+func (b *Batch) probe(ctx context.Context) error {
+	var resp jute.MultiResponse
+	err := b.conns[0].Call(ctx, jute.OpMultiRead, &jute.MultiRequest{Ops: []jute.MultiOp{
+		{Type: jute.OpGetChildren, Rec: &jute.PathWatchRequest{Path: b.target.Abs("/")}}}}, &resp)
+	switch {
+	case err == nil && len(resp.Results) == 1:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err == nil:
+		err = fmt.Errorf("%d results for one operation", len(resp.Results))
+	}
+	return fmt.Errorf("%w: %s: %v", ErrNoMultiRead, b.server, err)
+}
+
+func (b *Batch) pick() *zkwire.Conn { return b.conns[b.next.Add(1)%uint64(len(b.conns))] }
+
+// BatchSize implements BatchReader.
+func (b *Batch) BatchSize() int { return batchNodes }
+
+// ListBatch lists paths (as the user names them, under the chroot) in one
+// multiRead: each node's children (unsorted, as the server gives them)
+// and stat.
+func (b *Batch) ListBatch(ctx context.Context, paths []string) []Listing {
+	out := make([]Listing, len(paths))
+	req := &jute.MultiRequest{Ops: make([]jute.MultiOp, 0, 2*len(paths))}
+	for _, p := range paths {
+		abs := b.target.Abs(p)
+		req.Ops = append(req.Ops,
+			jute.MultiOp{Type: jute.OpGetChildren, Rec: &jute.PathWatchRequest{Path: abs}},
+			jute.MultiOp{Type: jute.OpGetData, Rec: &jute.PathWatchRequest{Path: abs}})
+	}
+	var resp jute.MultiResponse
+	err := b.pick().Call(ctx, jute.OpMultiRead, req, &resp)
+	if err == nil && len(resp.Results) != len(req.Ops) {
+		err = fmt.Errorf("multiRead of %d operations answered %d", len(req.Ops), len(resp.Results))
+	}
+	for i, p := range paths {
+		if err != nil {
+			out[i].Err = b.pathError(p, err)
+			continue
+		}
+		children, data := resp.Results[2*i], resp.Results[2*i+1]
+		switch {
+		case children.Type == jute.OpError:
+			out[i].Err = b.pathError(p, &zkwire.ServerError{Code: children.Err})
+		case data.Type == jute.OpError:
+			out[i].Err = b.pathError(p, &zkwire.ServerError{Code: data.Err})
+		default:
+			out[i].Children = children.Rec.(*jute.StringsResponse).Strings
+			out[i].Stat = zkStat(data.Rec.(*jute.GetDataResponse).Stat)
+		}
+	}
+	return out
+}
+
+// Children lists one node (a Reader's request, one multiRead).
+func (b *Batch) Children(ctx context.Context, path string) ([]string, *zk.Stat, error) {
+	l := b.ListBatch(ctx, []string{path})[0]
+	return l.Children, l.Stat, l.Err
+}
+
+// Get reads one node's data and stat.
+func (b *Batch) Get(ctx context.Context, path string) ([]byte, *zk.Stat, error) {
+	var resp jute.GetDataResponse
+	if err := b.pick().Call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: b.target.Abs(path)}, &resp); err != nil {
+		return nil, nil, b.pathError(path, err)
+	}
+	return resp.Data, zkStat(resp.Stat), nil
+}
+
+// Close ends the batch's sessions.
+func (b *Batch) Close() {
+	for _, c := range b.conns {
+		c.Close()
+	}
+	if b.owner != nil {
+		b.owner.Close()
+	}
+}
+
+// pathError names the path and the server, with go-zookeeper's errors
+// for ZooKeeper's codes, so that IsNoNode and IsNoAuth hold.
+func (b *Batch) pathError(path string, err error) error {
+	var se *zkwire.ServerError
+	if errors.As(err, &se) {
+		switch se.Code {
+		case jute.ErrNoNode:
+			err = zk.ErrNoNode
+		case jute.ErrNoAuth:
+			err = zk.ErrNoAuth
+		}
+	}
+	return &PathError{Op: "list", Path: path, Server: b.server, Err: err}
+}
+
+// zkStat is a wire stat as go-zookeeper's.
+func zkStat(s jute.Stat) *zk.Stat {
+	return &zk.Stat{Czxid: s.Czxid, Mzxid: s.Mzxid, Ctime: s.Ctime, Mtime: s.Mtime, Version: s.Version,
+		Cversion: s.Cversion, Aversion: s.Aversion, EphemeralOwner: s.EphemeralOwner, DataLength: s.DataLength,
+		NumChildren: s.NumChildren, Pzxid: s.Pzxid}
+}
+
+// authOptions are the credentials the client was dialed with.
+func (c *Client) authOptions() []auth {
+	var o options
+	for _, opt := range c.opts {
+		opt(&o)
+	}
+	return o.auth
+}
+
+// BulkReader reads a large tree: a Batch where the server answers
+// multiRead, a Pool of sessions where it does not.
+type BulkReader interface {
+	Reader
+	Close()
+}
+
+// DialBulk opens n connections beside the client's for reading a large
+// tree: batched (multiRead) when the server answers it, else a Pool.
+func (c *Client) DialBulk(ctx context.Context, n int) (BulkReader, error) {
+	b, err := c.DialBatch(ctx, n)
+	if err == nil {
+		return b, nil
+	}
+	if !errors.Is(err, ErrNoMultiRead) {
+		return nil, err
+	}
+	return c.DialPool(ctx, n)
+}
+
+// DialBulk dials connect for reading a large tree (see Client.DialBulk):
+// one session to learn the server, and n connections that read; Close
+// ends them all.
+func DialBulk(ctx context.Context, connect string, n int, opts ...Option) (BulkReader, error) {
+	c, err := Dial(ctx, connect, opts...)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.DialBulk(ctx, n)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	switch r := r.(type) {
+	case *Batch:
+		r.owner = c
+	case *Pool:
+		r.owner = c
+	}
+	return r, nil
+}
