@@ -33,8 +33,11 @@ const frameInterval = time.Second / renderFPS
 type Config struct {
 	Client *zkview.Client
 	// Connect is the connect string as the user gave it, for the header.
-	Connect  string
-	ReadOnly bool
+	Connect string
+	// ContextName is the named context the connect string came from (the
+	// contexts file), for the header; "" for none.
+	ContextName string
+	ReadOnly    bool
 	// Path is where the tree page starts (default "/").
 	Path string
 	// Demo lanes, when started by `zkx demo`: the demo page opens first.
@@ -105,7 +108,7 @@ func New(cfg Config) *App {
 			ctx.Actor = newActor(cfg.Client)
 		}
 	}
-	a.header = header{connect: cfg.Connect, readOnly: cfg.ReadOnly, state: cfg.Client.State(),
+	a.header = header{connect: cfg.Connect, context: cfg.ContextName, readOnly: cfg.ReadOnly, state: cfg.Client.State(),
 		session: cfg.Client.SessionID(), server: cfg.Client.Server()}
 	start := cfg.Path
 	if start == "" {

@@ -17,6 +17,7 @@ import (
 // session is.
 type header struct {
 	connect   string // the connect string as given
+	context   string // the named context it came from, "" for none
 	server    string // the member we are connected to
 	stats     *introspect.ServerStats
 	statsErr  error
@@ -38,6 +39,9 @@ func (h *header) view(st Styles, width int) string {
 	var parts []string
 	parts = append(parts, st.Title.Render("zkx"))
 	where := value(h.connect)
+	if h.context != "" {
+		where = label("context ") + value(h.context) + label(": ") + where
+	}
 	if h.server != "" && h.server != h.connect {
 		where += label(" → ") + value(h.server)
 	}

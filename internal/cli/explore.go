@@ -31,6 +31,7 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	if err != nil {
 		return fmt.Errorf("--path: %w", err)
 	}
+	f.heldTooLong = g.heldTooLong(cmd, f.heldTooLong)
 	if f.heldTooLong <= 0 {
 		return fmt.Errorf("--held-too-long must be positive")
 	}
@@ -48,7 +49,7 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 		return err
 	}
 	return tui.Run(cmd.Context(), tui.Config{
-		Client: c, Connect: g.server, ReadOnly: g.readonly, Path: start,
+		Client: c, Connect: g.server, ContextName: g.contextName, ReadOnly: g.readonly, Path: start,
 		HeldTooLong: f.heldTooLong, Introspect: g.introspectOptions(),
 	})
 }

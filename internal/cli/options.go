@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/config"
 	"github.com/zkx-dev/zkx/internal/connstr"
 	"github.com/zkx-dev/zkx/recipes"
 	"github.com/zkx-dev/zkx/zkview"
@@ -24,14 +24,17 @@ type globalOptions struct {
 	// four-letter words (0: not looked for).
 	adminURLs []string
 	adminPort int
+	// contextName and context are the selected context of the contexts
+	// file; nil when none.
+	contextName string
+	context     *config.Context
 }
 
-func defaultServer() string {
-	if s := os.Getenv("ZK_SERVERS"); s != "" {
-		return s
-	}
-	return "127.0.0.1:2181"
-}
+// defaultServer is where zkx connects when nothing says otherwise.
+const defaultServer = "127.0.0.1:2181"
+
+// defaultSessionTimeout is the ZooKeeper session timeout asked for.
+const defaultSessionTimeout = 10 * time.Second
 
 // authEnv holds the credentials when --auth is not given.
 const authEnv = "ZKX_AUTH"

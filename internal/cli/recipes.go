@@ -64,6 +64,7 @@ type recipeScan struct {
 // lock directory…) gives the recipe it belongs to. Introspection runs while
 // the tree is walked; its refusals are warned about on stderr.
 func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind recipeKind) (*recipeScan, cliout.Format, error) {
+	f.heldTooLong = g.heldTooLong(cmd, f.heldTooLong)
 	if cmd.Flags().Changed("held-too-long") && f.heldTooLong <= 0 {
 		return nil, "", fmt.Errorf("--held-too-long must be positive")
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -33,41 +32,24 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	}
 	explore.register(root)
 	pf := root.PersistentFlags()
-	pf.StringVar(&opts.server, "server", defaultServer(), "ZooKeeper connect string host:port[,host:port...][/chroot]; $ZK_SERVERS sets the default")
+	var raw rawGlobals
+	pf.StringVar(&opts.server, "server", "", "ZooKeeper connect string host:port[,host:port...][/chroot] (default: the context's, else $ZK_SERVERS, else "+defaultServer+")")
 	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
 	// No default shown: $ZKX_AUTH is read when the flag is absent, so that
 	// neither the help nor the process list shows the credentials.
-	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password; $ZKX_AUTH is used when absent (keeps them out of the process list)")
-	pf.DurationVar(&opts.sessionTimeout, "session-timeout", 10*time.Second, "ZooKeeper session timeout")
-	var adminURLs string
-	pf.StringVar(&adminURLs, "admin-url", "", "the members' AdminServers, comma-separated (http://zk1:8080/commands,http://zk2:8080/commands,…), for client addresses and watches when the four-letter words are not whitelisted; $"+adminURLEnv+" when absent")
+	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password (default: the context's, else $ZKX_AUTH; the variable keeps them out of the process list)")
+	pf.DurationVar(&opts.sessionTimeout, "session-timeout", defaultSessionTimeout, "ZooKeeper session timeout")
+	pf.StringVar(&raw.adminURLs, "admin-url", "", "the members' AdminServers, comma-separated (http://zk1:8080/commands,http://zk2:8080/commands,…), for client addresses and watches when the four-letter words are not whitelisted; $"+adminURLEnv+" when absent")
 	pf.IntVar(&opts.adminPort, "admin-port", defaultAdminPort, "where to look for a member's AdminServer when it refuses the four-letter words and --admin-url names none (0: do not look)")
+	pf.StringVar(&raw.context, "context", "", "the named context of the contexts file to use (default: its current-context)")
+	pf.StringVar(&raw.config, "config", "", "the contexts file (default "+displayConfigPath()+")")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		if opts.sessionTimeout <= 0 {
-			return fmt.Errorf("--session-timeout must be positive")
-		}
-		if !cmd.Flags().Changed("admin-url") {
-			adminURLs = os.Getenv(adminURLEnv)
-		}
-		opts.adminURLs = splitList(adminURLs)
-		if opts.adminPort < 0 || opts.adminPort > 65535 {
-			return fmt.Errorf("--admin-port %d is not a port", opts.adminPort)
-		}
-		if !cmd.Flags().Changed("auth") {
-			opts.auth = os.Getenv(authEnv)
-		}
-		if err := checkAuth(opts.auth); err != nil {
-			if !cmd.Flags().Changed("auth") {
-				return fmt.Errorf("$%s: %w", authEnv, err)
-			}
-			return err
-		}
-		return nil
+		return opts.resolve(cmd, raw)
 	}
 	root.AddCommand(newVersionCommand(), newServeCommand(), newLockCommand(opts),
 		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
 		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts),
-		newSessionsCommand(opts), newDemoCommand(opts))
+		newSessionsCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
 	return root
 }
 

@@ -33,7 +33,9 @@ type EphemeralList interface {
 // few hundred contenders, seconds instead of a walk of every node. Queues
 // and barriers, whose nodes are persistent, are not looked for then
 // (res.Queues and res.Barriers are empty; res.FoundBy says which way was
-// taken). A nil list is Scan.
+// taken). A walk that ends first but could not read every node waits for
+// the list: read from the ephemerals' directories alone, the result may be
+// whole. A nil list is Scan.
 func ScanContended(ctx context.Context, r zkview.Reader, root string, opts Options, list EphemeralList) (Result, error) {
 	if list == nil {
 		return Scan(ctx, r, root, opts)
@@ -49,19 +51,43 @@ func ScanContended(ctx context.Context, r zkview.Reader, root string, opts Optio
 		res, err := Scan(walkCtx, r, root, opts)
 		done <- walked{res, err}
 	}()
-	listed := make(chan []string, 1)
+	type answer struct {
+		paths []string
+		ok    bool
+	}
+	listed := make(chan answer, 1)
 	go func() {
-		if paths, ok := list.Ephemerals(); ok {
-			listed <- paths
-		}
+		paths, ok := list.Ephemerals()
+		listed <- answer{paths, ok}
 	}()
-	select {
-	case w := <-done:
-		return w.res, w.err
-	case paths := <-listed:
+	fromList := func(a answer) (Result, error) {
 		stopWalk()
 		<-done // its goroutines end with it
-		return FromEphemerals(ctx, r, root, paths, opts)
+		return FromEphemerals(ctx, r, root, a.paths, opts)
+	}
+	for {
+		select {
+		case w := <-done:
+			if w.err == nil {
+				return w.res, nil
+			}
+			// A partial walk (a node it could not read): the list, when
+			// it comes, may show that nothing was missed there.
+			select {
+			case a := <-listed:
+				if a.ok {
+					done <- w
+					return fromList(a)
+				}
+			case <-ctx.Done():
+			}
+			return w.res, w.err
+		case a := <-listed:
+			if a.ok {
+				return fromList(a)
+			}
+			listed = nil // no list: the walk it is
+		}
 	}
 }
 
