@@ -9,7 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/zktest"
 )
+
+func TestMain(m *testing.M) { zktest.Main(m) }
 
 // tmuxRun is a tmux server of the test's own (its own socket), so the
 // test neither sees nor touches anyone else's sessions.

@@ -8,8 +8,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newRootCommand() *cobra.Command {
-	opts := &globalOptions{}
+func newRootCommand() *cobra.Command { return newRoot(&globalOptions{}) }
+
+// newRoot builds the command tree around opts, which its flags fill.
+func newRoot(opts *globalOptions) *cobra.Command {
 	var explore exploreFlags
 	root := &cobra.Command{
 		Use:   "zkx",

@@ -100,8 +100,10 @@ func stopShared() error {
 //
 //	func TestMain(m *testing.M) { zktest.Main(m) }
 func Main(m *testing.M) {
+	cleanup := isolate()
 	mainRunning.Store(true)
 	code := m.Run()
+	cleanup()
 	if err := stopShared(); err != nil {
 		fmt.Fprintf(os.Stderr, "zktest: stop shared real ZooKeeper: %v\n", err)
 		if code == 0 {
@@ -109,4 +111,19 @@ func Main(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// isolate keeps the developer's own zkx settings out of the tests: their
+// contexts file (a current context pointing at a real ensemble) and the
+// environment's connect string and credentials.
+func isolate() (cleanup func()) {
+	for _, v := range []string{"ZK_SERVERS", "ZKX_AUTH", "ZKX_ADMIN_URL"} {
+		os.Unsetenv(v)
+	}
+	dir, err := os.MkdirTemp("", "zktest-config-")
+	if err != nil {
+		return func() {}
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	return func() { os.RemoveAll(dir) }
 }
