@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 	"github.com/zkx-dev/zkx/recipes"
@@ -118,7 +119,7 @@ func waitChildren(t *testing.T, c *zk.Conn, dir string, n int) []string {
 	}
 }
 
-func sessionHex(s *recipes.Session) string { return fmt.Sprintf("0x%x", uint64(s.ID())) }
+func sessionHex(s *recipes.Session) string { return display.Hex(s.ID()) }
 
 // seqOf parses the sequence number a node name ends with.
 func seqOf(t *testing.T, node string) int32 {

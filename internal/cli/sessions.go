@@ -19,10 +19,11 @@ import (
 
 // sessionJSON is one session as `zkx sessions -o json` prints it.
 type sessionJSON struct {
-	Session   string `json:"session"`   // the id as ZooKeeper prints it, 0x…
-	Client    string `json:"client"`    // "ip:port"; "" when no server lists a connection
-	Server    string `json:"server"`    // the member it is connected to; "" when unknown
-	Connected bool   `json:"connected"` // a member lists a connection for it
+	Session   string `json:"session"`              // the id as ZooKeeper prints it, 0x…
+	Client    string `json:"client"`               // "ip:port"; "" when no server lists a connection
+	Server    string `json:"server"`               // the member it is connected to; "" when unknown
+	CreatedBy string `json:"created_by,omitempty"` // the member that created it (its id's top byte), when known
+	Connected bool   `json:"connected"`            // a member lists a connection for it
 	TimeoutMs int64  `json:"timeout_ms"`
 	// Ephemerals are its ephemeral nodes (paths under the chroot), sorted.
 	Ephemerals []string `json:"ephemerals"`
@@ -36,7 +37,7 @@ type sessionJSON struct {
 }
 
 func describeSession(s introspect.Session) sessionJSON {
-	j := sessionJSON{Session: s.Hex, Client: s.Client, Server: s.Server, Connected: s.Connected,
+	j := sessionJSON{Session: s.Hex, Client: s.Client, Server: s.Server, CreatedBy: s.CreatedBy, Connected: s.Connected,
 		TimeoutMs: s.Timeout.Milliseconds(), Ephemerals: nonNil(s.Ephemerals), Watches: nonNil(s.Watches),
 		WatchCount: s.WatchCount, LastOp: s.LastOp}
 	if !s.Established.IsZero() {

@@ -1,15 +1,10 @@
 package recognize
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,106 +20,6 @@ import (
 // it is live: each peer program (testdata/recognize) prints READY once its
 // holders hold and its waiters wait, and keeps the state until its stdin is
 // closed.
-
-const recPeerDeadline = 3 * time.Minute
-
-// recPeer is a running peer program.
-type recPeer struct {
-	name   string
-	cmd    *exec.Cmd
-	cancel context.CancelFunc
-	stdin  io.WriteCloser
-	ready  chan struct{}
-	exited chan struct{}
-	err    error // once exited
-
-	mu  sync.Mutex
-	log strings.Builder // stdout and stderr
-}
-
-// recLockedWriter appends to a peer's log.
-type recLockedWriter struct{ p *recPeer }
-
-func (w recLockedWriter) Write(b []byte) (int, error) {
-	w.p.mu.Lock()
-	defer w.p.mu.Unlock()
-	return w.p.log.Write(b)
-}
-
-// startRecPeer starts a peer program in a process group of its own; the
-// test's cleanup closes its stdin and waits for it to clean up and exit.
-func startRecPeer(t *testing.T, name string, args ...string) *recPeer {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), recPeerDeadline)
-	p := &recPeer{name: filepath.Base(name), cancel: cancel, ready: make(chan struct{}), exited: make(chan struct{})}
-	p.cmd = exec.CommandContext(ctx, name, args...)
-	recOwnGroup(p.cmd)
-	p.cmd.WaitDelay = 10 * time.Second
-	p.cmd.Stderr = recLockedWriter{p}
-	var err error
-	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := p.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		cancel()
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		lines := bufio.NewScanner(stdout)
-		readied := false
-		for lines.Scan() {
-			recLockedWriter{p}.Write([]byte(lines.Text() + "\n"))
-			if lines.Text() == "READY" && !readied {
-				readied = true
-				close(p.ready)
-			}
-		}
-		p.err = p.cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(func() { p.stop(t) })
-	return p
-}
-
-// waitReady waits for the peer's READY.
-func (p *recPeer) waitReady(t *testing.T) {
-	t.Helper()
-	select {
-	case <-p.ready:
-	case <-p.exited:
-		t.Fatalf("%s exited before READY: %v\n%s", p.name, p.err, p.output())
-	case <-time.After(recPeerDeadline):
-		t.Fatalf("%s not READY within %v:\n%s", p.name, recPeerDeadline, p.output())
-	}
-}
-
-// stop closes the peer's stdin, which tells it to clean up, and waits for
-// it (killing its group if it does not exit).
-func (p *recPeer) stop(t *testing.T) {
-	p.stdin.Close()
-	select {
-	case <-p.exited:
-	case <-time.After(30 * time.Second):
-		p.cancel()
-		<-p.exited
-	}
-	p.cancel()
-	if p.err != nil {
-		t.Errorf("%s: %v\n%s", p.name, p.err, p.output())
-	} else if t.Failed() {
-		t.Logf("%s output:\n%s", p.name, p.output())
-	}
-}
-
-func (p *recPeer) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.String()
-}
 
 // recAwaitChildren waits, on watches, until path has at least n children.
 func recAwaitChildren(t *testing.T, conn *zk.Conn, path string, n int) {
@@ -151,27 +46,6 @@ func recAwaitChildren(t *testing.T, conn *zk.Conn, path string, n int) {
 			t.Fatalf("%s has %d children, want %d", path, len(children), n)
 		}
 	}
-}
-
-// startJavaPeer compiles and starts testdata/recognize/RecognizeMain
-// (Curator and ZooKeeper's own recipes).
-func startJavaPeer(t *testing.T, connect, base string) *recPeer {
-	t.Helper()
-	src := filepath.Join("..", "..", "testdata", "recognize")
-	classpath := zktest.CompileCurator(t, filepath.Join(src, "CuratorRecipes.java"))
-	const install = "apt-get install -y libzookeeper-java"
-	for _, jar := range []string{"lock", "election", "queue"} {
-		classpath += string(filepath.ListSeparator) + zktest.DebianFile(t, "libzookeeper-java", "/zookeeper-recipes-"+jar+".jar", install)
-	}
-	classes := t.TempDir()
-	javac := zktest.LookPath(t, "javac", zktest.CuratorInstall)
-	if p := zktest.RunProgram(t, 2*time.Minute, "", false, javac, "-d", classes, "-cp", classpath,
-		filepath.Join(src, "ZkRecipes.java"), filepath.Join(src, "RecognizeMain.java")); p.Err != nil {
-		p.Log(t)
-		t.Fatalf("javac: %v", p.Err)
-	}
-	args := append(append([]string{}, zktest.JavaQuietFlags...), "-cp", classes+string(filepath.ListSeparator)+classpath, "RecognizeMain", connect, base)
-	return startRecPeer(t, zktest.Java(t), args...)
 }
 
 // recGoPeers sets up go-zookeeper zk.Lock state, base/gozk (one holder,
@@ -255,11 +129,11 @@ func recContenderKinds(cs []Contender) []string {
 func TestRecognizeRealPeers(t *testing.T) {
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
-	kazoo := startRecPeer(t, zktest.KazooPython(t), filepath.Join("..", "..", "testdata", "recognize", "kazoo_recipes.py"), connect, base)
-	java := startJavaPeer(t, connect, base)
+	kazoo := zktest.StartKazooRecipes(t, connect, base)
+	java := zktest.StartCuratorRecipes(t, connect, base)
 	recGoPeers(t, connect, base)
-	kazoo.waitReady(t)
-	java.waitReady(t)
+	kazoo.WaitReady(t)
+	java.WaitReady(t)
 
 	c := dialTest(t, connect)
 	opts := Options{}
