@@ -234,8 +234,10 @@ func introNotes(st Styles, in *introspect.Snapshot, err error) []string {
 	if in == nil {
 		return out
 	}
-	if line := in.SourcesLine(); line != "" {
+	if line := in.SourcesLine(); line != "" && !in.TablesComplete() {
 		out = append(out, st.Warning.Render("⚠ "+line))
+	} else if line != "" {
+		out = append(out, st.Dim.Render(line))
 	}
 	for _, pr := range in.OtherProblems() {
 		out = append(out, st.Warning.Render("⚠ "+firstLine(pr.String())))

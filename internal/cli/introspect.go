@@ -37,7 +37,8 @@ func splitList(s string) []string {
 // introspect asks the servers of cs about their sessions, from whichever
 // source each member answers (four-letter words, an AdminServer given or
 // found), and says in one line on stderr where each member's tables came
-// from when that is not the four-letter words everywhere. Failed requests
+// from when that is not the four-letter words everywhere (a warning when a
+// member's are missing, else a note on a terminal). Failed requests
 // other than refusals are warned about. The error is Ask's: no member
 // answered at all.
 func (g *globalOptions) introspect(ctx context.Context, stderr io.Writer, cs connstr.ConnectString) (*introspect.Snapshot, error) {
@@ -45,8 +46,12 @@ func (g *globalOptions) introspect(ctx context.Context, stderr io.Writer, cs con
 	if err != nil {
 		return nil, err
 	}
-	if line := in.SourcesLine(); line != "" {
+	switch line := in.SourcesLine(); {
+	case line == "":
+	case !in.TablesComplete():
 		warnf(stderr, "%s", line)
+	case isTerminal(stderr):
+		notef(stderr, "%s", line) // where the tables came from: worth a look, not a warning
 	}
 	for _, p := range in.OtherProblems() {
 		warnf(stderr, "%s", p)

@@ -29,8 +29,19 @@ type progress struct {
 const progressEvery = 200 * time.Millisecond
 
 func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	return &progress{w: w, on: ok && cliout.IsTerminal(f), start: time.Now()}
+	return &progress{w: w, on: isTerminal(w), start: time.Now()}
+}
+
+// isTerminal reports whether w is a terminal (through a progress line
+// too, which writes to one).
+func isTerminal(w io.Writer) bool {
+	switch w := w.(type) {
+	case *progress:
+		return w.on
+	case *os.File:
+		return cliout.IsTerminal(w)
+	}
+	return false
 }
 
 // add counts one node read, at path.

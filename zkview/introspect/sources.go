@@ -71,6 +71,21 @@ func (s *Snapshot) SourcesLine() string {
 	return "tables: " + strings.Join(parts, " · ")
 }
 
+// TablesComplete reports whether every member that serves gave its session
+// tables (from four-letter words or its AdminServer): client addresses and
+// watches are then known for every session.
+func (s *Snapshot) TablesComplete() bool {
+	if s == nil {
+		return false
+	}
+	for _, m := range s.Members {
+		if m.Serving() && m.TablesFrom != TablesFromFourLetter && m.TablesFrom != TablesFromAdmin {
+			return false
+		}
+	}
+	return true
+}
+
 // OtherProblems are the problems SourcesLine does not already tell: those
 // of members that serve (a table that could not be read, an AdminServer
 // error), not the silence of a member that is down.
