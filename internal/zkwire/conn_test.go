@@ -1,0 +1,85 @@
+package zkwire
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/internal/zktest"
+)
+
+func TestMain(m *testing.M) { zktest.Main(m) }
+
+// TestCalls: a session, a read, a refusal with its code, credentials, a
+// call that ctx ends, and calls after Close.
+func TestCalls(t *testing.T) {
+	zktest.Each(t, func(t *testing.T, connect string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		c, err := Dial(ctx, connect, Options{SessionTimeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.SessionID() == 0 {
+			t.Error("no session id")
+		}
+		var children jute.StringsResponse
+		if err := c.Call(ctx, jute.OpGetChildren, &jute.PathWatchRequest{Path: "/"}, &children); err != nil || len(children.Strings) == 0 {
+			t.Errorf("getChildren /: %v %v", children.Strings, err)
+		}
+		var se *ServerError
+		err = c.Call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: "/no/such/node"}, &jute.GetDataResponse{})
+		if !errors.As(err, &se) || se.Code != jute.ErrNoNode {
+			t.Errorf("getData of a missing node: %v, want ErrNoNode", err)
+		}
+		if err := c.AddAuth(ctx, "digest", []byte("alice:pw")); err != nil {
+			t.Errorf("addAuth: %v", err)
+		}
+		done, stop := context.WithCancel(ctx)
+		stop()
+		if err := c.Call(done, jute.OpGetChildren, &jute.PathWatchRequest{Path: "/"}, nil); !errors.Is(err, context.Canceled) {
+			t.Errorf("call on an ended context: %v", err)
+		}
+		c.Close()
+		if err := c.Call(ctx, jute.OpGetChildren, &jute.PathWatchRequest{Path: "/"}, nil); !errors.Is(err, ErrClosed) {
+			t.Errorf("call after Close: %v", err)
+		}
+	})
+}
+
+// TestServerGoes: calls in flight fail, not hang, when the server drops
+// the connection.
+func TestServerGoes(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, srv.ConnectString(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	held, release := make(chan struct{}), make(chan struct{})
+	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
+		if r.Path == "/held" {
+			close(held)
+			<-release
+			return zkserver.DropBeforeApply
+		}
+		return zkserver.Proceed
+	})
+	errc := make(chan error, 1)
+	go func() { errc <- c.Call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: "/held"}, nil) }()
+	<-held
+	close(release)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("call in flight when the connection went: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the call hung after the connection went")
+	}
+}
