@@ -130,6 +130,9 @@ func (c *Conn) Call(ctx context.Context, op int32, req, resp jute.Record) error 
 }
 
 func (c *Conn) call(ctx context.Context, xid, op int32, req, resp jute.Record) error {
+	if err := ctx.Err(); err != nil {
+		return err // not sent: an ended wait must not race a quick reply
+	}
 	e := jute.NewFrameEncoder()
 	(&jute.RequestHeader{Xid: xid, Type: op}).Encode(e)
 	if req != nil {
