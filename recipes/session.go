@@ -2,13 +2,16 @@ package recipes
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"sync"
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zkx-dev/zkx/internal/zkdial"
 )
 
 // SessionState is what a Session knows of its ZooKeeper session.
@@ -65,6 +68,8 @@ type sessionOptions struct {
 	auth           []zkAuth
 	logger         *slog.Logger
 	onState        func(SessionState)
+	dial           zkdial.Options
+	abort          <-chan error // Dial's: every server failed
 }
 
 type zkAuth struct {
@@ -94,6 +99,18 @@ func WithDigestAuth(user, password string) SessionOption {
 // WithAuth adds credentials of any scheme the server knows.
 func WithAuth(scheme string, creds []byte) SessionOption {
 	return func(o *sessionOptions) { o.auth = append(o.auth, zkAuth{scheme, creds}) }
+}
+
+// WithTLS makes Dial's connections TLS (ZooKeeper's secureClientPort).
+func WithTLS(cfg *tls.Config) SessionOption {
+	return func(o *sessionOptions) { o.dial.TLS = cfg }
+}
+
+// WithConnWrap hands each new connection of Dial's, once open (after TLS),
+// to wrap before the session uses it: an authentication that runs on the
+// connection itself, as SASL does, goes there.
+func WithConnWrap(wrap func(conn net.Conn, addr string) (net.Conn, error)) SessionOption {
+	return func(o *sessionOptions) { o.dial.Wrap = wrap }
 }
 
 // WithLogger receives the session's and go-zookeeper's log lines (default: none).
@@ -130,10 +147,13 @@ func (z zkLogger) Printf(format string, args ...any) {
 // owns the connection: Close closes it.
 func Dial(servers []string, opts ...SessionOption) (*Session, error) {
 	o := buildSessionOptions(opts)
-	conn, events, err := zk.Connect(servers, o.timeout, zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false))
+	dials := zkdial.NewWatch(servers, o.dial)
+	conn, events, err := zk.Connect(servers, o.timeout, zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false),
+		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{}))
 	if err != nil {
 		return nil, fmt.Errorf("recipes: connect to %v: %w", servers, err)
 	}
+	o.abort = dials.Abort()
 	s, err := newSession(conn, events, o, true)
 	if err != nil {
 		conn.Close()
@@ -156,7 +176,7 @@ func NewSession(conn *zk.Conn, events <-chan zk.Event, opts ...SessionOption) (*
 
 func newSession(conn *zk.Conn, events <-chan zk.Event, o sessionOptions, owned bool) (*Session, error) {
 	if conn.SessionID() == 0 {
-		if err := waitForSession(conn, events, o.connectTimeout); err != nil {
+		if err := waitForSession(conn, events, o.connectTimeout, o.abort); err != nil {
 			return nil, err
 		}
 	}
@@ -177,7 +197,7 @@ func newSession(conn *zk.Conn, events <-chan zk.Event, o sessionOptions, owned b
 	return s, nil
 }
 
-func waitForSession(conn *zk.Conn, events <-chan zk.Event, timeout time.Duration) error {
+func waitForSession(conn *zk.Conn, events <-chan zk.Event, timeout time.Duration, abort <-chan error) error {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
@@ -192,6 +212,8 @@ func waitForSession(conn *zk.Conn, events <-chan zk.Event, timeout time.Duration
 			if ev.Type == zk.EventSession && ev.State == zk.StateAuthFailed {
 				return errors.New("authentication failed")
 			}
+		case err := <-abort:
+			return err
 		case <-deadline.C:
 			return fmt.Errorf("no session within %v (is the server up? is the address right?)", timeout)
 		}

@@ -193,9 +193,9 @@ func (a *App) askServer() tea.Cmd {
 		return nil
 	}
 	a.lastStatus = a.ctx.Now()
-	ctx := a.ctx.Ctx
+	ctx, tlsCfg := a.ctx.Ctx, a.ctx.Introspect.TLS
 	return func() tea.Msg {
-		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second)
+		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, tlsCfg)
 		return serverStatusMsg{addr: addr, stats: st, err: err}
 	}
 }

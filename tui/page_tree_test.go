@@ -301,7 +301,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 
 func serverZxid(t *testing.T, addr string) int64 {
 	t.Helper()
-	st, err := introspect.ServerStatus(context.Background(), addr, 5*time.Second)
+	st, err := introspect.ServerStatus(context.Background(), addr, 5*time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

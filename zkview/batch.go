@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-zookeeper/zk"
 
@@ -62,14 +64,18 @@ func (c *Client) DialBatch(ctx context.Context, n int) (*Batch, error) {
 		return nil, fmt.Errorf("batched reads: not connected")
 	}
 	b := &Batch{target: c.target, server: server}
+	o := c.dialedOptions()
+	dial := func(ctx context.Context, _, addr string) (net.Conn, error) {
+		return o.dial.Dial(ctx, addr, batchDialTimeout) // TLS, SASL: as the client's own
+	}
 	for range max(n, 1) {
-		wc, err := zkwire.Dial(ctx, server, zkwire.Options{SessionTimeout: c.timeout})
+		wc, err := zkwire.Dial(ctx, server, zkwire.Options{SessionTimeout: c.timeout, Dial: dial})
 		if err != nil {
 			b.Close()
 			return nil, fmt.Errorf("batched reads on %s: %w", server, err)
 		}
 		b.conns = append(b.conns, wc)
-		for _, a := range c.authOptions() {
+		for _, a := range o.auth {
 			if err := wc.AddAuth(ctx, a.scheme, a.creds); err != nil {
 				b.Close()
 				return nil, fmt.Errorf("batched reads on %s: add %s credentials: %w", server, a.scheme, err)
@@ -190,14 +196,17 @@ func zkStat(s jute.Stat) *zk.Stat {
 		NumChildren: s.NumChildren, Pzxid: s.Pzxid}
 }
 
-// authOptions are the credentials the client was dialed with.
-func (c *Client) authOptions() []auth {
+// dialedOptions are the options the client was dialed with.
+func (c *Client) dialedOptions() options {
 	var o options
 	for _, opt := range c.opts {
 		opt(&o)
 	}
-	return o.auth
+	return o
 }
+
+// batchDialTimeout bounds a batch connection's dial.
+const batchDialTimeout = 5 * time.Second
 
 // BulkReader reads a large tree: a Batch where the server answers
 // multiRead, a Pool of sessions where it does not.

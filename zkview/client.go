@@ -2,6 +2,7 @@ package zkview
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/connstr"
+	"github.com/zkx-dev/zkx/internal/zkdial"
 )
 
 // ErrReadOnly is returned when a write is asked of a read-only client.
@@ -74,6 +76,7 @@ type options struct {
 	timeout  time.Duration
 	readOnly bool
 	logger   *slog.Logger
+	dial     zkdial.Options // TLS, and what wraps a connection (SASL)
 }
 
 type auth struct {
@@ -91,6 +94,9 @@ func WithSessionTimeout(d time.Duration) Option { return func(o *options) { o.ti
 
 // WithReadOnly makes the client refuse every write: Writer returns nothing.
 func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
+
+// WithTLS makes every connection TLS (ZooKeeper's secureClientPort).
+func WithTLS(cfg *tls.Config) Option { return func(o *options) { o.dial.TLS = cfg } }
 
 // WithLogger receives go-zookeeper's log lines at debug level.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
@@ -114,8 +120,10 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 	if err != nil {
 		return nil, err
 	}
+	dials := zkdial.NewWatch(target.Servers, o.dial)
 	conn, events, err := zk.Connect(target.Servers, o.timeout,
-		zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false), zk.WithMaxBufferSize(maxResponse))
+		zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false), zk.WithMaxBufferSize(maxResponse),
+		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{}))
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", target, err)
 	}
@@ -124,6 +132,9 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 	go c.follow(events, connected)
 	select {
 	case <-connected:
+	case err := <-dials.Abort():
+		go conn.Close()
+		return nil, fmt.Errorf("connect to %s: %w", target, err)
 	case <-ctx.Done():
 		// In the background: Close waits up to a second for a server
 		// that, here, never answered.

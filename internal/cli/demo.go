@@ -253,7 +253,7 @@ type connectionCapacity struct {
 // spread.
 func serverCapacity(ctx context.Context, servers []string) connectionCapacity {
 	for _, addr := range servers {
-		limit, known, err := introspect.ConnectionLimit(ctx, addr, 2*time.Second)
+		limit, known, err := introspect.ConnectionLimit(ctx, addr, 2*time.Second, nil)
 		switch {
 		case err != nil:
 			continue // ask the next member

@@ -20,7 +20,7 @@ const defaultAdminPort = 8080
 
 // introspectOptions are the AdminServer flags as introspect options.
 func (g *globalOptions) introspectOptions() introspect.Options {
-	return introspect.Options{AdminURLs: g.adminURLs, AdminPort: g.adminPort}
+	return introspect.Options{AdminURLs: g.adminURLs, AdminPort: g.adminPort, TLS: g.tls}
 }
 
 // splitList reads a comma-separated flag value, dropping empty items.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,6 +29,8 @@ type globalOptions struct {
 	// file; nil when none.
 	contextName string
 	context     *config.Context
+	// tls is the TLS configuration of every connection; nil for plain.
+	tls *tls.Config
 }
 
 // defaultServer is where zkx connects when nothing says otherwise.
@@ -52,6 +55,9 @@ func (g *globalOptions) connect() (connstr.ConnectString, error) {
 // checked by checkAuth when the flags were parsed.
 func (g *globalOptions) sessionOptions() []recipes.SessionOption {
 	opts := []recipes.SessionOption{recipes.WithSessionTimeout(g.sessionTimeout)}
+	if g.tls != nil {
+		opts = append(opts, recipes.WithTLS(g.tls))
+	}
 	if scheme, creds, ok := g.authParts(); ok {
 		opts = append(opts, recipes.WithAuth(scheme, creds))
 	}
@@ -102,6 +108,9 @@ func (g *globalOptions) dial(ctx context.Context) (*zkview.Client, error) {
 
 func (g *globalOptions) viewOptions() []zkview.Option {
 	opts := []zkview.Option{zkview.WithSessionTimeout(g.sessionTimeout)}
+	if g.tls != nil {
+		opts = append(opts, zkview.WithTLS(g.tls))
+	}
 	if g.readonly {
 		opts = append(opts, zkview.WithReadOnly())
 	}

@@ -114,7 +114,7 @@ func TestReadCommandErrors(t *testing.T) {
 		{[]string{"--server", srv, "ls", "-o", "yaml", "/"}, `-o "yaml": want table or json`},
 		{[]string{"--server", srv, "ls", "/missing"}, "list /missing on " + srv + ": node does not exist"},
 		{[]string{"--server", "zk1:99999", "ls", "/"}, "port must be a number"},
-		{[]string{"--server", "127.0.0.1:1", "ls", "--timeout", "300ms", "/"}, "no ZooKeeper session with 127.0.0.1:1"},
+		{[]string{"--server", "127.0.0.1:1", "ls", "--timeout", "300ms", "/"}, "127.0.0.1:1: connection refused"},
 		{[]string{"--server", srv, "tree", "--concurrency", "0", "/"}, "must be at least 1"},
 		{[]string{"--server", srv, "--auth", "bob", "ls", "/"}, "--auth wants scheme:credentials"},
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/internal/config"
+	"github.com/zkx-dev/zkx/internal/zktls"
 )
 
 // rawGlobals are global flags read before they become options.
@@ -16,6 +17,7 @@ type rawGlobals struct {
 	adminURLs string
 	context   string
 	config    string
+	tls       zktls.Files
 }
 
 // resolve settles every global option once the flags are parsed: a flag
@@ -66,6 +68,10 @@ func (g *globalOptions) resolve(cmd *cobra.Command, raw rawGlobals) error {
 		return fmt.Errorf("--admin-port %d is not a port", g.adminPort)
 	}
 
+	if err := g.resolveTLS(given, raw.tls, ctx.TLS); err != nil {
+		return err
+	}
+
 	// Credentials: never echoed, so an error names where they came from.
 	from := "--auth"
 	if !given("auth") {
@@ -87,6 +93,38 @@ func (g *globalOptions) resolve(cmd *cobra.Command, raw rawGlobals) error {
 		}
 		return err
 	}
+	return nil
+}
+
+// resolveTLS settles the TLS files, each flag > context > environment,
+// and loads them once.
+func (g *globalOptions) resolveTLS(given func(string) bool, flags zktls.Files, ctx *config.TLS) error {
+	if ctx == nil {
+		ctx = &config.TLS{}
+	}
+	pick := func(flag, flagValue, ctxValue, env string) string {
+		if given(flag) {
+			return flagValue
+		}
+		return first(ctxValue, os.Getenv(env))
+	}
+	files := zktls.Files{
+		CA:         pick("tls-ca", flags.CA, ctx.CA, "ZKX_TLS_CA"),
+		Cert:       pick("tls-cert", flags.Cert, ctx.Cert, "ZKX_TLS_CERT"),
+		Key:        pick("tls-key", flags.Key, ctx.Key, "ZKX_TLS_KEY"),
+		ServerName: pick("tls-server-name", flags.ServerName, ctx.ServerName, ""),
+	}
+	if !files.Enabled() {
+		if files.ServerName != "" {
+			return fmt.Errorf("--tls-server-name without --tls-ca (or --tls-cert and --tls-key): nothing to check it against")
+		}
+		return nil
+	}
+	cfg, err := files.Config()
+	if err != nil {
+		return err
+	}
+	g.tls = cfg
 	return nil
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"net"
@@ -13,13 +14,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/internal/zktls"
 )
 
-func newServeCommand() *cobra.Command {
+func newServeCommand(raw *rawGlobals) *cobra.Command {
 	var (
-		listen  string
-		cfg     zkserver.Config
-		verbose bool
+		listen, secureListen string
+		cfg                  zkserver.Config
+		verbose              bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -29,7 +31,8 @@ Any ZooKeeper client (zkCli.sh, Curator, Kazoo, go-zookeeper) can use it. Its st
 lives in memory and is gone when it stops. It is meant for demos and tests; use a
 real ZooKeeper ensemble for anything that matters.`,
 		Example: `  zkx serve
-  zkx serve --listen 127.0.0.1:2182 --tick 100ms`,
+  zkx serve --listen 127.0.0.1:2182 --tick 100ms
+  zkx serve --secure-listen 127.0.0.1:2281 --tls-cert server.pem --tls-key server-key.pem --tls-ca ca.pem`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			level := slog.LevelInfo
@@ -41,11 +44,35 @@ real ZooKeeper ensemble for anything that matters.`,
 			if warning := exposureWarning(listen); warning != "" {
 				logger.Warn(warning)
 			}
+			var tlsCfg *tls.Config
+			if secureListen != "" {
+				var err error
+				// The flags name the server's certificate here, and the CA
+				// its clients' certificates must be signed by.
+				if tlsCfg, err = (zktls.ServerFiles{Cert: raw.tls.Cert, Key: raw.tls.Key, CA: raw.tls.CA}).Config(); err != nil {
+					return fmt.Errorf("--secure-listen: %w", err)
+				}
+				if warning := exposureWarning(secureListen); warning != "" {
+					logger.Warn(warning)
+				}
+			}
 			srv, err := zkserver.Start(listen, cfg)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "zkx embedded ZooKeeper server listening on %s (Ctrl-C to stop)\n", srv.ConnectString())
+			if tlsCfg != nil {
+				addr, err := srv.ListenTLS(secureListen, tlsCfg)
+				if err != nil {
+					srv.Close()
+					return err
+				}
+				mtls := ""
+				if tlsCfg.ClientCAs != nil {
+					mtls = ", client certificates required"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "and TLS on %s%s\n", addr, mtls)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			<-ctx.Done()
@@ -58,6 +85,7 @@ real ZooKeeper ensemble for anything that matters.`,
 	f.DurationVar(&cfg.TickTime, "tick", 2*time.Second, "ZooKeeper tick time")
 	f.DurationVar(&cfg.MinSessionTimeout, "min-session-timeout", 0, "smallest session timeout granted (default 2 ticks)")
 	f.DurationVar(&cfg.MaxSessionTimeout, "max-session-timeout", 0, "largest session timeout granted (default 20 ticks)")
+	f.StringVar(&secureListen, "secure-listen", "", "also serve TLS on this address, as ZooKeeper's secureClientPort (with --tls-cert, --tls-key, and --tls-ca to require client certificates)")
 	f.BoolVar(&verbose, "verbose", false, "log every session")
 	cmd.SetContext(context.Background())
 	return cmd

@@ -16,6 +16,7 @@ type Server struct {
 	cfg     Config
 	started time.Time
 	ln      net.Listener
+	secure  []net.Listener // TLS listeners beside ln (ListenTLS)
 	wg      sync.WaitGroup
 
 	// mu orders every request: the tree, sessions, watches and zxid change
@@ -123,7 +124,11 @@ func (s *Server) Close() error {
 	for _, t := range s.timers {
 		t.Stop()
 	}
+	secure := s.secure
 	s.mu.Unlock()
+	for _, ln := range secure {
+		ln.Close()
+	}
 	s.pause.open()
 	var err error
 	if s.ln != nil {

@@ -33,6 +33,10 @@ type RealOptions struct {
 	// connections each accepts from one address (the harness's default is
 	// no limit; ZooKeeper's own is 60).
 	MaxClientCnxns int
+	// TLS, when set, gives every member a secureClientPort (Netty, PEM key
+	// and trust stores from these certificates, client certificates
+	// required, as ZooKeeper does by default); see Member.SecureAddr.
+	TLS *Certs
 }
 
 // RealWith is Real with options: a restricted four-letter-word whitelist,
@@ -94,10 +98,16 @@ func whitelist(words []string) string {
 // system properties when it reads the file, so these override the JVM's
 // -Dzookeeper.admin.enableServer=false.
 func (e *Ensemble) configure(opts RealOptions) error {
-	var ports []int
+	var ports, securePorts []int
 	if opts.AdminServer {
 		var err error
 		if ports, err = freePorts(len(e.members)); err != nil {
+			return err
+		}
+	}
+	if opts.TLS != nil {
+		var err error
+		if securePorts, err = freePorts(len(e.members)); err != nil {
 			return err
 		}
 	}
@@ -111,6 +121,11 @@ func (e *Ensemble) configure(opts RealOptions) error {
 				return fmt.Errorf("AdminServer needs %s (fix: apt-get install -y libservlet-api-java)", servlet)
 			}
 			m.rt.classpath += string(filepath.ListSeparator) + servlet
+		}
+		if opts.TLS != nil {
+			if err := m.addTLSJars(); err != nil {
+				return err
+			}
 		}
 		cfg, err := os.ReadFile(m.cfgPath)
 		if err != nil {
@@ -127,6 +142,9 @@ func (e *Ensemble) configure(opts RealOptions) error {
 				line = fmt.Sprintf("admin.enableServer=true\nadmin.serverAddress=127.0.0.1\nadmin.serverPort=%d", ports[i])
 			}
 			b.WriteString(line + "\n")
+		}
+		if opts.TLS != nil {
+			b.WriteString(tlsConfig(securePorts[i], opts.TLS))
 		}
 		if err := os.WriteFile(m.cfgPath, []byte(b.String()), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", m.cfgPath, err)

@@ -194,9 +194,9 @@ func (p *memberProbe) discoverAdmin(ctx context.Context) *adminTarget {
 	if err != nil {
 		return nil
 	}
-	scheme := p.opts.AdminScheme
-	if scheme == "" {
-		scheme = "http"
+	scheme := "http"
+	if p.opts.TLS != nil {
+		scheme = "https"
 	}
 	base := scheme + "://" + net.JoinHostPort(host, strconv.Itoa(p.opts.AdminPort)) + "/commands"
 	t := &adminTarget{client: adminClient{base: base, http: p.opts.HTTPClient}}

@@ -2,12 +2,15 @@ package introspect
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/zktls"
 )
 
 // maxFourLetterAnswer bounds what zkview reads of one answer: wchp or dump
@@ -19,15 +22,20 @@ const maxFourLetterAnswer = 256 << 20
 // 4lw.commands.whitelist.
 var errWordRefused = errors.New("not in 4lw.commands.whitelist")
 
-// askFourLetter sends cmd to the member at addr and reads its answer
-// until the member closes the connection. The whole exchange, connect
+// askFourLetter sends cmd to the member at addr (over TLS when tlsCfg is
+// set) and reads its answer until the member closes the connection. The whole exchange, connect
 // included, ends within timeout (or when ctx does). A refusal is returned
 // as errWordRefused. Errors do not repeat cmd and addr: Problem adds them.
-func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration) (string, error) {
+func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration, tlsCfg *tls.Config) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
+	var conn net.Conn
+	var err error
+	if tlsCfg != nil { // a secure client port answers four-letter words over TLS too
+		conn, err = zktls.Dial(ctx, tlsCfg, addr, timeout)
+	} else {
+		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	}
 	if err != nil {
 		return "", contextualErr(ctx, timeout, err)
 	}

@@ -2,6 +2,7 @@ package introspect
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -195,9 +196,11 @@ type Options struct {
 	// in AdminURLs: http://<member host>:AdminPort/commands (8080 is
 	// ZooKeeper's default).
 	AdminPort int
-	// AdminScheme is "https" when the AdminServers speak TLS (HTTPClient
-	// then carries the certificates); "" means http.
-	AdminScheme string
+	// TLS, when set, is how the members' client ports are spoken to (the
+	// four-letter words on a secure port), and the AdminServers over
+	// https: the same CA and client certificate. A member's AdminServer is
+	// then looked for over https.
+	TLS *tls.Config
 	// HTTPClient asks the AdminServer (default: http.DefaultTransport).
 	HTTPClient *http.Client
 }
@@ -224,6 +227,9 @@ func Ask(ctx context.Context, target connstr.ConnectString, opts Options) (*Snap
 	}
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{}
+		if opts.TLS != nil {
+			opts.HTTPClient.Transport = &http.Transport{TLSClientConfig: opts.TLS}
+		}
 	}
 	in := &Snapshot{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}}
 	admins, problems := resolveAdmins(ctx, servers, opts)

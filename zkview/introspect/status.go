@@ -2,6 +2,7 @@ package introspect
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"strconv"
@@ -12,11 +13,11 @@ import (
 // ServerStatus asks one member for srvr only (mntr when srvr is refused):
 // the cheap question a header asks after connecting or reconnecting,
 // where Ask would ask every word of every member.
-func ServerStatus(ctx context.Context, addr string, timeout time.Duration) (ServerStats, error) {
+func ServerStatus(ctx context.Context, addr string, timeout time.Duration, tlsCfg *tls.Config) (ServerStats, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	text, err := askFourLetter(ctx, addr, "srvr", timeout)
+	text, err := askFourLetter(ctx, addr, "srvr", timeout, tlsCfg)
 	if err == nil {
 		st, err := parseSrvr(text)
 		if err != nil {
@@ -27,7 +28,7 @@ func ServerStatus(ctx context.Context, addr string, timeout time.Duration) (Serv
 	if !errors.Is(err, errWordRefused) {
 		return ServerStats{}, fmt.Errorf("srvr on %s: %w", addr, err)
 	}
-	text, err = askFourLetter(ctx, addr, "mntr", timeout)
+	text, err = askFourLetter(ctx, addr, "mntr", timeout, tlsCfg)
 	if err != nil {
 		return ServerStats{}, fmt.Errorf("srvr and mntr on %s: %w", addr, err)
 	}
@@ -42,11 +43,11 @@ func ServerStatus(ctx context.Context, addr string, timeout time.Duration) (Serv
 // how many connections it accepts from one client address, 0 for no
 // limit. known is false when the member does not say (conf refused, or
 // the key missing).
-func ConnectionLimit(ctx context.Context, addr string, timeout time.Duration) (limit int, known bool, err error) {
+func ConnectionLimit(ctx context.Context, addr string, timeout time.Duration, tlsCfg *tls.Config) (limit int, known bool, err error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	text, err := askFourLetter(ctx, addr, "conf", timeout)
+	text, err := askFourLetter(ctx, addr, "conf", timeout, tlsCfg)
 	if errors.Is(err, errWordRefused) {
 		return 0, false, nil
 	}
