@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +164,63 @@ func TestTLSRealZooKeeper(t *testing.T) {
 	_, _, err = run(t, "--server", secure, "--timeout", "20s", "ls", "/")
 	if err == nil || !strings.Contains(err.Error(), "TLS") || strings.Contains(err.Error(), "--timeout") {
 		t.Errorf("plain to the TLS port: %v, want it to name TLS, not the timeout", err)
+	}
+}
+
+// TestTLSRealAdminServer: a member whose four-letter words are refused
+// and whose AdminServer speaks https only (ZooKeeper 3.8, admin.forceHttps)
+// is read over https with the CA given for the client port, whether its URL
+// is given or discovered: the session's client address comes from it.
+func TestTLSRealAdminServer(t *testing.T) {
+	c := zktest.NewCerts(t)
+	e := zktest.RealWith(t, zktest.RealOptions{TLS: c, AdminServer: true, FourLetterWords: []string{"srvr"}})
+	member := e.Members()[0]
+	admin := member.AdminURL()
+	if !strings.HasPrefix(admin, "https://") {
+		t.Fatalf("AdminServer at %q, want https", admin)
+	}
+	secure := e.SecureConnectString()
+	cfg, err := c.ClientConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	other, err := zkview.Dial(ctx, secure, zkview.WithTLS(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	adminPort := admin[strings.LastIndex(admin, ":")+1 : strings.LastIndex(admin, "/commands")]
+	client := []string{"--server", secure, "--tls-ca", c.CA, "--tls-cert", c.ClientCert, "--tls-key", c.ClientKey}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"given", []string{"--admin-url", admin}},
+		{"discovered", []string{"--admin-port", adminPort}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sessions []sessionJSON
+			out, errs, err := run(t, append(append(append([]string{}, client...), tc.args...), "sessions", "-o", "json")...)
+			if err != nil || json.Unmarshal([]byte(out), &sessions) != nil {
+				t.Fatalf("zkx sessions: %v\n%s%s", err, out, errs)
+			}
+			found := false
+			for _, s := range sessions {
+				if s.Session == display.Hex(other.SessionID()) {
+					found = true
+					if s.Client == "" {
+						t.Errorf("session %s has no client address: the https AdminServer was not read\n%s", s.Session, errs)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("session %s not listed:\n%s%s", display.Hex(other.SessionID()), out, errs)
+			}
+			if strings.Contains(errs, "refused") {
+				t.Errorf("the member's tables were refused:\n%s", errs)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -13,6 +14,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/zktls"
 )
 
 // Certs are PEM files for TLS tests, made fresh for each test: a CA, a
@@ -120,4 +123,10 @@ func writePEM(t testing.TB, dir, name, kind string, der []byte) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// ClientConfig is a client's TLS configuration from the certificates: the
+// CA, and the client certificate.
+func (c *Certs) ClientConfig() (*tls.Config, error) {
+	return zktls.Files{CA: c.CA, Cert: c.ClientCert, Key: c.ClientKey}.Config()
 }

@@ -26,6 +26,8 @@ const (
 type Ensemble struct {
 	dir     string
 	members []*Member
+	// adminTLS is how the AdminServers speak https, when they do.
+	adminTLS *Certs
 }
 
 // ConnectString returns the members' client addresses in member order,

@@ -35,7 +35,9 @@ type RealOptions struct {
 	MaxClientCnxns int
 	// TLS, when set, gives every member a secureClientPort (Netty, PEM key
 	// and trust stores from these certificates, client certificates
-	// required, as ZooKeeper does by default); see Member.SecureAddr.
+	// required, as ZooKeeper does by default); see Member.SecureAddr. With
+	// AdminServer too, the AdminServers speak https only
+	// (admin.forceHttps), with the same server certificate.
 	TLS *Certs
 }
 
@@ -76,6 +78,7 @@ func RealWith(t testing.TB, opts RealOptions) *Ensemble {
 		t.Fatalf("zktest: real ZooKeeper %s did not serve: %v", e.ConnectString(), err)
 	}
 	if opts.AdminServer {
+		e.adminTLS = opts.TLS
 		if err := e.poll(startTimeout, e.adminServing); err != nil {
 			t.Fatalf("zktest: AdminServer of %s did not answer: %v", e.ConnectString(), err)
 		}
@@ -145,6 +148,9 @@ func (e *Ensemble) configure(opts RealOptions) error {
 		}
 		if opts.TLS != nil {
 			b.WriteString(tlsConfig(securePorts[i], opts.TLS))
+			if opts.AdminServer {
+				b.WriteString(adminTLSConfig(opts.TLS))
+			}
 		}
 		if err := os.WriteFile(m.cfgPath, []byte(b.String()), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", m.cfgPath, err)
@@ -157,6 +163,13 @@ func (e *Ensemble) configure(opts RealOptions) error {
 // its ruok command.
 func (e *Ensemble) adminServing() (bool, string) {
 	client := &http.Client{Timeout: adminProbeTimeout}
+	if e.adminTLS != nil {
+		cfg, err := e.adminTLS.ClientConfig()
+		if err != nil {
+			return false, err.Error()
+		}
+		client.Transport = &http.Transport{TLSClientConfig: cfg}
+	}
 	for _, m := range e.members {
 		if st, _ := m.state(); st != stateRunning {
 			continue
@@ -175,21 +188,26 @@ func (e *Ensemble) adminServing() (bool, string) {
 }
 
 // AdminURL returns the base URL of the member's AdminServer commands,
-// "http://127.0.0.1:port/commands", or "" when it was not started with one
-// (see RealWith). It reads the member's zoo.cfg.
+// "http://127.0.0.1:port/commands" ("https://…" when it speaks TLS), or ""
+// when it was not started with one (see RealWith). It reads the member's
+// zoo.cfg.
 func (m *Member) AdminURL() string {
 	f, err := os.Open(m.cfgPath)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	enabled, port := false, 0
+	enabled, port, scheme := false, 0, "http"
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		k, v, _ := strings.Cut(sc.Text(), "=")
 		switch k {
 		case "admin.enableServer":
 			enabled = v == "true"
+		case "admin.forceHttps":
+			if v == "true" {
+				scheme = "https"
+			}
 		case "admin.serverPort":
 			port, _ = strconv.Atoi(v)
 		}
@@ -197,5 +215,5 @@ func (m *Member) AdminURL() string {
 	if !enabled || port == 0 {
 		return ""
 	}
-	return "http://127.0.0.1:" + strconv.Itoa(port) + "/commands"
+	return scheme + "://127.0.0.1:" + strconv.Itoa(port) + "/commands"
 }

@@ -37,6 +37,16 @@ func tlsConfig(port int, c *Certs) string {
 		"ssl.trustStore.location=%s\nssl.trustStore.type=PEM\n", port, c.ServerPEM, c.CA)
 }
 
+// adminTLSConfig is the zoo.cfg part of an AdminServer that speaks https
+// only. ZooKeeper 3.8's Jetty AdminServer takes its key and trust stores
+// from the quorum's TLS settings (QuorumX509Util), not the client port's;
+// it asks for no client certificate.
+func adminTLSConfig(c *Certs) string {
+	return fmt.Sprintf("admin.forceHttps=true\n"+
+		"ssl.quorum.keyStore.location=%s\nssl.quorum.keyStore.type=PEM\n"+
+		"ssl.quorum.trustStore.location=%s\nssl.quorum.trustStore.type=PEM\n", c.ServerPEM, c.CA)
+}
+
 // SecureAddr returns the member's TLS client address,
 // "127.0.0.1:secureClientPort", or "" when it has none (see RealOptions.TLS).
 // It reads the member's zoo.cfg.

@@ -26,6 +26,11 @@ type adminTarget struct {
 // key and trust store passwords (ssl.*.password).
 type adminIdentity struct {
 	clientPort, securePort string
+	// secureKnown: the configuration said whether there is a TLS client
+	// port. A standalone 3.8 server's says nothing of it (no initial
+	// configuration, no secure_client_port), so a member dialled on its
+	// TLS port cannot be told by port.
+	secureKnown bool
 }
 
 // askIdentity asks an AdminServer for its configuration.
@@ -36,6 +41,8 @@ func askIdentity(ctx context.Context, c adminClient, timeout time.Duration) (map
 	}
 	conf := adminFlat(raw)
 	id := adminIdentity{clientPort: conf["client_port"], securePort: conf["secure_client_port"]}
+	_, initial := conf["initial_configuration"]
+	id.secureKnown = id.securePort != "" || initial
 	if id.securePort == "" {
 		id.securePort = secureClientPort(conf["initial_configuration"])
 	}
@@ -63,6 +70,13 @@ func (id adminIdentity) serves(member string) bool {
 		return false
 	}
 	return port == id.clientPort || (id.securePort != "" && port == id.securePort)
+}
+
+// mayServeSecurely reports whether, its configuration silent on TLS, the
+// AdminServer may belong to a member dialled over TLS on host: the member's
+// port is then its secure port, which only its host can confirm.
+func (id adminIdentity) mayServeSecurely(opts Options) bool {
+	return opts.TLS != nil && !id.secureKnown
 }
 
 // resolveAdmins asks every AdminServer of opts.AdminURLs, at once, which
@@ -125,9 +139,12 @@ func resolveAdmin(ctx context.Context, servers []string, raw string, opts Option
 			byPort = append(byPort, s)
 		}
 	}
+	u, _ := url.Parse(base)
 	if len(byPort) > 1 {
-		u, _ := url.Parse(base)
 		byPort = sameHost(byPort, u.Hostname())
+	}
+	if len(byPort) == 0 && id.mayServeSecurely(opts) {
+		byPort = sameHost(servers, u.Hostname())
 	}
 	if len(byPort) != 1 {
 		n, _ := strconv.Atoi(id.clientPort)
@@ -205,7 +222,7 @@ func (p *memberProbe) discoverAdmin(ctx context.Context) *adminTarget {
 	case err != nil:
 		p.member.AdminNote = "no AdminServer at " + base + ": " + shortAdminError(err)
 		return nil
-	case !id.serves(p.member.Addr):
+	case !id.serves(p.member.Addr) && !id.mayServeSecurely(p.opts):
 		p.member.AdminNote = fmt.Sprintf("the AdminServer at %s is another member's (client port %s)", base, id.clientPort)
 		return nil
 	}
