@@ -35,6 +35,11 @@ The file is ` + displayConfigPath() + ` (--config picks another):
     staging:
       server: zk-staging:2181`,
 		Args: cobra.NoArgs,
+		// The context commands read and write the file themselves: they
+		// must work when the current context cannot be used (its
+		// credentials' variable unset, its TLS files missing), since
+		// choosing another is how one mends that.
+		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 	}
 	list := &cobra.Command{
 		Use:   "list",

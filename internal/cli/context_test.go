@@ -136,3 +136,25 @@ func TestContextCommands(t *testing.T) {
 		t.Errorf("show of a context with a password: %v\n%s", err, out)
 	}
 }
+
+// TestContextCommandsBesideABrokenContext: the current context cannot be
+// used (its credentials' variable is unset), yet the context commands
+// list, show and switch away from it; any other command names why it
+// cannot run.
+func TestContextCommandsBesideABrokenContext(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(path, []byte(contextsFile), 0o600)
+	t.Setenv("PROD_AUTH", "")
+	if _, _, err := run(t, "--config", path, "ls", "/"); err == nil || !strings.Contains(err.Error(), "$PROD_AUTH") {
+		t.Errorf("ls with the broken context: %v, want it to name $PROD_AUTH", err)
+	}
+	if out, _, err := run(t, "--config", path, "context", "list"); err != nil || !strings.Contains(out, "prod") {
+		t.Errorf("list: %v\n%s", err, out)
+	}
+	if out, _, err := run(t, "--config", path, "context", "show", "staging"); err != nil || !strings.Contains(out, "# context staging") {
+		t.Errorf("show staging: %v\n%s", err, out)
+	}
+	if _, _, err := run(t, "--config", path, "context", "use", "staging"); err != nil {
+		t.Errorf("use staging: %v", err)
+	}
+}
