@@ -37,6 +37,8 @@ type RealOptions struct {
 	// and trust stores from these certificates, client certificates
 	// required, as ZooKeeper does by default); see Member.SecureAddr.
 	TLS *Certs
+	// SASL, when set, configures the members' SASL; see SASL.
+	SASL *SASL
 }
 
 // RealWith is Real with options: a restricted four-letter-word whitelist,
@@ -145,6 +147,13 @@ func (e *Ensemble) configure(opts RealOptions) error {
 		}
 		if opts.TLS != nil {
 			b.WriteString(tlsConfig(securePorts[i], opts.TLS))
+		}
+		if opts.SASL != nil {
+			cfgLines, err := m.configureSASL(opts.SASL)
+			if err != nil {
+				return err
+			}
+			b.WriteString(cfgLines)
 		}
 		if err := os.WriteFile(m.cfgPath, []byte(b.String()), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", m.cfgPath, err)

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/zksasl"
+	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// saslSecret is written by principal under an ACL naming only it.
+const saslSecret = "only for the principal"
+
+// createSecret creates path readable only by sasl:id, over a session
+// authenticated by cfg.
+func createSecret(t *testing.T, connect, path, id string, cfg *zksasl.Config) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := zkview.Dial(ctx, connect, zkview.WithConnWrap(cfg.Wrap()))
+	if err != nil {
+		t.Fatalf("dial as %s: %v", id, err)
+	}
+	defer c.Close()
+	if _, err := c.Conn().Create(path, []byte(saslSecret), 0, []zk.ACL{{Perms: zk.PermAll, Scheme: "sasl", ID: id}}); err != nil {
+		t.Fatalf("create %s as %s: %v", path, id, err)
+	}
+}
+
+// runTimed is run, with how long it took.
+func runTimed(t *testing.T, args ...string) (string, error, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	out, _, err := run(t, args...)
+	return out, err, time.Since(start)
+}
+
+// TestSASLDigestRealZooKeeper: ZooKeeper 3.8 with a DigestLoginModule and
+// SASL required of every session. zkx reads, as bob, a node whose ACL
+// names only sasl:bob; alice (authenticated too) is refused it; a session
+// without SASL, a wrong password and a wrong mechanism each fail at once,
+// named, not at --timeout.
+func TestSASLDigestRealZooKeeper(t *testing.T) {
+	e := zktest.RealWith(t, zktest.RealOptions{SASL: &zktest.SASL{
+		DigestUsers: map[string]string{"bob": "bob-secret", "alice": "alice-secret"}, Required: true}})
+	server := e.ConnectString()
+	createSecret(t, server, "/secret", "bob", &zksasl.Config{Mechanism: zksasl.DigestMD5, User: "bob", Password: "bob-secret"})
+
+	t.Setenv(saslPasswordEnv, "bob-secret")
+	out, err, took := runTimed(t, "--server", server, "--sasl", "DIGEST-MD5", "--sasl-user", "bob", "get", "/secret")
+	if err != nil || !strings.Contains(out, saslSecret) {
+		t.Fatalf("bob's get: %v\n%s", err, out)
+	}
+	t.Logf("bob reads /secret in %v", took)
+
+	t.Setenv(saslPasswordEnv, "alice-secret")
+	_, err, _ = runTimed(t, "--server", server, "--sasl", "digest-md5", "--sasl-user", "alice", "get", "/secret")
+	if err == nil || !strings.Contains(err.Error(), "no access") {
+		t.Errorf("alice's get of bob's node: %v, want no access", err)
+	}
+
+	for _, tc := range []struct {
+		name, password string
+		args           []string
+		want           string
+	}{
+		{"no SASL", "", nil, "requires SASL authentication"},
+		{"wrong password", "not-bobs", []string{"--sasl", "DIGEST-MD5", "--sasl-user", "bob"}, "refused SASL DIGEST-MD5 as bob: wrong credentials or mechanism"},
+		{"unknown user", "whatever", []string{"--sasl", "DIGEST-MD5", "--sasl-user", "mallory"}, "refused SASL DIGEST-MD5 as mallory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(saslPasswordEnv, tc.password)
+			_, err, took := runTimed(t, append([]string{"--server", server, "--timeout", "30s", "get", "/secret"}, tc.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to say %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "--timeout") || (tc.password != "" && strings.Contains(err.Error(), tc.password)) {
+				t.Errorf("ended by the timeout, or shows the password: %v", err)
+			}
+			t.Logf("%s: failed after %v: %v", tc.name, took, err)
+		})
+	}
+}
