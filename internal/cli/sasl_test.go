@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/zksasl"
+	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 	"github.com/zkx-dev/zkx/zkview"
 )
@@ -84,5 +86,72 @@ func TestSASLDigestRealZooKeeper(t *testing.T) {
 			}
 			t.Logf("%s: failed after %v: %v", tc.name, took, err)
 		})
+	}
+}
+
+// TestSASLDigestServe: zkx serve's DIGEST-MD5, SASL required, as zkx and
+// Kazoo (pure-sasl, a client that is not ours) see it.
+func TestSASLDigestServe(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{
+		SASLUsers: map[string]string{"bob": "bob-secret", "alice": "alice-secret"}, SASLRequired: true})
+	server := srv.ConnectString()
+	createSecret(t, server, "/secret", "bob", &zksasl.Config{Mechanism: zksasl.DigestMD5, User: "bob", Password: "bob-secret"})
+
+	t.Setenv(saslPasswordEnv, "bob-secret")
+	if out, _, err := run(t, "--server", server, "--sasl", "DIGEST-MD5", "--sasl-user", "bob", "get", "/secret"); err != nil || !strings.Contains(out, saslSecret) {
+		t.Fatalf("bob's get: %v\n%s", err, out)
+	}
+	t.Setenv(saslPasswordEnv, "alice-secret")
+	if _, _, err := run(t, "--server", server, "--sasl", "DIGEST-MD5", "--sasl-user", "alice", "get", "/secret"); err == nil || !strings.Contains(err.Error(), "no access") {
+		t.Errorf("alice's get of bob's node: %v, want no access", err)
+	}
+	if _, _, err := run(t, "--server", server, "--sasl", "DIGEST-MD5", "--sasl-user", "bob", "get", "/secret"); err == nil || !strings.Contains(err.Error(), "wrong credentials or mechanism") {
+		t.Errorf("bob with alice's password: %v", err)
+	}
+	t.Setenv(saslPasswordEnv, "")
+	if _, _, err := run(t, "--server", server, "get", "/secret"); err == nil || !strings.Contains(err.Error(), "requires SASL") {
+		t.Errorf("no SASL: %v", err)
+	}
+
+	py := zktest.KazooPython(t)
+	script := `
+import sys
+from kazoo.client import KazooClient
+from kazoo.exceptions import NoAuthError
+def read(user, password):
+    zk = KazooClient(hosts=sys.argv[1], sasl_options={"mechanism": "DIGEST-MD5", "username": user, "password": password})
+    zk.start(timeout=20)
+    try:
+        return zk.get("/secret")[0].decode()
+    except NoAuthError:
+        return "NoAuth"
+    finally:
+        zk.stop()
+print("bob:", read("bob", "bob-secret"))
+print("alice:", read("alice", "alice-secret"))
+`
+	p := zktest.RunProgram(t, time.Minute, "", false, py, "-c", script, server)
+	if p.Err != nil || !strings.Contains(p.Stdout, "bob: "+saslSecret) || !strings.Contains(p.Stdout, "alice: NoAuth") {
+		p.Log(t)
+		t.Errorf("Kazoo with DIGEST-MD5: %v", p.Err)
+	}
+}
+
+func TestReadSASLUsers(t *testing.T) {
+	dir := t.TempDir()
+	lines := dir + "/users.txt"
+	jaas := dir + "/jaas.conf"
+	bad := dir + "/bad.txt"
+	os.WriteFile(lines, []byte("# users\nbob:s3:cret\n\nalice:pw\n"), 0o600)
+	os.WriteFile(jaas, []byte("Server {\n org.apache.zookeeper.server.auth.DigestLoginModule required\n user_bob=\"a\\\"b\"\n user_super=\"adminpw\";\n};\n"), 0o600)
+	os.WriteFile(bad, []byte("bob:ok\nnopassword\n"), 0o600)
+	if u, err := readSASLUsers(lines); err != nil || u["bob"] != "s3:cret" || u["alice"] != "pw" || len(u) != 2 {
+		t.Errorf("user:password lines: %v %v", u, err)
+	}
+	if u, err := readSASLUsers(jaas); err != nil || u["bob"] != `a"b` || u["super"] != "adminpw" || len(u) != 2 {
+		t.Errorf("JAAS file: %v %v", u, err)
+	}
+	if _, err := readSASLUsers(bad); err == nil || !strings.Contains(err.Error(), "bad.txt:2") || strings.Contains(err.Error(), "ok") {
+		t.Errorf("bad line: %v", err)
 	}
 }
