@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/jcmturner/gokrb5/v8/credentials"
 
+	"github.com/zkx-dev/zkx/internal/sasl"
 	"github.com/zkx-dev/zkx/internal/zksasl"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
@@ -154,4 +156,90 @@ func TestReadSASLUsers(t *testing.T) {
 	if _, err := readSASLUsers(bad); err == nil || !strings.Contains(err.Error(), "bad.txt:2") || strings.Contains(err.Error(), "ok") {
 		t.Errorf("bad line: %v", err)
 	}
+}
+
+// TestSASLGSSAPIRealZooKeeper: ZooKeeper 3.8 logged in to a throwaway MIT
+// KDC (Krb5LoginModule, zookeeper/localhost), SASL required. zkx reads,
+// as bob (keytab, then credential cache), a node whose ACL names only
+// sasl:bob@REALM; alice is refused it; an unknown service, DIGEST-MD5
+// offered to a GSSAPI server and an expired ticket fail at once, named.
+func TestSASLGSSAPIRealZooKeeper(t *testing.T) {
+	kdc := zktest.StartKDC(t)
+	e := zktest.RealWith(t, zktest.RealOptions{SASL: &zktest.SASL{KDC: kdc, Required: true}})
+	// The server principal's host is the member as the connect string
+	// writes it.
+	server := strings.Replace(e.ConnectString(), "127.0.0.1", "localhost", 1)
+	bob, bobKeytab := kdc.AddPrincipal(t, "bob")
+	alice, aliceKeytab := kdc.AddPrincipal(t, "alice")
+	t.Setenv("KRB5_CONFIG", kdc.Conf) // what --krb5-conf would say, read as gokrb5 does not
+
+	login, err := sasl.NewKerberos(sasl.KerberosOptions{Principal: bob, Keytab: bobKeytab})
+	if err != nil {
+		t.Fatal(err)
+	}
+	createSecret(t, server, "/secret", bob, &zksasl.Config{Mechanism: zksasl.GSSAPI, Kerberos: login})
+
+	out, err, took := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--principal", bob, "--keytab", bobKeytab, "get", "/secret")
+	if err != nil || !strings.Contains(out, saslSecret) {
+		t.Fatalf("bob's get with a keytab: %v\n%s", err, out)
+	}
+	t.Logf("bob (keytab) reads /secret in %v", took)
+	if _, err, _ := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--principal", alice, "--keytab", aliceKeytab, "get", "/secret"); err == nil || !strings.Contains(err.Error(), "no access") {
+		t.Errorf("alice's get of bob's node: %v, want no access", err)
+	}
+
+	t.Setenv("KRB5CCNAME", "FILE:"+kdc.Kinit(t, bob, bobKeytab, "10h"))
+	if out, err, _ := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--krb5-conf", kdc.Conf, "get", "/secret"); err != nil || !strings.Contains(out, saslSecret) {
+		t.Fatalf("bob's get with his credential cache: %v\n%s", err, out)
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no SASL", nil, "requires SASL authentication"},
+		{"unknown service", []string{"--sasl", "GSSAPI", "--sasl-service", "nosuch"}, "the KDC does not know the server's principal"},
+		{"DIGEST-MD5 to a GSSAPI server", []string{"--sasl", "DIGEST-MD5", "--sasl-user", "bob"}, "wrong credentials or mechanism"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(saslPasswordEnv, "whatever")
+			_, err, took := runTimed(t, append([]string{"--server", server, "--timeout", "30s", "get", "/secret"}, tc.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--timeout") {
+				t.Fatalf("err = %v, want it to say %q", err, tc.want)
+			}
+			t.Logf("%s: failed after %v: %v", tc.name, took, err)
+		})
+	}
+
+	t.Run("expired ticket", func(t *testing.T) {
+		ccache := kdc.Kinit(t, bob, bobKeytab, "2s")
+		t.Setenv("KRB5CCNAME", ccache)
+		waitExpired(t, ccache)
+		_, err, took := runTimed(t, "--server", server, "--timeout", "30s", "--sasl", "GSSAPI", "get", "/secret")
+		if err == nil || !strings.Contains(err.Error(), "expired") {
+			t.Fatalf("err = %v, want it to say the ticket expired", err)
+		}
+		t.Logf("expired ticket: failed after %v: %v", took, err)
+	})
+}
+
+// waitExpired waits until every ticket of the credential cache has
+// expired (the KDC gave it a lifetime of seconds).
+func waitExpired(t *testing.T, ccache string) {
+	t.Helper()
+	cc, err := credentials.LoadCCache(ccache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var end time.Time
+	for _, c := range cc.GetEntries() {
+		if c.EndTime.After(end) {
+			end = c.EndTime
+		}
+	}
+	if time.Until(end) > time.Minute {
+		t.Fatalf("the ticket lives until %v: the KDC did not grant a short lifetime", end)
+	}
+	<-time.After(time.Until(end) + time.Second) // the event waited for is the clock passing the ticket's end
 }
