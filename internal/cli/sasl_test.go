@@ -114,6 +114,17 @@ func TestSASLDigestServe(t *testing.T) {
 	if _, _, err := run(t, "--server", server, "get", "/secret"); err == nil || !strings.Contains(err.Error(), "requires SASL") {
 		t.Errorf("no SASL: %v", err)
 	}
+	// The same from a context, the password in the variable it names.
+	cfg := t.TempDir() + "/config.yaml"
+	os.WriteFile(cfg, []byte("current-context: secured\ncontexts:\n  secured:\n    server: "+server+
+		"\n    sasl:\n      mechanism: DIGEST-MD5\n      user: bob\n      password-env: BOB_PW\n"), 0o600)
+	if _, _, err := run(t, "--config", cfg, "get", "/secret"); err == nil || !strings.Contains(err.Error(), "$BOB_PW") {
+		t.Errorf("a context whose password variable is unset: %v", err)
+	}
+	t.Setenv("BOB_PW", "bob-secret")
+	if out, _, err := run(t, "--config", cfg, "get", "/secret"); err != nil || !strings.Contains(out, saslSecret) {
+		t.Errorf("bob's get from a context: %v\n%s", err, out)
+	}
 
 	py := zktest.KazooPython(t)
 	script := `
