@@ -37,11 +37,11 @@ func createSecret(t *testing.T, connect, path, id string, cfg *zksasl.Config) {
 }
 
 // runTimed is run, with how long it took.
-func runTimed(t *testing.T, args ...string) (string, error, time.Duration) {
+func runTimed(t *testing.T, args ...string) (string, time.Duration, error) {
 	t.Helper()
 	start := time.Now()
 	out, _, err := run(t, args...)
-	return out, err, time.Since(start)
+	return out, time.Since(start), err
 }
 
 // TestSASLDigestRealZooKeeper: ZooKeeper 3.8 with a DigestLoginModule and
@@ -56,14 +56,14 @@ func TestSASLDigestRealZooKeeper(t *testing.T) {
 	createSecret(t, server, "/secret", "bob", &zksasl.Config{Mechanism: zksasl.DigestMD5, User: "bob", Password: "bob-secret"})
 
 	t.Setenv(saslPasswordEnv, "bob-secret")
-	out, err, took := runTimed(t, "--server", server, "--sasl", "DIGEST-MD5", "--sasl-user", "bob", "get", "/secret")
+	out, took, err := runTimed(t, "--server", server, "--sasl", "DIGEST-MD5", "--sasl-user", "bob", "get", "/secret")
 	if err != nil || !strings.Contains(out, saslSecret) {
 		t.Fatalf("bob's get: %v\n%s", err, out)
 	}
 	t.Logf("bob reads /secret in %v", took)
 
 	t.Setenv(saslPasswordEnv, "alice-secret")
-	_, err, _ = runTimed(t, "--server", server, "--sasl", "digest-md5", "--sasl-user", "alice", "get", "/secret")
+	_, _, err = runTimed(t, "--server", server, "--sasl", "digest-md5", "--sasl-user", "alice", "get", "/secret")
 	if err == nil || !strings.Contains(err.Error(), "no access") {
 		t.Errorf("alice's get of bob's node: %v, want no access", err)
 	}
@@ -79,7 +79,7 @@ func TestSASLDigestRealZooKeeper(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(saslPasswordEnv, tc.password)
-			_, err, took := runTimed(t, append([]string{"--server", server, "--timeout", "30s", "get", "/secret"}, tc.args...)...)
+			_, took, err := runTimed(t, append([]string{"--server", server, "--timeout", "30s", "get", "/secret"}, tc.args...)...)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to say %q", err, tc.want)
 			}
@@ -190,17 +190,17 @@ func TestSASLGSSAPIRealZooKeeper(t *testing.T) {
 	}
 	createSecret(t, server, "/secret", bob, &zksasl.Config{Mechanism: zksasl.GSSAPI, Kerberos: login})
 
-	out, err, took := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--principal", bob, "--keytab", bobKeytab, "get", "/secret")
+	out, took, err := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--principal", bob, "--keytab", bobKeytab, "get", "/secret")
 	if err != nil || !strings.Contains(out, saslSecret) {
 		t.Fatalf("bob's get with a keytab: %v\n%s", err, out)
 	}
 	t.Logf("bob (keytab) reads /secret in %v", took)
-	if _, err, _ := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--principal", alice, "--keytab", aliceKeytab, "get", "/secret"); err == nil || !strings.Contains(err.Error(), "no access") {
+	if _, _, err := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--principal", alice, "--keytab", aliceKeytab, "get", "/secret"); err == nil || !strings.Contains(err.Error(), "no access") {
 		t.Errorf("alice's get of bob's node: %v, want no access", err)
 	}
 
 	t.Setenv("KRB5CCNAME", "FILE:"+kdc.Kinit(t, bob, bobKeytab, "10h"))
-	if out, err, _ := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--krb5-conf", kdc.Conf, "get", "/secret"); err != nil || !strings.Contains(out, saslSecret) {
+	if out, _, err := runTimed(t, "--server", server, "--sasl", "GSSAPI", "--krb5-conf", kdc.Conf, "get", "/secret"); err != nil || !strings.Contains(out, saslSecret) {
 		t.Fatalf("bob's get with his credential cache: %v\n%s", err, out)
 	}
 
@@ -215,7 +215,7 @@ func TestSASLGSSAPIRealZooKeeper(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(saslPasswordEnv, "whatever")
-			_, err, took := runTimed(t, append([]string{"--server", server, "--timeout", "30s", "get", "/secret"}, tc.args...)...)
+			_, took, err := runTimed(t, append([]string{"--server", server, "--timeout", "30s", "get", "/secret"}, tc.args...)...)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--timeout") {
 				t.Fatalf("err = %v, want it to say %q", err, tc.want)
 			}
@@ -227,7 +227,7 @@ func TestSASLGSSAPIRealZooKeeper(t *testing.T) {
 		ccache := kdc.Kinit(t, bob, bobKeytab, "2s")
 		t.Setenv("KRB5CCNAME", ccache)
 		waitExpired(t, ccache)
-		_, err, took := runTimed(t, "--server", server, "--timeout", "30s", "--sasl", "GSSAPI", "get", "/secret")
+		_, took, err := runTimed(t, "--server", server, "--timeout", "30s", "--sasl", "GSSAPI", "get", "/secret")
 		if err == nil || !strings.Contains(err.Error(), "expired") {
 			t.Fatalf("err = %v, want it to say the ticket expired", err)
 		}
