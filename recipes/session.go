@@ -155,11 +155,26 @@ func Dial(servers []string, opts ...SessionOption) (*Session, error) {
 	}
 	o.abort = dials.Abort()
 	s, err := newSession(conn, events, o, true)
+	if err == nil && o.dial.Wrap == nil {
+		err = zkdial.Probe(conn, dials)
+	}
 	if err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("recipes: connect to %v: %w", servers, err)
 	}
+	go s.giveUpOn(dials.Abort())
 	return s, nil
+}
+
+// giveUpOn loses the session when a reconnect meets a failure no member
+// will mend (SASL refused: an expired ticket, a changed password), rather
+// than let go-zookeeper retry every member forever.
+func (s *Session) giveUpOn(abort <-chan error) {
+	select {
+	case err := <-abort:
+		s.lose(err)
+	case <-s.done:
+	}
 }
 
 // NewSession wraps a go-zookeeper connection. It takes over events (the

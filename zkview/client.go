@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"sync"
 	"time"
 
@@ -62,6 +63,8 @@ type Client struct {
 	opts    []Option
 
 	mu          sync.Mutex
+	err         error         // why the client gave up, when it did
+	closing     chan struct{} // closed by Close
 	state       SessionState
 	sessionID   int64
 	subscribers []chan SessionEvent
@@ -98,6 +101,12 @@ func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
 // WithTLS makes every connection TLS (ZooKeeper's secureClientPort).
 func WithTLS(cfg *tls.Config) Option { return func(o *options) { o.dial.TLS = cfg } }
 
+// WithConnWrap hands each new connection, once open (after TLS), to wrap
+// before the session uses it: SASL authenticates there (zksasl).
+func WithConnWrap(wrap func(conn net.Conn, addr string) (net.Conn, error)) Option {
+	return func(o *options) { o.dial.Wrap = wrap }
+}
+
 // WithLogger receives go-zookeeper's log lines at debug level.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
@@ -127,7 +136,8 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", target, err)
 	}
-	c := &Client{conn: conn, target: target, readOnly: o.readOnly, timeout: o.timeout, connect: connect, opts: opts}
+	c := &Client{conn: conn, target: target, readOnly: o.readOnly, timeout: o.timeout, connect: connect, opts: opts,
+		closing: make(chan struct{})}
 	connected := make(chan struct{})
 	go c.follow(events, connected)
 	select {
@@ -141,13 +151,41 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 		go conn.Close()
 		return nil, fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum, or at its maxClientCnxns for this address, drops new connections; is the address right?)", target, ctx.Err())
 	}
+	if o.dial.Wrap == nil {
+		if err := zkdial.Probe(conn, dials); err != nil {
+			go conn.Close()
+			return nil, fmt.Errorf("connect to %s: %w", target, err)
+		}
+	}
+	go c.giveUpOn(dials.Abort())
 	for _, a := range o.auth {
 		if err := conn.AddAuth(a.scheme, a.creds); err != nil {
-			conn.Close()
+			c.Close()
 			return nil, fmt.Errorf("add %s credentials on %s: %w", a.scheme, target, err)
 		}
 	}
 	return c, nil
+}
+
+// giveUpOn closes the connection when a reconnect meets a failure no
+// member will mend (SASL refused: an expired ticket, a changed password),
+// rather than let go-zookeeper retry every member forever; Err says why.
+func (c *Client) giveUpOn(abort <-chan error) {
+	select {
+	case err := <-abort:
+		c.mu.Lock()
+		c.err = err
+		c.mu.Unlock()
+		c.conn.Close()
+	case <-c.closing:
+	}
+}
+
+// Err says why the client closed by itself (nil when it did not).
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
 }
 
 // follow turns go-zookeeper's session events into zkview's, for the life of
@@ -294,4 +332,13 @@ func (c *Client) ReadOnly() bool { return c.readOnly }
 func (c *Client) Abs(path string) string { return c.target.Abs(path) }
 
 // Close ends the session.
-func (c *Client) Close() { c.conn.Close() }
+func (c *Client) Close() {
+	c.mu.Lock()
+	select {
+	case <-c.closing:
+	default:
+		close(c.closing)
+	}
+	c.mu.Unlock()
+	c.conn.Close()
+}

@@ -72,7 +72,7 @@ credentials with --auth (zkx stat still shows its stat).`,
 				return err
 			}
 			if d.NoDataAccess {
-				return fmt.Errorf("get %s: %s: the node's ACL does not let this session read its data (pass credentials with --auth digest:user:password; zkx stat %s shows its stat and ACL)", path, zkview.NoAccessText, path)
+				return fmt.Errorf("get %s: %s: the node's ACL does not let this session read its data (pass credentials with --auth digest:user:password, or --sasl for a sasl: ACL; zkx stat %s shows its stat and ACL)", path, zkview.NoAccessText, path)
 			}
 			out := cmd.OutOrStdout()
 			if format == cliout.JSON {

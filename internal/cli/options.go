@@ -10,6 +10,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/config"
 	"github.com/zkx-dev/zkx/internal/connstr"
+	"github.com/zkx-dev/zkx/internal/zksasl"
 	"github.com/zkx-dev/zkx/recipes"
 	"github.com/zkx-dev/zkx/zkview"
 )
@@ -31,6 +32,8 @@ type globalOptions struct {
 	context     *config.Context
 	// tls is the TLS configuration of every connection; nil for plain.
 	tls *tls.Config
+	// sasl authenticates every connection; nil for none.
+	sasl *zksasl.Config
 }
 
 // defaultServer is where zkx connects when nothing says otherwise.
@@ -57,6 +60,9 @@ func (g *globalOptions) sessionOptions() []recipes.SessionOption {
 	opts := []recipes.SessionOption{recipes.WithSessionTimeout(g.sessionTimeout)}
 	if g.tls != nil {
 		opts = append(opts, recipes.WithTLS(g.tls))
+	}
+	if g.sasl != nil {
+		opts = append(opts, recipes.WithConnWrap(g.sasl.Wrap()))
 	}
 	if scheme, creds, ok := g.authParts(); ok {
 		opts = append(opts, recipes.WithAuth(scheme, creds))
@@ -110,6 +116,9 @@ func (g *globalOptions) viewOptions() []zkview.Option {
 	opts := []zkview.Option{zkview.WithSessionTimeout(g.sessionTimeout)}
 	if g.tls != nil {
 		opts = append(opts, zkview.WithTLS(g.tls))
+	}
+	if g.sasl != nil {
+		opts = append(opts, zkview.WithConnWrap(g.sasl.Wrap()))
 	}
 	if g.readonly {
 		opts = append(opts, zkview.WithReadOnly())

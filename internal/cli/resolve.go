@@ -18,6 +18,7 @@ type rawGlobals struct {
 	context   string
 	config    string
 	tls       zktls.Files
+	sasl      saslFlags
 }
 
 // resolve settles every global option once the flags are parsed: a flag
@@ -69,6 +70,9 @@ func (g *globalOptions) resolve(cmd *cobra.Command, raw rawGlobals) error {
 	}
 
 	if err := g.resolveTLS(given, raw.tls, ctx.TLS); err != nil {
+		return err
+	}
+	if err := g.resolveSASL(given, raw.sasl, ctx.SASL, name); err != nil {
 		return err
 	}
 

@@ -47,6 +47,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	pf.StringVar(&raw.tls.Cert, "tls-cert", "", "PEM file of the client certificate, when the servers want one; $ZKX_TLS_CERT when absent")
 	pf.StringVar(&raw.tls.Key, "tls-key", "", "PEM file of the client certificate's key; $ZKX_TLS_KEY when absent")
 	pf.StringVar(&raw.tls.ServerName, "tls-server-name", "", "the name to check in the servers' certificates (default: the host dialled)")
+	raw.sasl.register(pf)
 	pf.StringVar(&raw.context, "context", "", "the named context of the contexts file to use (default: its current-context)")
 	pf.StringVar(&raw.config, "config", "", "the contexts file (default "+displayConfigPath()+")")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {

@@ -22,6 +22,7 @@ func newServeCommand(raw *rawGlobals) *cobra.Command {
 		listen, secureListen string
 		cfg                  zkserver.Config
 		verbose              bool
+		saslUsers            string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -32,7 +33,8 @@ lives in memory and is gone when it stops. It is meant for demos and tests; use 
 real ZooKeeper ensemble for anything that matters.`,
 		Example: `  zkx serve
   zkx serve --listen 127.0.0.1:2182 --tick 100ms
-  zkx serve --secure-listen 127.0.0.1:2281 --tls-cert server.pem --tls-key server-key.pem --tls-ca ca.pem`,
+  zkx serve --secure-listen 127.0.0.1:2281 --tls-cert server.pem --tls-key server-key.pem --tls-ca ca.pem
+  zkx serve --sasl-users users.txt --sasl-required`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			level := slog.LevelInfo
@@ -43,6 +45,15 @@ real ZooKeeper ensemble for anything that matters.`,
 			cfg.Logger = logger
 			if warning := exposureWarning(listen); warning != "" {
 				logger.Warn(warning)
+			}
+			if saslUsers != "" {
+				users, err := readSASLUsers(saslUsers)
+				if err != nil {
+					return fmt.Errorf("--sasl-users: %w", err)
+				}
+				cfg.SASLUsers = users
+			} else if cfg.SASLRequired {
+				return fmt.Errorf("--sasl-required without --sasl-users: no one could authenticate")
 			}
 			var tlsCfg *tls.Config
 			if secureListen != "" {
@@ -61,6 +72,13 @@ real ZooKeeper ensemble for anything that matters.`,
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "zkx embedded ZooKeeper server listening on %s (Ctrl-C to stop)\n", srv.ConnectString())
+			if len(cfg.SASLUsers) > 0 {
+				required := ""
+				if cfg.SASLRequired {
+					required = ", required of every session"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "SASL DIGEST-MD5 for %d users%s\n", len(cfg.SASLUsers), required)
+			}
 			if tlsCfg != nil {
 				addr, err := srv.ListenTLS(secureListen, tlsCfg)
 				if err != nil {
@@ -87,6 +105,8 @@ real ZooKeeper ensemble for anything that matters.`,
 	f.DurationVar(&cfg.MaxSessionTimeout, "max-session-timeout", 0, "largest session timeout granted (default 20 ticks)")
 	f.StringVar(&secureListen, "secure-listen", "", "also serve TLS on this address, as ZooKeeper's secureClientPort (with --tls-cert, --tls-key, and --tls-ca to require client certificates)")
 	f.BoolVar(&verbose, "verbose", false, "log every session")
+	f.StringVar(&saslUsers, "sasl-users", "", "accept SASL DIGEST-MD5 from the users of this file: lines of user:password, or a ZooKeeper JAAS file's user_NAME=\"password\" entries")
+	f.BoolVar(&cfg.SASLRequired, "sasl-required", false, "close any session that has not authenticated with SASL (ZooKeeper's sessionRequireClientSASLAuth)")
 	cmd.SetContext(context.Background())
 	return cmd
 }

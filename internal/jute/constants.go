@@ -80,6 +80,10 @@ const (
 	ErrThrottled               int32 = -127
 )
 
+// ErrSessionClosedRequireSASL: the server requires SASL of every session
+// and this one has none, or failed it; the server closes the connection.
+const ErrSessionClosedRequireSASL int32 = -124
+
 var errNames = map[int32]string{
 	ErrOK: "ok", ErrSystemError: "system error", ErrRuntimeInconsistency: "runtime inconsistency",
 	ErrDataInconsistency: "data inconsistency", ErrConnectionLoss: "connection loss",
@@ -92,7 +96,8 @@ var errNames = map[int32]string{
 	ErrNotEmpty: "directory not empty", ErrSessionExpired: "session expired",
 	ErrInvalidCallback: "invalid callback", ErrInvalidACL: "invalid ACL", ErrAuthFailed: "auth failed",
 	ErrSessionMoved: "session moved", ErrNotReadOnly: "not read-only", ErrNoWatcher: "no watcher",
-	ErrReconfigDisabled: "reconfig disabled", ErrQuotaExceeded: "quota exceeded", ErrThrottled: "throttled",
+	ErrReconfigDisabled: "reconfig disabled", ErrSessionClosedRequireSASL: "session closed, SASL authentication required",
+	ErrQuotaExceeded: "quota exceeded", ErrThrottled: "throttled",
 }
 
 // ErrName names an error code for messages and logs.

@@ -424,3 +424,13 @@ func (r *WhoAmIResponse) Decode(d *Decoder) {
 		r.ClientInfo[i].Decode(d)
 	}
 }
+
+// SASLToken is a SASL exchange's record both ways: GetSASLRequest (the
+// client's token, opcode 102) and SetSASLResponse (the server's answer).
+// A nil token is written as -1, as the server writes its last answer.
+type SASLToken struct {
+	Token []byte
+}
+
+func (r *SASLToken) Encode(e *Encoder) { e.Buffer(r.Token) }
+func (r *SASLToken) Decode(d *Decoder) { r.Token = d.Buffer() }

@@ -59,8 +59,10 @@ func NewWatch(members []string, o Options) *Watch {
 	return &Watch{opts: o, members: members, failed: map[string]failure{}, abort: make(chan error, 1)}
 }
 
-// Abort delivers an error, once, when every member has failed with no
-// session answered: one line per member says how.
+// Abort delivers an error, once: when every member has failed with no
+// session answered (one line per member says how), or at any time when a
+// member's answer shows that no member will do (a FatalError: SASL
+// refused, or required and not given).
 func (w *Watch) Abort() <-chan error { return w.abort }
 
 // Dial opens one connection to addr as the options say: plain or TLS,
@@ -104,8 +106,29 @@ func (w *Watch) Dialer() zk.Dialer {
 			w.fail(addr, dialFailure(err))
 			return nil, err
 		}
-		return conn, nil
+		// ...and over it, where the session's own answer shows.
+		return &sessionConn{Conn: conn, w: w, addr: addr, wrapped: wrap != nil}, nil
 	}
+}
+
+// FatalError is a failure that going round the members again cannot
+// mend — credentials the servers refuse, a mechanism they do not speak —
+// so the watch gives up at once, even after a session was answered:
+// retrying would only hammer every member with the same refusal.
+type FatalError struct{ Err error }
+
+func (e *FatalError) Error() string { return e.Err.Error() }
+func (e *FatalError) Unwrap() error { return e.Err }
+
+// giveUp delivers err on Abort at once, whatever else was seen.
+func (w *Watch) giveUp(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.aborted {
+		return
+	}
+	w.aborted = true
+	w.abort <- err
 }
 
 // fail records a member's failure; when every member has one that counts
@@ -171,8 +194,8 @@ func dialFailure(err error) error {
 	return err
 }
 
-// watchedConn sees the member's first answer: the session's, or its
-// closing the connection instead.
+// watchedConn sees the member's first bytes, under any wrap: TLS where
+// plain was expected, or the connection closed instead of an answer.
 type watchedConn struct {
 	net.Conn
 	w    *Watch
@@ -187,7 +210,7 @@ func (c *watchedConn) Read(b []byte) (int, error) {
 		case n > 0 && isTLSRecord(b[:n]):
 			c.w.fail(c.addr, errors.New("it answered with TLS: the port requires TLS (give --tls-ca, and --tls-cert/--tls-key if it wants a client certificate)"))
 		case n > 0:
-			c.w.answer(c.addr)
+			// An answer; whether it is a session's, sessionConn says.
 		case (errors.Is(err, io.EOF) || isReset(err)) && c.w.opts.TLS == nil && speaksTLS(c.addr):
 			c.w.fail(c.addr, errors.New("it speaks TLS on this port: the port requires TLS (give --tls-ca, and --tls-cert/--tls-key if it wants a client certificate)"))
 		case errors.Is(err, io.EOF) || isReset(err):
@@ -232,4 +255,20 @@ func isTLSAlert(err error) bool {
 
 func isReset(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "connection reset") || strings.Contains(err.Error(), "broken pipe"))
+}
+
+// Probe asks the new session one cheap question (does / exist?). A
+// server that requires SASL of every session answers an unauthenticated
+// one with error -124 and closes it, which go-zookeeper reports as an
+// unknown error and answers by reconnecting forever; the watch saw the
+// -124 first, so the probe returns its named error instead.
+func Probe(conn *zk.Conn, w *Watch) error {
+	if _, _, err := conn.Exists("/"); err != nil {
+		select {
+		case abort := <-w.Abort():
+			return abort
+		default: // a passing trouble: go-zookeeper reconnects
+		}
+	}
+	return nil
 }

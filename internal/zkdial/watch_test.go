@@ -81,3 +81,56 @@ func TestHosts(t *testing.T) {
 		t.Error("no servers accepted")
 	}
 }
+
+// TestReplySniffer: the first reply's error code after the connect
+// response, however the bytes are cut.
+func TestReplySniffer(t *testing.T) {
+	frame := func(body ...byte) []byte {
+		return append([]byte{0, 0, 0, byte(len(body))}, body...)
+	}
+	connect := frame(make([]byte, 36)...)
+	reply := frame(0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x84) // xid 1, zxid 0, err -124
+	stream := append(append([]byte{}, connect...), reply...)
+	for cut := 1; cut <= len(stream); cut++ {
+		var s replySniffer
+		var code int32
+		known := false
+		for b := stream; len(b) > 0; {
+			k := min(cut, len(b))
+			if c, ok := s.feed(b[:k]); ok {
+				code, known = c, true
+			}
+			b = b[k:]
+		}
+		if !known || code != -124 {
+			t.Fatalf("pieces of %d bytes: code %d known %v", cut, code, known)
+		}
+	}
+	var s replySniffer
+	if _, known := s.feed(connect); known {
+		t.Error("the connect response read as a reply")
+	}
+}
+
+// TestGiveUp: a fatal failure aborts at once, even after an answer, and
+// only once.
+func TestGiveUp(t *testing.T) {
+	w := NewWatch([]string{"a:1", "b:2"}, Options{})
+	w.answer("a:1")
+	w.giveUp(&FatalError{Err: errors.New("a:1 refused SASL DIGEST-MD5 as bob")})
+	w.giveUp(&FatalError{Err: errors.New("again")})
+	select {
+	case err := <-w.Abort():
+		var fatal *FatalError
+		if !errors.As(err, &fatal) || !strings.Contains(err.Error(), "refused SASL") {
+			t.Errorf("abort: %v", err)
+		}
+	default:
+		t.Fatal("no abort")
+	}
+	select {
+	case err := <-w.Abort():
+		t.Errorf("a second abort: %v", err)
+	default:
+	}
+}

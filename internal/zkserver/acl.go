@@ -39,6 +39,8 @@ func validACLID(id jute.Id) bool {
 	case "ip":
 		_, _, ok := parseIPACL(id.ID)
 		return ok
+	case "sasl":
+		return id.ID != ""
 	default:
 		return false
 	}
@@ -71,7 +73,7 @@ func fixupACL(acl []jute.ACL, auth []jute.Id) ([]jute.ACL, int32) {
 		case a.ID.Scheme == "auth":
 			expanded := false
 			for _, id := range auth {
-				if id.Scheme == "digest" { // the only scheme whose provider says "authenticated"
+				if id.Scheme == "digest" || id.Scheme == "sasl" { // the schemes whose providers say "authenticated"
 					out = append(out, jute.ACL{Perms: a.Perms, ID: id})
 					expanded = true
 				}
@@ -111,7 +113,7 @@ func checkACL(acl []jute.ACL, perm int32, auth []jute.Id) int32 {
 				continue
 			}
 			switch id.Scheme {
-			case "digest":
+			case "digest", "sasl":
 				if id.ID == a.ID.ID {
 					return jute.ErrOK
 				}

@@ -29,6 +29,16 @@ type Config struct {
 	// NoMultiRead answers multiRead as a ZooKeeper before 3.6 does, as an
 	// unimplemented request: for testing clients' fallbacks.
 	NoMultiRead bool
+	// SASLUsers, when not empty, accepts SASL DIGEST-MD5 with these users
+	// and passwords, as a ZooKeeper whose JAAS Server section holds a
+	// DigestLoginModule does; an authenticated session has the id
+	// sasl:USER. Empty: SASL packets are answered as by a ZooKeeper
+	// without SASL (an empty token).
+	SASLUsers map[string]string
+	// SASLRequired closes, with error -124, any session that sends a
+	// request before it authenticated with SASL
+	// (sessionRequireClientSASLAuth).
+	SASLRequired bool
 }
 
 func (c Config) withDefaults() Config {

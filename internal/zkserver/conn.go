@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/sasl"
 )
 
 // maxQueuedBytes bounds a connection's outbox: a client that stops reading
@@ -43,6 +44,7 @@ type conn struct {
 
 	established time.Time
 	stats       connStats
+	sasl        *sasl.DigestMD5Server // the exchange under way; reader goroutine only
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -304,6 +306,16 @@ func (c *conn) handle(buf []byte) bool {
 	}
 	start := time.Now()
 	c.sess.touch()
+	switch {
+	case hdr.Type == jute.OpSASL:
+		return c.saslStep(hdr, d)
+	case s.cfg.SASLRequired && hdr.Type != jute.OpAuth && !c.hasSASL():
+		// ZooKeeper's AuthenticationHelper: answer, then close.
+		s.cfg.Logger.Info("closing session without SASL authentication", "session", hexID(c.sess.id), "remote", c.remote)
+		c.push(replyFrame(hdr.Xid, 0, jute.ErrSessionClosedRequireSASL, nil))
+		c.closeAfterFlush()
+		return false
+	}
 	switch hdr.Type {
 	case jute.OpPing:
 		c.push(replyFrame(jute.XidPing, s.lastZxid.Load(), jute.ErrOK, nil))

@@ -33,6 +33,7 @@ type Member struct {
 	cfgPath      string
 	logPath      string
 	rt           runtimePaths
+	jvmArgs      []string // system properties zoo.cfg cannot set (JAAS, Kerberos)
 
 	mu     sync.Mutex
 	proc   *process // nil before the first start and after Kill
@@ -117,15 +118,16 @@ func (m *Member) start() error {
 		}
 		m.proc = nil // it died on its own: start afresh
 	}
-	cmd := exec.Command(m.rt.java,
+	args := append([]string{
 		"-Dzookeeper.extendedTypesEnabled=true",
 		"-Dznode.container.checkIntervalMs=100",
 		"-Dzookeeper.admin.enableServer=false",
 		"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 		"-XX:-UsePerfData", // no hsperfdata files left in /tmp by SIGKILLed JVMs
 		"-Dorg.slf4j.simpleLogger.showDateTime=true",
-		"-cp", m.rt.classpath,
-		"org.apache.zookeeper.server.quorum.QuorumPeerMain", m.cfgPath)
+	}, m.jvmArgs...)
+	args = append(args, "-cp", m.rt.classpath, "org.apache.zookeeper.server.quorum.QuorumPeerMain", m.cfgPath)
+	cmd := exec.Command(m.rt.java, args...)
 	cmd.Dir = m.dir
 	p, err := startProcess(cmd, m.logPath)
 	if err != nil {

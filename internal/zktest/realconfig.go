@@ -39,6 +39,8 @@ type RealOptions struct {
 	// AdminServer too, the AdminServers speak https only
 	// (admin.forceHttps), with the same server certificate.
 	TLS *Certs
+	// SASL, when set, configures the members' SASL; see SASL.
+	SASL *SASL
 }
 
 // RealWith is Real with options: a restricted four-letter-word whitelist,
@@ -151,6 +153,13 @@ func (e *Ensemble) configure(opts RealOptions) error {
 			if opts.AdminServer {
 				b.WriteString(adminTLSConfig(opts.TLS))
 			}
+		}
+		if opts.SASL != nil {
+			cfgLines, err := m.configureSASL(opts.SASL)
+			if err != nil {
+				return err
+			}
+			b.WriteString(cfgLines)
 		}
 		if err := os.WriteFile(m.cfgPath, []byte(b.String()), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", m.cfgPath, err)
