@@ -26,11 +26,11 @@ func (l *Layout) Kafka(ctx context.Context, root string) error {
 	for id := 1; id <= KafkaBrokers; id++ {
 		host := fmt.Sprintf("kafka-%d", id)
 		reg := javaJSON(map[string]any{
-			"features":                        map[string]any{},
+			"features":                       map[string]any{},
 			"listener_security_protocol_map": map[string]string{"PLAINTEXT": "PLAINTEXT"},
-			"endpoints":                       []string{fmt.Sprintf("PLAINTEXT://%s:9092", host)},
-			"jmx_port":                        -1, "port": 9092, "host": host, "version": 5,
-			"timestamp":                       itoa(l.Started),
+			"endpoints":                      []string{fmt.Sprintf("PLAINTEXT://%s:9092", host)},
+			"jmx_port":                       -1, "port": 9092, "host": host, "version": 5,
+			"timestamp": itoa(l.Started),
 		})
 		if _, err := l.ephemeral(ctx, kafkaBroker(id), path.Join(root, "brokers/ids", itoa(int64(id))), reg, false); err != nil {
 			return err

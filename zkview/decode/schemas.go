@@ -29,7 +29,7 @@ const (
 type pbFieldSpec struct {
 	name string
 	kind pbKind
-	msg  *pbSchema     // pbMsg
+	msg  *pbSchema      // pbMsg
 	enum map[int]string // pbEnum
 }
 

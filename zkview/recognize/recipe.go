@@ -80,7 +80,9 @@ func (g *Group) Info() Info {
 func (g *Group) Holding() []Contender { return nil }
 
 // Emptied implements Recipe.
-func (g *Group) Emptied() Recipe { return &Group{Path: g.Path, Format: g.Format, SystemTag: g.SystemTag} }
+func (g *Group) Emptied() Recipe {
+	return &Group{Path: g.Path, Format: g.Format, SystemTag: g.SystemTag}
+}
 
 // Dirs implements Recipe.
 func (g *Group) Dirs() []string { return []string{g.Path} }
@@ -115,7 +117,9 @@ func (e *Election) Emptied() Recipe {
 }
 
 // Emptied implements Recipe.
-func (q *Queue) Emptied() Recipe { return &Queue{Path: q.Path, Format: q.Format, SystemTag: q.SystemTag} }
+func (q *Queue) Emptied() Recipe {
+	return &Queue{Path: q.Path, Format: q.Format, SystemTag: q.SystemTag}
+}
 
 // Emptied implements Recipe.
 func (b *Barrier) Emptied() Recipe {

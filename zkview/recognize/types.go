@@ -49,9 +49,9 @@ type SystemTag struct {
 // Lock is a recognised lock directory: a mutex, a read-write lock or a
 // semaphore.
 type Lock struct {
-	Path      string      `json:"path"`
-	Recipe    string      `json:"recipe"` // mutex | rwlock | semaphore
-	Format    string      `json:"format"` // zkx | curator | kazoo | zookeeper-recipes | go-zookeeper | generic
+	Path   string `json:"path"`
+	Recipe string `json:"recipe"` // mutex | rwlock | semaphore
+	Format string `json:"format"` // zkx | curator | kazoo | zookeeper-recipes | go-zookeeper | generic
 	SystemTag
 	MaxLeases int         `json:"max_leases,omitempty"`
 	Holders   []Contender `json:"holders"`
@@ -61,8 +61,8 @@ type Lock struct {
 
 // Election is a recognised election.
 type Election struct {
-	Path       string      `json:"path"`
-	Format     string      `json:"format"`
+	Path   string `json:"path"`
+	Format string `json:"format"`
 	SystemTag
 	Leader     *Contender  `json:"leader"`
 	Candidates []Contender `json:"candidates"`
@@ -71,8 +71,8 @@ type Election struct {
 
 // Queue is a recognised queue.
 type Queue struct {
-	Path     string      `json:"path"`
-	Format   string      `json:"format"`
+	Path   string `json:"path"`
+	Format string `json:"format"`
 	SystemTag
 	Length   int         `json:"length"`
 	Items    []QueueItem `json:"items"`
@@ -89,8 +89,8 @@ type QueueItem struct {
 
 // Barrier is a recognised barrier or double barrier.
 type Barrier struct {
-	Path         string      `json:"path"`
-	Format       string      `json:"format"`
+	Path   string `json:"path"`
+	Format string `json:"format"`
 	SystemTag
 	Kind         string      `json:"kind"` // barrier | double-barrier
 	Participants []Contender `json:"participants,omitempty"`
