@@ -154,19 +154,17 @@ func (rc *recognizer) kafkaController(ctx context.Context, d recDir) (Recipe, bo
 		return nil, false, nil // not Kafka's
 	}
 	root := kafkaRoot(path.Dir(d.path))
-	v, err := rc.ephemeralNode(ctx, recDir{path: d.path, stat: stat})
-	if err != nil || v == nil {
-		return nil, err != nil, err
-	}
-	// ephemeralNode makes an Election of a node named controller.
-	e, ok := v.(*Election)
-	if !ok {
-		return nil, false, nil
-	}
-	e.Format = kafkaSystemName
-	e.SystemTag = SystemTag{System: kafkaSystemName, Role: "controller", SystemRoot: root}
+	// Every broker watches /controller and races to create it when it
+	// goes: Kafka's own herd, by design, so not warned about here.
+	e := &Election{Path: d.path, Format: kafkaSystemName, Candidates: []Contender{},
+		SystemTag: SystemTag{System: kafkaSystemName, Role: "controller", SystemRoot: root}}
 	b := rc.build(d.path)
-	b.warn = e.Warnings
+	leader := b.holder(recMember{recName: recName{Name: d.path}, data: data, stat: stat}, d.path, "controller", false)
+	e.Leader = &leader
+	e.Candidates = nonNilContenders(rc.watchersOf(d.path, stat.EphemeralOwner))
+	if stat.EphemeralOwner == 0 {
+		b.warnf("/controller is persistent: no broker can take over when its controller goes")
+	}
 
 	brokers, err := rc.kafkaBrokersAt(ctx, root)
 	if err != nil {
