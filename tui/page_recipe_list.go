@@ -361,6 +361,13 @@ func (p *recipeListPage) summary() string {
 			}
 		}
 		parts = append(parts, fmt.Sprintf("%d with a leader", led))
+	case kindSystems:
+		systems := map[[2]string]bool{}
+		for _, v := range p.recipes {
+			i := v.Info()
+			systems[[2]string{i.System, i.SystemRoot}] = true
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", len(systems), plural(len(systems), "system", "systems")))
 	}
 	warned := 0
 	for _, v := range p.recipes {
