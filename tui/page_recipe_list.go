@@ -331,7 +331,11 @@ func (p *recipeListPage) summary() string {
 		return st.Title.Render(fmt.Sprintf("scanning %s for %s… %s nodes", root, p.kind, display.Count(p.scan.nodes.Load())))
 	}
 	n := len(p.order)
-	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), string(p.kind)), root)
+	many := string(p.kind)
+	if p.kind == kindSystems {
+		many = "system objects"
+	}
+	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), many), root)
 	var parts []string
 	switch p.kind {
 	case kindLocks:

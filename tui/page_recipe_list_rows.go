@@ -156,7 +156,11 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 	case *recognize.Group:
 		var names []string
 		for _, m := range r.Members {
-			names = append(names, recognize.BareName(m.Node))
+			name := recognize.BareName(m.Node)
+			if len(name) == 36 && m.Data != "" {
+				name = m.Data // a random instance id says less than what it is
+			}
+			names = append(names, name)
 		}
 		state = fmt.Sprintf("%d live: %s", len(r.Members), display.Line(strings.Join(names, ", ")))
 	case *recognize.Queue:

@@ -143,10 +143,12 @@ func orNone(list []string) string {
 	return strings.Join(list, ", ")
 }
 
-// orName is a member's data, else its node's name.
+// orName is a member's node name, or its data when the name is a random
+// instance id (a UUID) that says less.
 func orName(c recognize.Contender) string {
-	if c.Data != "" {
+	name := recognize.BareName(c.Node)
+	if len(name) == 36 && c.Data != "" {
 		return c.Data
 	}
-	return recognize.BareName(c.Node)
+	return name
 }

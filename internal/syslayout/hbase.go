@@ -67,11 +67,15 @@ func (l *Layout) HBase(ctx context.Context, root string) error {
 		return HBaseValue("4242@"+owner, tl)
 	}
 	dir := path.Join(root, "table-lock", "orders")
-	if _, err := l.ephemeral(ctx, HBaseActiveMaster, path.Join(dir, "write-"), lock(false, HBaseActiveMaster), true); err != nil {
+	writer, err := l.ephemeral(ctx, HBaseActiveMaster, path.Join(dir, "write-"), lock(false, HBaseActiveMaster), true)
+	if err != nil {
 		return err
 	}
-	_, err := l.ephemeral(ctx, "hbase-rs-2", path.Join(dir, "read-"), lock(true, "hbase-rs-2"), true)
-	return err
+	if _, err := l.ephemeral(ctx, "hbase-rs-2", path.Join(dir, "read-"), lock(true, "hbase-rs-2"), true); err != nil {
+		return err
+	}
+	// The reader waits for the writer ahead of it (ZKInterProcessReadLock).
+	return l.watch("hbase-rs-2", writer)
 }
 
 func boolVarint(b bool) uint64 {

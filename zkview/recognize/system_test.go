@@ -232,6 +232,10 @@ func TestSystemHBase(t *testing.T) {
 		if l.Holders[0].Kind != "write" || l.Holders[0].Data != "hmaster-1:16000 · alter" || l.Waiters[0].Data != "hbase-rs-2:16000 · region split" {
 			t.Errorf("table lock holder %+v waiter %+v", l.Holders[0], l.Waiters[0])
 		}
+		if l.Waiters[0].Watch != WatchObserved {
+			t.Errorf("table lock reader's watch %q, want observed", l.Waiters[0].Watch)
+		}
+		warningsContain(t, "table lock", l.Warnings)
 		// Nothing else is the master election: backup-masters is part of it.
 		if n := len(s.res.Elections); n != 1 {
 			t.Errorf("%d elections, want 1", n)
