@@ -80,11 +80,11 @@ info_port: 16010`
 
 func TestProtobufBadBytes(t *testing.T) {
 	for _, data := range [][]byte{
-		{0x0a, 0x05, 'a'},                // length past the end
-		{0x0b},                           // a group
-		{0x00, 0x01},                     // field 0
-		{0x08, 0xff, 0xff, 0xff},         // truncated varint
-		{0xff, 0x00, 0x00, 0x00, 0x09},   // HBase metadata longer than the value
+		{0x0a, 0x05, 'a'},               // length past the end
+		{0x0b},                          // a group
+		{0x00, 0x01},                    // field 0
+		{0x08, 0xff, 0xff, 0xff},        // truncated varint
+		{0xff, 0x00, 0x00, 0x00, 0x09},  // HBase metadata longer than the value
 		append([]byte("PBUF"), 0x0a, 9), // a message cut short
 	} {
 		if _, err := ParseProtobuf(data); err == nil && data[0] != 0xff && data[0] != 'P' {
