@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/syslayout"
 	"github.com/zkx-dev/zkx/recipes"
 )
 
@@ -29,7 +30,7 @@ type SeedOptions struct {
 
 // SeedPaths name what Seed sets up, each under the base.
 var SeedPaths = struct {
-	Services, Config, ZkxLock, CuratorLock, KazooLock, StuckLock, RWLock, Semaphore, Queue, Election string
+	Services, Config, ZkxLock, CuratorLock, KazooLock, StuckLock, RWLock, Semaphore, Queue, Election, Systems string
 }{
 	Services:    "services",
 	Config:      "config",
@@ -41,11 +42,12 @@ var SeedPaths = struct {
 	Semaphore:   "app/semaphores/exports",
 	Queue:       "queues/jobs",
 	Election:    "elections/scheduler",
+	Systems:     "systems",
 }
 
 // seedRoots are the directories Seed creates under the base, removed by
 // Close.
-var seedRoots = []string{"services", "config", "app", "queues", "elections"}
+var seedRoots = []string{"services", "config", "app", "queues", "elections", "systems"}
 
 // seedSessionTimeout is short, so a seeded node outlives a killed zkx by
 // seconds only.
@@ -94,7 +96,7 @@ func Seed(ctx context.Context, o SeedOptions) (*Seeded, error) {
 	}
 	s.admin = admin
 	steps := []func(context.Context) error{
-		s.seedServices, s.seedQueue, s.seedLocks, s.seedRWLock, s.seedSemaphore, s.seedElection,
+		s.seedServices, s.seedQueue, s.seedLocks, s.seedRWLock, s.seedSemaphore, s.seedElection, s.seedSystems,
 	}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
@@ -119,30 +121,6 @@ func (s *Seeded) dial() (*recipes.Session, error) {
 	s.sessions = append(s.sessions, sess)
 	s.mu.Unlock()
 	return sess, nil
-}
-
-// serviceInstance is a Curator ServiceDiscovery instance as Curator's
-// JsonInstanceSerializer writes it.
-type serviceInstance struct {
-	Name                string          `json:"name"`
-	ID                  string          `json:"id"`
-	Address             string          `json:"address"`
-	Port                int             `json:"port"`
-	SSLPort             *int            `json:"sslPort"`
-	Payload             json.RawMessage `json:"payload"`
-	RegistrationTimeUTC int64           `json:"registrationTimeUTC"`
-	ServiceType         string          `json:"serviceType"`
-	URISpec             *uriSpec        `json:"uriSpec"`
-	Enabled             bool            `json:"enabled"`
-}
-
-type uriSpec struct {
-	Parts []uriPart `json:"parts"`
-}
-
-type uriPart struct {
-	Value    string `json:"value"`
-	Variable bool   `json:"variable"`
 }
 
 // seedServices registers service instances (ephemeral, as Curator's
@@ -177,12 +155,8 @@ func (s *Seeded) seedServices(ctx context.Context) error {
 			return err
 		}
 		for i, addr := range svc.addrs {
-			id := fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", 0x5eed0000+i, svc.port, i, svc.port%4096, registered+int64(i))
-			data, err := json.Marshal(serviceInstance{
-				Name: svc.name, ID: id, Address: addr, Port: svc.port, RegistrationTimeUTC: registered,
-				ServiceType: "DYNAMIC", Enabled: true, Payload: json.RawMessage("null"),
-				URISpec: &uriSpec{Parts: []uriPart{{"scheme", true}, {"://", false}, {"address", true}, {":", false}, {"port", true}}},
-			})
+			id := syslayout.InstanceID(i, svc.port, registered+int64(i))
+			data, err := json.Marshal(syslayout.NewServiceInstance(svc.name, id, addr, svc.port, registered))
 			if err != nil {
 				return err
 			}

@@ -36,10 +36,12 @@ func TestSeedIsRecognised(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		res, err := recognize.Scan(ctx, c, base, recognize.Options{})
+		all, err := recognize.Scan(ctx, c, base, recognize.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkSeededSystems(t, all, path.Join(base, SeedPaths.Systems))
+		res := plainRecipes(all)
 
 		locks := map[string]recognize.Lock{}
 		for _, l := range res.Locks {
@@ -173,4 +175,52 @@ func lockPaths(ls []recognize.Lock) []string {
 		out = append(out, l.Path)
 	}
 	return out
+}
+
+// plainRecipes leaves out the systems' objects (checked by
+// checkSeededSystems).
+func plainRecipes(all recognize.Result) recognize.Result {
+	var res recognize.Result
+	for _, r := range all.All() {
+		if r.Info().System == "" {
+			switch v := r.(type) {
+			case *recognize.Lock:
+				res.Locks = append(res.Locks, *v)
+			case *recognize.Election:
+				res.Elections = append(res.Elections, *v)
+			case *recognize.Queue:
+				res.Queues = append(res.Queues, *v)
+			}
+		}
+	}
+	return res
+}
+
+// checkSeededSystems checks that every system is seeded under systems/ and
+// that each one's leaders and members are live: owned by a session.
+func checkSeededSystems(t *testing.T, res recognize.Result, root string) {
+	t.Helper()
+	want := map[string]bool{"kafka": true, "hbase": true, "hdfs": true, "yarn": true, "solr": true, "helix": true,
+		"curator-discovery": true, "clickhouse": true, "bookkeeper": true, "storm": true, "druid": true}
+	for _, s := range recognize.Systems(res) {
+		if !strings.HasPrefix(s.Root, root+"/") {
+			continue // the services/ instances are Curator discovery's too
+		}
+		delete(want, s.System)
+		for _, l := range s.Leaders {
+			if l.Leader == nil || l.Leader.SessionID == 0 {
+				t.Errorf("%s %s at %s: no live leader (%+v)", s.System, l.Role, l.Path, l.Leader)
+			}
+		}
+		for _, m := range s.Members {
+			for _, c := range m.Members {
+				if c.SessionID == 0 {
+					t.Errorf("%s %s: member %s has no session", s.System, m.Role, c.Node)
+				}
+			}
+		}
+	}
+	for sys := range want {
+		t.Errorf("system %s not seeded under %s", sys, root)
+	}
 }

@@ -447,7 +447,7 @@ func (a *App) run(line string) tea.Cmd {
 	case "cd":
 		a.popTo(0)
 		return a.pages[0].(*treePage).goTo(pc.path)
-	case "locks", "queues", "elections":
+	case "locks", "queues", "elections", "systems":
 		return push(newRecipeListPage(a.ctx, recipeKind(pc.cmd.name), root))
 	case "sessions":
 		return push(newSessionsPage(a.ctx))

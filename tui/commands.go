@@ -20,6 +20,7 @@ var commands = []command{
 	{name: "locks", usage: "locks [PATH]", help: "locks under PATH (default: the root)", takesPath: true},
 	{name: "queues", usage: "queues [PATH]", help: "queues under PATH", takesPath: true},
 	{name: "elections", usage: "elections [PATH]", help: "elections under PATH", takesPath: true},
+	{name: "systems", usage: "systems [PATH]", help: "Kafka, HBase, Hadoop HA, Solr, Helix… under PATH", takesPath: true},
 	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches"},
 	{name: "server", usage: "server", help: "the ensemble: every member's srvr and mntr"},
 	{name: "demo", usage: "demo", help: "herd vs chain vs spin (zkx demo)"},

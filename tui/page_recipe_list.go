@@ -331,7 +331,11 @@ func (p *recipeListPage) summary() string {
 		return st.Title.Render(fmt.Sprintf("scanning %s for %s… %s nodes", root, p.kind, display.Count(p.scan.nodes.Load())))
 	}
 	n := len(p.order)
-	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), string(p.kind)), root)
+	many := string(p.kind)
+	if p.kind == kindSystems {
+		many = "system objects"
+	}
+	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), many), root)
 	var parts []string
 	switch p.kind {
 	case kindLocks:
@@ -361,6 +365,13 @@ func (p *recipeListPage) summary() string {
 			}
 		}
 		parts = append(parts, fmt.Sprintf("%d with a leader", led))
+	case kindSystems:
+		systems := map[[2]string]bool{}
+		for _, v := range p.recipes {
+			i := v.Info()
+			systems[[2]string{i.System, i.SystemRoot}] = true
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", len(systems), plural(len(systems), "system", "systems")))
 	}
 	warned := 0
 	for _, v := range p.recipes {

@@ -15,6 +15,16 @@ import (
 // recipeColumns are the columns of each kind of list.
 func recipeColumns(k recipeKind) []listColumn {
 	switch k {
+	case kindSystems:
+		return []listColumn{
+			{title: "SYSTEM", fit: true, most: 17},
+			{title: "ROLE", fit: true, most: 22},
+			{title: "LEADER / STATE", weight: 5, min: 20},
+			{title: "SESSION", fit: true, most: 18, hide: 2},
+			{title: "FOR", fit: true, most: 6, hide: 3},
+			{title: "PATH", weight: 4, min: 16, tail: true, hide: 1},
+			{title: "WARNINGS", weight: 3, min: 8},
+		}
 	case kindQueues:
 		return []listColumn{
 			{title: "PATH", weight: 4, min: 16, tail: true},
@@ -50,9 +60,15 @@ func recipeColumns(k recipeKind) []listColumn {
 // how long the holder has held, which changes every second on its own.
 func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) tableRow {
 	st := p.ctx.Styles
+	key := v.Info().Path
 	var cells []string
 	var sig []string
 	warns := v.Info().Warnings
+	if p.kind == kindSystems {
+		cells = p.systemCells(v, now)
+		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
+		v = nil
+	}
 	switch r := v.(type) {
 	case *recognize.Lock:
 		holder, client, held := st.Dim.Render("(free)"), "", ""
@@ -95,13 +111,67 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) tableRow {
 		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
 		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
 	}
-	if err := p.errs[v.Info().Path]; err != nil && len(cells) > 0 {
+	if err := p.errs[key]; err != nil && len(cells) > 0 {
 		// The last read of a listed recipe failed: say so where its
 		// warnings go, and keep what was read before.
 		cells[len(cells)-1] = st.Error.Render("✗ " + firstLine(err.Error()))
 		sig = append(sig, err.Error())
 	}
-	return tableRow{key: v.Info().Path, cells: cells, sig: strings.Join(sig, "\x00")}
+	return tableRow{key: key, cells: cells, sig: strings.Join(sig, "\x00")}
+}
+
+// systemCells draws one object of a system: who leads it (or how many
+// members, how many items wait), the leader's session and how long it
+// has led.
+func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string {
+	st := p.ctx.Styles
+	info := v.Info()
+	state, session, held := "", "", ""
+	leader := func(c *recognize.Contender, inLine int) {
+		if c == nil {
+			state = st.Dim.Render("(nobody)")
+			return
+		}
+		state = display.Line(c.Data)
+		if state == "" {
+			state = nodeLabel(*c)
+		}
+		if inLine > 0 {
+			state += st.Dim.Render(fmt.Sprintf(" · %d in line", inLine))
+		}
+		session, held = c.Session, since(c.Created, now)
+		if p.ctx.you(c.SessionID) {
+			session = st.You.Render("you")
+		}
+	}
+	switch r := v.(type) {
+	case *recognize.Election:
+		leader(r.Leader, len(r.Candidates))
+	case *recognize.Lock:
+		var h *recognize.Contender
+		if len(r.Holders) > 0 {
+			h = &r.Holders[0]
+		}
+		leader(h, len(r.Waiters))
+	case *recognize.Group:
+		var names []string
+		for _, m := range r.Members {
+			name := recognize.BareName(m.Node)
+			if len(name) == 36 && m.Data != "" {
+				name = m.Data // a random instance id says less than what it is
+			}
+			names = append(names, name)
+		}
+		state = fmt.Sprintf("%d live: %s", len(r.Members), display.Line(strings.Join(names, ", ")))
+	case *recognize.Queue:
+		state = fmt.Sprintf("%d pending", r.Length)
+		if len(r.Items) > 0 {
+			state += ": " + display.Line(r.Items[0].Data)
+		}
+	case *recognize.Barrier:
+		state = r.Kind
+	}
+	return []string{info.System, info.Role, state, session, held, p.pathCell(info.Path), p.warnCell(info.Warnings)}
 }
 
 // pathCell shows a recipe's path, escaped.

@@ -240,7 +240,7 @@ func (d *detailPane) dataLines(n zkview.NodeState, stat *zk.Stat) []string {
 	}
 	key := fmt.Sprintf("%s\x00%d\x00%d\x00%s", d.path, n.Stat.Mzxid, len(n.Data), with)
 	if key != d.decodedFor {
-		d.decoded = decode.Data(n.Data, with)
+		d.decoded = decode.DataAt(d.path, n.Data, with)
 		d.decodedLine = strings.Split(d.decoded.Text, "\n")
 		d.decodedFor = key
 	}

@@ -378,12 +378,16 @@ func (t *treePane) label(p string, pzxid int64) tea.Cmd {
 }
 
 // labelOf names what recognition found: [lock·curator], [rwlock·kazoo],
+// a system's object by its role and system, [controller·kafka],
 // [queue·zookeeper-recipes]; none for nothing.
 func labelOf(r recognize.Recipe) dirLabel {
 	if r == nil {
 		return dirLabel{}
 	}
 	info := r.Info()
+	if info.System != "" {
+		return dirLabel{kind: info.Role, format: info.System} // [controller·kafka]
+	}
 	kind := info.Kind
 	if kind == "mutex" {
 		kind = "lock"

@@ -194,6 +194,10 @@ func (v *recipeView) contenders() (roles []string, cs []recognize.Contender) {
 		for _, c := range r.Participants {
 			roles, cs = append(roles, "participant"), append(cs, c)
 		}
+	case *recognize.Group:
+		for _, c := range r.Members {
+			roles, cs = append(roles, "member"), append(cs, c)
+		}
 	}
 	return roles, cs
 }
@@ -277,7 +281,7 @@ func (v *recipeView) summary() []string {
 		return []string{st.Title.Render("(free)") + st.Dim.Render(" · the directory is gone: recipes keep lock directories as"+
 			" containers, which ZooKeeper removes with their last child; it comes back with the next contender"), ""}
 	case v.recipe == nil:
-		return []string{st.Dim.Render("not a recipe zkx recognises (no lock, queue, election or barrier layout)"), ""}
+		return []string{st.Dim.Render("not a recipe zkx recognises (no lock, queue, election or barrier layout, no known system's node)"), ""}
 	}
 	var lines []string
 	var warnings []string
@@ -318,6 +322,15 @@ func (v *recipeView) summary() []string {
 		}
 		lines = append(lines, st.Title.Render(head))
 		warnings = r.Warnings
+	case *recognize.Group:
+		lines = append(lines, st.Title.Render(fmt.Sprintf("members · %s · %d live", r.Format, len(r.Members))),
+			st.Dim.Render("one ephemeral node per live member: it goes when the member's session does"))
+		warnings = r.Warnings
+	}
+	if info := v.recipe.Info(); info.System != "" {
+		// Whose it is first: what the system calls it, and where the system is.
+		sys := st.Label.Render(info.System+" "+info.Role) + st.Dim.Render(" · "+display.Line(info.SystemRoot))
+		lines = append([]string{sys}, lines...)
 	}
 	for _, w := range warnings {
 		lines = append(lines, st.Warning.Render("⚠ "+w))

@@ -88,7 +88,7 @@ func NodeDetail(ctx context.Context, r DetailReader, path string, with decode.De
 	d := &Detail{Path: path, Fetched: time.Now()}
 	switch {
 	case err == nil:
-		d.Data, d.Stat, d.Decoded = data, stat, decode.Data(data, with)
+		d.Data, d.Stat, d.Decoded = data, stat, decode.DataAt(path, data, with)
 	case IsNoAuth(err):
 		d.NoDataAccess, d.Decoded = true, noDataAccess()
 	default:

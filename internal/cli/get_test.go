@@ -150,7 +150,7 @@ func TestGetStatErrors(t *testing.T) {
 	}{
 		{[]string{"get", "/missing"}, "get /missing on " + srv + ": node does not exist"},
 		{[]string{"stat", "/missing"}, "on " + srv + ": node does not exist"},
-		{[]string{"get", "--decode", "yaml", "/"}, `--decode: unknown decoder "yaml" (want one of auto, text, json, hex, gzip, curator-queue, int32, int64)`},
+		{[]string{"get", "--decode", "yaml", "/"}, `--decode: unknown decoder "yaml" (want one of auto, text, json, hex, gzip, curator-queue, int32, int64, protobuf, hbase-pbuf)`},
 		{[]string{"get", "-o", "yaml", "/"}, `-o "yaml": want table or json`},
 		{[]string{"stat", "-o", "xml", "/"}, `-o "xml": want table or json`},
 		{[]string{"get", "relative"}, "is relative"},

@@ -148,7 +148,7 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 }
 
 func empty(res recognize.Result) bool {
-	return len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers) == 0
+	return len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers)+len(res.Groups) == 0
 }
 
 // finish ends a recipe command: a note when nothing was found, and the

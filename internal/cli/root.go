@@ -55,7 +55,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	}
 	root.AddCommand(newVersionCommand(), newServeCommand(&raw), newLockCommand(opts),
 		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
-		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts),
+		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts),
 		newSessionsCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
 	return root
 }

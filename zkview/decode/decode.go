@@ -36,6 +36,13 @@ const (
 	// Int64 reads exactly 8 bytes as a big-endian signed integer, as
 	// Curator's DistributedAtomicLong stores its value.
 	Int64 Decoder = "int64"
+	// Protobuf reads a protocol buffer message without its schema: field
+	// numbers, varints, nested messages and strings (field names where the
+	// node's place says which system's message it is: see DataAt).
+	Protobuf Decoder = "protobuf"
+	// HBasePBUF reads HBase's framing (0xFF, the writer's id, "PBUF") and
+	// the protocol buffer inside it.
+	HBasePBUF Decoder = "hbase-pbuf"
 	// Null is reported for a node whose data is null (go-zookeeper
 	// returns nil), which ZooKeeper tells apart from empty data.
 	Null Decoder = "null"
@@ -63,7 +70,7 @@ const (
 // order a viewer cycles through them.
 func Choices() []Decoder {
 	return []Decoder{Auto, Text, JSON, Hex, Gzip,
-		CuratorQueue, Int32, Int64}
+		CuratorQueue, Int32, Int64, Protobuf, HBasePBUF}
 }
 
 // Parse maps a user's choice (as for a --decode flag) to a Decoder.
@@ -117,8 +124,12 @@ type Result struct {
 //     and it parses as JSON (a bare string or number is shown as text);
 //   - text when the data is valid UTF-8 with no control characters other than
 //     tab, newline and carriage return;
+//   - hbase-pbuf for HBase's framing (0xFF and the writer's id, then
+//     "PBUF") around a protocol buffer;
 //   - int32 for exactly 4 bytes and int64 for exactly 8 bytes that are not
 //     text by the rule above;
+//   - protobuf for a message that parses to its end with small field
+//     numbers and at least one string or nested message;
 //   - hex for everything else.
 //
 // Gzip inside queue items inside gzip… is looked into 4 levels deep, no more.
@@ -126,6 +137,28 @@ type Result struct {
 // 1 MiB value decodes quickly and shows a bounded Text.
 func Data(data []byte, with Decoder) Result {
 	return decodeAt(data, with, 0)
+}
+
+// DataAt is Data for the node at path p: where the node is tells which
+// system's protocol buffer message it holds (HBase's Master under
+// /hbase/master, Hadoop's ActiveNodeInfo in ActiveStandbyElectorLock,
+// BookKeeper's BookieServiceInfoFormat under available/…), so that its
+// fields are shown by name.
+func DataAt(p string, data []byte, with Decoder) Result {
+	if len(data) == 0 {
+		return Data(data, with)
+	}
+	chosen := with
+	if with == Auto || with == "" {
+		chosen = detectDecoder(data, 0)
+	}
+	switch chosen {
+	case HBasePBUF:
+		return decodeHBase(data, p)
+	case Protobuf:
+		return decodeProtobufAt(data, p)
+	}
+	return Data(data, with)
 }
 
 // decodeAt is Data at a nesting depth (inside a gzip or a queue item).
@@ -140,7 +173,7 @@ func decodeAt(data []byte, with Decoder, depth int) Result {
 	switch with {
 	case Auto, "":
 		with = detectDecoder(data, depth)
-	case Text, JSON, Hex, Gzip, CuratorQueue, Int32, Int64:
+	case Text, JSON, Hex, Gzip, CuratorQueue, Int32, Int64, Protobuf, HBasePBUF:
 	default:
 		auto := detectDecoder(data, depth)
 		unknown = fmt.Sprintf("unknown decoder %q, chose %s", with, auto)
@@ -170,6 +203,10 @@ func decodeWith(data []byte, with Decoder, depth int) Result {
 		return decodeGzip(data, depth)
 	case CuratorQueue:
 		return decodeCuratorQueue(data, depth)
+	case Protobuf:
+		return decodeProtobuf(data, nil)
+	case HBasePBUF:
+		return decodeHBase(data, "")
 	case Int32:
 		if len(data) != 4 {
 			return hexFallback(data, fmt.Sprintf("not an int32: %d bytes, want exactly 4", len(data)))
@@ -198,6 +235,8 @@ func detectDecoder(data []byte, depth int) Decoder {
 		return Gzip
 	case isCuratorQueue(data) && depth < maxDepth:
 		return CuratorQueue
+	case isHBaseFrame(data):
+		return HBasePBUF
 	case looksLikeJSONDoc(data):
 		return JSON
 	case isPrintableText(data):
@@ -206,6 +245,8 @@ func detectDecoder(data []byte, depth int) Decoder {
 		return Int32
 	case len(data) == 8:
 		return Int64
+	case isProtobuf(data):
+		return Protobuf
 	default:
 		return Hex
 	}

@@ -350,7 +350,7 @@ func TestHexDumpMatchesXxd(t *testing.T) {
 
 func TestDecoders(t *testing.T) {
 	ds := Choices()
-	if ds[0] != Auto || len(ds) != 8 {
+	if ds[0] != Auto || len(ds) != 10 {
 		t.Fatalf("Choices() = %v", ds)
 	}
 	ds[0] = "mutated"

@@ -58,3 +58,26 @@ func FuzzDecode(f *testing.F) {
 		checkShowable(t, "Summary", s, false)
 	})
 }
+
+// FuzzProtobuf: no input makes the protocol buffer and HBase decoders
+// panic or show raw bytes, with or without a schema.
+//
+//	go test ./zkview/decode -run '^$' -fuzz FuzzProtobuf -fuzztime 60s
+func FuzzProtobuf(f *testing.F) {
+	f.Add([]byte{0x0a, 0x03, 'a', 'b', 'c', 0x10, 0x96, 0x01}, "/hbase/master")
+	f.Add(append([]byte{0xff, 0, 0, 0, 2, 'i', 'd', 'P', 'B', 'U', 'F'}, 0x0a, 0x02, 0x0a, 0x00), "/hbase/rs/a,1,2")
+	f.Add([]byte{0x32, 0x04, 0x0a, 0x02, 'i', 'd'}, "/ledgers/available/b:3181")
+	f.Fuzz(func(t *testing.T, data []byte, p string) {
+		for _, with := range []Decoder{Auto, Protobuf, HBasePBUF} {
+			d := DataAt(p, data, with)
+			if with != Auto && len(data) > 0 && d.Decoder != with && d.Decoder != Hex {
+				t.Fatalf("asked for %s, got %s", with, d.Decoder)
+			}
+			checkShowable(t, "Text", d.Text, true)
+			checkShowable(t, "Note", d.Note, false)
+		}
+		if msg, err := ParseProtobuf(data); err == nil {
+			checkShowable(t, "compact", pbCompact(msg, 0), false)
+		}
+	})
+}

@@ -72,6 +72,16 @@ func summariseAt(data []byte, max, depth int) string {
 		return clipRunes("gzip: "+summariseAt(inner, max, depth+1), max)
 	case CuratorQueue:
 		return summariseCuratorQueue(data, max, depth)
+	case Protobuf:
+		if msg, err := ParseProtobuf(data); err == nil {
+			return clipRunes("protobuf "+pbCompact(msg, 0), max)
+		}
+	case HBasePBUF:
+		if f, ok := ParseHBaseFrame(data); ok {
+			if msg, err := ParseProtobuf(f.Message); err == nil {
+				return clipRunes("PBUF "+pbCompact(msg, 0), max)
+			}
+		}
 	}
 	return clipRunes("<"+strconv.Itoa(len(data))+" bytes binary>", max)
 }

@@ -81,20 +81,7 @@ func (rc *recognizer) ephemeralNode(ctx context.Context, d recDir) (Recipe, erro
 		role = "leader"
 	}
 	holder := b.holder(owner, d.path, role, recipe == recMutex)
-	var waiters []Contender
-	if t := rc.opts.Tables; t != nil {
-		sessions, _ := t.Watchers(d.path)
-		for _, s := range sessions {
-			if s == owner.session() || s == rc.opts.Viewer {
-				continue // the holder's own watch, or the viewer's
-			}
-			c := Contender{Session: sessionText(s), SessionID: s, WaitsFor: d.path, Watch: WatchObserved}
-			if addr, ok := t.ClientAddress(s); ok {
-				c.Client = addr
-			}
-			waiters = append(waiters, c)
-		}
-	}
+	waiters := rc.watchersOf(d.path, owner.session())
 	if len(waiters) > 1 {
 		b.warnf("%d sessions watch %s itself: every release wakes all of them, and all race to create it (the herd effect)", len(waiters), path.Base(d.path))
 	}
@@ -111,4 +98,27 @@ func nonNilContenders(cs []Contender) []Contender {
 		return []Contender{}
 	}
 	return cs
+}
+
+// watchersOf are the sessions the servers' watch tables show watching
+// the node at p, but its owner and the viewer: those waiting for it, with
+// no node of their own. Empty without the tables.
+func (rc *recognizer) watchersOf(p string, owner int64) []Contender {
+	t := rc.opts.Tables
+	if t == nil {
+		return nil
+	}
+	var waiters []Contender
+	sessions, _ := t.Watchers(p)
+	for _, s := range sessions {
+		if s == owner || s == rc.opts.Viewer {
+			continue // the holder's own watch, or the viewer's
+		}
+		c := Contender{Session: sessionText(s), SessionID: s, WaitsFor: p, Watch: WatchObserved}
+		if addr, ok := t.ClientAddress(s); ok {
+			c.Client = addr
+		}
+		waiters = append(waiters, c)
+	}
+	return waiters
 }

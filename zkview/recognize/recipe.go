@@ -1,7 +1,8 @@
 package recognize
 
 // Recipe is a recognised coordination object: a *Lock (mutex, read-write
-// lock or semaphore), an *Election, a *Queue or a *Barrier. It is sealed
+// lock or semaphore), an *Election, a *Queue, a *Barrier or a *Group (a
+// system's members). It is sealed
 // (only this package implements it), so a new kind is added here, with
 // every method, and every viewer that lists recipes shows it.
 type Recipe interface {
@@ -37,6 +38,8 @@ type Info struct {
 	Class    string
 	Format   string
 	Warnings []string
+	// SystemTag is set when the recipe belongs to a known system.
+	SystemTag
 }
 
 // The classes of recipe: a lock of any kind, an election, a queue, a barrier.
@@ -45,27 +48,46 @@ const (
 	ClassElection = "election"
 	ClassQueue    = "queue"
 	ClassBarrier  = "barrier"
+	ClassGroup    = "group"
 )
 
 // Info implements Recipe.
 func (l *Lock) Info() Info {
-	return Info{Path: l.Path, Kind: l.Recipe, Class: ClassLock, Format: l.Format, Warnings: l.Warnings}
+	return Info{Path: l.Path, Kind: l.Recipe, Class: ClassLock, Format: l.Format, Warnings: l.Warnings, SystemTag: l.SystemTag}
 }
 
 // Info implements Recipe.
 func (e *Election) Info() Info {
-	return Info{Path: e.Path, Kind: ClassElection, Class: ClassElection, Format: e.Format, Warnings: e.Warnings}
+	return Info{Path: e.Path, Kind: ClassElection, Class: ClassElection, Format: e.Format, Warnings: e.Warnings, SystemTag: e.SystemTag}
 }
 
 // Info implements Recipe.
 func (q *Queue) Info() Info {
-	return Info{Path: q.Path, Kind: ClassQueue, Class: ClassQueue, Format: q.Format, Warnings: q.Warnings}
+	return Info{Path: q.Path, Kind: ClassQueue, Class: ClassQueue, Format: q.Format, Warnings: q.Warnings, SystemTag: q.SystemTag}
 }
 
 // Info implements Recipe.
 func (b *Barrier) Info() Info {
-	return Info{Path: b.Path, Kind: b.Kind, Class: ClassBarrier, Format: b.Format, Warnings: b.Warnings}
+	return Info{Path: b.Path, Kind: b.Kind, Class: ClassBarrier, Format: b.Format, Warnings: b.Warnings, SystemTag: b.SystemTag}
 }
+
+// Info implements Recipe.
+func (g *Group) Info() Info {
+	return Info{Path: g.Path, Kind: "members", Class: ClassGroup, Format: g.Format, Warnings: g.Warnings, SystemTag: g.SystemTag}
+}
+
+// Holding implements Recipe: members hold nothing.
+func (g *Group) Holding() []Contender { return nil }
+
+// Emptied implements Recipe.
+func (g *Group) Emptied() Recipe {
+	return &Group{Path: g.Path, Format: g.Format, SystemTag: g.SystemTag}
+}
+
+// Dirs implements Recipe.
+func (g *Group) Dirs() []string { return []string{g.Path} }
+
+func (g *Group) addTo(res *Result) { res.Groups = append(res.Groups, *g) }
 
 // Holding implements Recipe.
 func (l *Lock) Holding() []Contender { return l.Holders }
@@ -86,17 +108,23 @@ func (b *Barrier) Holding() []Contender { return nil }
 
 // Emptied implements Recipe.
 func (l *Lock) Emptied() Recipe {
-	return &Lock{Path: l.Path, Recipe: l.Recipe, Format: l.Format, MaxLeases: l.MaxLeases}
+	return &Lock{Path: l.Path, Recipe: l.Recipe, Format: l.Format, MaxLeases: l.MaxLeases, SystemTag: l.SystemTag}
 }
 
 // Emptied implements Recipe.
-func (e *Election) Emptied() Recipe { return &Election{Path: e.Path, Format: e.Format} }
+func (e *Election) Emptied() Recipe {
+	return &Election{Path: e.Path, Format: e.Format, SystemTag: e.SystemTag}
+}
 
 // Emptied implements Recipe.
-func (q *Queue) Emptied() Recipe { return &Queue{Path: q.Path, Format: q.Format} }
+func (q *Queue) Emptied() Recipe {
+	return &Queue{Path: q.Path, Format: q.Format, SystemTag: q.SystemTag}
+}
 
 // Emptied implements Recipe.
-func (b *Barrier) Emptied() Recipe { return &Barrier{Path: b.Path, Format: b.Format, Kind: b.Kind} }
+func (b *Barrier) Emptied() Recipe {
+	return &Barrier{Path: b.Path, Format: b.Format, Kind: b.Kind, SystemTag: b.SystemTag}
+}
 
 func (l *Lock) addTo(res *Result)     { res.Locks = append(res.Locks, *l) }
 func (e *Election) addTo(res *Result) { res.Elections = append(res.Elections, *e) }

@@ -351,14 +351,14 @@ func (d recDir) walkLeaves() bool {
 // candidate reports whether d may be a recipe at all, by names alone.
 func (d recDir) candidate() bool {
 	if len(d.names) == 0 {
-		return isBarrierName(d.path) || isEphemeralNodeCandidate(d)
+		return isBarrierName(d.path) || isEphemeralNodeCandidate(d) || systemCandidate(d)
 	}
 	for _, n := range d.names {
 		if n.Kind != rkForeign {
 			return true
 		}
 	}
-	return false
+	return systemCandidate(d)
 }
 
 func isBarrierName(p string) bool {
@@ -413,8 +413,23 @@ func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.St
 	return rc.recognize(ctx, d, h)
 }
 
-// recognize classifies a listed directory.
+// recognize classifies a listed directory: as a known system's node
+// first (system.go), else as a recipe of a library's layout, which the
+// path may still say whose it is (tagByPath).
 func (rc *recognizer) recognize(ctx context.Context, d recDir, h recHint) (Recipe, error) {
+	if r, ok, err := rc.system(ctx, d); ok || err != nil {
+		return r, err
+	}
+	r, err := rc.recognizeLayout(ctx, d, h)
+	if r != nil {
+		tagByPath(r)
+	}
+	return r, err
+}
+
+// recognizeLayout classifies a listed directory by the layouts of the
+// recipe libraries.
+func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) (Recipe, error) {
 	switch {
 	case h.kazooSemaphore:
 		return rc.kazooSemaphore(ctx, d)

@@ -17,6 +17,8 @@ type Result struct {
 	Elections []Election `json:"elections"`
 	Queues    []Queue    `json:"queues"`
 	Barriers  []Barrier  `json:"barriers"`
+	// Groups are systems' membership directories (see Group).
+	Groups []Group `json:"groups"`
 	// Partial is set when part of the tree was not read: the scan was
 	// cancelled, or some nodes could not be read (Scan's error says which).
 	Partial bool `json:"partial,omitempty"`
@@ -29,7 +31,7 @@ type Result struct {
 // All returns every recipe of the result, kind by kind, pointing into its
 // lists.
 func (res *Result) All() []Recipe {
-	all := make([]Recipe, 0, len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers))
+	all := make([]Recipe, 0, len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers)+len(res.Groups))
 	for i := range res.Locks {
 		all = append(all, &res.Locks[i])
 	}
@@ -42,12 +44,15 @@ func (res *Result) All() []Recipe {
 	for i := range res.Barriers {
 		all = append(all, &res.Barriers[i])
 	}
+	for i := range res.Groups {
+		all = append(all, &res.Groups[i])
+	}
 	return all
 }
 
 // emptyResult has every list empty, not nil (JSON [] rather than null).
 func emptyResult() Result {
-	return Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}}
+	return Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}, Groups: []Group{}}
 }
 
 // recScanErrors bounds the read errors Scan's error lists.
@@ -138,8 +143,10 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 
 	res := emptyResult()
 	res.FoundBy = FoundByWalk
+	seen := map[string]bool{} // a component recognised as its recipe, met again
 	for _, s := range slots {
-		if s.v != nil {
+		if s.v != nil && !seen[s.v.Info().Path] {
+			seen[s.v.Info().Path] = true
 			s.v.addTo(&res)
 		}
 		if s.err != nil && !zkview.IsNoNode(s.err) {

@@ -31,12 +31,28 @@ type Contender struct {
 	Created   time.Time `json:"-"`
 }
 
+// SystemTag says which known system a recognised object belongs to and
+// what it is to that system; empty for a plain recipe.
+type SystemTag struct {
+	// System is kafka, hbase, hdfs, yarn, solr, helix, clickhouse,
+	// bookkeeper, curator-discovery, storm, druid…
+	System string `json:"system,omitempty"`
+	// Role is what the object is to the system: controller,
+	// active-master, active-namenode, overseer, brokers, isr-change…
+	Role string `json:"role,omitempty"`
+	// SystemRoot is where the system's nodes are (its chroot or prefix,
+	// or for Hadoop HA the nameservice's directory): one system instance
+	// per root.
+	SystemRoot string `json:"system_root,omitempty"`
+}
+
 // Lock is a recognised lock directory: a mutex, a read-write lock or a
 // semaphore.
 type Lock struct {
-	Path      string      `json:"path"`
-	Recipe    string      `json:"recipe"` // mutex | rwlock | semaphore
-	Format    string      `json:"format"` // zkx | curator | kazoo | zookeeper-recipes | go-zookeeper | generic
+	Path   string `json:"path"`
+	Recipe string `json:"recipe"` // mutex | rwlock | semaphore
+	Format string `json:"format"` // zkx | curator | kazoo | zookeeper-recipes | go-zookeeper | generic
+	SystemTag
 	MaxLeases int         `json:"max_leases,omitempty"`
 	Holders   []Contender `json:"holders"`
 	Waiters   []Contender `json:"waiters"`
@@ -45,8 +61,9 @@ type Lock struct {
 
 // Election is a recognised election.
 type Election struct {
-	Path       string      `json:"path"`
-	Format     string      `json:"format"`
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	SystemTag
 	Leader     *Contender  `json:"leader"`
 	Candidates []Contender `json:"candidates"`
 	Warnings   []string    `json:"warnings"`
@@ -54,8 +71,9 @@ type Election struct {
 
 // Queue is a recognised queue.
 type Queue struct {
-	Path     string      `json:"path"`
-	Format   string      `json:"format"`
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	SystemTag
 	Length   int         `json:"length"`
 	Items    []QueueItem `json:"items"`
 	Warnings []string    `json:"warnings"`
@@ -71,12 +89,25 @@ type QueueItem struct {
 
 // Barrier is a recognised barrier or double barrier.
 type Barrier struct {
-	Path         string      `json:"path"`
-	Format       string      `json:"format"`
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	SystemTag
 	Kind         string      `json:"kind"` // barrier | double-barrier
 	Participants []Contender `json:"participants,omitempty"`
 	Ready        bool        `json:"ready,omitempty"`
 	Warnings     []string    `json:"warnings"`
+}
+
+// Group is a system's membership directory: one ephemeral node per live
+// member (Kafka's brokers/ids, HBase's rs, Solr's live_nodes, Helix's
+// LIVEINSTANCES, BookKeeper's available bookies, a Curator service's
+// instances). Members are in name order; nobody waits.
+type Group struct {
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	SystemTag
+	Members  []Contender `json:"members"`
+	Warnings []string    `json:"warnings"`
 }
 
 // ClientText is the contender's client address as shown: "" when unknown,
