@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"time"
-
 )
 
 // Defaults of the demo.
@@ -22,7 +21,9 @@ const (
 func LaneDir(base string, k Kind) string { return base + "/lanes/" + string(k) }
 
 // RedisKeyFor is the Redis lane's key for a demo under base: "zkx-demo:lock".
-func RedisKeyFor(base string) string { return strings.ReplaceAll(strings.TrimPrefix(base, "/"), "/", ":") + ":lock" }
+func RedisKeyFor(base string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(base, "/"), "/", ":") + ":lock"
+}
 
 // LaneConfigFor is lane k's configuration for a demo under base, from the
 // settings shared by every lane.

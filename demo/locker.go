@@ -169,4 +169,3 @@ func (r *redisLocker) close() {
 func isLost(err error) bool {
 	return errors.Is(err, recipes.ErrSessionLost) || errors.Is(err, redislock.ErrNotHeld)
 }
-
