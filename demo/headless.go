@@ -47,6 +47,11 @@ type HeadlessOptions struct {
 	// address, hold, poll, lease, session timeout, crashes and stalls.
 	Lane     LaneConfig
 	Progress io.Writer // one line per lane as it starts; nil for none
+
+	// serverCPU (sweeps) reads the CPU time lane k's server has used so
+	// far, or -1; cpu is what it used in the last measured window.
+	serverCPU func(k Kind) time.Duration
+	cpu       time.Duration
 }
 
 // LaneResult is one lane's measured figures, as `zkx demo --headless -o json`
@@ -81,7 +86,7 @@ func RunHeadless(ctx context.Context, o HeadlessOptions) (Result, error) {
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "%s: %d contenders for %v…\n", k, o.Contenders, o.Duration)
 		}
-		r, err := runLane(ctx, o, k)
+		r, err := runLane(ctx, &o, k)
 		if err != nil {
 			return res, fmt.Errorf("%s lane: %w", k, err)
 		}
@@ -90,7 +95,7 @@ func RunHeadless(ctx context.Context, o HeadlessOptions) (Result, error) {
 	return res, nil
 }
 
-func runLane(ctx context.Context, o HeadlessOptions, k Kind) (LaneResult, error) {
+func runLane(ctx context.Context, o *HeadlessOptions, k Kind) (LaneResult, error) {
 	lane := NewLane(k, LaneConfigFor(k, o.Base, o.Lane))
 	defer lane.Stop()
 	if err := lane.Start(o.Contenders); err != nil {
@@ -100,6 +105,10 @@ func runLane(ctx context.Context, o HeadlessOptions, k Kind) (LaneResult, error)
 		return LaneResult{}, err
 	}
 	lane.Reset()
+	var cpuBefore time.Duration
+	if o.serverCPU != nil {
+		cpuBefore = o.serverCPU(k)
+	}
 	window := time.NewTimer(o.Duration)
 	defer window.Stop()
 	select {
@@ -108,6 +117,12 @@ func runLane(ctx context.Context, o HeadlessOptions, k Kind) (LaneResult, error)
 		return LaneResult{}, ctx.Err()
 	}
 	c := lane.counters()
+	if o.serverCPU != nil {
+		o.cpu = -1
+		if after := o.serverCPU(k); cpuBefore >= 0 && after >= 0 {
+			o.cpu = after - cpuBefore
+		}
+	}
 	return LaneResult{
 		Lane: string(k), Contenders: o.Contenders,
 		AcquisitionsPerSecond: float64(c.Acquisitions) / o.Duration.Seconds(),

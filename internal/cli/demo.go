@@ -469,16 +469,23 @@ func writeDemoTable(out io.Writer, res demo.Result) error {
 	t := cliout.NewTable(out)
 	t.Row(st.Header("LANE"), st.Header("CONTENDERS"), st.Header("ACQUISITIONS"), st.Header("ACQ/S"),
 		st.Header("NOTIFICATIONS/RELEASE"), st.Header("READS/ACQ"), st.Header("CREATES/ACQ"),
-		st.Header("HANDOFF P50"), st.Header("P99"), st.Header("VIOLATIONS"))
+		st.Header("HANDOFF P50"), st.Header("P99"), st.Header("VIOLATIONS"), st.Header("RENEWALS"),
+		st.Header("UNSAFE WRITES"), st.Header("STALE REFUSED"), st.Header("CRASHES"), st.Header("RECOVERY P50"), st.Header("P99"))
 	for _, l := range res.Lanes {
 		violations := st.Good("0")
 		if l.Violations > 0 {
 			violations = st.Warn(strconv.FormatUint(l.Violations, 10))
 		}
+		unsafe := st.Good("0")
+		if l.UnsafeWrites > 0 {
+			unsafe = st.Warn(strconv.FormatUint(l.UnsafeWrites, 10))
+		}
 		t.Row(l.Lane, strconv.Itoa(l.Contenders), strconv.FormatUint(l.Acquisitions, 10),
 			fmt.Sprintf("%.1f", l.AcquisitionsPerSecond), fmt.Sprintf("%.2f", l.NotificationsPerRelease),
 			fmt.Sprintf("%.2f", l.ReadsPerAcquisition), fmt.Sprintf("%.2f", l.CreatesPerAcquisition),
-			fmt.Sprintf("%.2f ms", l.HandoffP50Ms), fmt.Sprintf("%.2f ms", l.HandoffP99Ms), violations)
+			fmt.Sprintf("%.2f ms", l.HandoffP50Ms), fmt.Sprintf("%.2f ms", l.HandoffP99Ms), violations,
+			strconv.FormatUint(l.Renewals, 10), unsafe, strconv.FormatUint(l.StaleRejected, 10), strconv.FormatUint(l.Crashes, 10),
+			fmt.Sprintf("%.0f ms", l.RecoveryP50Ms), fmt.Sprintf("%.0f ms", l.RecoveryP99Ms))
 	}
 	return t.Flush()
 }
