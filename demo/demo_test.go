@@ -229,3 +229,38 @@ func TestTokenOwner(t *testing.T) {
 		t.Fatalf("tokenOwner of a foreign token = %d, want 0", got)
 	}
 }
+
+// TestSweepStopsAtTheServersLimit: each count runs in fresh sessions and
+// reports the server's CPU where it can be read; counts past the limit
+// are not run, and the result says why.
+func TestSweepStopsAtTheServersLimit(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var reads int
+	res, err := Sweep(ctx, SweepOptions{
+		Lanes: []Kind{Chain, Herd}, Counts: []int{2, 4, 50}, Base: zktest.Path(t), Duration: 300 * time.Millisecond,
+		Lane:  LaneConfig{Servers: []string{zktest.Embedded(t)}, Hold: 5 * time.Millisecond},
+		Limit: 10, LimitReason: "the server accepts 14 connections from this address (maxClientCnxns)",
+		ServerCPU: func(k Kind) time.Duration {
+			reads++
+			if k == Herd {
+				return -1 // unreadable
+			}
+			return time.Duration(reads) * time.Millisecond
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Points) != 4 || !strings.Contains(res.Stopped, "before 50 contenders") || !strings.Contains(res.Stopped, "maxClientCnxns") {
+		t.Fatalf("%d points, stopped %q; want 2 lanes × 2 counts, stopped before 50 naming maxClientCnxns", len(res.Points), res.Stopped)
+	}
+	for _, p := range res.Points {
+		if p.AcquisitionsPerSecond == 0 {
+			t.Errorf("%s at %d: no acquisitions", p.Lane, p.Contenders)
+		}
+		if (p.ServerCPUMs != nil) != (p.Lane == "chain") {
+			t.Errorf("%s at %d: server CPU %v; want it only where it was read", p.Lane, p.Contenders, p.ServerCPUMs)
+		}
+	}
+}
