@@ -2,13 +2,9 @@ package demo
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"net"
+	"strings"
 	"sync"
 	"time"
-
-	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/recipes"
 )
@@ -20,103 +16,73 @@ const (
 	Starting  ContenderState = iota
 	Queued                   // its node is in line
 	WaitingOn                // it watches Watching
-	Polling                  // (spin) it tries again and again
+	Polling                  // (spin, redis) it tries again and again
 	Holding                  // it holds the lock
-	Crashed                  // its process "died": its node goes at session expiry
+	Stalled                  // it holds (it believes) but is frozen in a pause
+	Crashed                  // its process "died": its lock goes at session or lease expiry
 	Closed                   // it left cleanly
 )
 
 func (s ContenderState) String() string {
-	return [...]string{"starting", "queued", "waiting", "polling", "holding", "crashed", "closed"}[s]
+	return [...]string{"starting", "queued", "waiting", "polling", "holding", "stalled", "crashed", "closed"}[s]
 }
 
 // ContenderSnapshot is one contender as a view draws it.
 type ContenderSnapshot struct {
 	ID           int
 	State        ContenderState
-	Node         string   // its lock node, if any
+	Node         string   // its lock node (the key, for Redis), if any
 	Watching     []string // the nodes it watches (waiting)
 	NotifiedAt   time.Time
 	Acquisitions uint64
 	Session      int64
+	// StalledAt is when its current or last pause began; LastWrite what
+	// became of the write it made after it ("accepted", "UNSAFE", "refused").
+	StalledAt time.Time
+	LastWrite string
 }
 
-// contender is one client with its own session, looping on a lock.
+// contender is one client, looping on a lock: ZooKeeper sessions or Redis
+// connections of its own.
 type contender struct {
 	id     int
 	lane   *Lane
-	conn   *zk.Conn
-	sess   *recipes.Session
-	dialer *severableDialer
-	mutex  *recipes.Mutex
 	cancel context.CancelFunc
 	done   chan struct{}
 
 	mu   sync.Mutex
+	lk   locker
 	snap ContenderSnapshot
-}
-
-// severableDialer lets a contender "crash": its connections are cut and no
-// new one may be made, so its session expires on the server as a dead
-// process's would.
-type severableDialer struct {
-	mu      sync.Mutex
-	severed bool
-	conns   []net.Conn
-}
-
-func (d *severableDialer) dial(network, address string, timeout time.Duration) (net.Conn, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.severed {
-		return nil, errors.New("demo: this contender crashed")
-	}
-	c, err := net.DialTimeout(network, address, timeout)
-	if err == nil {
-		d.conns = append(d.conns, c)
-	}
-	return c, err
-}
-
-func (d *severableDialer) sever() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.severed = true
-	for _, c := range d.conns {
-		c.Close()
-	}
-}
-
-// contenderSessionTimeout is short, so a crashed holder's lock is freed in
-// seconds, while the audience watches.
-const contenderSessionTimeout = 3 * time.Second
-
-func startContender(l *Lane, id int) (*contender, error) {
-	d := &severableDialer{}
-	conn, events, err := zk.Connect(l.servers, contenderSessionTimeout, zk.WithDialer(d.dial), zk.WithLogInfo(false), zk.WithLogger(quietLogger{}))
-	if err != nil {
-		return nil, err
-	}
-	sess, err := recipes.NewSession(conn, events, recipes.WithConnectTimeout(15*time.Second), recipes.WithSessionTimeout(contenderSessionTimeout))
-	if err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("contender %d: %w", id, err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	c := &contender{id: id, lane: l, conn: conn, sess: sess, dialer: d, cancel: cancel, done: make(chan struct{})}
-	c.snap = ContenderSnapshot{ID: id, Session: sess.ID()}
-	c.mutex = recipes.NewMutex(sess, l.dir, append(l.strategyOptions(),
-		recipes.WithStats(l.stats), recipes.WithObserver(c.observe),
-		recipes.WithData([]byte(fmt.Sprintf("demo %s contender %d", l.Name, id))))...)
-	go c.run(ctx)
-	return c, nil
 }
 
 type quietLogger struct{}
 
 func (quietLogger) Printf(string, ...any) {}
 
-// observe turns the recipe's events into the contender's state.
+func startContender(l *Lane, id int) (*contender, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &contender{id: id, lane: l, cancel: cancel, done: make(chan struct{})}
+	c.snap = ContenderSnapshot{ID: id}
+	lk, err := c.dial(ctx)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	c.lk = lk
+	c.snap.Session = lk.session()
+	go c.run(ctx)
+	return c, nil
+}
+
+// dial opens the contender's client.
+func (c *contender) dial(ctx context.Context) (locker, error) {
+	if c.lane.Kind == Redis {
+		return dialRedis(ctx, c.lane, c.id, c.observe)
+	}
+	return dialZK(c.lane, c.id, c.observe)
+}
+
+// observe turns the lock's events into the contender's state.
 func (c *contender) observe(ev recipes.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -131,7 +97,7 @@ func (c *contender) observe(ev recipes.Event) {
 		c.snap.State, c.snap.Watching = Polling, nil
 	case recipes.Acquired:
 		c.snap.State, c.snap.Watching = Holding, nil
-		c.snap.Node = ev.Token.Path[len(c.lane.dir)+1:]
+		c.snap.Node = strings.TrimPrefix(ev.Token.Path, c.lane.cfg.Dir+"/")
 		c.snap.Acquisitions++
 	case recipes.Released:
 		c.snap.State, c.snap.Node = Starting, ""
@@ -144,6 +110,12 @@ func (c *contender) setState(s ContenderState) {
 	c.mu.Unlock()
 }
 
+func (c *contender) locker() locker {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lk
+}
+
 func (c *contender) snapshot() ContenderSnapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -152,16 +124,22 @@ func (c *contender) snapshot() ContenderSnapshot {
 	return s
 }
 
-// run loops: wait for the lock, hold it for the lane's hold time inside the
-// checker, release.
+// run loops: wait for the lock; write to the lane's fenced store and hold
+// it for the lane's hold time inside the checker; release. The lane's
+// plan may instead crash it right after the write, or freeze it first.
 func (c *contender) run(ctx context.Context) {
 	defer close(c.done)
 	for {
 		if !c.lane.waitUnpaused(ctx) {
 			return
 		}
-		if err := c.mutex.Lock(ctx); err != nil {
-			if ctx.Err() != nil || errors.Is(err, recipes.ErrSessionLost) {
+		if c.locker().broken() && !c.reconnect(ctx) {
+			return
+		}
+		lk := c.locker()
+		token, err := lk.lock(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
 				return
 			}
 			if !sleep(ctx, 100*time.Millisecond) { // e.g. connection trouble: try again
@@ -169,21 +147,77 @@ func (c *contender) run(ctx context.Context) {
 			}
 			continue
 		}
-		token := c.mutex.Token()
+		grant, plan := c.lane.acquired()
 		c.lane.checker.Enter(c.id, token)
-		held := sleep(ctx, c.lane.holdTime())
+		held := true
+		switch {
+		case plan.stall > 0:
+			held = c.stall(ctx, lk, plan.stall, grant, token)
+		case plan.crash:
+			c.lane.store.Write(grant, token)
+			c.lane.checker.Exit(c.id)
+			c.crashSelf()
+			return
+		default:
+			c.lane.store.Write(grant, token)
+			held = sleep(ctx, c.lane.holdTime())
+		}
 		c.lane.checker.Exit(c.id)
 		if !held {
 			return // crashed or closed while holding: no release from here
 		}
-		unlock, cancel := context.WithTimeout(context.Background(), contenderSessionTimeout)
-		c.mutex.Unlock(unlock)
+		unlock, cancel := context.WithTimeout(context.Background(), c.lane.cfg.SessionTimeout)
+		err = lk.unlock(unlock)
 		cancel()
+		if err != nil && isLost(err) {
+			c.mu.Lock() // it had lost the lock: there was nothing to release
+			c.snap.State, c.snap.Node = Starting, ""
+			c.mu.Unlock()
+		}
 		// Work outside the lock before wanting it again, as a real worker
 		// does; without it a spinning releaser would simply take the lock
 		// back before anyone else polls.
 		if !sleep(ctx, c.lane.holdTime()/4) {
 			return
+		}
+	}
+}
+
+// stall is a stop-the-world pause right after acquiring: nothing goes in
+// or out for d (no ZooKeeper pings, no lease renewals, so the session or
+// lease may run out), then the holder writes as if it still held.
+func (c *contender) stall(ctx context.Context, lk locker, d time.Duration, grant uint64, token int64) bool {
+	c.mu.Lock()
+	c.snap.State, c.snap.StalledAt, c.snap.LastWrite = Stalled, time.Now(), ""
+	c.mu.Unlock()
+	lk.freeze()
+	ok := sleep(ctx, d)
+	lk.thaw()
+	if !ok {
+		return false
+	}
+	outcome := c.lane.store.Write(grant, token)
+	c.mu.Lock()
+	c.snap.State, c.snap.LastWrite = Holding, outcome.String()
+	c.mu.Unlock()
+	return true
+}
+
+// reconnect replaces a client whose session expired (after a pause), as
+// a real process would.
+func (c *contender) reconnect(ctx context.Context) bool {
+	old := c.locker()
+	old.close()
+	for {
+		lk, err := c.dial(ctx)
+		if err == nil {
+			c.mu.Lock()
+			c.lk, c.snap.Session, c.snap.State, c.snap.Node = lk, lk.session(), Starting, ""
+			c.mu.Unlock()
+			return true
+		}
+		if !sleep(ctx, time.Second) {
+			return false
 		}
 	}
 }
@@ -201,20 +235,29 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // crash stops the contender as a killed process stops: no release, no
-// goodbye; the server notices at session expiry.
+// goodbye; the lock goes at session or lease expiry.
 func (c *contender) crash() {
 	c.setState(Crashed)
-	c.dialer.sever()
+	c.locker().crash()
 	c.cancel()
-	go c.conn.Close() // tries to say goodbye on a severed line: gives up quickly
 }
 
-// close stops the contender cleanly: its session ends at once, and its
-// node with it.
+// crashSelf is a crash the lane planned, from the contender's own loop:
+// the lane notes it (for the recovery time) and starts a replacement, as
+// a supervisor restarts a dead process.
+func (c *contender) crashSelf() {
+	c.lane.noteCrash()
+	c.crash()
+	go c.lane.replace()
+}
+
+// close stops the contender cleanly: its lock, if held, goes at once.
 func (c *contender) close() {
 	c.cancel()
 	<-c.done
+	crashed := c.snapshot().State == Crashed
 	c.setState(Closed)
-	c.sess.Close()
-	c.conn.Close()
+	if !crashed {
+		c.locker().close()
+	}
 }

@@ -4,13 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
-
-	"github.com/zkx-dev/zkx/recipes"
 )
-
-// Strategies are the lanes, in the order they are shown and run.
-var Strategies = []recipes.Strategy{recipes.Chain, recipes.Herd, recipes.Spin}
 
 // Defaults of the demo.
 const (
@@ -21,18 +17,41 @@ const (
 	Base = "/zkx-demo"
 )
 
-// LaneDir is where a lane's contenders lock.
-func LaneDir(base string, s recipes.Strategy) string { return base + "/lanes/" + s.String() }
+// LaneDir is where a ZooKeeper lane's contenders lock.
+func LaneDir(base string, k Kind) string { return base + "/lanes/" + string(k) }
+
+// RedisKeyFor is the Redis lane's key for a demo under base: "zkx-demo:lock".
+func RedisKeyFor(base string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(base, "/"), "/", ":") + ":lock"
+}
+
+// LaneConfigFor is lane k's configuration for a demo under base, from the
+// settings shared by every lane.
+func LaneConfigFor(k Kind, base string, shared LaneConfig) LaneConfig {
+	c := shared
+	if k == Redis {
+		c.Key = RedisKeyFor(base)
+	} else {
+		c.Dir = LaneDir(base, k)
+	}
+	return c
+}
 
 // HeadlessOptions configure RunHeadless.
 type HeadlessOptions struct {
-	Servers    []string
-	Base       string // the demo's directory (default Base)
+	Lanes      []Kind // default: every lane
+	Base       string // the demo's directory, and the Redis key's prefix (default Base)
 	Contenders int
 	Duration   time.Duration // measured time per lane
-	Hold       time.Duration
-	Poll       time.Duration
-	Progress   io.Writer // one line per lane as it starts; nil for none
+	// Lane holds the settings shared by the lanes: servers, the Redis
+	// address, hold, poll, lease, session timeout, crashes and stalls.
+	Lane     LaneConfig
+	Progress io.Writer // one line per lane as it starts; nil for none
+
+	// serverCPU (sweeps) reads the CPU time lane k's server has used so
+	// far, or -1; cpu is what it used in the last measured window.
+	serverCPU func(k Kind) time.Duration
+	cpu       time.Duration
 }
 
 // LaneResult is one lane's measured figures, as `zkx demo --headless -o json`
@@ -49,7 +68,7 @@ type Result struct {
 	Lanes []LaneResult `json:"lanes"`
 }
 
-// RunHeadless runs the three lanes one after another on the same server,
+// RunHeadless runs the lanes one after another on the same servers,
 // each with its contenders all in line before the measured window opens,
 // and returns what was measured.
 func RunHeadless(ctx context.Context, o HeadlessOptions) (Result, error) {
@@ -59,22 +78,25 @@ func RunHeadless(ctx context.Context, o HeadlessOptions) (Result, error) {
 	if o.Base == "" {
 		o.Base = Base
 	}
+	if len(o.Lanes) == 0 {
+		o.Lanes = Kinds
+	}
 	var res Result
-	for _, s := range Strategies {
+	for _, k := range o.Lanes {
 		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "%s: %d contenders for %v…\n", s, o.Contenders, o.Duration)
+			fmt.Fprintf(o.Progress, "%s: %d contenders for %v…\n", k, o.Contenders, o.Duration)
 		}
-		r, err := runLane(ctx, o, s)
+		r, err := runLane(ctx, &o, k)
 		if err != nil {
-			return res, fmt.Errorf("%s lane: %w", s, err)
+			return res, fmt.Errorf("%s lane: %w", k, err)
 		}
 		res.Lanes = append(res.Lanes, r)
 	}
 	return res, nil
 }
 
-func runLane(ctx context.Context, o HeadlessOptions, s recipes.Strategy) (LaneResult, error) {
-	lane := NewLane(s, o.Servers, LaneDir(o.Base, s), o.Hold, o.Poll)
+func runLane(ctx context.Context, o *HeadlessOptions, k Kind) (LaneResult, error) {
+	lane := NewLane(k, LaneConfigFor(k, o.Base, o.Lane))
 	defer lane.Stop()
 	if err := lane.Start(o.Contenders); err != nil {
 		return LaneResult{}, err
@@ -83,6 +105,10 @@ func runLane(ctx context.Context, o HeadlessOptions, s recipes.Strategy) (LaneRe
 		return LaneResult{}, err
 	}
 	lane.Reset()
+	var cpuBefore time.Duration
+	if o.serverCPU != nil {
+		cpuBefore = o.serverCPU(k)
+	}
 	window := time.NewTimer(o.Duration)
 	defer window.Stop()
 	select {
@@ -91,8 +117,14 @@ func runLane(ctx context.Context, o HeadlessOptions, s recipes.Strategy) (LaneRe
 		return LaneResult{}, ctx.Err()
 	}
 	c := lane.counters()
+	if o.serverCPU != nil {
+		o.cpu = -1
+		if after := o.serverCPU(k); cpuBefore >= 0 && after >= 0 {
+			o.cpu = after - cpuBefore
+		}
+	}
 	return LaneResult{
-		Lane: s.String(), Contenders: o.Contenders,
+		Lane: string(k), Contenders: o.Contenders,
 		AcquisitionsPerSecond: float64(c.Acquisitions) / o.Duration.Seconds(),
 		Counters:              c,
 	}, nil

@@ -78,6 +78,34 @@ func (st *Stats) acquired(waitedSince time.Time) {
 	}
 }
 
+// Counting for lock implementations outside this package (zkx demo's Redis
+// lane), so that their figures mean exactly what a Mutex's do.
+
+// CountCreate counts one attempt to create the lock (a SET NX).
+func (st *Stats) CountCreate() { st.creates.Add(1) }
+
+// MarkReleased stamps a release, just before it goes out.
+func (st *Stats) MarkReleased() { st.released() }
+
+// MarkAcquired counts an acquisition; waitedSince is when the acquirer
+// started waiting, zero if it did not wait.
+func (st *Stats) MarkAcquired(waitedSince time.Time) { st.acquired(waitedSince) }
+
+// Histogram records durations for quantiles (within about 6%), lock-free.
+type Histogram struct{ h histogram }
+
+// Record adds one duration.
+func (h *Histogram) Record(d time.Duration) { h.h.record(d) }
+
+// Count is how many durations were recorded.
+func (h *Histogram) Count() uint64 { return h.h.count() }
+
+// Quantile returns the q-quantile (0 ≤ q ≤ 1), zero when empty.
+func (h *Histogram) Quantile(q float64) time.Duration { return h.h.quantile(q) }
+
+// Reset forgets every duration.
+func (h *Histogram) Reset() { h.h.reset() }
+
 // histogram is log-linear: 16 buckets per power of two of nanoseconds, so a
 // quantile is within about 6% of the truth.
 type histogram struct {

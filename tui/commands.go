@@ -23,7 +23,7 @@ var commands = []command{
 	{name: "systems", usage: "systems [PATH]", help: "Kafka, HBase, Hadoop HA, Solr, Helix… under PATH", takesPath: true},
 	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches"},
 	{name: "server", usage: "server", help: "the ensemble: every member's srvr and mntr"},
-	{name: "demo", usage: "demo", help: "herd vs chain vs spin (zkx demo)"},
+	{name: "demo", usage: "demo", help: "chain vs herd vs spin vs redis (zkx demo)"},
 	{name: "cd", usage: "cd PATH", help: "go to PATH in the tree", takesPath: true},
 	{name: "q", usage: "q", help: "quit"},
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/internal/zktest"
-	"github.com/zkx-dev/zkx/recipes"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -26,7 +25,7 @@ func TestDemoFramesOnlyOnTop(t *testing.T) {
 	}
 	defer client.Close()
 	// A lane that was never started: no contenders, no I/O.
-	lane := demo.NewLane(recipes.Chain, []string{connect}, "/zkx-demo/lanes/chain", demo.DefaultHold, demo.DefaultPoll)
+	lane := demo.NewLane(demo.Chain, demo.LaneConfig{Servers: []string{connect}, Dir: "/zkx-demo/lanes/chain", Hold: demo.DefaultHold})
 	plain := PlainStyles()
 	a := New(Config{Client: client, Connect: connect, Demo: []*demo.Lane{lane}, Styles: &plain,
 		Now: func() time.Time { return demoNow }})

@@ -7,7 +7,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/demo"
-	"github.com/zkx-dev/zkx/recipes"
 )
 
 // contenderLines draws exactly n lines of contenders; when they do not
@@ -18,7 +17,7 @@ func (p *demoPage) contenderLines(l laneView, cw, n int) []string {
 	if shown > n {
 		shown = max(n-1, 0)
 	}
-	gutters := demoGutters(l.snap.Strategy, rows[:shown])
+	gutters := demoGutters(l.snap.Kind, rows[:shown])
 	out := make([]string, 0, n)
 	for i := 0; i < shown; i++ {
 		out = append(out, p.contenderLine(l, rows[i], gutters[i], cw))
@@ -35,13 +34,13 @@ func (p *demoPage) contenderLines(l laneView, cw, n int) []string {
 // demoGutters draws the watch arrows left of the rows: in a chain each
 // waiter points at the row just above it; in a herd every waiter is wired
 // to the holder at the top; spin has no watches.
-func demoGutters(st recipes.Strategy, rows []demoRow) []string {
+func demoGutters(k demo.Kind, rows []demoRow) []string {
 	g := make([]string, len(rows))
 	for i := range g {
 		g[i] = "  "
 	}
-	switch st {
-	case recipes.Herd:
+	switch k {
+	case demo.Herd:
 		last := -1
 		for i, r := range rows {
 			if r.topWatch {
@@ -62,7 +61,7 @@ func demoGutters(st recipes.Strategy, rows []demoRow) []string {
 				g[i] = "│ "
 			}
 		}
-	case recipes.Chain:
+	case demo.Chain:
 		for i := 1; i < len(rows); i++ {
 			if rows[i].c.State == demo.WaitingOn && len(rows[i].c.Watching) > 0 && rows[i].c.Watching[0] == rows[i-1].c.Node {
 				g[i] = " ↑"
@@ -89,6 +88,11 @@ func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) s
 		glyph, desc, style = "◌", "in line", st.Waiter
 	case demo.Polling:
 		glyph, desc, style = "↻", "NodeExists, retrying", st.Waiter
+		if l.snap.Kind == demo.Redis {
+			desc = "SET NX refused, retrying"
+		}
+	case demo.Stalled:
+		glyph, desc, style = "‖", fmt.Sprintf("stalled %.1fs", p.ctx.Now().Sub(r.c.StalledAt).Seconds()), st.Warning
 	case demo.Crashed:
 		glyph, desc, style = "✗", "crashed", st.Error
 		if g, ok := p.ghosts.crashed[ghostKey{l.index, r.c.ID}]; ok {
@@ -97,7 +101,7 @@ func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) s
 		}
 	}
 	right := ""
-	if r.seq >= 0 || (r.c.Node != "" && (r.c.State == demo.Holding || r.c.State == demo.Crashed)) {
+	if r.seq >= 0 || (r.c.Node != "" && (r.c.State == demo.Holding || r.c.State == demo.Stalled || r.c.State == demo.Crashed)) {
 		right = shortNode(r.c.Node)
 	}
 	if cw < demoWideColumn {
@@ -138,6 +142,8 @@ func (p *demoPage) strip(l laneView) string {
 			b.WriteString(st.Holder.Render("●"))
 		case r.c.State == demo.Crashed:
 			b.WriteString(st.Error.Render("✗"))
+		case r.c.State == demo.Stalled:
+			b.WriteString(st.Warning.Render("‖"))
 		case r.c.State == demo.WaitingOn || r.c.State == demo.Queued:
 			b.WriteString(st.Waiter.Render("○"))
 		case r.c.State == demo.Polling:

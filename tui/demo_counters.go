@@ -9,11 +9,11 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/demo"
 )
 
 // demoCounters is how many lines the counters take, the sparkline aside.
-const demoCounters = 6
+const demoCounters = 9
 
 // counterLines are the lane's measured figures, one per line.
 func (p *demoPage) counterLines(l laneView, lanes []laneView, cw int, wide, spark bool) []string {
@@ -56,7 +56,10 @@ func (p *demoPage) counterLines(l laneView, lanes []laneView, cw int, wide, spar
 		row(label("reads/acquisition", "reads/acq"), fmt.Sprintf("%.2f", c.ReadsPerAcquisition), plain),
 		row(label("creates/acquisition", "creates/acq"), fmt.Sprintf("%.2f", c.CreatesPerAcquisition), plain),
 		row(label("handoff p50 / p99", "p50/p99"), fmt.Sprintf("%s / %s ms", fmtMs(c.HandoffP50Ms), fmtMs(c.HandoffP99Ms)), plain),
+		row(label("lease renewals", "renewals"), renewals(l.snap), plain),
 		row("violations", fmt.Sprintf("%d", c.Violations), viol),
+		row(label("writes unsafe / refused", "unsafe/refused"), fmt.Sprintf("%d / %d", c.UnsafeWrites, c.StaleRejected), violationStyle(st, c.UnsafeWrites)),
+		row(label("crash recovery p50/p99", "recovery"), recovery(c), plain),
 	)
 }
 
@@ -67,13 +70,38 @@ func (p *demoPage) lesson(lanes []laneView) string {
 	for _, l := range lanes {
 		c := l.snap.Counters
 		s := l.style.Render(l.snap.Name) + fmt.Sprintf(" %.1f", c.NotificationsPerRelease)
-		if l.snap.Strategy == recipes.Spin {
-			s += fmt.Sprintf(" (but %.1f creates per lock taken)", c.CreatesPerAcquisition)
+		switch l.snap.Kind {
+		case demo.Spin:
+			s += fmt.Sprintf(" (but %.1f creates/lock)", c.CreatesPerAcquisition)
+		case demo.Redis:
+			s += fmt.Sprintf(" (but %.1f SETs/lock)", c.CreatesPerAcquisition)
 		}
 		parts = append(parts, s)
 	}
 	return st.Title.Render("Waiters woken per release: ") + strings.Join(parts, st.Dim.Render("  ·  "))
 }
+
+// renewals is the Redis watchdog's count; a ZooKeeper session is kept by
+// the client's pings instead.
+func renewals(s demo.LaneSnapshot) string {
+	if s.Kind != demo.Redis {
+		return "none (pings)"
+	}
+	return display.Count(int64(s.Counters.Renewals))
+}
+
+// recovery is the crash recovery figures, once there are any.
+func recovery(c demo.Counters) string {
+	if c.Crashes == 0 {
+		return "no crash"
+	}
+	if c.RecoveryP50Ms == 0 {
+		return fmt.Sprintf("%d crashed…", c.Crashes)
+	}
+	return fmt.Sprintf("%s / %s s", fmtSeconds(c.RecoveryP50Ms), fmtSeconds(c.RecoveryP99Ms))
+}
+
+func fmtSeconds(ms float64) string { return fmt.Sprintf("%.1f", ms/1000) }
 
 // violationStyle shows 0 as good news and anything else as an error.
 func violationStyle(st Styles, n uint64) lipgloss.Style {

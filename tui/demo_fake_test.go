@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/demo"
-	"github.com/zkx-dev/zkx/recipes"
 )
 
 // fakeLane is a lane with a fixed snapshot that records what was asked of it.
@@ -56,6 +55,8 @@ func (f *fakeLane) SetPaused(p bool) {
 
 func (f *fakeLane) Reset() { f.record("Reset") }
 
+func (f *fakeLane) StallNext() time.Duration { f.record("StallNext"); return 5 * time.Second }
+
 func (f *fakeLane) Add() error {
 	f.record("Add")
 	f.mu.Lock()
@@ -102,7 +103,7 @@ func demoFixedLanes() []*fakeLane {
 
 	// Chain: #4 holds node 41; the line behind it in queue order, each
 	// watching the node just ahead; two are working outside the lock.
-	chain := demo.LaneSnapshot{Name: "chain", Strategy: recipes.Chain, Dir: "/zkx-demo/lanes/chain", Hold: 20 * time.Millisecond,
+	chain := demo.LaneSnapshot{Name: "chain", Kind: demo.Chain, Dir: "/zkx-demo/lanes/chain", Hold: 20 * time.Millisecond,
 		Counters: demo.Counters{Acquisitions: 1234, NotificationsPerRelease: 1, ReadsPerAcquisition: 1.98, CreatesPerAcquisition: 1,
 			HandoffP50Ms: 0.9, HandoffP99Ms: 3.1},
 		History: hist(38)}
@@ -124,7 +125,7 @@ func demoFixedLanes() []*fakeLane {
 		demo.ContenderSnapshot{ID: 8, State: demo.Starting, Acquisitions: 99})
 
 	// Herd: #2 holds node 77; everyone else watches it and was just woken.
-	herd := demo.LaneSnapshot{Name: "herd", Strategy: recipes.Herd, Dir: "/zkx-demo/lanes/herd", Hold: 20 * time.Millisecond,
+	herd := demo.LaneSnapshot{Name: "herd", Kind: demo.Herd, Dir: "/zkx-demo/lanes/herd", Hold: 20 * time.Millisecond,
 		Counters: demo.Counters{Acquisitions: 987, NotificationsPerRelease: 10.94, ReadsPerAcquisition: 12.1, CreatesPerAcquisition: 1,
 			HandoffP50Ms: 2.4, HandoffP99Ms: 7.8},
 		History: hist(30)}
@@ -140,7 +141,7 @@ func demoFixedLanes() []*fakeLane {
 	}
 
 	// Spin: #6 holds the single lock node; the rest retry their create.
-	spin := demo.LaneSnapshot{Name: "spin", Strategy: recipes.Spin, Dir: "/zkx-demo/lanes/spin", Hold: 20 * time.Millisecond,
+	spin := demo.LaneSnapshot{Name: "spin", Kind: demo.Spin, Dir: "/zkx-demo/lanes/spin", Hold: 20 * time.Millisecond,
 		Counters: demo.Counters{Acquisitions: 412, NotificationsPerRelease: 0, ReadsPerAcquisition: 1, CreatesPerAcquisition: 9.8,
 			HandoffP50Ms: 48.2, HandoffP99Ms: 101.5},
 		History: hist(12)}
@@ -154,7 +155,27 @@ func demoFixedLanes() []*fakeLane {
 		}
 		spin.Contenders = append(spin.Contenders, c)
 	}
-	return []*fakeLane{{snap: chain, holding: true}, {snap: herd, holding: true}, {snap: spin}}
+	// Redis: #2 holds the key with 21.4 s of its lease left, #5 is frozen
+	// in a stall, the rest retry SET NX.
+	redis := demo.LaneSnapshot{Name: "redis", Kind: demo.Redis, Dir: "zkx-demo:lock", Hold: 20 * time.Millisecond, Lease: 30 * time.Second,
+		Counters: demo.Counters{Acquisitions: 405, CreatesPerAcquisition: 8.7, HandoffP50Ms: 47.9, HandoffP99Ms: 99.2,
+			Renewals: 12, Stalls: 1, Writes: 405, UnsafeWrites: 1, Crashes: 2, RecoveryP50Ms: 29400, RecoveryP99Ms: 30100},
+		History: hist(12),
+		Key:     &demo.RedisKey{Key: "zkx-demo:lock", Token: "contender-2:9f1c", Owner: 2, TTL: 21400 * time.Millisecond, At: demoNow}}
+	for id := 1; id <= 12; id++ {
+		c := demo.ContenderSnapshot{ID: id, State: demo.Polling, Acquisitions: 30}
+		switch id {
+		case 2:
+			c.State, c.Node = demo.Holding, "zkx-demo:lock"
+		case 5:
+			c.State, c.StalledAt = demo.Stalled, demoNow.Add(-1200*time.Millisecond)
+		}
+		redis.Contenders = append(redis.Contenders, c)
+	}
+	for _, l := range []*demo.LaneSnapshot{&chain, &herd, &spin} {
+		l.Session = 3 * time.Second
+	}
+	return []*fakeLane{{snap: chain, holding: true}, {snap: herd, holding: true}, {snap: spin}, {snap: redis}}
 }
 
 func demoAsLanes(fs []*fakeLane) []demoLane {

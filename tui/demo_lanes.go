@@ -6,18 +6,18 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/demo"
-	"github.com/zkx-dev/zkx/recipes"
 )
 
 // demoLane is what the demo page needs of a lane: *demo.Lane, or a fake in
-// tests. Snapshot, Sample, SetHold, SetPaused and Reset stay in memory and
-// may run in Update; Add, Remove, CrashHolder and CloseHolder talk to
-// ZooKeeper and run in tea.Cmds.
+// tests. Snapshot, Sample, SetHold, SetPaused, StallNext and Reset stay in
+// memory and may run in Update; Add, Remove, CrashHolder and CloseHolder
+// talk to the servers and run in tea.Cmds.
 type demoLane interface {
 	Snapshot() demo.LaneSnapshot
 	Sample(now time.Time)
 	SetHold(d time.Duration)
 	SetPaused(p bool)
+	StallNext() time.Duration
 	Reset()
 
 	Add() error
@@ -126,7 +126,7 @@ func demoRows(s demo.LaneSnapshot, hidden, flashed func(demo.ContenderSnapshot) 
 // demoRank puts holders first, nodes in line next, the rest last.
 func demoRank(r demoRow) int {
 	switch {
-	case r.c.State == demo.Holding || (r.c.State == demo.Crashed && r.c.Node != ""):
+	case r.c.State == demo.Holding || r.c.State == demo.Stalled || (r.c.State == demo.Crashed && r.c.Node != ""):
 		return 0
 	case r.seq >= 0:
 		return 1
@@ -223,24 +223,28 @@ func (f *demoFlashes) flashed(lane int, c demo.ContenderSnapshot, now time.Time,
 	return !ok || c.NotifiedAt.After(b.seen)
 }
 
-// laneHeadline is a strategy's name and how its waiters wait.
-func laneHeadline(st recipes.Strategy) (name, how string) {
-	switch st {
-	case recipes.Herd:
+// laneHeadline is a lane's name and how its waiters wait.
+func laneHeadline(k demo.Kind) (name, how string) {
+	switch k {
+	case demo.Herd:
 		return "HERD", "every waiter watches the holder"
-	case recipes.Spin:
+	case demo.Spin:
 		return "SPIN", "no watches: create, sleep, retry"
+	case demo.Redis:
+		return "REDIS", "SET NX PX, retry; watchdog renews"
 	}
 	return "CHAIN", "each waiter watches the one ahead"
 }
 
 // laneWhy is the one explanation of what the counters show.
-func laneWhy(st recipes.Strategy, n int) string {
-	switch st {
-	case recipes.Herd:
+func laneWhy(k demo.Kind, n int) string {
+	switch k {
+	case demo.Herd:
 		return "A release fires every waiter's watch: " + strconv.Itoa(max(n-1, 0)) +
 			" notifications, then " + strconv.Itoa(max(n-1, 0)) + " re-reads of the children, for one new holder."
-	case recipes.Spin:
+	case demo.Redis:
+		return "Like spin, SETs grow with N. The lease is a timer: a holder paused past it loses the lock unknowingly, and no token can refuse its late write."
+	case demo.Spin:
 		return "No watch tells anyone of a release: waiters retry the create each poll interval, so creates grow with N and a free lock idles up to one poll."
 	}
 	return "A release fires exactly one watch, on the next node in line: 1 notification per release, however many wait."

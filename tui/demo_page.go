@@ -133,7 +133,14 @@ func (p *demoPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.eachLane(p.all(), "removing a contender", func(l demoLane) (bool, error) { return l.Remove(), nil }, p.countNote)
 	case key.Matches(msg, k.Crash):
 		return p.eachLane(p.targets(), "crash", func(l demoLane) (bool, error) { return l.CrashHolder(), nil },
-			holderNote("crashed", "its node stays until its session expires, and the line behind it waits"))
+			holderNote("crashed", "its lock stays until its session (Redis: its lease) expires, and everyone behind it waits"))
+	case key.Matches(msg, k.Stall):
+		var d time.Duration
+		for _, i := range p.targets() {
+			d = max(d, p.lanes[i].StallNext())
+		}
+		p.refresh(p.ctx.Now())
+		return status(fmt.Sprintf("the next holder of %s freezes for %s (no pings, no renewals), then writes: watch unsafe / refused", p.targetName(), fmtHold(d)))
 	case key.Matches(msg, k.Close):
 		return p.eachLane(p.targets(), "close", func(l demoLane) (bool, error) { return l.CloseHolder(), nil },
 			holderNote("closed", "its session ended cleanly, so its node went at once"))
@@ -142,7 +149,7 @@ func (p *demoPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		if p.target >= len(p.lanes) {
 			p.target = -1
 		}
-		return status("k and K now act on " + p.targetName())
+		return status("k, K and z now act on " + p.targetName())
 	case key.Matches(msg, k.Pause):
 		pause := !p.paused()
 		for _, l := range p.lanes {
@@ -307,7 +314,7 @@ func fmtHold(d time.Duration) string {
 // Keys lists the demo's keys, with k and K saying what they act on now.
 func (p *demoPage) Keys() []key.Binding {
 	k := p.ctx.Keys.Demo
-	crash, closeKey, lane := k.Crash, k.Close, k.Lane
+	crash, closeKey, stall, lane := k.Crash, k.Close, k.Stall, k.Lane
 	on := "every lane"
 	if p.target >= 0 && p.target < len(p.lanes) {
 		on = p.laneName(p.target)
@@ -315,8 +322,13 @@ func (p *demoPage) Keys() []key.Binding {
 	more, fewer := k.More, k.Fewer
 	more.SetHelp(more.Help().Key, "more contenders")
 	fewer.SetHelp(fewer.Help().Key, "fewer contenders")
-	crash.SetHelp(crash.Help().Key, "crash holder of "+on+" (node stays to expiry)")
-	closeKey.SetHelp(closeKey.Help().Key, "close holder of "+on+" (node goes at once)")
-	lane.SetHelp(lane.Help().Key, "k/K act on: all → chain → herd → spin")
-	return []key.Binding{more, fewer, crash, closeKey, lane, k.Pause, k.HoldShorter, k.HoldLonger, k.Reset}
+	crash.SetHelp(crash.Help().Key, "crash holder of "+on+" (lock stays to expiry)")
+	closeKey.SetHelp(closeKey.Help().Key, "close holder of "+on+" (lock goes at once)")
+	stall.SetHelp(stall.Help().Key, "stall next holder of "+on+" (a pause past its lease)")
+	order := []string{"all"}
+	for i := range p.lanes {
+		order = append(order, p.laneName(i))
+	}
+	lane.SetHelp(lane.Help().Key, "k/K/z act on: "+strings.Join(order, " → "))
+	return []key.Binding{more, fewer, crash, closeKey, stall, lane, k.Pause, k.HoldShorter, k.HoldLonger, k.Reset}
 }

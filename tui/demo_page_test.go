@@ -104,7 +104,7 @@ func demoPress(k string) tea.KeyPressMsg {
 // the right lanes, and that those that talk to ZooKeeper do it in a
 // command, not in Update.
 func TestDemoPageKeys(t *testing.T) {
-	all := []int{0, 1, 2}
+	all := []int{0, 1, 2, 3}
 	for _, tc := range []struct {
 		keys   []string
 		call   string
@@ -120,7 +120,10 @@ func TestDemoPageKeys(t *testing.T) {
 		{keys: []string{"tab", "k"}, call: "CrashHolder", lanes: []int{0}, inCmd: true},
 		{keys: []string{"tab", "tab", "K"}, call: "CloseHolder", lanes: []int{1}, inCmd: true},
 		{keys: []string{"tab", "tab", "tab", "k"}, call: "CrashHolder", lanes: []int{2}, inCmd: true, status: "nobody held the lock of spin"},
-		{keys: []string{"tab", "tab", "tab", "tab", "k"}, call: "CrashHolder", lanes: all, inCmd: true},
+		{keys: []string{"tab", "tab", "tab", "tab", "k"}, call: "CrashHolder", lanes: []int{3}, inCmd: true, status: "nobody held the lock of redis"},
+		{keys: []string{"tab", "tab", "tab", "tab", "tab", "k"}, call: "CrashHolder", lanes: all, inCmd: true},
+		{keys: []string{"z"}, call: "StallNext", lanes: all, status: "freezes for 5s"},
+		{keys: []string{"tab", "tab", "tab", "tab", "z"}, call: "StallNext", lanes: []int{3}, status: "the next holder of the redis lane freezes"},
 		{keys: []string{"p"}, call: "SetPaused true", lanes: all},
 		{keys: []string{"p", "p"}, call: "SetPaused false", lanes: all},
 		{keys: []string{"H"}, call: "SetHold 50ms", lanes: all},

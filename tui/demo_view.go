@@ -8,7 +8,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/demo"
-	"github.com/zkx-dev/zkx/recipes"
 )
 
 // Sizes of the demo's layout.
@@ -56,7 +55,7 @@ func (p *demoPage) laneViews(now time.Time) []laneView {
 		flashed := func(c demo.ContenderSnapshot) bool { return p.flashes.flashed(i, c, now, flashFor) }
 		out = append(out, laneView{
 			index: i, snap: s, rows: demoRows(s, hidden, flashed), live: liveContenders(s),
-			style: p.laneStyle(s.Strategy), selected: p.target < 0 || p.target == i,
+			style: p.laneStyle(s.Kind), selected: p.target < 0 || p.target == i,
 		})
 	}
 	return out
@@ -69,13 +68,15 @@ func demoFlashFor(hold time.Duration) time.Duration {
 	return min(max(hold*2, demoFrame+10*time.Millisecond), 400*time.Millisecond)
 }
 
-func (p *demoPage) laneStyle(st recipes.Strategy) lipgloss.Style {
+func (p *demoPage) laneStyle(k demo.Kind) lipgloss.Style {
 	s := p.ctx.Styles
-	switch st {
-	case recipes.Herd:
+	switch k {
+	case demo.Herd:
 		return s.LaneHerd
-	case recipes.Spin:
+	case demo.Spin:
 		return s.LaneSpin
+	case demo.Redis:
+		return s.LaneRedis
 	}
 	return s.LaneChain
 }
@@ -96,7 +97,7 @@ func (p *demoPage) header(lanes []laneView) string {
 	parts := []string{
 		st.Title.Render(fmt.Sprintf("%d contenders per lane", n)),
 		st.Dim.Render("hold ") + st.HeaderValue.Render(fmtDuration(p.hold())),
-		st.Dim.Render("k/K act on ") + st.HeaderValue.Render(target),
+		st.Dim.Render("k/K/z act on ") + st.HeaderValue.Render(target),
 		run,
 	}
 	line := strings.Join(parts, st.Dim.Render("  ·  "))
@@ -111,7 +112,7 @@ func (p *demoPage) header(lanes []laneView) string {
 	parts = []string{
 		st.Title.Render(fmt.Sprintf("%d/lane", n)),
 		st.Dim.Render("hold ") + st.HeaderValue.Render(fmtDuration(p.hold())),
-		st.Dim.Render("k/K: ") + st.HeaderValue.Render(target),
+		st.Dim.Render("k/K/z: ") + st.HeaderValue.Render(target),
 		run,
 	}
 	return strings.Join(parts, st.Dim.Render(" · "))
@@ -126,13 +127,13 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 	why := 0
 	for _, l := range lanes {
 		maxRows = max(maxRows, len(l.rows))
-		why = max(why, len(demoWrap(laneWhy(l.snap.Strategy, l.live), cw)))
+		why = max(why, len(demoWrap(laneWhy(l.snap.Kind, l.live), cw)))
 	}
 	why = min(why, 4)
-	// Fixed: header, title, two rules and the counters; the contenders
-	// come next (the sparkline gives way to them when space is short);
-	// then, if there is room, the extras in this order.
-	fixed := 1 + 1 + 2 + demoCounters
+	// Fixed: header, title, the lock line, two rules and the counters;
+	// the contenders come next (the sparkline gives way to them when space
+	// is short); then, if there is room, the extras in this order.
+	fixed := 1 + 1 + 1 + 2 + demoCounters
 	room := p.h - fixed
 	spark := room > maxRows
 	if spark {
@@ -159,11 +160,11 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 		var c []string
 		c = append(c, p.laneTitle(l, cw))
 		if showHow {
-			_, how := laneHeadline(l.snap.Strategy)
+			_, how := laneHeadline(l.snap.Kind)
 			c = append(c, st.Dim.Render(clip(how, cw)))
 		}
 		if showWhy {
-			w := demoWrap(laneWhy(l.snap.Strategy, l.live), cw)
+			w := demoWrap(laneWhy(l.snap.Kind, l.live), cw)
 			for j := 0; j < why; j++ {
 				if j < len(w) {
 					c = append(c, clip(w[j], cw))
@@ -174,6 +175,7 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 			c = append(c, "")
 		}
 		rule := st.Border.Render(strings.Repeat("─", cw))
+		c = append(c, p.lockLine(l, cw))
 		c = append(c, rule)
 		c = append(c, p.contenderLines(l, cw, rows)...)
 		c = append(c, rule)
@@ -223,14 +225,15 @@ func (p *demoPage) legend() string {
 		st.Waiter.Render("○") + st.Dim.Render(" waits (arrow: the node it watches)"),
 		st.Waiter.Render("↻") + st.Dim.Render(" retries create"),
 		st.Flash.Render("✱") + st.Dim.Render(" a watch just fired"),
-		st.Error.Render("✗") + st.Dim.Render(" crashed, node kept to expiry"),
+		st.Error.Render("✗") + st.Dim.Render(" crashed, lock kept to expiry"),
+		st.Warning.Render("‖") + st.Dim.Render(" stalled"),
 	}
 	return strings.Join(items, "  ")
 }
 
 // laneTitle is "▸ CHAIN  12 contenders", marked when k and K act on it.
 func (p *demoPage) laneTitle(l laneView, cw int) string {
-	name, _ := laneHeadline(l.snap.Strategy)
+	name, _ := laneHeadline(l.snap.Kind)
 	if l.snap.Name != "" && name == "" {
 		name = strings.ToUpper(l.snap.Name)
 	}
@@ -257,7 +260,7 @@ func (p *demoPage) stacked(lanes []laneView) []string {
 	out := []string{p.header(lanes)}
 	for _, l := range lanes {
 		c := l.snap.Counters
-		name, _ := laneHeadline(l.snap.Strategy)
+		name, _ := laneHeadline(l.snap.Kind)
 		mark := "  "
 		if l.selected && p.target >= 0 {
 			mark = "▸ "
@@ -265,14 +268,55 @@ func (p *demoPage) stacked(lanes []laneView) []string {
 		figure := func(label, value string, vs lipgloss.Style) string {
 			return st.Dim.Render(label+" ") + vs.Render(value)
 		}
-		out = append(out, "",
-			mark+l.style.Render(name)+st.Dim.Render(fmt.Sprintf(" %d  ", l.live))+l.style.Render(demoRate(l.snap.History)+"/s"),
+		title := mark + l.style.Render(name) + st.Dim.Render(fmt.Sprintf(" %d  ", l.live)) + l.style.Render(demoRate(l.snap.History)+"/s") + "   "
+		title += p.lockLine(l, max(p.w-lipgloss.Width(title), 0))
+		// A blank line between lanes, when four of them still fit.
+		if p.h >= 1+len(lanes)*6 {
+			out = append(out, "")
+		}
+		out = append(out, title,
 			"  "+p.strip(l),
 			"  "+figure("notif/release", fmt.Sprintf("%.2f", c.NotificationsPerRelease), l.style)+"   "+
 				figure("reads/acq", fmt.Sprintf("%.2f", c.ReadsPerAcquisition), st.HeaderValue)+"   "+
 				figure("creates/acq", fmt.Sprintf("%.2f", c.CreatesPerAcquisition), st.HeaderValue),
 			"  "+figure("p50/p99", fmt.Sprintf("%s/%s ms", fmtMs(c.HandoffP50Ms), fmtMs(c.HandoffP99Ms)), st.HeaderValue)+"   "+
-				figure("violations", fmt.Sprintf("%d", c.Violations), violationStyle(st, c.Violations)))
+				figure("violations", fmt.Sprintf("%d", c.Violations), violationStyle(st, c.Violations))+"   "+
+				figure("unsafe/refused", fmt.Sprintf("%d/%d", c.UnsafeWrites, c.StaleRejected), violationStyle(st, c.UnsafeWrites)))
+		// The failure figures, when every lane still fits with them.
+		if p.h >= 1+len(lanes)*5 {
+			out = append(out, "  "+figure("renewals", renewals(l.snap), st.HeaderValue)+"   "+figure("crash recovery", recovery(c), st.HeaderValue))
+		}
 	}
 	return out
+}
+
+// lockLine says where a lane's lock lives: a ZooKeeper lane's directory
+// and session timeout; the Redis lane's key, whose token holds it (the
+// contender), and its lease counting down, as last read from the server.
+func (p *demoPage) lockLine(l laneView, cw int) string {
+	st := p.ctx.Styles
+	s := l.snap
+	if s.Kind != demo.Redis {
+		return clip(st.Dim.Render("session timeout ")+st.HeaderValue.Render(fmtDuration(s.Session)), cw)
+	}
+	k := s.Key
+	if k == nil {
+		return clip(st.Dim.Render("key "+s.Dir), cw)
+	}
+	var state string
+	switch {
+	case k.Err != "":
+		state = st.Error.Render(k.Err)
+	case k.Token == "":
+		state = st.Dim.Render("key free")
+	default:
+		owner := "?"
+		if k.Owner > 0 {
+			owner = fmt.Sprintf("#%d", k.Owner)
+		}
+		state = st.Dim.Render("key: ") + st.Holder.Render(owner) + st.Dim.Render(" ttl ") +
+			st.HeaderValue.Render(fmt.Sprintf("%.1fs", k.Remaining(p.ctx.Now()).Seconds())) +
+			st.Dim.Render("/"+fmtDuration(s.Lease))
+	}
+	return clip(state+st.Dim.Render("  "+k.Key), cw)
 }

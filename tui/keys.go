@@ -27,7 +27,7 @@ type ActionKeys struct {
 
 // DemoKeys drive the demo's lanes.
 type DemoKeys struct {
-	More, Fewer, Pause, Crash, Close, HoldLonger, HoldShorter, Reset, Lane key.Binding
+	More, Fewer, Pause, Crash, Close, Stall, HoldLonger, HoldShorter, Reset, Lane key.Binding
 }
 
 // Keys is the whole keymap; `?` builds its help from it.
@@ -90,6 +90,7 @@ func NewKeys(readOnly bool) Keys {
 			Fewer:       bind([]string{"-"}, "-", "one fewer contender per lane"),
 			Pause:       bind([]string{"p"}, "p", "pause / resume"),
 			Crash:       bind([]string{"k"}, "k", "crash a holder (node goes at expiry)"),
+			Stall:       bind([]string{"z"}, "z", "stall the next holder (a stop-the-world pause)"),
 			Close:       bind([]string{"K"}, "K", "close a holder (node goes at once)"),
 			HoldLonger:  bind([]string{"H"}, "H", "hold longer"),
 			HoldShorter: bind([]string{"h"}, "h", "hold shorter"),

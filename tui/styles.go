@@ -52,6 +52,7 @@ type Styles struct {
 	LaneChain lipgloss.Style
 	LaneHerd  lipgloss.Style
 	LaneSpin  lipgloss.Style
+	LaneRedis lipgloss.Style
 	Spark     lipgloss.Style
 }
 
@@ -122,6 +123,7 @@ func NewStyles(dark bool) Styles {
 		LaneChain:   s().Foreground(p.green).Bold(true),
 		LaneHerd:    s().Foreground(p.orange).Bold(true),
 		LaneSpin:    s().Foreground(p.magenta).Bold(true),
+		LaneRedis:   s().Foreground(p.red).Bold(true),
 		Spark:       s().Foreground(p.accent),
 	}
 }
@@ -135,6 +137,6 @@ func PlainStyles() Styles {
 		Connected: s, Suspended: s, Expired: s, Connecting: s, Title: s, Border: s, Selected: s, SelectedDim: s,
 		Flash: s, Dim: s, Ephemeral: s, Label: s, TabActive: s.Padding(0, 1), TabInactive: s.Padding(0, 1), Match: s,
 		Holder: s, Waiter: s, You: s, Leader: s, Warning: s, Error: s, Info: s, HelpKey: s, HelpDesc: s,
-		Dialog: s.Border(lipgloss.NormalBorder()).Padding(0, 1), LaneChain: s, LaneHerd: s, LaneSpin: s, Spark: s,
+		Dialog: s.Border(lipgloss.NormalBorder()).Padding(0, 1), LaneChain: s, LaneHerd: s, LaneSpin: s, LaneRedis: s, Spark: s,
 	}
 }

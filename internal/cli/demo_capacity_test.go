@@ -23,7 +23,7 @@ func TestFitContenders(t *testing.T) {
 		{"no room", connectionCapacity{perMember: 20, members: 1, total: 20}, 19, 12, 0, 0, "too few for the demo's seeded state"},
 	}
 	for _, c := range cases {
-		got, dc, err := fitContenders(c.capacity, c.seeded, c.wanted)
+		got, dc, err := fitContenders(c.capacity, c.seeded, c.wanted, 3)
 		if c.wantErrSubstring != "" {
 			if err == nil || !strings.Contains(err.Error(), c.wantErrSubstring) || !strings.Contains(err.Error(), "maxClientCnxns") {
 				t.Errorf("%s: error %v, want one saying %q and naming maxClientCnxns", c.name, err, c.wantErrSubstring)
