@@ -86,6 +86,19 @@ func waitChildren(t *testing.T, s *Session, dir string, cond func([]string) bool
 	}
 }
 
+// waitNotified waits, with the test's deadline, until m has counted at
+// least n notifications.
+func waitNotified(t *testing.T, m *Mutex, n uint64) {
+	t.Helper()
+	deadline := time.Now().Add(testTimeout)
+	for m.Stats().Notifications < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %d notifications (have %d)", n, m.Stats().Notifications)
+		}
+		time.Sleep(time.Millisecond) // a counter, not an event: poll it
+	}
+}
+
 func waitClosed(t *testing.T, what string, ch <-chan struct{}) {
 	t.Helper()
 	select {

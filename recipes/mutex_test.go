@@ -204,6 +204,11 @@ func TestMutexChainWakesOne(t *testing.T) {
 				}
 				waitWatchers(t, connect, dir, tc.afterward)
 				for i, w := range waiters {
+					// The server has sent the notifications; each waiter
+					// counts its own when its goroutine takes it.
+					waitNotified(t, w, tc.notified[i])
+				}
+				for i, w := range waiters {
 					if got := w.Stats().Notifications; got != tc.notified[i] {
 						t.Errorf("waiter %d: %d notifications, want %d", i, got, tc.notified[i])
 					}
