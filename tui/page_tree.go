@@ -72,8 +72,9 @@ func (b *treePage) leftWidth() int { return max(min(b.width*2/5, 60), 28) }
 
 func (b *treePage) Keys() []key.Binding {
 	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
-	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.Hex, d.Decoder}
-	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree)
+	t := b.ctx.Keys.Tree
+	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.Hex, d.Decoder, t.Find, t.Export}
+	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree, t.Import, t.Copy, t.Move, t.SetACL)
 }
 
 func (b *treePage) nextFrame() time.Duration {
@@ -211,6 +212,8 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		} else if p != "/" {
 			b.tree.selectPath(path.Dir(p))
 		}
+	case key.Matches(msg, b.ctx.Keys.Tree.Find):
+		return askFind(b.ctx, b.tree.selectedPath())
 	case key.Matches(msg, n.Enter):
 		p := b.tree.selectedPath()
 		if l := b.tree.labels[p]; l.kind != "" {
