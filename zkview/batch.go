@@ -60,6 +60,20 @@ var ErrNoMultiRead = errors.New("the server does not answer multiRead (ZooKeeper
 // client is connected to, with the client's credentials, and checks that
 // the server answers multiRead (ErrNoMultiRead when it does not).
 func (c *Client) DialBatch(ctx context.Context, n int) (*Batch, error) {
+	b, err := c.dialWire(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.probe(ctx); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// dialWire opens n raw connections to the client's server with its
+// credentials.
+func (c *Client) dialWire(ctx context.Context, n int) (*Batch, error) {
 	server := c.conn.Server()
 	if server == "" {
 		return nil, fmt.Errorf("batched reads: not connected")
@@ -82,10 +96,6 @@ func (c *Client) DialBatch(ctx context.Context, n int) (*Batch, error) {
 				return nil, fmt.Errorf("batched reads on %s: add %s credentials: %w", server, a.scheme, err)
 			}
 		}
-	}
-	if err := b.probe(ctx); err != nil {
-		b.Close()
-		return nil, err
 	}
 	return b, nil
 }
@@ -202,6 +212,16 @@ func (b *Batch) opError(op, path string, err error) error {
 			err = zk.ErrNoNode
 		case jute.ErrNoAuth:
 			err = zk.ErrNoAuth
+		case jute.ErrNodeExists:
+			err = zk.ErrNodeExists
+		case jute.ErrNotEmpty:
+			err = zk.ErrNotEmpty
+		case jute.ErrBadVersion:
+			err = zk.ErrBadVersion
+		case jute.ErrInvalidACL:
+			err = zk.ErrInvalidACL
+		case jute.ErrNoChildrenForEphemerals:
+			err = zk.ErrNoChildrenForEphemerals
 		}
 	}
 	return &PathError{Op: op, Path: path, Server: b.server, Err: err}
