@@ -56,7 +56,8 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
 		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts),
 		newSessionsCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
-	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts))
+	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
+		newCopyCommand(opts), newMoveCommand(opts))
 	return root
 }
 

@@ -62,3 +62,42 @@ func TestExportImport(t *testing.T) {
 		}
 	})
 }
+
+// TestCopyMove: cp copies, mv refuses without a terminal or --yes and
+// with ephemerals unless --force, and moves with --yes.
+func TestCopyMove(t *testing.T) {
+	zktest.Each(t, func(t *testing.T, connect string) {
+		base := zktest.Path(t)
+		c := zktest.Conn(t, connect)
+		open := zk.WorldACL(zk.PermAll)
+		create(t, c, base, nil, 0, open)
+		create(t, c, base+"/a", []byte("a"), 0, open)
+		create(t, c, base+"/a/b", []byte("b"), 0, open)
+		if out, _, err := run(t, "--server", connect, "cp", base+"/a", base+"/c"); err != nil || !strings.Contains(out, "created 2,") {
+			t.Fatalf("cp: %v\n%s", err, out)
+		}
+		if _, _, err := run(t, "--server", connect, "mv", base+"/c", base+"/d"); err == nil || !strings.Contains(err.Error(), "--yes") {
+			t.Fatalf("mv without a terminal: %v, want a refusal naming --yes", err)
+		}
+		if _, _, err := run(t, "--server", connect, "mv", base+"/a", base+"/a/inside", "--yes"); err == nil || !strings.Contains(err.Error(), "inside") {
+			t.Fatalf("mv into itself: %v", err)
+		}
+		out, _, err := run(t, "--server", connect, "mv", base+"/c", base+"/d", "--yes")
+		if err != nil || !strings.Contains(out, "deleted 2 from the source") {
+			t.Fatalf("mv --yes: %v\n%s", err, out)
+		}
+		if ok, _, _ := c.Exists(base + "/c"); ok {
+			t.Fatal("mv left the source")
+		}
+		if d, _, err := c.Get(base + "/d/b"); err != nil || string(d) != "b" {
+			t.Fatalf("moved node: %q %v", d, err)
+		}
+		create(t, c, base+"/d/eph", nil, zk.FlagEphemeral, open)
+		if _, _, err := run(t, "--server", connect, "mv", base+"/d", base+"/e", "--yes"); err == nil || !strings.Contains(err.Error(), "--force") {
+			t.Fatalf("mv of a subtree with an ephemeral: %v, want a refusal naming --force", err)
+		}
+		if ok, _, _ := c.Exists(base + "/e"); ok {
+			t.Fatal("a refused mv copied")
+		}
+	})
+}
