@@ -214,6 +214,8 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, b.ctx.Keys.Tree.Find):
 		return askFind(b.ctx, b.tree.selectedPath())
+	case key.Matches(msg, b.ctx.Keys.Tree.Export):
+		return b.exportFile()
 	case key.Matches(msg, n.Enter):
 		p := b.tree.selectedPath()
 		if l := b.tree.labels[p]; l.kind != "" {
@@ -234,6 +236,12 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return b.remove()
 	case key.Matches(msg, a.DeleteTree):
 		return b.removeTree()
+	case key.Matches(msg, b.ctx.Keys.Tree.Import):
+		return b.importFile()
+	case key.Matches(msg, b.ctx.Keys.Tree.Copy):
+		return b.copyOrMove(false)
+	case key.Matches(msg, b.ctx.Keys.Tree.Move):
+		return b.copyOrMove(true)
 	default:
 		return nil
 	}
