@@ -151,6 +151,8 @@ func (b *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 			return b, tea.Batch(b.detail.update(msg), b.tree.fetch(), b.detail.readACL())
 		}
 		return b, b.detail.update(msg)
+	case aclSetMsg:
+		return b, tea.Batch(status(msg.text), b.detail.readACL())
 	case refreshMsg:
 		b.tree.stats, b.tree.statErrs, b.tree.labelled = map[string]*zk.Stat{}, map[string]error{}, map[string]int64{}
 		return b, tea.Batch(b.detail.update(msg), b.tree.fetch(), b.detail.readACL())
@@ -242,6 +244,8 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return b.copyOrMove(false)
 	case key.Matches(msg, b.ctx.Keys.Tree.Move):
 		return b.copyOrMove(true)
+	case key.Matches(msg, b.ctx.Keys.Tree.SetACL):
+		return b.setACL()
 	default:
 		return nil
 	}

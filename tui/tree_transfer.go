@@ -223,4 +223,3 @@ func copyOrMoveNow(ctx context.Context, c *zkview.Client, w *zkview.Writer, src,
 	}
 	return statusMsg{text: fmt.Sprintf("moved %s to %s (%s nodes)", src, dst, display.Count(rep.Deleted))}
 }
-

@@ -44,6 +44,7 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 		{"import", "-", "--to", base + "/copy"},
 		{"cp", base + "/data", base + "/copy"},
 		{"mv", base + "/data", base + "/copy", "--yes"},
+		{"setacl", base + "/data", "world:anyone:r"},
 	}
 	for _, args := range writes {
 		_, _, err := run(t, append([]string{"--server", connect, "--readonly"}, args...)...)

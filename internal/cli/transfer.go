@@ -66,6 +66,9 @@ always ends there.`,
 			}
 			notef(cmd.ErrOrStderr(), "exported %s (%s of data) from %s; %d ephemeral (skipped on import unless --ephemerals), %d unreadable",
 				plural(st.Nodes, "node"), byteCount(st.DataBytes), root, st.Ephemeral, st.Unreadable)
+			if st.MaskedACL > 0 {
+				warnf(cmd.ErrOrStderr(), "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
+			}
 			if st.Unreadable > 0 {
 				warnf(cmd.ErrOrStderr(), "%s could not be read (no READ for this session? try --auth): they are in the file with an error and import refuses them", plural(st.Unreadable, "node"))
 			}

@@ -16,6 +16,9 @@ type ExportStats struct {
 	Nodes      int // records written
 	Ephemeral  int // of them ephemeral
 	Unreadable int // of them with an error instead of data
+	// MaskedACL counts nodes whose digest hashes the server hid (the
+	// session had no ADMIN on them): import refuses them.
+	MaskedACL int
 	DataBytes  int64
 }
 
@@ -48,6 +51,9 @@ func Export(ctx context.Context, r zkview.Reader, root string, w io.Writer, opts
 			st.Unreadable++
 		case rec.Ephemeral():
 			st.Ephemeral++
+		}
+		if rec.MaskedACL() {
+			st.MaskedACL++
 		}
 		st.DataBytes += int64(len(rec.Data))
 		if opts.Visited != nil {

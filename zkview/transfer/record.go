@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"fmt"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -58,8 +59,23 @@ type ACL struct {
 // Ephemeral reports whether the node was ephemeral.
 func (r *Record) Ephemeral() bool { return r.EphemeralOwner != "" }
 
+// MaskedACL reports whether the server hid a digest hash of the ACL
+// ("user:x"), as ZooKeeper does for a reader without ADMIN on the node:
+// recreated, such an entry would lock its user out.
+func (r *Record) MaskedACL() bool {
+	for _, a := range r.ACL {
+		if a.Scheme == "digest" && strings.HasSuffix(a.ID, ":x") {
+			return true
+		}
+	}
+	return false
+}
+
 // ZKACL is the record's ACL as go-zookeeper's.
 func (r *Record) ZKACL() ([]zk.ACL, error) {
+	if r.MaskedACL() {
+		return nil, fmt.Errorf("its ACL's digest hash was hidden by the server at export (user:x: the exporting session had no ADMIN on it); export as an identity with ADMIN")
+	}
 	out := make([]zk.ACL, len(r.ACL))
 	for i, a := range r.ACL {
 		p, err := zkview.ParsePerms(a.Perms)
