@@ -57,7 +57,8 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts),
 		newSessionsCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
 	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
-		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand())
+		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
+		newWatchCommand(opts))
 	return root
 }
 

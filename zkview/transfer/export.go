@@ -19,7 +19,7 @@ type ExportStats struct {
 	// MaskedACL counts nodes whose digest hashes the server hid (the
 	// session had no ADMIN on them): import refuses them.
 	MaskedACL int
-	DataBytes  int64
+	DataBytes int64
 }
 
 // ExportOptions tunes Export.
