@@ -268,6 +268,13 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case openDialogMsg:
 		a.dialog = msg.d
 		return nil
+	case goToMsg:
+		tree, ok := a.pages[0].(*treePage)
+		if !ok {
+			return nil
+		}
+		a.popTo(0)
+		return tree.goTo(msg.path)
 	case frameMsg:
 		a.frameQueued = false
 		return a.broadcast(msg)

@@ -25,6 +25,13 @@ type ActionKeys struct {
 	Enqueue, Dequeue, Volunteer, Resign key.Binding
 }
 
+// TreeKeys are the tree page's tools: find and export read, the rest
+// write (NewKeys disables those when read-only, as ActionKeys).
+type TreeKeys struct {
+	Find, Export               key.Binding
+	Import, Copy, Move, SetACL key.Binding
+}
+
 // DemoKeys drive the demo's lanes.
 type DemoKeys struct {
 	More, Fewer, Pause, Crash, Close, Stall, HoldLonger, HoldShorter, Reset, Lane key.Binding
@@ -36,6 +43,7 @@ type Keys struct {
 	Nav    NavKeys
 	Detail DetailKeys
 	Action ActionKeys
+	Tree   TreeKeys
 	Demo   DemoKeys
 }
 
@@ -85,6 +93,14 @@ func NewKeys(readOnly bool) Keys {
 			Volunteer:    bind([]string{"v"}, "v", "volunteer as candidate"),
 			Resign:       bind([]string{"R"}, "R", "resign"),
 		},
+		Tree: TreeKeys{
+			Find:   bind([]string{"F"}, "F", "find under the node (name, data, owner, age)"),
+			Export: bind([]string{"X"}, "X", "export the subtree to a file (JSON Lines)"),
+			Import: bind([]string{"I"}, "I", "import a file under the node"),
+			Copy:   bind([]string{"c"}, "c", "copy the subtree to…"),
+			Move:   bind([]string{"m"}, "m", "move the subtree to…"),
+			SetACL: bind([]string{"A"}, "A", "set the node's ACL"),
+		},
 		Demo: DemoKeys{
 			More:        bind([]string{"+", "="}, "+", "one more contender per lane"),
 			Fewer:       bind([]string{"-"}, "-", "one fewer contender per lane"),
@@ -101,7 +117,7 @@ func NewKeys(readOnly bool) Keys {
 	if readOnly {
 		for _, b := range []*key.Binding{&k.Action.Create, &k.Action.Edit, &k.Action.Delete, &k.Action.DeleteTree,
 			&k.Action.Acquire, &k.Action.Release, &k.Action.ForceRelease, &k.Action.Enqueue, &k.Action.Dequeue,
-			&k.Action.Volunteer, &k.Action.Resign} {
+			&k.Action.Volunteer, &k.Action.Resign, &k.Tree.Import, &k.Tree.Copy, &k.Tree.Move, &k.Tree.SetACL} {
 			b.SetEnabled(false)
 		}
 	}

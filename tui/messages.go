@@ -134,3 +134,9 @@ func failureLine(err error) tea.Cmd {
 func afterDelay(d time.Duration, msg tea.Msg) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
+
+// goToMsg asks App to show path in the tree (find's matches, a session's
+// ephemerals).
+type goToMsg struct{ path string }
+
+func goTo(path string) tea.Cmd { return func() tea.Msg { return goToMsg{path: path} } }

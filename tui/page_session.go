@@ -56,7 +56,9 @@ func (p *sessionPage) Keys() []key.Binding {
 	k := p.ctx.Keys
 	again := k.Global.Refresh
 	again.SetHelp(again.Help().Key, "ask the servers again")
-	return []key.Binding{again, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
+	open := k.Nav.Enter
+	open.SetHelp(open.Help().Key, "go to the node in the tree")
+	return []key.Binding{open, again, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
 }
 
 func (p *sessionPage) SetFilter(f filter) { p.tbl.setFilter(f) }
@@ -65,6 +67,12 @@ func (p *sessionPage) Filter() filter     { return p.tbl.filter }
 func (p *sessionPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
+			if r, ok := p.tbl.selected(); ok && len(r.key) > 1 {
+				return p, goTo(r.key[1:]) // an ephemeral node or a watched path
+			}
+			return p, nil
+		}
 		navigate(p.tbl, p.ctx.Keys.Nav, msg)
 	case introMsg:
 		if p.poll.take(msg, p.ctx.Now()) {

@@ -72,8 +72,9 @@ func (b *treePage) leftWidth() int { return max(min(b.width*2/5, 60), 28) }
 
 func (b *treePage) Keys() []key.Binding {
 	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
-	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.Hex, d.Decoder}
-	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree)
+	t := b.ctx.Keys.Tree
+	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.Hex, d.Decoder, t.Find, t.Export}
+	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree, t.Import, t.Copy, t.Move, t.SetACL)
 }
 
 func (b *treePage) nextFrame() time.Duration {
@@ -150,6 +151,8 @@ func (b *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 			return b, tea.Batch(b.detail.update(msg), b.tree.fetch(), b.detail.readACL())
 		}
 		return b, b.detail.update(msg)
+	case aclSetMsg:
+		return b, tea.Batch(status(msg.text), b.detail.readACL())
 	case refreshMsg:
 		b.tree.stats, b.tree.statErrs, b.tree.labelled = map[string]*zk.Stat{}, map[string]error{}, map[string]int64{}
 		return b, tea.Batch(b.detail.update(msg), b.tree.fetch(), b.detail.readACL())
@@ -211,6 +214,10 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		} else if p != "/" {
 			b.tree.selectPath(path.Dir(p))
 		}
+	case key.Matches(msg, b.ctx.Keys.Tree.Find):
+		return askFind(b.ctx, b.tree.selectedPath())
+	case key.Matches(msg, b.ctx.Keys.Tree.Export):
+		return b.exportFile()
 	case key.Matches(msg, n.Enter):
 		p := b.tree.selectedPath()
 		if l := b.tree.labels[p]; l.kind != "" {
@@ -231,6 +238,14 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return b.remove()
 	case key.Matches(msg, a.DeleteTree):
 		return b.removeTree()
+	case key.Matches(msg, b.ctx.Keys.Tree.Import):
+		return b.importFile()
+	case key.Matches(msg, b.ctx.Keys.Tree.Copy):
+		return b.copyOrMove(false)
+	case key.Matches(msg, b.ctx.Keys.Tree.Move):
+		return b.copyOrMove(true)
+	case key.Matches(msg, b.ctx.Keys.Tree.SetACL):
+		return b.setACL()
 	default:
 		return nil
 	}

@@ -206,7 +206,11 @@ func (d *detailPane) lines() []string {
 		case d.aclErr != nil:
 			return []string{st.Error.Render(d.aclErr.Error())}
 		}
-		return fieldLines(st, zkview.FormatACL(d.acl))
+		lines := fieldLines(st, zkview.FormatACL(d.acl))
+		if d.ctx.Writer != nil {
+			lines = append(lines, "", st.Dim.Render("A sets the ACL (scheme:id:perms,…)"))
+		}
+		return lines
 	case tabRecipe:
 		return nil // drawn by the recipe view
 	}

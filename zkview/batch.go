@@ -20,6 +20,7 @@ import (
 type Listing struct {
 	Children []string
 	Stat     *zk.Stat
+	Data     []byte // getData brings it with the stat
 	Err      error
 }
 
@@ -59,6 +60,20 @@ var ErrNoMultiRead = errors.New("the server does not answer multiRead (ZooKeeper
 // client is connected to, with the client's credentials, and checks that
 // the server answers multiRead (ErrNoMultiRead when it does not).
 func (c *Client) DialBatch(ctx context.Context, n int) (*Batch, error) {
+	b, err := c.dialWire(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.probe(ctx); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// dialWire opens n raw connections to the client's server with its
+// credentials.
+func (c *Client) dialWire(ctx context.Context, n int) (*Batch, error) {
 	server := c.conn.Server()
 	if server == "" {
 		return nil, fmt.Errorf("batched reads: not connected")
@@ -81,10 +96,6 @@ func (c *Client) DialBatch(ctx context.Context, n int) (*Batch, error) {
 				return nil, fmt.Errorf("batched reads on %s: add %s credentials: %w", server, a.scheme, err)
 			}
 		}
-	}
-	if err := b.probe(ctx); err != nil {
-		b.Close()
-		return nil, err
 	}
 	return b, nil
 }
@@ -143,7 +154,8 @@ func (b *Batch) ListBatch(ctx context.Context, paths []string) []Listing {
 			out[i].Err = b.pathError(p, &zkwire.ServerError{Code: data.Err})
 		default:
 			out[i].Children = children.Rec.(*jute.StringsResponse).Strings
-			out[i].Stat = zkStat(data.Rec.(*jute.GetDataResponse).Stat)
+			got := data.Rec.(*jute.GetDataResponse)
+			out[i].Stat, out[i].Data = zkStat(got.Stat), got.Data
 		}
 	}
 	return out
@@ -164,6 +176,19 @@ func (b *Batch) Get(ctx context.Context, path string) ([]byte, *zk.Stat, error) 
 	return resp.Data, zkStat(resp.Stat), nil
 }
 
+// ACL reads one node's ACL and stat.
+func (b *Batch) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, error) {
+	var resp jute.GetACLResponse
+	if err := b.pick().Call(ctx, jute.OpGetACL, &jute.PathRequest{Path: b.target.Abs(path)}, &resp); err != nil {
+		return nil, nil, b.opError("get ACL of", path, err)
+	}
+	acl := make([]zk.ACL, len(resp.ACL))
+	for i, a := range resp.ACL {
+		acl[i] = zk.ACL{Perms: a.Perms, Scheme: a.ID.Scheme, ID: a.ID.ID}
+	}
+	return acl, zkStat(resp.Stat), nil
+}
+
 // Close ends the batch's sessions.
 func (b *Batch) Close() {
 	for _, c := range b.conns {
@@ -176,7 +201,10 @@ func (b *Batch) Close() {
 
 // pathError names the path and the server, with go-zookeeper's errors
 // for ZooKeeper's codes, so that IsNoNode and IsNoAuth hold.
-func (b *Batch) pathError(path string, err error) error {
+func (b *Batch) pathError(path string, err error) error { return b.opError("list", path, err) }
+
+// opError is pathError for another operation.
+func (b *Batch) opError(op, path string, err error) error {
 	var se *zkwire.ServerError
 	if errors.As(err, &se) {
 		switch se.Code {
@@ -184,9 +212,19 @@ func (b *Batch) pathError(path string, err error) error {
 			err = zk.ErrNoNode
 		case jute.ErrNoAuth:
 			err = zk.ErrNoAuth
+		case jute.ErrNodeExists:
+			err = zk.ErrNodeExists
+		case jute.ErrNotEmpty:
+			err = zk.ErrNotEmpty
+		case jute.ErrBadVersion:
+			err = zk.ErrBadVersion
+		case jute.ErrInvalidACL:
+			err = zk.ErrInvalidACL
+		case jute.ErrNoChildrenForEphemerals:
+			err = zk.ErrNoChildrenForEphemerals
 		}
 	}
-	return &PathError{Op: "list", Path: path, Server: b.server, Err: err}
+	return &PathError{Op: op, Path: path, Server: b.server, Err: err}
 }
 
 // zkStat is a wire stat as go-zookeeper's.

@@ -62,6 +62,11 @@ func (p *Pool) Get(ctx context.Context, path string) ([]byte, *zk.Stat, error) {
 	return p.pick().Get(ctx, path)
 }
 
+// ACL reads a node's ACL on one of the pool's sessions.
+func (p *Pool) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, error) {
+	return p.pick().ACL(ctx, path)
+}
+
 // Close ends every session of the pool.
 func (p *Pool) Close() {
 	for _, c := range p.clients {

@@ -37,6 +37,12 @@ func IsNoNode(err error) bool { return errors.Is(err, zk.ErrNoNode) }
 // IsNoAuth reports whether err says we may not read the node.
 func IsNoAuth(err error) bool { return errors.Is(err, zk.ErrNoAuth) }
 
+// IsBadVersion reports whether a conditional write found another version.
+func IsBadVersion(err error) bool { return errors.Is(err, zk.ErrBadVersion) }
+
+// IsNotEmpty reports whether a delete found children.
+func IsNotEmpty(err error) bool { return errors.Is(err, zk.ErrNotEmpty) }
+
 // IsConnectionLoss reports whether a read failed because the connection
 // went (or was not there): a Tree reads it again once reconnected.
 func IsConnectionLoss(err error) bool {

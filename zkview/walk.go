@@ -3,6 +3,7 @@ package zkview
 import (
 	"container/heap"
 	"context"
+	"fmt"
 	"sort"
 	"sync"
 
@@ -16,6 +17,12 @@ type WalkNode struct {
 	Stat     *zk.Stat // nil when Err is set
 	Children []string // sorted names
 	Err      error    // the listing failed (e.g. NoAuth); the walk goes on
+	// Data is the node's data, when WalkOptions.Data asked for it.
+	Data []byte
+	// ACL is the node's ACL, when WalkOptions.ACL asked for it; ACLErr
+	// says why it could not be read (the walk goes on).
+	ACL    []zk.ACL
+	ACLErr error
 }
 
 // WalkOptions tunes Walk.
@@ -27,6 +34,11 @@ type WalkOptions struct {
 	// Skip, when it returns true for a node, keeps Walk from descending into
 	// its children (the node itself is still visited).
 	Skip func(WalkNode) bool
+	// Data reads each node's data too (find --data, export). A batched
+	// reader has it from the listing's request; others read it apart.
+	Data bool
+	// ACL reads each node's ACL too (export), beside the listing.
+	ACL bool
 }
 
 // Walk visits root and its descendants in depth-first preorder, calling
@@ -40,7 +52,7 @@ func Walk(ctx context.Context, r Reader, root string, opts WalkOptions, visit fu
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w := &walker{ctx: ctx, r: r, work: make(chan struct{}, 1)}
+	w := &walker{ctx: ctx, r: r, opts: opts, work: make(chan struct{}, 1)}
 	for i := 0; i < opts.Concurrency; i++ {
 		go w.worker()
 	}
@@ -56,11 +68,16 @@ type listing struct {
 	children []string
 	stat     *zk.Stat
 	err      error
+	data     []byte
+	hasData  bool
+	acl      []zk.ACL
+	aclErr   error
 }
 
 type walker struct {
 	ctx     context.Context
 	r       Reader
+	opts    WalkOptions
 	mu      sync.Mutex
 	pending listingHeap
 	stopped bool
@@ -119,15 +136,53 @@ func (w *walker) worker() {
 			}
 			for i, got := range batch.ListBatch(w.ctx, paths) {
 				ls[i].children, ls[i].stat, ls[i].err = got.Children, got.Stat, got.Err
+				ls[i].data, ls[i].hasData = got.Data, got.Err == nil
 			}
 		} else {
 			ls[0].children, ls[0].stat, ls[0].err = w.r.Children(w.ctx, ls[0].path)
 		}
+		w.readExtras(ls)
 		for _, l := range ls {
 			sort.Strings(l.children)
 			close(l.done)
 		}
 	}
+}
+
+// readExtras reads what the options ask beyond the listings: data a
+// listing did not bring, and ACLs, all at once (ACLs cannot be part of a
+// multiRead).
+func (w *walker) readExtras(ls []*listing) {
+	acls, _ := w.r.(ACLReader)
+	var wg sync.WaitGroup
+	for _, l := range ls {
+		if l.err != nil {
+			continue
+		}
+		if w.opts.Data && !l.hasData {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				data, _, err := w.r.Get(w.ctx, l.path)
+				l.data, l.hasData = data, err == nil
+				if err != nil && !IsNoNode(err) {
+					l.err = err
+				}
+			}()
+		}
+		if w.opts.ACL {
+			if acls == nil {
+				l.aclErr = fmt.Errorf("this reader cannot read ACLs")
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				l.acl, _, l.aclErr = acls.ACL(w.ctx, l.path)
+			}()
+		}
+	}
+	wg.Wait()
 }
 
 func (w *walker) stop() {
@@ -145,7 +200,10 @@ func (w *walker) visit(l *listing, depth int, opts WalkOptions, visit func(WalkN
 	if IsNoNode(l.err) && depth > 0 {
 		return nil // gone since its parent was listed
 	}
-	n := WalkNode{Path: l.path, Depth: depth, Stat: l.stat, Children: l.children, Err: l.err}
+	n := WalkNode{Path: l.path, Depth: depth, Stat: l.stat, Children: l.children, Err: l.err, ACL: l.acl, ACLErr: l.aclErr}
+	if w.opts.Data {
+		n.Data = l.data
+	}
 	if err := visit(n); err != nil {
 		return err
 	}

@@ -72,3 +72,10 @@ func (w *Writer) DeleteRecursive(ctx context.Context, path string) error {
 	}
 	return nil
 }
+
+// SetACL replaces a node's ACL if its aversion matches (-1: any).
+func (w *Writer) SetACL(ctx context.Context, path string, acl []zk.ACL, version int32) (*zk.Stat, error) {
+	return do(ctx, w.c, "set ACL of", path, func(string) (*zk.Stat, error) {
+		return w.c.conn.SetACL(w.c.Abs(path), acl, version)
+	})
+}

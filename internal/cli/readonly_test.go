@@ -31,6 +31,7 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	reads := [][]string{
 		{"ls", "-l", base}, {"tree", base}, {"get", base + "/data"}, {"stat", base + "/data"},
 		{"locks", base}, {"queues", base}, {"elections", base}, {"sessions"},
+		{"find", base, "--name", "*"}, {"export", base},
 	}
 	for _, args := range reads {
 		if _, _, err := run(t, append([]string{"--server", connect, "--readonly"}, args...)...); err != nil {
@@ -40,6 +41,10 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	writes := [][]string{
 		{"lock", base + "/lock", "--", "true"},
 		{"demo", "--headless", "--duration", "1s"},
+		{"import", "-", "--to", base + "/copy"},
+		{"cp", base + "/data", base + "/copy"},
+		{"mv", base + "/data", base + "/copy", "--yes"},
+		{"setacl", base + "/data", "world:anyone:r"},
 	}
 	for _, args := range writes {
 		_, _, err := run(t, append([]string{"--server", connect, "--readonly"}, args...)...)

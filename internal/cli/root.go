@@ -57,6 +57,9 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
 		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts),
 		newSessionsCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
+	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
+		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
+		newWatchCommand(opts))
 	return root
 }
 

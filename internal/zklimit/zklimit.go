@@ -21,16 +21,44 @@ var ErrTooLarge = errors.New("request too large for ZooKeeper")
 
 // CheckCreate checks the size of a create request.
 func CheckCreate(path string, data []byte, acl []zk.ACL) error {
-	size := 8 + 4 + len(path) + 4 + len(data) + 4 + 4 // header, path, data, acl count, flags
+	return check(path, len(data), RequestHeader+CreateSize(path, data, acl))
+}
+
+// RequestHeader is the xid and type before every request.
+const RequestHeader = 8
+
+// MultiOpHeader is the header before each operation of a multi (type,
+// done, error); one more ends the list.
+const MultiOpHeader = 9
+
+// CreateSize is the length of a create record (path, data, ACL, flags).
+func CreateSize(path string, data []byte, acl []zk.ACL) int {
+	size := 4 + len(path) + 4 + len(data) + 4 + 4
 	for _, a := range acl {
 		size += 4 + 4 + len(a.Scheme) + 4 + len(a.ID)
 	}
-	return check(path, len(data), size)
+	return size
+}
+
+// SetDataSize is the length of a setData record (path, data, version).
+func SetDataSize(path string, data []byte) int { return 4 + len(path) + 4 + len(data) + 4 }
+
+// DeleteSize is the length of a delete record (path, version).
+func DeleteSize(path string) int { return 4 + len(path) + 4 }
+
+// CheckMulti checks the size of a multi whose records add up to records
+// bytes over ops operations; what names the multi in the error.
+func CheckMulti(what string, ops, records int) error {
+	size := RequestHeader + ops*MultiOpHeader + MultiOpHeader + records
+	if size <= MaxRequest {
+		return nil
+	}
+	return fmt.Errorf("%w: %s makes a %d-byte request; ZooKeeper takes at most %d (its default jute.maxbuffer)", ErrTooLarge, what, size, MaxRequest)
 }
 
 // CheckSet checks the size of a setData request.
 func CheckSet(path string, data []byte) error {
-	return check(path, len(data), 8+4+len(path)+4+len(data)+4) // header, path, data, version
+	return check(path, len(data), RequestHeader+SetDataSize(path, data))
 }
 
 func check(path string, data, size int) error {

@@ -1,0 +1,277 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// findLimit is how many matches the page keeps; past it the walk stops
+// and says so (zkx find prints them all).
+const findLimit = 10000
+
+// findSyntax is how the find dialog explains its query.
+const findSyntax = "words: GLOB or /regex/ (the name), data=/regex/, ephemeral, owner=0x…, older=1h"
+
+// parseFindQuery reads the explorer's find query: the same conditions as
+// zkx find's flags, written as words.
+func parseFindQuery(text string) (zkview.FindQuery, error) {
+	var q zkview.FindQuery
+	for _, w := range strings.Fields(text) {
+		name, value, hasValue := strings.Cut(w, "=")
+		var err error
+		switch {
+		case !hasValue && w == "ephemeral":
+			q.Ephemeral = true
+		case !hasValue, name == "name":
+			if !hasValue {
+				value = w
+			}
+			q.Name, err = zkview.ParseNamePattern(value)
+		case name == "data":
+			q.Data, err = zkview.ParseDataPattern(value)
+		case name == "owner":
+			q.Owner, err = zkview.ParseOwner(value)
+		case name == "older":
+			q.Older, err = time.ParseDuration(value)
+			if err == nil && q.Older < 0 {
+				err = fmt.Errorf("older=%s: a duration not below 0", value)
+			}
+		default:
+			err = fmt.Errorf("%q: unknown condition (%s)", name, findSyntax)
+		}
+		if err != nil {
+			return q, err
+		}
+	}
+	return q, nil
+}
+
+// findPage lists the matches of a find under a node as the walk reaches
+// them; Enter goes to one in the tree.
+type findPage struct {
+	ctx    *Context
+	root   string
+	query  zkview.FindQuery
+	tbl    *listTable
+	rows   []tableRow
+	pctx   context.Context
+	cancel context.CancelFunc
+
+	visited int
+	done    bool
+	err     error
+	capped  bool
+	started time.Time
+	elapsed time.Duration
+
+	width, height int
+}
+
+// findBatchMsg carries the matches found since the last one.
+type findBatchMsg struct {
+	owner   *findPage
+	matches []zkview.WalkNode
+	visited int
+	done    bool
+	err     error
+	capped  bool
+	next    tea.Cmd
+}
+
+func newFindPage(ctx *Context, root string, q zkview.FindQuery) *findPage {
+	pctx, cancel := context.WithCancel(ctx.Ctx)
+	return &findPage{ctx: ctx, root: root, query: q, pctx: pctx, cancel: cancel,
+		tbl: newListTable(
+			listColumn{title: "PATH", weight: 1, min: 20, tail: true},
+			listColumn{title: "OWNER", fit: true, most: 18, hide: 2},
+			listColumn{title: "BYTES", fit: true, most: 8, right: true, hide: 1},
+			listColumn{title: "MODIFIED", fit: true, most: 10, right: true, hide: 1},
+		)}
+}
+
+func (p *findPage) Title() string { return "find " + display.Line(p.root) }
+func (p *findPage) Close()        { p.cancel() }
+
+func (p *findPage) Keys() []key.Binding {
+	k := p.ctx.Keys
+	open := k.Nav.Enter
+	open.SetHelp(open.Help().Key, "go to the node in the tree")
+	return []key.Binding{open, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
+}
+
+func (p *findPage) SetFilter(f filter) { p.tbl.setFilter(f) }
+func (p *findPage) Filter() filter     { return p.tbl.filter }
+
+// Init starts the walk. Matches travel through a channel that the page
+// drains a frame's worth at a time, so a walk that finds thousands
+// redraws a few times a second, not once a match.
+func (p *findPage) Init() tea.Cmd {
+	p.started = p.ctx.Now()
+	found := make(chan zkview.WalkNode, 256)
+	result := make(chan findBatchMsg, 1)
+	client, root, q, ctx := p.ctx.Client, p.root, p.query, p.pctx
+	counter := new(atomic.Int64)
+	matched := 0
+	go func() {
+		defer close(found)
+		var r zkview.Reader = client
+		if bulk, err := client.DialBulk(ctx, 4); err == nil {
+			defer bulk.Close()
+			r = bulk
+		}
+		capped := false
+		_, err := zkview.Find(ctx, r, root, q, zkview.WalkOptions{Concurrency: 64},
+			func(zkview.WalkNode) { counter.Add(1) },
+			func(n zkview.WalkNode) error {
+				matched++
+				if matched > findLimit {
+					capped = true
+					return errFindCapped
+				}
+				select {
+				case found <- n:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+		if capped {
+			err = nil
+		}
+		result <- findBatchMsg{done: true, err: err, capped: capped}
+	}()
+	return p.drain(found, result, counter)
+}
+
+// errFindCapped stops a walk that found findLimit matches.
+var errFindCapped = fmt.Errorf("find: %d matches", findLimit)
+
+// drain waits for matches and hands over what arrived within a frame.
+func (p *findPage) drain(found <-chan zkview.WalkNode, result <-chan findBatchMsg, counter *atomic.Int64) tea.Cmd {
+	return func() tea.Msg {
+		var batch []zkview.WalkNode
+		tick := time.NewTimer(frameInterval * 3)
+		defer tick.Stop()
+		for {
+			select {
+			case n, ok := <-found:
+				if !ok {
+					res := <-result
+					res.owner, res.matches, res.visited = p, batch, int(counter.Load())
+					return res
+				}
+				batch = append(batch, n)
+			case <-tick.C:
+				return findBatchMsg{owner: p, matches: batch, visited: int(counter.Load()), next: p.drain(found, result, counter)}
+			}
+		}
+	}
+}
+
+func (p *findPage) Update(msg tea.Msg) (page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
+			return p, p.open()
+		}
+		navigate(p.tbl.table, p.ctx.Keys.Nav, msg)
+	case tea.MouseMsg:
+		if mouseTable(p.tbl.table, msg, 1) {
+			return p, p.open()
+		}
+	case findBatchMsg:
+		if msg.owner != p {
+			return p, nil
+		}
+		p.visited = msg.visited
+		now := p.ctx.Now()
+		for _, n := range msg.matches {
+			p.rows = append(p.rows, findRow(n, now))
+		}
+		if len(msg.matches) > 0 {
+			p.tbl.setRows(p.rows, time.Time{})
+		}
+		if msg.done {
+			p.done, p.err, p.capped = true, msg.err, msg.capped
+			p.elapsed = now.Sub(p.started)
+			return p, nil
+		}
+		return p, msg.next
+	}
+	return p, nil
+}
+
+func (p *findPage) Mouse(msg tea.MouseMsg) tea.Cmd {
+	_, cmd := p.Update(msg)
+	return cmd
+}
+
+func findRow(n zkview.WalkNode, now time.Time) tableRow {
+	owner, size, mod := "", "", ""
+	if n.Stat != nil {
+		if zkview.IsSessionOwner(n.Stat.EphemeralOwner) {
+			owner = display.Hex(n.Stat.EphemeralOwner)
+		}
+		size = strconv.Itoa(int(n.Stat.DataLength))
+		mod = ago(now, time.UnixMilli(n.Stat.Mtime))
+	}
+	return tableRow{key: n.Path, cells: []string{display.Line(n.Path), owner, size, mod}, sig: n.Path}
+}
+
+// open goes to the selected match in the tree.
+func (p *findPage) open() tea.Cmd {
+	r, ok := p.tbl.selected()
+	if !ok {
+		return nil
+	}
+	return goTo(r.key)
+}
+
+func (p *findPage) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.tbl.setSize(w, max(h-1, 1))
+}
+
+func (p *findPage) head() string {
+	st := p.ctx.Styles
+	what := st.Label.Render(p.query.String()) + st.Dim.Render(" under "+display.Line(p.root)+" · ")
+	switch {
+	case p.err != nil:
+		return what + st.Error.Render(p.err.Error())
+	case p.capped:
+		return what + st.Warning.Render(fmt.Sprintf("stopped at the first %s matches of %s nodes (zkx find lists them all)",
+			display.Count(findLimit), display.Count(p.visited)))
+	case p.done:
+		return what + st.Dim.Render(fmt.Sprintf("%s of %s nodes matched in %s",
+			display.Count(len(p.rows)), display.Count(p.visited), display.Duration(p.elapsed)))
+	}
+	return what + st.Info.Render(fmt.Sprintf("searching… %s nodes read, %s matched", display.Count(p.visited), display.Count(len(p.rows))))
+}
+
+func (p *findPage) View() string {
+	return fit(p.head(), p.width) + "\n" + p.tbl.view(p.ctx.Styles, true, p.ctx.Now())
+}
+
+// askFind asks for a find query under dir and opens its page.
+func askFind(ctx *Context, dir string) tea.Cmd {
+	return openDialog(ask("Find under "+display.Line(dir), []string{
+		"What to look for — every condition must hold (empty: every node):",
+		findSyntax,
+		"e.g.  lock-* older=1h    /^_c_/ ephemeral    data=/enabled.*false/"}, "find> ", "", func(text string) tea.Cmd {
+		q, err := parseFindQuery(text)
+		if err != nil {
+			return failure(err)
+		}
+		return push(newFindPage(ctx, dir, q))
+	}))
+}
