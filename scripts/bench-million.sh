@@ -21,9 +21,12 @@ go build -o "$bin/zkx" .
 measure() { # name, command...
   local name=$1; shift
   for _ in $(seq "$runs"); do
-    /usr/bin/env time -f "%e %M" -o "$bin/t" "$@" >"$bin/out" 2>/dev/null || true
-    read -r secs kb <"$bin/t"
-    printf '%-34s %7.2f s %6d MB  %s\n' "$name" "$secs" "$((kb / 1024))" "$(wc -l <"$bin/out") lines"
+    # -q: no "Command exited with non-zero status" line; %x says it instead.
+    /usr/bin/env time -q -f "%e %M %x" -o "$bin/t" "$@" >"$bin/out" 2>"$bin/err" || true
+    read -r secs kb status <"$bin/t"
+    printf '%-34s %7.2f s %6d MB  %s' "$name" "$secs" "$((kb / 1024))" "$(wc -l <"$bin/out") lines"
+    if [ "$status" != 0 ]; then printf '  exit %s: %s' "$status" "$(tail -n 1 "$bin/err")"; fi
+    echo
   done
 }
 echo "# $ZK_SERVERS, $runs runs each"

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/go-zookeeper/zk"
+
 	"slices"
 
 	"github.com/zkx-dev/zkx/zkview/recognize"
@@ -110,5 +112,44 @@ func TestLocksTimeoutMidScan(t *testing.T) {
 		if l.Path == base+"/b" {
 			t.Errorf("the held directory was reported: %+v", l)
 		}
+	}
+}
+
+// TestTreeTimeoutMidWalk: a walk that --timeout ends after printing part
+// of the tree is a partial result (exit 3), named as such, its JSON still
+// an array; one that printed nothing is a plain failure.
+func TestTreeTimeoutMidWalk(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	connect := srv.ConnectString()
+	base := zktest.Path(t)
+	c := zktest.Conn(t, connect)
+	for _, p := range []string{base, base + "/a", base + "/b", base + "/b/deep"} {
+		if _, err := c.Create(p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
+		if r.Path == base+"/b" || slices.Contains(r.Paths, base+"/b") {
+			once.Do(func() { close(held); <-release })
+		}
+		return zkserver.Proceed
+	})
+	t.Cleanup(func() { close(release) })
+
+	out, _, err := run(t, "--server", connect, "tree", "-o", "json", "--timeout", "2s", base)
+	<-held
+	var partial *partialError
+	if !errors.As(err, &partial) || !strings.Contains(err.Error(), "--timeout 2s reached before the walk of "+base+" finished") {
+		t.Fatalf("error %v, want a partial result ended by --timeout", err)
+	}
+	var rows []map[string]any
+	if json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("partial output is not a JSON array of what was read:\n%s", out)
+	}
+	_, _, err = run(t, "--server", connect, "tree", "--timeout", "2s", base+"/b")
+	if err == nil || errors.As(err, &partial) || !strings.Contains(err.Error(), "--timeout 2s reached before the walk of "+base+"/b finished") {
+		t.Errorf("a walk that printed nothing: %v, want a plain failure naming --timeout", err)
 	}
 }

@@ -124,7 +124,7 @@ nothing did (as grep), other errors 1 with a message.`,
 			}
 			progress.finish()
 			if err != nil {
-				return timedOut(err, flags.timeout)
+				return walkEnded(err, root, st.Matched > 0, flags.timeout)
 			}
 			if isTerminal(cmd.ErrOrStderr()) {
 				notef(cmd.ErrOrStderr(), "%s of %s matched (%s)", plural(st.Matched, "node"), plural(st.Visited, "node"), q)

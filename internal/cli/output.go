@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -21,6 +23,20 @@ func (e *partialError) Error() string {
 }
 
 func (e *partialError) Unwrap() error { return e.err }
+
+// walkEnded names what ended a walk that streamed part of a subtree: its
+// deadline makes it a partial result (exit 3), as a timed-out recipe scan
+// is, once anything was printed.
+func walkEnded(err error, root string, printed bool, timeout time.Duration) error {
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	err = fmt.Errorf("--timeout %v reached before the walk of %s finished: %w", timeout, root, err)
+	if printed {
+		return &partialError{err}
+	}
+	return err
+}
 
 func nonNil[T any](s []T) []T {
 	if s == nil {

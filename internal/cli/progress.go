@@ -44,6 +44,13 @@ func isTerminal(w io.Writer) bool {
 	return false
 }
 
+// nodes is how many nodes were read so far.
+func (p *progress) nodes() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.count
+}
+
 // add counts one node read, at path.
 func (p *progress) add(path string) {
 	p.mu.Lock()

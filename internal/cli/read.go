@@ -200,13 +200,14 @@ on stderr.`,
 				if cerr := arr.Close(); err == nil {
 					err = cerr
 				}
-				return err
+				return walkEnded(err, path, progress.nodes() > 0, flags.timeout)
 			}
 			drawer := newTreeDrawer(out)
-			return zkview.Walk(ctx, c, path, opts, func(n zkview.WalkNode) error {
+			err = zkview.Walk(ctx, c, path, opts, func(n zkview.WalkNode) error {
 				progress.add(n.Path)
 				return drawer.draw(n)
 			})
+			return walkEnded(err, path, progress.nodes() > 0, flags.timeout)
 		},
 	}
 	flags.register(cmd)
