@@ -1,23 +1,21 @@
 package cli
 
 import (
-	"github.com/go-zookeeper/zk"
-
-	"slices"
-
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/internal/zktest"
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // TestLocksWhileMembersDie runs zkx locks against a real 3-node ensemble
