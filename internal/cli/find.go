@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -45,10 +44,8 @@ func (f findFlags) query() (zkview.FindQuery, error) {
 }
 
 func newFindCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
+	var flags walkFlags
 	var cond findFlags
-	var concurrency, connections int
-	batch := true
 	cmd := &cobra.Command{
 		Use:   "find PATH",
 		Short: "Find nodes under PATH by name, data, owner or age, streaming",
@@ -81,26 +78,14 @@ nothing did (as grep), other errors 1 with a message.`,
 			if err != nil {
 				return err
 			}
-			if concurrency < 1 || connections < 1 {
-				return fmt.Errorf("--concurrency and --connections must be at least 1")
-			}
-			if flags.timeout <= 0 {
-				return fmt.Errorf("--timeout must be positive")
-			}
-			format, err := cliout.ParseFormat(flags.output)
+			c, format, ctx, done, err := flags.open(cmd, g)
 			if err != nil {
 				return err
 			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			c, err := g.dialBulk(ctx, connections, batch)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			defer c.Close()
+			defer done()
 			progress := newProgress(cmd.ErrOrStderr())
 			out := cmd.OutOrStdout()
-			opts := zkview.WalkOptions{Concurrency: concurrency}
+			opts := flags.options()
 			visited := func(n zkview.WalkNode) { progress.add(n.Path) }
 			var st zkview.FindStats
 			if format == cliout.JSON {
@@ -141,8 +126,5 @@ nothing did (as grep), other errors 1 with a message.`,
 	cmd.Flags().BoolVar(&cond.ephemeral, "ephemeral", false, "only ephemeral nodes")
 	cmd.Flags().StringVar(&cond.owner, "owner", "", "only ephemeral nodes of this session (0x…)")
 	cmd.Flags().DurationVar(&cond.older, "older", 0, "only nodes last modified more than this long ago")
-	cmd.Flags().IntVar(&concurrency, "concurrency", 192, "listings in flight")
-	cmd.Flags().IntVar(&connections, "connections", 12, "sessions to read over")
-	cmd.Flags().BoolVar(&batch, "batch", true, batchFlagHelp)
 	return cmd
 }

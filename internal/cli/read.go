@@ -47,6 +47,48 @@ func (f *readFlags) open(cmd *cobra.Command, g *globalOptions) (*zkview.Client, 
 	return c, format, ctx, func() { c.Close(); cancel() }, nil
 }
 
+// walkFlags are the flags of the commands that walk a subtree (tree,
+// find): the read flags, and how the walk reads.
+type walkFlags struct {
+	readFlags
+	concurrency, connections int
+	batch                    bool
+}
+
+func (f *walkFlags) register(cmd *cobra.Command) {
+	f.readFlags.register(cmd)
+	cmd.Flags().IntVar(&f.concurrency, "concurrency", 192, "listings in flight")
+	cmd.Flags().IntVar(&f.connections, "connections", 12, "sessions to read over (a server works through each connection in order)")
+	cmd.Flags().BoolVar(&f.batch, "batch", true, batchFlagHelp)
+}
+
+// open checks the flags and opens the sessions the walk reads over; the
+// context ends at --timeout.
+func (f *walkFlags) open(cmd *cobra.Command, g *globalOptions) (zkview.BulkReader, cliout.Format, context.Context, context.CancelFunc, error) {
+	if f.concurrency < 1 || f.connections < 1 {
+		return nil, "", nil, nil, fmt.Errorf("--concurrency and --connections must be at least 1")
+	}
+	format, err := cliout.ParseFormat(f.output)
+	if err != nil {
+		return nil, "", nil, nil, err
+	}
+	if f.timeout <= 0 {
+		return nil, "", nil, nil, fmt.Errorf("--timeout must be positive")
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), f.timeout)
+	c, err := g.dialBulk(ctx, f.connections, f.batch)
+	if err != nil {
+		cancel()
+		return nil, "", nil, nil, timedOut(err, f.timeout)
+	}
+	return c, format, ctx, func() { c.Close(); cancel() }, nil
+}
+
+// options are the walk's options.
+func (f *walkFlags) options() zkview.WalkOptions {
+	return zkview.WalkOptions{Concurrency: f.concurrency}
+}
+
 // nodeJSON is the JSON of one node in ls and tree output.
 type nodeJSON struct {
 	Path           string `json:"path"`
@@ -147,9 +189,8 @@ func writeNodeTable(out io.Writer, rows []nodeJSON) error {
 }
 
 func newTreeCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
-	var depth, concurrency, connections int
-	batch := true
+	var flags walkFlags
+	var depth int
 	cmd := &cobra.Command{
 		Use:   "tree PATH",
 		Short: "Print a subtree, streaming, with reads in parallel",
@@ -167,26 +208,15 @@ on stderr.`,
 			if err != nil {
 				return err
 			}
-			if concurrency < 1 || connections < 1 {
-				return fmt.Errorf("--concurrency and --connections must be at least 1")
-			}
-			if flags.timeout <= 0 {
-				return fmt.Errorf("--timeout must be positive")
-			}
-			format, err := cliout.ParseFormat(flags.output)
+			c, format, ctx, done, err := flags.open(cmd, g)
 			if err != nil {
 				return err
 			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			c, err := g.dialBulk(ctx, connections, batch)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			defer c.Close()
+			defer done()
 			progress := newProgress(cmd.ErrOrStderr())
 			defer progress.finish()
-			opts := zkview.WalkOptions{Concurrency: concurrency, MaxDepth: depth}
+			opts := flags.options()
+			opts.MaxDepth = depth
 			out := cmd.OutOrStdout()
 			if format == cliout.JSON {
 				arr := cliout.NewJSONArray(out)
@@ -212,9 +242,6 @@ on stderr.`,
 	}
 	flags.register(cmd)
 	cmd.Flags().IntVar(&depth, "depth", 0, "descend at most this many levels (0: all)")
-	cmd.Flags().IntVar(&concurrency, "concurrency", 192, "listings in flight")
-	cmd.Flags().IntVar(&connections, "connections", 12, "sessions to read over (a server works through each connection in order)")
-	cmd.Flags().BoolVar(&batch, "batch", true, batchFlagHelp)
 	return cmd
 }
 
