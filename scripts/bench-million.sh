@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scans of a large tree, side by side on one ZooKeeper: zkx tree / (batched
 # with multiRead, and a request per node), zkx locks / (from the servers'
-# ephemeral list, and walking), zkx queues / (walking), and zkCli.sh ls -R
+# ephemeral list, and walking), zkx queues / and zkx systems / (walking), and zkCli.sh ls -R
 # (with ZKCLI=1: it takes minutes). Each line: the command, seconds, peak RSS.
 #
 # The tree: the anchors' populate (1000 x 1000 under /big, 1,001,001 znodes)
@@ -36,6 +36,7 @@ measure "zkx locks / (ephemeral list)" "$bin/zkx" --server "$ZK_SERVERS" locks /
 measure "zkx locks / --walk" "$bin/zkx" --server "$ZK_SERVERS" locks / --walk -o json
 measure "zkx locks / --walk --batch=false" "$bin/zkx" --server "$ZK_SERVERS" locks / --walk --batch=false -o json
 measure "zkx queues /" "$bin/zkx" --server "$ZK_SERVERS" queues / -o json
+measure "zkx systems /" "$bin/zkx" --server "$ZK_SERVERS" systems / -o json
 if [ "${ZKCLI:-0}" = 1 ]; then
   zkcli=${ZKCLI_SH:-/usr/share/zookeeper/bin/zkCli.sh}
   runs=1 measure "zkCli.sh ls -R /" "$zkcli" -server "$ZK_SERVERS" ls -R /
