@@ -89,7 +89,7 @@ func New(cfg Config) *App {
 	}
 	root, cancel := context.WithCancel(context.Background())
 	ctx := &Context{
-		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval),
+		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
 	}
@@ -537,7 +537,11 @@ func (a *App) render() string {
 	var body string
 	switch {
 	case a.help:
-		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), a.ctx.Width, a.ctx.Height)
+		var notes []string
+		if n, ok := a.top().(helpNoter); ok {
+			notes = n.HelpNotes()
+		}
+		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), notes, a.ctx.Width, a.ctx.Height)
 	case a.dialog != nil:
 		body = a.dialog.view(st, a.ctx.Width, a.ctx.Height)
 	default:

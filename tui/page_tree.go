@@ -73,8 +73,18 @@ func (b *treePage) leftWidth() int { return max(min(b.width*2/5, 60), 28) }
 func (b *treePage) Keys() []key.Binding {
 	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
 	t := b.ctx.Keys.Tree
-	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.Hex, d.Decoder, t.Find, t.Export}
+	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.History, d.Hex, d.Decoder, t.Find, t.Export}
 	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree, t.Import, t.Copy, t.Move, t.SetACL)
+}
+
+// HelpNotes says in `?` what the History tab keeps and what ZooKeeper
+// does not tell.
+func (b *treePage) HelpNotes() []string {
+	return []string{
+		fmt.Sprintf("History (H): the changes zkx's watches saw of the selected node and of the nodes open in the tree; the last %d a node, for %d nodes, in memory.",
+			zkview.HistoryPerNode, zkview.HistoryNodes),
+		"ZooKeeper does not say who made a change: only an ephemeral node's creation or deletion names a session (its owner). ≈ is when zkx saw a change the server keeps no time for.",
+	}
 }
 
 func (b *treePage) nextFrame() time.Duration {
@@ -179,6 +189,11 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return b.detail.switchTab(1)
 	case key.Matches(msg, d.PrevTab):
 		return b.detail.switchTab(-1)
+	case key.Matches(msg, d.History):
+		if b.detail.tab == tabHistory {
+			return b.detail.setTab(tabData)
+		}
+		return b.detail.setTab(tabHistory)
 	case key.Matches(msg, d.Hex):
 		b.detail.hex = !b.detail.hex
 		return nil
