@@ -29,11 +29,17 @@ type Tree struct {
 	// followed until the last of them lets go.
 	expandRefs map[string]int
 	watchRefs  map[string]int
-	gen        int
-	dirty      map[string]struct{}
-	flushing   bool
-	updates    chan []string
-	hist       map[string]*nodeHistory
+	// counted holds the paths whose child count is kept live (Show), by
+	// generation; wantCounted is the set last asked for, started once it
+	// has stayed for showDelay.
+	counted      map[string]int
+	wantCounted  map[string]bool
+	countPending bool
+	gen          int
+	dirty        map[string]struct{}
+	flushing     bool
+	updates      chan []string
+	hist         map[string]*nodeHistory
 	// reconnected is closed at the next Connected event, and replaced: a
 	// read that failed with its connection waits on it to read again.
 	reconnected chan struct{}
@@ -67,6 +73,7 @@ func NewTree(c *Client, interval time.Duration, opts ...TreeOption) *Tree {
 		c: c, ctx: ctx, cancel: cancel, interval: interval, now: time.Now,
 		nodes: map[string]*NodeState{}, expanded: map[string]int{}, watched: map[string]int{},
 		expandRefs: map[string]int{}, watchRefs: map[string]int{},
+		counted: map[string]int{}, wantCounted: map[string]bool{},
 		dirty: map[string]struct{}{}, updates: make(chan []string, 1),
 		hist: map[string]*nodeHistory{}, reconnected: make(chan struct{}),
 	}
@@ -147,11 +154,16 @@ func (t *Tree) letGo(refs, gens map[string]int, path string, side historySide) {
 	}
 }
 
-// Refresh reads everything expanded or watched again, e.g. after the
-// viewer asks for it.
+// Refresh reads everything expanded, watched or counted again, e.g. after
+// the viewer asks for it.
 func (t *Tree) Refresh() {
 	t.mu.Lock()
-	var children, data []string
+	var children, data, counts []string
+	for p := range t.counted {
+		t.gen++
+		t.counted[p] = t.gen
+		counts = append(counts, p)
+	}
 	for p := range t.expanded {
 		t.gen++
 		t.expanded[p] = t.gen
@@ -168,6 +180,9 @@ func (t *Tree) Refresh() {
 	}
 	for _, p := range data {
 		go t.loadData(p, t.generation(t.watched, p))
+	}
+	for _, p := range counts {
+		go t.loadCount(p, t.generation(t.counted, p))
 	}
 }
 
