@@ -77,13 +77,14 @@ func (b *treePage) Keys() []key.Binding {
 	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree, t.Import, t.Copy, t.Move, t.SetACL)
 }
 
-// HelpNotes says in `?` what the History tab keeps and what ZooKeeper
-// does not tell.
+// HelpNotes says in `?` what the History tab keeps, what ZooKeeper does
+// not tell, and how counts stay live.
 func (b *treePage) HelpNotes() []string {
 	return []string{
-		fmt.Sprintf("History (H): the changes zkx's watches saw of the selected node and of the nodes open in the tree; the last %d a node, for %d nodes, in memory.",
+		fmt.Sprintf("History (H): changes the watches saw of the selected node and of nodes open in the tree: the last %d a node, %d nodes, in memory.",
 			zkview.HistoryPerNode, zkview.HistoryNodes),
-		"ZooKeeper does not say who made a change: only an ephemeral node's creation or deletion names a session (its owner). ≈ is when zkx saw a change the server keeps no time for.",
+		"ZooKeeper does not say who made a change: only an ephemeral's creation or deletion names a session (its owner). ≈: when zkx saw it.",
+		"Counts of collapsed rows on screen stay live (a children watch each).",
 	}
 }
 

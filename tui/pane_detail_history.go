@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -32,6 +33,9 @@ func (d *detailPane) followHistoryChildren() {
 	}
 }
 
+// errCountUnread: the child count, which decides, is on its way.
+var errCountUnread = errors.New("its child count is not read yet")
+
 // childrenFollowable says why the node's children are not followed for
 // its history, or nil when they may be.
 func (d *detailPane) childrenFollowable() error {
@@ -41,7 +45,7 @@ func (d *detailPane) childrenFollowable() error {
 	n, _ := d.ctx.Tree.Get(d.path)
 	switch {
 	case n.Stat == nil:
-		return fmt.Errorf("its child count is not read yet")
+		return errCountUnread
 	case n.Stat.NumChildren > maxLabelChildren:
 		return fmt.Errorf("%s children are more than zkx lists to follow them (%s)",
 			display.Count(n.Stat.NumChildren), display.Count(maxLabelChildren))
@@ -58,15 +62,20 @@ func (d *detailPane) historyLines() []string {
 	}
 	h := d.ctx.Tree.History(d.path)
 	var lines []string
-	if h.DataSince.IsZero() {
-		lines = append(lines, st.Dim.Render("data: not followed"))
-	} else {
+	// The pane watches the selected node's data: until the first read,
+	// it is on its way, unless it cannot be read.
+	switch n, _ := d.ctx.Tree.Get(d.path); {
+	case !h.DataSince.IsZero():
 		lines = append(lines, st.Dim.Render("data followed since "+clock(h.DataSince)))
+	case n.Err != nil && !zkview.IsNoNode(n.Err):
+		lines = append(lines, st.Dim.Render("data: not followed: "+shortErr(n.Err)))
+	default:
+		lines = append(lines, st.Dim.Render("data: reading…"))
 	}
 	switch {
 	case !h.ChildrenSince.IsZero():
 		lines = append(lines, st.Dim.Render("children followed since "+clock(h.ChildrenSince)))
-	case d.childrenFollowable() != nil:
+	case d.childrenFollowable() != nil && !errors.Is(d.childrenFollowable(), errCountUnread):
 		lines = append(lines, st.Dim.Render("children: not followed: "+d.childrenFollowable().Error()))
 	default:
 		lines = append(lines, st.Dim.Render("children: reading…"))
