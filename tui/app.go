@@ -21,9 +21,9 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// renderFPS caps how often Bubble Tea draws. Its renderer wakes this
-// often even when nothing changed, so it is an idle explorer's main
-// cost; 30 is smooth enough for the flashes and the demo's lanes.
+// renderFPS caps how often Bubble Tea draws; 30 is smooth enough for the
+// flashes and the demo's lanes. Its renderer would wake this often even
+// when nothing changed: the framePacer stops it while no view comes.
 const renderFPS = 30
 
 // frameInterval is how often the live tree may report changes: one frame.
@@ -74,6 +74,8 @@ type App struct {
 
 	frameQueued bool
 	lastStatus  time.Time // when srvr was last asked, for the header
+
+	pacer *framePacer // nil outside Run (tests draw without a program)
 }
 
 // New builds the explorer on a connected client. The caller closes the
@@ -89,7 +91,7 @@ func New(cfg Config) *App {
 	}
 	root, cancel := context.WithCancel(context.Background())
 	ctx := &Context{
-		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval),
+		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
 	}
@@ -126,7 +128,9 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	a := New(cfg)
 	defer a.Close()
 	opts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(renderFPS)}, opts...)
-	_, err := tea.NewProgram(a, opts...).Run()
+	p := tea.NewProgram(a, opts...)
+	a.pacer = newFramePacer(p, renderFPS)
+	_, err := p.Run()
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // SIGINT or SIGTERM (through ctx): a normal end
 	}
@@ -521,6 +525,7 @@ func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (a *App) View() tea.View {
+	a.pacer.framed()
 	v := tea.NewView(a.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -537,7 +542,11 @@ func (a *App) render() string {
 	var body string
 	switch {
 	case a.help:
-		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), a.ctx.Width, a.ctx.Height)
+		var notes []string
+		if n, ok := a.top().(helpNoter); ok {
+			notes = n.HelpNotes()
+		}
+		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), notes, a.ctx.Width, a.ctx.Height)
 	case a.dialog != nil:
 		body = a.dialog.view(st, a.ctx.Width, a.ctx.Height)
 	default:

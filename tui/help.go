@@ -7,6 +7,9 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
+// helpNoter pages add a few lines of explanation below their keys in `?`.
+type helpNoter interface{ HelpNotes() []string }
+
 // helpGroup is one column of the `?` screen.
 type helpGroup struct {
 	title string
@@ -50,7 +53,7 @@ func enabled(keys []key.Binding) []key.Binding {
 
 // helpView draws the groups in columns as wide as they need, wrapping to
 // new rows of columns when the screen is narrow.
-func helpView(st Styles, groups []helpGroup, width, height int) string {
+func helpView(st Styles, groups []helpGroup, notes []string, width, height int) string {
 	var cols []string
 	for _, g := range groups {
 		keys := enabled(g.keys)
@@ -67,6 +70,19 @@ func helpView(st Styles, groups []helpGroup, width, height int) string {
 			lines = append(lines, st.HelpKey.Render(h.Key+strings.Repeat(" ", kw-lipgloss.Width(h.Key)))+"  "+st.HelpDesc.Render(h.Desc))
 		}
 		cols = append(cols, strings.Join(lines, "\n"))
+	}
+	if len(notes) > 0 && len(cols) > 0 {
+		// Under the first (short) column, as wide as it: the space beside
+		// a page's long list of keys is free.
+		wrap := lipgloss.NewStyle().Width(max(lipgloss.Width(cols[0]), 30))
+		lines := []string{cols[0], "", st.Title.Render("Notes")}
+		for i, n := range notes {
+			if i > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, st.Dim.Render(wrap.Render(n)))
+		}
+		cols[0] = strings.Join(lines, "\n")
 	}
 	var rows []string
 	var row []string

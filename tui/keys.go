@@ -14,7 +14,7 @@ type NavKeys struct {
 
 // DetailKeys switch the detail pane's tabs and decoders.
 type DetailKeys struct {
-	NextTab, PrevTab, Hex, Decoder key.Binding
+	NextTab, PrevTab, Hex, Decoder, History key.Binding
 }
 
 // ActionKeys change ZooKeeper. A read-only explorer has none: NewKeys
@@ -79,6 +79,7 @@ func NewKeys(readOnly bool) Keys {
 			PrevTab: bind([]string{"["}, "[", "previous tab"),
 			Hex:     bind([]string{"x"}, "x", "hex on/off"),
 			Decoder: bind([]string{"t"}, "t", "next decoder"),
+			History: bind([]string{"H"}, "H", "history tab (H again: data)"),
 		},
 		Action: ActionKeys{
 			Create:       bind([]string{"n"}, "n", "new child node"),

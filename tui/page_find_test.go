@@ -24,7 +24,7 @@ func TestFindPage(t *testing.T) {
 	d.key(":")
 	d.typeText("cd " + base)
 	d.key("enter")
-	d.waitText("ACL   " + base)
+	d.waitText("History   " + base)
 	d.key("F")
 	d.waitText("find>")
 	d.typeText("lock-*")

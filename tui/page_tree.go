@@ -73,8 +73,19 @@ func (b *treePage) leftWidth() int { return max(min(b.width*2/5, 60), 28) }
 func (b *treePage) Keys() []key.Binding {
 	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
 	t := b.ctx.Keys.Tree
-	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.Hex, d.Decoder, t.Find, t.Export}
+	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.History, d.Hex, d.Decoder, t.Find, t.Export}
 	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree, t.Import, t.Copy, t.Move, t.SetACL)
+}
+
+// HelpNotes says in `?` what the History tab keeps, what ZooKeeper does
+// not tell, and how counts stay live.
+func (b *treePage) HelpNotes() []string {
+	return []string{
+		fmt.Sprintf("History (H): changes the watches saw of the selected node and of nodes open in the tree: the last %d a node, %d nodes, in memory.",
+			zkview.HistoryPerNode, zkview.HistoryNodes),
+		"ZooKeeper does not say who made a change: only an ephemeral's creation or deletion names a session (its owner). ≈: when zkx saw it.",
+		"Counts of collapsed rows on screen stay live (a children watch each).",
+	}
 }
 
 func (b *treePage) nextFrame() time.Duration {
@@ -179,6 +190,11 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return b.detail.switchTab(1)
 	case key.Matches(msg, d.PrevTab):
 		return b.detail.switchTab(-1)
+	case key.Matches(msg, d.History):
+		if b.detail.tab == tabHistory {
+			return b.detail.setTab(tabData)
+		}
+		return b.detail.setTab(tabHistory)
 	case key.Matches(msg, d.Hex):
 		b.detail.hex = !b.detail.hex
 		return nil

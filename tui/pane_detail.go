@@ -21,14 +21,15 @@ const (
 	tabData detailTab = iota
 	tabStat
 	tabACL
+	tabHistory
 	tabRecipe
 )
 
-func (t detailTab) String() string { return [...]string{"Data", "Stat", "ACL", "Recipe"}[t] }
+func (t detailTab) String() string { return [...]string{"Data", "Stat", "ACL", "History", "Recipe"}[t] }
 
 // detailPane shows the selected node: its data decoded (live through a
-// data watch), stat, ACL, and the recipe when the node is a recognised
-// recipe directory.
+// data watch), stat, ACL, the changes seen of it (History), and the
+// recipe when the node is a recognised recipe directory.
 type detailPane struct {
 	ctx    *Context
 	path   string
@@ -53,6 +54,10 @@ type detailPane struct {
 
 	recipe *recipeView // when the Recipe tab has been shown for path
 	label  dirLabel
+
+	// historyChildren is the node whose children the pane follows for the
+	// History tab ("" for none).
+	historyChildren string
 }
 
 func newDetailPane(ctx *Context) *detailPane {
@@ -76,6 +81,7 @@ func (d *detailPane) show(path string, label dirLabel) tea.Cmd {
 		return nil
 	}
 	d.ctx.Tree.Watch(path)
+	d.followHistoryChildren()
 	cmds := []tea.Cmd{d.readACL()}
 	if d.tab == tabRecipe {
 		cmds = append(cmds, d.openRecipe())
@@ -87,6 +93,10 @@ func (d *detailPane) show(path string, label dirLabel) tea.Cmd {
 func (d *detailPane) release() {
 	if d.path != "" {
 		d.ctx.Tree.Unwatch(d.path)
+	}
+	if d.historyChildren != "" {
+		d.ctx.collapse(d.historyChildren)
+		d.historyChildren = ""
 	}
 	if d.recipe != nil {
 		d.recipe.close()
@@ -115,9 +125,9 @@ func (d *detailPane) openRecipe() tea.Cmd {
 
 func (d *detailPane) tabs() []detailTab {
 	if d.label.kind != "" {
-		return []detailTab{tabData, tabStat, tabACL, tabRecipe}
+		return []detailTab{tabData, tabStat, tabACL, tabRecipe, tabHistory}
 	}
-	return []detailTab{tabData, tabStat, tabACL}
+	return []detailTab{tabData, tabStat, tabACL, tabHistory}
 }
 
 // switchTab moves to the next (+1) or previous (-1) tab.
@@ -129,8 +139,14 @@ func (d *detailPane) switchTab(step int) tea.Cmd {
 			i = j
 		}
 	}
-	d.tab = tabs[(i+step+len(tabs))%len(tabs)]
+	return d.setTab(tabs[(i+step+len(tabs))%len(tabs)])
+}
+
+// setTab shows tab t.
+func (d *detailPane) setTab(t detailTab) tea.Cmd {
+	d.tab = t
 	d.scroll = 0
+	d.followHistoryChildren()
 	if d.tab == tabRecipe {
 		return d.openRecipe()
 	}
@@ -162,6 +178,7 @@ func (d *detailPane) update(msg tea.Msg) tea.Cmd {
 			if p != d.path {
 				continue
 			}
+			d.followHistoryChildren() // the child count may have come or grown
 			// ZooKeeper has no ACL watches: read the ACL again when the
 			// stat says it changed.
 			if n, ok := d.ctx.Tree.Get(p); ok && n.Stat != nil && d.aclFor == p && n.Stat.Aversion != d.aclVer {
@@ -211,6 +228,8 @@ func (d *detailPane) lines() []string {
 			lines = append(lines, "", st.Dim.Render("A sets the ACL (scheme:id:perms,…)"))
 		}
 		return lines
+	case tabHistory:
+		return d.historyLines()
 	case tabRecipe:
 		return nil // drawn by the recipe view
 	}

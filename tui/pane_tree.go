@@ -30,9 +30,11 @@ type treeRow struct {
 // treePane is the lazy tree: the children of expanded nodes come from
 // the live zkview.Tree (child watches); the rows on screen get their stat
 // (child count, ephemeral owner) read once when they come into view, and
-// again when their parent's children change. Rows are flattened once per
-// change, never per frame, so drawing and scrolling cost the same with
-// 100 children or 100,000.
+// again when their parent's children change; the collapsed ones on screen
+// are also counted live by the Tree (Tree.Show: a children watch each,
+// for the rows on screen only). Rows are flattened once per change, never
+// per frame, so drawing and scrolling cost the same with 100 children or
+// 100,000.
 type treePane struct {
 	ctx      *Context
 	root     string
@@ -55,6 +57,8 @@ type treePane struct {
 
 	seen    map[string]bool // rows drawn before: only they flash
 	flashes map[string]time.Time
+
+	counting []string // the rows last handed to Tree.Show
 }
 
 // dirLabel is a recognised recipe directory's label, e.g. "lock·curator".
@@ -112,6 +116,17 @@ func (t *treePane) close() {
 		t.ctx.collapse(p)
 	}
 	t.expanded = map[string]bool{}
+	t.count(nil)
+}
+
+// count hands the rows whose child counts should stay live to the Tree
+// (which starts again one whose node went and came back).
+func (t *treePane) count(paths []string) {
+	if t.ctx.Tree == nil {
+		return
+	}
+	t.counting = paths
+	t.ctx.Tree.Show(paths)
 }
 
 // rebuild flattens the expanded tree into rows, keeping the cursor on
@@ -298,18 +313,43 @@ func (t *treePane) onTree(paths []string, now time.Time) {
 			}
 		}
 		// Children's stats may be stale now: forget those on screen so
-		// they are read again.
+		// they are read again (an error too: a node gone may be back).
 		for _, r := range t.window() {
 			if path.Dir(r.path) == p {
 				delete(t.stats, r.path)
+				delete(t.statErrs, r.path)
 			}
 		}
 		if n.Stat != nil {
 			t.stats[p] = n.Stat
 		}
 	}
+	t.takeCounts(paths, now)
 	if changed {
 		t.rebuild()
+	}
+}
+
+// takeCounts takes the stats the Tree's count watches read of collapsed
+// rows; a count that moved flashes.
+func (t *treePane) takeCounts(paths []string, now time.Time) {
+	for _, p := range paths {
+		if t.expanded[p] || t.ctx.Tree == nil {
+			continue
+		}
+		old, ok := t.stats[p]
+		if !ok {
+			continue // not a row whose stat was read
+		}
+		n, _ := t.ctx.Tree.Get(p)
+		if n.Stat == nil || old != nil && n.Stat.Pzxid < old.Pzxid {
+			continue
+		}
+		if old != nil && old.NumChildren != n.Stat.NumChildren && t.seen[p] {
+			t.flashes[p] = now
+		}
+		t.stats[p] = n.Stat
+		delete(t.statErrs, p)
 	}
 }
 
@@ -327,15 +367,21 @@ func (t *treePane) seenChildren(p string) bool {
 // fetch returns the reads the rows on screen still need: stats, and
 // recipe labels for directories.
 func (t *treePane) fetch() tea.Cmd {
-	var need []string
+	var need, live []string
 	var cmds []tea.Cmd
 	for _, r := range t.window() {
 		t.seen[r.path] = true
-		if _, ok := t.stats[r.path]; !ok && !t.asked[r.path] && t.statErrs[r.path] == nil {
+		// Counted: a collapsed row known to be small enough, or one
+		// counted already whose stat is being read again.
+		st, known := t.stats[r.path]
+		if !t.expanded[r.path] && (st != nil && st.NumChildren <= zkview.CountedChildrenLimit ||
+			!known && t.statErrs[r.path] == nil && slices.Contains(t.counting, r.path)) {
+			live = append(live, r.path)
+		}
+		if !known && !t.asked[r.path] && t.statErrs[r.path] == nil {
 			need = append(need, r.path)
 			t.asked[r.path] = true
 		}
-		st := t.stats[r.path]
 		if st != nil && labelable(r.path, st) && !t.labeling[r.path] {
 			if at, ok := t.labelled[r.path]; !ok || at != st.Pzxid {
 				t.labeling[r.path] = true
@@ -343,6 +389,7 @@ func (t *treePane) fetch() tea.Cmd {
 			}
 		}
 	}
+	t.count(live)
 	if len(need) > 0 {
 		c, ctx := t.ctx.Client, t.ctx.Ctx
 		cmds = append(cmds, func() tea.Msg {

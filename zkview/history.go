@@ -14,6 +14,7 @@ import (
 type Snapshot struct {
 	Exists      bool
 	Data        []byte
+	HasData     bool // Data was read (a children watch reads none)
 	Stat        *zk.Stat
 	Children    []string
 	HasChildren bool // Children was read
@@ -32,7 +33,8 @@ const (
 // Change is one change of a node seen between two snapshots: the zxid and
 // time the server gives for it, the data before and after, the children
 // added and removed. ZooKeeper does not say who made a change; Owner is
-// the session of an ephemeral node that was created.
+// the session of an ephemeral node that was created or deleted (the
+// node's owner, which is not necessarily who deleted it).
 type Change struct {
 	Path    string
 	Kind    ChangeKind
@@ -64,10 +66,15 @@ func Diff(path string, prev, next Snapshot, seen time.Time) []Change {
 		}
 		return []Change{c}
 	case !next.Exists:
-		return []Change{{Path: path, Kind: ChangeDeleted, Old: prev.Data, Seen: seen, Time: seen}}
+		c := Change{Path: path, Kind: ChangeDeleted, Old: prev.Data, Seen: seen, Time: seen}
+		if prev.Stat != nil && IsSessionOwner(prev.Stat.EphemeralOwner) {
+			c.Owner = prev.Stat.EphemeralOwner
+		}
+		return []Change{c}
 	}
 	var out []Change
-	if next.Stat != nil && prev.Stat != nil && (next.Stat.Mzxid != prev.Stat.Mzxid || !bytes.Equal(prev.Data, next.Data)) {
+	if prev.HasData && next.HasData && next.Stat != nil && prev.Stat != nil &&
+		(next.Stat.Mzxid != prev.Stat.Mzxid || !bytes.Equal(prev.Data, next.Data)) {
 		out = append(out, Change{Path: path, Kind: ChangeData, Zxid: next.Stat.Mzxid, Time: time.UnixMilli(next.Stat.Mtime),
 			Version: next.Stat.Version, Old: prev.Data, New: next.Data, Seen: seen})
 	}
@@ -164,7 +171,7 @@ func (c *Client) snapshotW(ctx context.Context, path string, children bool) (Sna
 		if err != nil {
 			return Snapshot{}, nil, err
 		}
-		s := Snapshot{Exists: true, Data: data, Stat: st}
+		s := Snapshot{Exists: true, Data: data, HasData: true, Stat: st}
 		forward(ew)
 		forward(dw)
 		if children {

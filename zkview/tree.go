@@ -12,12 +12,14 @@ import (
 // Tree is a lazy, live mirror of the nodes a viewer shows: the children of
 // expanded nodes and the data of watched ones, kept current by one-shot
 // watches set again on every event. It never watches more than it was asked
-// to, and it tells of changes at most once per interval.
+// to, and it tells of changes at most once per interval. What its watches
+// see change is kept as each node's history (bounded: see HistoryPerNode).
 type Tree struct {
 	c        *Client
 	ctx      context.Context
 	cancel   context.CancelFunc
 	interval time.Duration
+	now      func() time.Time
 
 	mu       sync.Mutex
 	nodes    map[string]*NodeState
@@ -27,10 +29,17 @@ type Tree struct {
 	// followed until the last of them lets go.
 	expandRefs map[string]int
 	watchRefs  map[string]int
-	gen        int
-	dirty      map[string]struct{}
-	flushing   bool
-	updates    chan []string
+	// counted holds the paths whose child count is kept live (Show), by
+	// generation; wantCounted is the set last asked for, started once it
+	// has stayed for showDelay.
+	counted      map[string]int
+	wantCounted  map[string]bool
+	countPending bool
+	gen          int
+	dirty        map[string]struct{}
+	flushing     bool
+	updates      chan []string
+	hist         map[string]*nodeHistory
 	// reconnected is closed at the next Connected event, and replaced: a
 	// read that failed with its connection waits on it to read again.
 	reconnected chan struct{}
@@ -49,16 +58,27 @@ type NodeState struct {
 	Changed        time.Time
 }
 
+// TreeOption tunes a Tree.
+type TreeOption func(*Tree)
+
+// TreeClock sets the clock that stamps when changes were seen (tests fix
+// it); the default is time.Now.
+func TreeClock(now func() time.Time) TreeOption { return func(t *Tree) { t.now = now } }
+
 // NewTree mirrors through c, reporting changes at most once per interval
 // (e.g. a frame).
-func NewTree(c *Client, interval time.Duration) *Tree {
+func NewTree(c *Client, interval time.Duration, opts ...TreeOption) *Tree {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Tree{
-		c: c, ctx: ctx, cancel: cancel, interval: interval,
+		c: c, ctx: ctx, cancel: cancel, interval: interval, now: time.Now,
 		nodes: map[string]*NodeState{}, expanded: map[string]int{}, watched: map[string]int{},
 		expandRefs: map[string]int{}, watchRefs: map[string]int{},
+		counted: map[string]int{}, wantCounted: map[string]bool{},
 		dirty: map[string]struct{}{}, updates: make(chan []string, 1),
-		reconnected: make(chan struct{}),
+		hist: map[string]*nodeHistory{}, reconnected: make(chan struct{}),
+	}
+	for _, o := range opts {
+		o(t)
 	}
 	go t.followSession()
 	return t
@@ -88,7 +108,7 @@ func (t *Tree) Expand(path string) { t.follow(t.expandRefs, t.expanded, path, t.
 
 // Collapse lets go of one Expand; the children stop being kept current
 // when no viewer follows them any more.
-func (t *Tree) Collapse(path string) { t.letGo(t.expandRefs, t.expanded, path) }
+func (t *Tree) Collapse(path string) { t.letGo(t.expandRefs, t.expanded, path, childrenSide) }
 
 // Expanded reports how many viewers keep path's children current.
 func (t *Tree) Expanded(path string) int {
@@ -102,7 +122,7 @@ func (t *Tree) Expanded(path string) int {
 func (t *Tree) Watch(path string) { t.follow(t.watchRefs, t.watched, path, t.loadData) }
 
 // Unwatch lets go of one Watch.
-func (t *Tree) Unwatch(path string) { t.letGo(t.watchRefs, t.watched, path) }
+func (t *Tree) Unwatch(path string) { t.letGo(t.watchRefs, t.watched, path, dataSide) }
 
 // follow counts one more viewer of path in refs; the first starts load
 // under a new generation, recorded in gens.
@@ -122,21 +142,28 @@ func (t *Tree) follow(refs, gens map[string]int, path string, load func(string, 
 }
 
 // letGo counts one viewer of path less; with the last gone, the loader
-// stops at its next event (its generation is no longer current).
-func (t *Tree) letGo(refs, gens map[string]int, path string) {
+// stops at its next event (its generation is no longer current), and the
+// history no longer compares with what it last read.
+func (t *Tree) letGo(refs, gens map[string]int, path string, side historySide) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if refs[path]--; refs[path] <= 0 {
 		delete(refs, path)
 		delete(gens, path)
+		t.forget(path, side)
 	}
 }
 
-// Refresh reads everything expanded or watched again, e.g. after the
-// viewer asks for it.
+// Refresh reads everything expanded, watched or counted again, e.g. after
+// the viewer asks for it.
 func (t *Tree) Refresh() {
 	t.mu.Lock()
-	var children, data []string
+	var children, data, counts []string
+	for p := range t.counted {
+		t.gen++
+		t.counted[p] = t.gen
+		counts = append(counts, p)
+	}
 	for p := range t.expanded {
 		t.gen++
 		t.expanded[p] = t.gen
@@ -153,6 +180,9 @@ func (t *Tree) Refresh() {
 	}
 	for _, p := range data {
 		go t.loadData(p, t.generation(t.watched, p))
+	}
+	for _, p := range counts {
+		go t.loadCount(p, t.generation(t.counted, p))
 	}
 }
 
@@ -176,6 +206,12 @@ func (t *Tree) node(path string) *NodeState {
 func (t *Tree) current(m map[string]int, path string, gen int) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.currentLocked(m, path, gen)
+}
+
+// currentLocked is current for a caller that holds mu. A read whose watch was
+// let go meanwhile must not become the history's baseline.
+func (t *Tree) currentLocked(m map[string]int, path string, gen int) bool {
 	g, ok := m[path]
 	return ok && g == gen && t.ctx.Err() == nil
 }
@@ -184,9 +220,14 @@ func (t *Tree) loadChildren(path string, gen int) {
 	for t.current(t.expanded, path, gen) {
 		reconnected := t.nextConnect()
 		children, stat, w, err := t.c.ChildrenW(t.ctx, path)
-		if IsNoNode(err) {
+		gone := IsNoNode(err)
+		if gone {
 			// Gone: be told when it comes back.
-			_, w, err = t.c.ExistsW(t.ctx, path)
+			var back *zk.Stat
+			back, w, err = t.c.ExistsW(t.ctx, path)
+			if err == nil && back != nil {
+				continue // back already: its exists watch would wait for a change, not the creation
+			}
 		}
 		sort.Strings(children)
 		t.mu.Lock()
@@ -194,8 +235,14 @@ func (t *Tree) loadChildren(path string, gen int) {
 		n.Loading, n.Err = false, err
 		if err == nil && stat != nil {
 			n.Stat, n.Children, n.ChildrenLoaded = stat, children, true
+			if t.currentLocked(t.expanded, path, gen) {
+				t.record(path, childrenSide, Snapshot{Exists: true, Stat: stat, Children: children, HasChildren: true})
+			}
 		} else if IsNoNode(n.Err) || w != nil {
 			n.Stat, n.Children, n.ChildrenLoaded = nil, nil, false
+			if gone && err == nil && t.currentLocked(t.expanded, path, gen) {
+				t.record(path, childrenSide, Snapshot{})
+			}
 		}
 		t.markDirty(path)
 		t.mu.Unlock()
@@ -216,7 +263,11 @@ func (t *Tree) loadData(path string, gen int) {
 		reconnected := t.nextConnect()
 		data, stat, w, err := t.c.GetW(t.ctx, path)
 		if IsNoNode(err) {
-			_, w, err = t.c.ExistsW(t.ctx, path)
+			var back *zk.Stat
+			back, w, err = t.c.ExistsW(t.ctx, path)
+			if err == nil && back != nil {
+				continue // back already: read it
+			}
 			if err == nil {
 				err = &PathError{Op: "get", Path: path, Err: zk.ErrNoNode}
 			}
@@ -224,12 +275,19 @@ func (t *Tree) loadData(path string, gen int) {
 		t.mu.Lock()
 		n := t.node(path)
 		n.Loading, n.Err = false, err
+		following := t.currentLocked(t.watched, path, gen)
 		if err == nil {
 			n.Stat, n.Data, n.DataLoaded = stat, data, true
+			if following {
+				t.record(path, dataSide, Snapshot{Exists: true, Data: data, HasData: true, Stat: stat})
+			}
 		} else {
 			n.Data, n.DataLoaded = nil, false
 			if IsNoNode(err) {
 				n.Stat = nil
+				if following && w != nil {
+					t.record(path, dataSide, Snapshot{})
+				}
 			}
 		}
 		t.markDirty(path)

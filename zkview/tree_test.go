@@ -176,3 +176,54 @@ func TestReadOnlyClientRefusesWrites(t *testing.T) {
 		t.Fatalf("read-only client handed out a writer: %v %v", w, err)
 	}
 }
+
+// TestTreeShowKeepsCountsLive: a shown (not expanded) node's child count
+// follows its children coming and going through the node's own children
+// watch; once no longer shown, its count is not read again.
+func TestTreeShowKeepsCountsLive(t *testing.T) {
+	zktest.Each(t, func(t *testing.T, connect string) {
+		c := dialTest(t, connect)
+		base := zktest.Path(t)
+		makeTree(t, c, base, "/dir", "/dir/a", "/other")
+		dir := base + "/dir"
+		tr := NewTree(c, 10*time.Millisecond)
+		defer tr.Close()
+		tr.Show([]string{dir})
+		waitNode(t, tr, dir, func(n NodeState) bool { return n.Stat != nil && n.Stat.NumChildren == 1 })
+		if !tr.Counted(dir) {
+			t.Fatal("a shown node is not counted")
+		}
+		w, _ := c.Writer()
+		ctx := context.Background()
+		if _, err := w.Create(ctx, dir+"/b", nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		waitNode(t, tr, dir, func(n NodeState) bool { return n.Stat != nil && n.Stat.NumChildren == 2 })
+		if err := w.Delete(ctx, dir+"/a", -1); err != nil {
+			t.Fatal(err)
+		}
+		waitNode(t, tr, dir, func(n NodeState) bool { return n.Stat != nil && n.Stat.NumChildren == 1 })
+		if n, _ := tr.Get(dir); n.ChildrenLoaded || n.Children != nil {
+			t.Fatalf("a counted node keeps no names: %+v", n)
+		}
+
+		// No longer shown: the next change is not read. Another shown node's
+		// change, made after it, is the sign that the first would have been
+		// seen by now.
+		tr.Show([]string{base + "/other"})
+		if tr.Counted(dir) {
+			t.Fatal("a node no longer shown is still counted")
+		}
+		waitNode(t, tr, base+"/other", func(n NodeState) bool { return n.Stat != nil })
+		if _, err := w.Create(ctx, dir+"/c", nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Create(ctx, base+"/other/x", nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		waitNode(t, tr, base+"/other", func(n NodeState) bool { return n.Stat.NumChildren == 1 })
+		if n, _ := tr.Get(dir); n.Stat.NumChildren != 1 {
+			t.Fatalf("a node no longer shown was read again: %d children", n.Stat.NumChildren)
+		}
+	})
+}

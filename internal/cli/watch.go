@@ -66,7 +66,11 @@ func changeLine(c zkview.Change) string {
 		}
 		return s
 	case zkview.ChangeDeleted:
-		return fmt.Sprintf("%s  deleted  (was %s)", c.Seen.Local().Format("15:04:05.000")+"  -", dataPreview(c.Old))
+		s := fmt.Sprintf("%s  deleted  (was %s)", c.Seen.Local().Format("15:04:05.000")+"  -", dataPreview(c.Old))
+		if c.Owner != 0 {
+			s += "  was ephemeral of " + display.Hex(c.Owner)
+		}
+		return s
 	case zkview.ChangeData:
 		return fmt.Sprintf("%s  data v%d  %s → %s", head, c.Version, dataPreview(c.Old), dataPreview(c.New))
 	}
@@ -103,7 +107,8 @@ made in the moment between are seen together, as one.
 
 -o json prints one object a line (JSON Lines): path, kind (created, deleted, data,
 children), zxid, time (the server's), seen (when zkx saw it), version, old_size,
-new_size, old and new (base64), added, removed, owner.`,
+new_size, old and new (base64), added, removed, owner (the session of an
+ephemeral node created or deleted: its owner, not necessarily who deleted it).`,
 		Example: `  zkx watch /app/config
   zkx watch /app/locks/orders --children
   zkx watch /app/config -o json | jq -r '.new | @base64d'`,

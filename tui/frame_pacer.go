@@ -1,0 +1,117 @@
+package tui
+
+import (
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Bubble Tea v2.0.10 draws on a ticker, not on change: Program.render only
+// stores the view (tea.go:894-898, cursed_renderer.go:627-632), and a
+// goroutine flushes it on every tick of Program.ticker (tea.go:1418-1445),
+// which runs at WithFPS from Run to the end (tea.go:1116; WithFPS takes
+// 1-120, below 1 means 60: tea.go:634-638). No option stops or slows it,
+// and frames are not flushed otherwise, so an idle explorer woke 30 times a
+// second. Only ReleaseTerminal stops it (tea.go:1348-1363), and it also
+// gives the terminal back.
+//
+// framePacer lets the renderer sleep: every frame the app draws (View)
+// makes sure the ticker runs, and once no frame has come for idleFrames
+// frames it stops the ticker, whose last ticks have flushed the last frame.
+// It reaches the ticker through the unexported field (programTicker), for
+// the pinned v2.0.10; when the field is not there it does nothing and the
+// renderer ticks as before (TestProgramTickerFound fails first).
+type framePacer struct {
+	frame time.Duration
+	find  func() pacedTicker // the program's ticker; nil while not running
+	now   func() time.Time
+	after func(time.Duration, func())
+
+	mu        sync.Mutex
+	ticker    pacedTicker
+	running   bool // Run started the ticker
+	lastFrame time.Time
+	checking  bool // an idle check is scheduled
+}
+
+// pacedTicker is what the pacer does to a ticker.
+type pacedTicker interface {
+	Reset(time.Duration)
+	Stop()
+}
+
+// idleFrames is how many frames without a new view stop the ticker: the
+// renderer needs one tick after the last view; a few more cost nothing.
+const idleFrames = 4
+
+func newFramePacer(p *tea.Program, fps int) *framePacer {
+	return &framePacer{
+		frame: time.Second / time.Duration(fps),
+		find: func() pacedTicker {
+			if t := programTicker(p); t != nil {
+				return t
+			}
+			return nil
+		},
+		now:     time.Now,
+		after:   func(d time.Duration, f func()) { time.AfterFunc(d, f) },
+		running: true,
+	}
+}
+
+// framed is told of each view the app draws (Bubble Tea calls View on its
+// event goroutine, after Run started the ticker).
+func (f *framePacer) framed() {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ticker == nil {
+		if f.ticker = f.find(); f.ticker == nil {
+			return
+		}
+	}
+	f.lastFrame = f.now()
+	if !f.running {
+		f.ticker.Reset(f.frame)
+		f.running = true
+	}
+	if !f.checking {
+		f.checking = true
+		f.after(idleFrames*f.frame, f.check)
+	}
+}
+
+// check stops the ticker when no view came for idleFrames frames, else
+// looks again when that many will have passed.
+func (f *framePacer) check() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if idle := f.now().Sub(f.lastFrame); idle < idleFrames*f.frame {
+		f.after(idleFrames*f.frame-idle, f.check)
+		return
+	}
+	f.checking = false
+	f.ticker.Stop()
+	f.running = false
+}
+
+// programTicker is the renderer's ticker inside a running Bubble Tea
+// v2.0.10 Program (the unexported field `ticker *time.Ticker`,
+// tea.go:543); nil before Run starts it, or when the field is not there.
+// Read it on the goroutine that runs the program (View's), which is the
+// one that sets it.
+func programTicker(p *tea.Program) *time.Ticker {
+	if p == nil {
+		return nil
+	}
+	v := reflect.ValueOf(p).Elem().FieldByName("ticker")
+	if !v.IsValid() || v.Type() != reflect.TypeFor[*time.Ticker]() {
+		return nil
+	}
+	return *(**time.Ticker)(unsafe.Pointer(v.UnsafeAddr()))
+}

@@ -1,0 +1,142 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// fakeTicker records what the pacer does to the renderer's ticker.
+type fakeTicker struct {
+	resets, stops int
+}
+
+func (f *fakeTicker) Reset(time.Duration) { f.resets++ }
+func (f *fakeTicker) Stop()               { f.stops++ }
+
+// pacerUnderTest is a pacer on a fake ticker and clock whose scheduled
+// checks the test runs itself.
+type pacerUnderTest struct {
+	*framePacer
+	ticker  *fakeTicker
+	clock   time.Time
+	pending []func()
+	waits   []time.Duration
+}
+
+func newPacerUnderTest() *pacerUnderTest {
+	pt := &pacerUnderTest{ticker: &fakeTicker{}, clock: time.Unix(0, 0)}
+	pt.framePacer = &framePacer{
+		frame:   10 * time.Millisecond,
+		find:    func() pacedTicker { return pt.ticker },
+		now:     func() time.Time { return pt.clock },
+		after:   func(d time.Duration, f func()) { pt.pending = append(pt.pending, f); pt.waits = append(pt.waits, d) },
+		running: true,
+	}
+	return pt
+}
+
+// runCheck runs the oldest scheduled check after moving the clock by d.
+func (pt *pacerUnderTest) runCheck(t *testing.T, d time.Duration) {
+	t.Helper()
+	if len(pt.pending) == 0 {
+		t.Fatal("no check scheduled")
+	}
+	f := pt.pending[0]
+	pt.pending, pt.waits = pt.pending[1:], pt.waits[1:]
+	pt.clock = pt.clock.Add(d)
+	f()
+}
+
+// TestFramePacer: frames keep the ticker running without pushing its next
+// tick back; idleFrames frames without one stop it; the next frame starts
+// it again.
+func TestFramePacer(t *testing.T) {
+	pt := newPacerUnderTest()
+	pt.framed()
+	if pt.ticker.resets != 0 || len(pt.pending) != 1 || pt.waits[0] != idleFrames*pt.frame {
+		t.Fatalf("first frame: %d resets, %d checks %v", pt.ticker.resets, len(pt.pending), pt.waits)
+	}
+	// Frames while it runs: no reset (a reset at each frame would push the
+	// tick back for ever while frames come faster than ticks).
+	pt.clock = pt.clock.Add(15 * time.Millisecond)
+	pt.framed()
+	pt.framed()
+	if pt.ticker.resets != 0 || len(pt.pending) != 1 {
+		t.Fatalf("frames while running: %d resets, %d checks", pt.ticker.resets, len(pt.pending))
+	}
+	// The check comes 40ms after the first frame: the last one was 25ms
+	// ago, so it looks again 15ms later instead of stopping.
+	pt.runCheck(t, 25*time.Millisecond)
+	if pt.ticker.stops != 0 || len(pt.pending) != 1 || pt.waits[0] != 15*time.Millisecond {
+		t.Fatalf("check after a recent frame: %d stops, checks %v", pt.ticker.stops, pt.waits)
+	}
+	pt.runCheck(t, 15*time.Millisecond)
+	if pt.ticker.stops != 1 || pt.running || len(pt.pending) != 0 {
+		t.Fatalf("idle: %d stops, running %v, %d checks", pt.ticker.stops, pt.running, len(pt.pending))
+	}
+	// A frame after the idle time starts the ticker again, at once.
+	pt.framed()
+	if pt.ticker.resets != 1 || !pt.running || len(pt.pending) != 1 {
+		t.Fatalf("frame after idle: %d resets, running %v, %d checks", pt.ticker.resets, pt.running, len(pt.pending))
+	}
+}
+
+// TestFramePacerWithoutTicker: when the program's ticker cannot be found
+// the pacer does nothing (the renderer ticks as Bubble Tea made it).
+func TestFramePacerWithoutTicker(t *testing.T) {
+	scheduled := 0
+	f := &framePacer{frame: time.Millisecond, find: func() pacedTicker { return nil }, now: time.Now,
+		after: func(time.Duration, func()) { scheduled++ }, running: true}
+	f.framed()
+	var none *framePacer
+	none.framed() // outside Run: no pacer
+	if scheduled != 0 {
+		t.Fatal("a pacer without a ticker scheduled checks")
+	}
+}
+
+// tickerProbe is a model that looks for the renderer's ticker when drawn.
+type tickerProbe struct {
+	p     **tea.Program
+	found chan bool
+}
+
+func (m tickerProbe) Init() tea.Cmd                       { return tea.Quit }
+func (m tickerProbe) Update(tea.Msg) (tea.Model, tea.Cmd) { return m, nil }
+func (m tickerProbe) View() tea.View {
+	select {
+	case m.found <- programTicker(*m.p) != nil:
+	default:
+	}
+	return tea.NewView("probe")
+}
+
+// TestProgramTickerFound pins the field the pacer reaches into: in the
+// Bubble Tea this module requires, a running Program's view finds the
+// renderer's ticker. An upgrade that moves it fails here, not silently.
+func TestProgramTickerFound(t *testing.T) {
+	var p *tea.Program
+	m := tickerProbe{p: &p, found: make(chan bool, 1)}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p = tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(&bytes.Buffer{}),
+		tea.WithoutSignalHandler(), tea.WithWindowSize(80, 24))
+	if _, err := p.Run(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case ok := <-m.found:
+		if !ok {
+			t.Fatal("the renderer's ticker (tea.Program.ticker) was not found: the frame pacer does nothing; see frame_pacer.go")
+		}
+	default:
+		t.Fatal("the program drew nothing")
+	}
+	if programTicker(nil) != nil {
+		t.Fatal("no program, no ticker")
+	}
+}

@@ -1,0 +1,183 @@
+package zkview
+
+import "time"
+
+// The Tree's history is bounded: each node keeps its last HistoryPerNode
+// changes, with data cut to HistoryPreview bytes and child names to
+// HistoryNames a change, and the Tree keeps the histories of at most
+// HistoryNodes nodes, letting go of the one that changed least recently
+// among those it no longer follows.
+const (
+	HistoryPerNode = 200
+	HistoryNodes   = 500
+	HistoryPreview = 256
+	HistoryNames   = 50
+)
+
+// HistoryEntry is one change the Tree saw, as kept: Old and New hold at
+// most HistoryPreview bytes, Added and Removed at most HistoryNames names.
+type HistoryEntry struct {
+	Change
+	// HasData is false when the data was not read with the change (a
+	// creation or deletion seen by a children watch only).
+	HasData            bool
+	OldSize, NewSize   int
+	MoreAdded, MoreRem int // names left out of Added and Removed
+}
+
+// NodeHistory is what the Tree saw change of one node while it followed it.
+type NodeHistory struct {
+	Path    string
+	Entries []HistoryEntry // oldest first
+	Dropped int            // older entries let go (HistoryPerNode)
+	// DataSince and ChildrenSince are when the Tree began following the
+	// node's data and children without a break; zero when it does not.
+	DataSince, ChildrenSince time.Time
+}
+
+// historySide is which watch saw a change: data or children.
+type historySide int
+
+const (
+	dataSide historySide = iota
+	childrenSide
+)
+
+// nodeHistory is a node's kept changes and, per watch, the last state seen
+// (the baseline the next read is compared with).
+type nodeHistory struct {
+	entries []HistoryEntry
+	dropped int
+	last    time.Time // of the latest change or baseline, for eviction
+	base    [2]Snapshot
+	based   [2]bool
+	since   [2]time.Time
+}
+
+// History returns what the Tree saw change of path.
+func (t *Tree) History(path string) NodeHistory {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := NodeHistory{Path: path}
+	h := t.hist[path]
+	if h == nil {
+		return out
+	}
+	out.Entries = append([]HistoryEntry(nil), h.entries...)
+	out.Dropped = h.dropped
+	if h.based[dataSide] {
+		out.DataSince = h.since[dataSide]
+	}
+	if h.based[childrenSide] {
+		out.ChildrenSince = h.since[childrenSide]
+	}
+	return out
+}
+
+// record compares what a watch read of path with the last read of the same
+// watch and keeps the changes; the first read is the baseline. The caller
+// holds mu.
+func (t *Tree) record(path string, side historySide, next Snapshot) {
+	h := t.historyOf(path)
+	now := t.now()
+	prev, seen := h.base[side], h.based[side]
+	h.base[side], h.based[side], h.last = next, true, now
+	if !seen {
+		h.since[side] = now
+		return
+	}
+	for _, c := range Diff(path, prev, next, now) {
+		h.add(c, side == dataSide)
+	}
+}
+
+// forget drops path's baseline for one watch when nothing follows it any
+// more: changes until it is followed again are not seen. The caller holds
+// mu.
+func (t *Tree) forget(path string, side historySide) {
+	if h := t.hist[path]; h != nil {
+		h.base[side], h.based[side] = Snapshot{}, false
+	}
+}
+
+// historyOf returns path's history, making room for it. The caller holds mu.
+func (t *Tree) historyOf(path string) *nodeHistory {
+	if h := t.hist[path]; h != nil {
+		return h
+	}
+	if len(t.hist) >= HistoryNodes {
+		t.evictHistory()
+	}
+	h := &nodeHistory{}
+	t.hist[path] = h
+	return h
+}
+
+// evictHistory lets go of the history that changed least recently among
+// the nodes no longer followed. While every kept node is followed, none
+// goes: what is on screen keeps its history. The caller holds mu.
+func (t *Tree) evictHistory() {
+	victim := ""
+	var oldest time.Time
+	for p, h := range t.hist {
+		if _, ok := t.expanded[p]; ok {
+			continue
+		}
+		if _, ok := t.watched[p]; ok {
+			continue
+		}
+		if victim == "" || h.last.Before(oldest) {
+			victim, oldest = p, h.last
+		}
+	}
+	if victim != "" {
+		delete(t.hist, victim)
+	}
+}
+
+// add keeps one change. Both watches see a node come and go: the second
+// sighting of a creation or deletion completes the first (with the data,
+// when the data watch saw it) instead of adding another.
+func (h *nodeHistory) add(c Change, withData bool) {
+	e := HistoryEntry{Change: c, HasData: withData, OldSize: len(c.Old), NewSize: len(c.New)}
+	e.Old, e.New = cut(c.Old), cut(c.New)
+	e.Added, e.MoreAdded = cutNames(c.Added)
+	e.Removed, e.MoreRem = cutNames(c.Removed)
+	if prev := h.lastLifecycle(); prev != nil && prev.Kind == c.Kind &&
+		(c.Kind == ChangeDeleted || prev.Zxid == c.Zxid) {
+		if withData && !prev.HasData {
+			prev.HasData = true
+			prev.Old, prev.New, prev.OldSize, prev.NewSize, prev.Version = e.Old, e.New, e.OldSize, e.NewSize, e.Version
+		}
+		return
+	}
+	h.entries = append(h.entries, e)
+	if over := len(h.entries) - HistoryPerNode; over > 0 {
+		h.entries = append(h.entries[:0], h.entries[over:]...)
+		h.dropped += over
+	}
+}
+
+// lastLifecycle is the latest creation or deletion kept, if any.
+func (h *nodeHistory) lastLifecycle() *HistoryEntry {
+	for i := len(h.entries) - 1; i >= 0; i-- {
+		if k := h.entries[i].Kind; k == ChangeCreated || k == ChangeDeleted {
+			return &h.entries[i]
+		}
+	}
+	return nil
+}
+
+func cut(b []byte) []byte {
+	if len(b) > HistoryPreview {
+		return append([]byte(nil), b[:HistoryPreview]...) // not the whole array
+	}
+	return b
+}
+
+func cutNames(names []string) ([]string, int) {
+	if len(names) > HistoryNames {
+		return append([]string(nil), names[:HistoryNames]...), len(names) - HistoryNames
+	}
+	return names, 0
+}
