@@ -81,31 +81,14 @@ func (s sysScan) role(t *testing.T, system, role string) Recipe {
 	return found[0]
 }
 
-func (s sysScan) election(t *testing.T, system, role string) *Election {
+// roleAs finds the one recognised object of a role, of type T.
+func roleAs[T Recipe](t *testing.T, s sysScan, system, role string) T {
 	t.Helper()
-	e, ok := s.role(t, system, role).(*Election)
+	r, ok := s.role(t, system, role).(T)
 	if !ok {
-		t.Fatalf("%s/%s is not an election", system, role)
+		t.Fatalf("%s/%s is a %T, not a %T", system, role, s.role(t, system, role), r)
 	}
-	return e
-}
-
-func (s sysScan) group(t *testing.T, system, role string) *Group {
-	t.Helper()
-	g, ok := s.role(t, system, role).(*Group)
-	if !ok {
-		t.Fatalf("%s/%s is not a group", system, role)
-	}
-	return g
-}
-
-func (s sysScan) queue(t *testing.T, system, role string) *Queue {
-	t.Helper()
-	q, ok := s.role(t, system, role).(*Queue)
-	if !ok {
-		t.Fatalf("%s/%s is not a queue", system, role)
-	}
-	return q
+	return r
 }
 
 // checkLeader checks an election's leader: its data, and that its session
@@ -169,7 +152,7 @@ func membersData(g *Group) string {
 func TestSystemKafka(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "kafka", (*syslayout.Layout).Kafka)
-		e := s.election(t, "kafka", "controller")
+		e := roleAs[*Election](t, s, "kafka", "controller")
 		if e.Path != s.root+"/controller" || e.SystemRoot != s.root {
 			t.Errorf("controller at %s, root %s", e.Path, e.SystemRoot)
 		}
@@ -187,19 +170,19 @@ func TestSystemKafka(t *testing.T) {
 		warningsContain(t, "controller", e.Warnings,
 			"controller epoch went backwards: controller_epoch is 7 but orders-1 written under epoch 8",
 			"1 partitions led by no live broker: orders-1 (leader 4)")
-		g := s.group(t, "kafka", "brokers")
+		g := roleAs[*Group](t, s, "kafka", "brokers")
 		if got := membersData(g); got != "broker 1 · PLAINTEXT://kafka-1:9092 | broker 2 · PLAINTEXT://kafka-2:9092 | broker 3 · PLAINTEXT://kafka-3:9092" {
 			t.Errorf("brokers %s", got)
 		}
 		for role, n := range map[string]int{"isr-change": 2, "config-change": 1, "log-dir-event": 1, "delete-topics": 1, "reassign-partitions": 1} {
-			if q := s.queue(t, "kafka", role); q.Length != n || len(q.Items) != n {
+			if q := roleAs[*Queue](t, s, "kafka", role); q.Length != n || len(q.Items) != n {
 				t.Errorf("%s: length %d, %d items, want %d", role, q.Length, len(q.Items), n)
 			}
 		}
-		if it := s.queue(t, "kafka", "reassign-partitions").Items[0]; it.Data != "move orders-1 to brokers [1,2,3]" {
+		if it := roleAs[*Queue](t, s, "kafka", "reassign-partitions").Items[0]; it.Data != "move orders-1 to brokers [1,2,3]" {
 			t.Errorf("reassignment %q", it.Data)
 		}
-		if it := s.queue(t, "kafka", "isr-change").Items[0]; !strings.Contains(it.Data, `"topic":"orders"`) {
+		if it := roleAs[*Queue](t, s, "kafka", "isr-change").Items[0]; !strings.Contains(it.Data, `"topic":"orders"`) {
 			t.Errorf("isr change %q", it.Data)
 		}
 		sums := Systems(s.res)
@@ -213,14 +196,14 @@ func TestSystemKafka(t *testing.T) {
 func TestSystemHBase(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "hbase", (*syslayout.Layout).HBase)
-		e := s.election(t, "hbase", "active-master")
+		e := roleAs[*Election](t, s, "hbase", "active-master")
 		s.checkLeader(t, e, syslayout.HBaseActiveMaster, "hmaster-1:16000")
 		s.checkCandidates(t, e.Candidates, []string{syslayout.HBaseBackupMaster}, []string{"hmaster-2:16000"})
 		if !strings.HasPrefix(e.Candidates[0].Node, s.root+"/backup-masters/hmaster-2,16000,") || e.Candidates[0].WaitsFor != e.Path {
 			t.Errorf("backup master %+v", e.Candidates[0])
 		}
 		warningsContain(t, "master", e.Warnings)
-		g := s.group(t, "hbase", "region-servers")
+		g := roleAs[*Group](t, s, "hbase", "region-servers")
 		if got := membersData(g); got != "hbase-rs-1:16020 · info port 16030 · 2.5.8 | hbase-rs-2:16020 · info port 16030 · 2.5.8" {
 			t.Errorf("region servers %s", got)
 		}
@@ -246,11 +229,11 @@ func TestSystemHBase(t *testing.T) {
 func TestSystemHadoopHA(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "hadoop", (*syslayout.Layout).Hadoop)
-		nn := s.election(t, "hdfs", "active-namenode")
+		nn := roleAs[*Election](t, s, "hdfs", "active-namenode")
 		s.checkLeader(t, nn, "zkfc-nn1", "nn1 at namenode-1:8020 (ns1)")
 		s.checkCandidates(t, nn.Candidates, []string{"zkfc-nn2"}, []string{""})
 		warningsContain(t, "hdfs", nn.Warnings)
-		rm := s.election(t, "yarn", "active-resourcemanager")
+		rm := roleAs[*Election](t, s, "yarn", "active-resourcemanager")
 		s.checkLeader(t, rm, "yarn-rm1", "rm1 (yarn-cluster)")
 		s.checkCandidates(t, rm.Candidates, []string{"yarn-rm2"}, []string{""})
 		warningsContain(t, "yarn", rm.Warnings, "ActiveBreadCrumb names rm2 (yarn-cluster) but the lock is held by rm1 (yarn-cluster)")
@@ -263,27 +246,27 @@ func TestSystemHadoopHA(t *testing.T) {
 func TestSystemSolr(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "solr", (*syslayout.Layout).Solr)
-		o := s.election(t, "solr", "overseer")
+		o := roleAs[*Election](t, s, "solr", "overseer")
 		s.checkLeader(t, o, "solr-1", "solr-1:8983_solr")
 		s.checkCandidates(t, o.Candidates, []string{"solr-2"}, []string{"solr-2:8983_solr"})
 		warningsContain(t, "overseer", o.Warnings)
 		if o.SystemRoot != s.root {
 			t.Errorf("overseer root %s, want %s", o.SystemRoot, s.root)
 		}
-		sh := s.election(t, "solr", "shard-leader")
+		sh := roleAs[*Election](t, s, "solr", "shard-leader")
 		s.checkLeader(t, sh, "solr-1", "core_node2")
 		s.checkCandidates(t, sh.Candidates, []string{"solr-2"}, []string{"core_node4"})
 		warningsContain(t, "shard", sh.Warnings)
 		if sh.SystemRoot != s.root {
 			t.Errorf("shard leader root %s, want %s", sh.SystemRoot, s.root)
 		}
-		if g := s.group(t, "solr", "live-nodes"); len(g.Members) != 2 {
+		if g := roleAs[*Group](t, s, "solr", "live-nodes"); len(g.Members) != 2 {
 			t.Errorf("live nodes %+v", g.Members)
 		}
-		if q := s.queue(t, "solr", "overseer-queue"); q.Length != 2 || !strings.HasPrefix(q.Items[0].Data, "state ") {
+		if q := roleAs[*Queue](t, s, "solr", "overseer-queue"); q.Length != 2 || !strings.HasPrefix(q.Items[0].Data, "state ") {
 			t.Errorf("overseer queue %+v", q)
 		}
-		if q := s.queue(t, "solr", "collection-work-queue"); q.Length != 1 {
+		if q := roleAs[*Queue](t, s, "solr", "collection-work-queue"); q.Length != 1 {
 			t.Errorf("collection queue %+v", q)
 		}
 		if n := len(s.res.Elections); n != 2 {
@@ -295,14 +278,14 @@ func TestSystemSolr(t *testing.T) {
 func TestSystemHelix(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "helix", (*syslayout.Layout).Helix)
-		e := s.election(t, "helix", "controller")
+		e := roleAs[*Election](t, s, "helix", "controller")
 		s.checkLeader(t, e, "helix-controller-1", "controller-1 (4711@ctrl-host-1, helix 1.0.4)")
 		s.checkCandidates(t, e.Candidates, []string{"helix-controller-2"}, []string{""})
 		warningsContain(t, "controller", e.Warnings)
 		if e.SystemRoot != s.root+"/"+syslayout.HelixCluster {
 			t.Errorf("root %s", e.SystemRoot)
 		}
-		g := s.group(t, "helix", "live-instances")
+		g := roleAs[*Group](t, s, "helix", "live-instances")
 		if got := membersData(g); got != "participant_1 (4711@participant_1.example.com, helix 1.0.4) | participant_2 (4711@participant_2.example.com, helix 1.0.4)" {
 			t.Errorf("live instances %s", got)
 		}
@@ -328,20 +311,20 @@ func TestSystemDiscoveryClickHouseBookKeeper(t *testing.T) {
 		}
 
 		c := layOut(t, connect, "clickhouse", (*syslayout.Layout).ClickHouse)
-		q := c.queue(t, "clickhouse", "ddl-queue")
+		q := roleAs[*Queue](t, c, "clickhouse", "ddl-queue")
 		if q.Length != 1 || q.Items[0].Node != "query-0000000001" ||
 			!strings.HasSuffix(q.Items[0].Data, "ADD COLUMN country String · done on 1 of 2 hosts · running on ch-2:9000") {
 			t.Errorf("ddl queue %+v", q)
 		}
 
 		b := layOut(t, connect, "bookkeeper", (*syslayout.Layout).BookKeeper)
-		if got := membersData(b.group(t, "bookkeeper", "available-bookies")); got != "bookie-rpc://bookie-1:3181 | bookie-rpc://bookie-2:3181" {
+		if got := membersData(roleAs[*Group](t, b, "bookkeeper", "available-bookies")); got != "bookie-rpc://bookie-1:3181 | bookie-rpc://bookie-2:3181" {
 			t.Errorf("bookies %s", got)
 		}
-		if g := b.group(t, "bookkeeper", "readonly-bookies"); len(g.Members) != 1 || g.Members[0].Node != "bookie-3:3181" {
+		if g := roleAs[*Group](t, b, "bookkeeper", "readonly-bookies"); len(g.Members) != 1 || g.Members[0].Node != "bookie-3:3181" {
 			t.Errorf("read-only bookies %+v", g.Members)
 		}
-		a := b.election(t, "bookkeeper", "auditor")
+		a := roleAs[*Election](t, b, "bookkeeper", "auditor")
 		b.checkLeader(t, a, "bookie-1", "bookie-1:3181")
 		b.checkCandidates(t, a.Candidates, []string{"bookie-2"}, []string{"bookie-2:3181"})
 		warningsContain(t, "auditor", a.Warnings)
@@ -351,13 +334,13 @@ func TestSystemDiscoveryClickHouseBookKeeper(t *testing.T) {
 func TestSystemLatches(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "storm", (*syslayout.Layout).Storm)
-		e := s.election(t, "storm", "nimbus-leader")
+		e := roleAs[*Election](t, s, "storm", "nimbus-leader")
 		s.checkLeader(t, e, "nimbus-1", "nimbus-1:6627")
 		if e.Format != "curator" || e.SystemRoot != s.root {
 			t.Errorf("storm latch %s at root %s", e.Format, e.SystemRoot)
 		}
 		d := layOut(t, connect, "druid", (*syslayout.Layout).Druid)
-		d.checkLeader(t, d.election(t, "druid", "coordinator-leader"), "druid-coordinator-1", "http://druid-coord-1:8081")
-		d.checkLeader(t, d.election(t, "druid", "overlord-leader"), "druid-overlord-1", "http://druid-overlord-1:8090")
+		d.checkLeader(t, roleAs[*Election](t, d, "druid", "coordinator-leader"), "druid-coordinator-1", "http://druid-coord-1:8081")
+		d.checkLeader(t, roleAs[*Election](t, d, "druid", "overlord-leader"), "druid-overlord-1", "http://druid-overlord-1:8090")
 	})
 }
