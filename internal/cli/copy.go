@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/internal/cliout"
+	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
 
@@ -54,17 +56,11 @@ zkx import's; exit status 3 when some nodes were refused.`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
 			defer cancel()
-			c, bw, err := openWriter(ctx, g, "cp")
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			defer c.Close()
-			defer bw.Close()
-			r, err := c.DialBulk(ctx, 4)
+			r, bw, done, err := openCopy(ctx, g, "cp", flags.timeout)
 			if err != nil {
 				return err
 			}
-			defer r.Close()
+			defer done()
 			if _, _, err := r.Children(ctx, src); err != nil {
 				return err
 			}
@@ -113,17 +109,11 @@ them with the source. On a terminal mv asks first, naming what will change;
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
 			defer cancel()
-			c, bw, err := openWriter(ctx, g, "mv")
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			defer c.Close()
-			defer bw.Close()
-			r, err := c.DialBulk(ctx, 4)
+			r, bw, done, err := openCopy(ctx, g, "mv", flags.timeout)
 			if err != nil {
 				return err
 			}
-			defer r.Close()
+			defer done()
 			survey, err := transfer.SurveyTree(ctx, r, src)
 			if err != nil {
 				return err
@@ -148,6 +138,9 @@ them with the source. On a terminal mv asks first, naming what will change;
 				}
 			}
 			progress := newProgress(cmd.ErrOrStderr())
+			opts.Progress = func(r transfer.Report) {
+				progress.reached(r.Created+r.Updated+r.Skipped+r.Ephemeral+r.Refused, r.LastWritten)
+			}
 			rep, err := transfer.Move(ctx, r, bw, src, dst, transfer.CopyOptions{ImportOptions: opts, Force: force})
 			progress.finish()
 			if werr := writeMoveReport(cmd.OutOrStdout(), rep, format); err == nil && werr != nil {
@@ -166,6 +159,22 @@ them with the source. On a terminal mv asks first, naming what will change;
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask (for scripts)")
 	cmd.Flags().BoolVar(&force, "force", false, "move a subtree holding ephemeral nodes: they are deleted, not moved")
 	return cmd
+}
+
+// openCopy opens what cp and mv work over: the writer that recreates
+// nodes, and batched readers of the source; done closes them all.
+func openCopy(ctx context.Context, g *globalOptions, verb string, timeout time.Duration) (zkview.BulkReader, *zkview.BulkWriter, func(), error) {
+	c, bw, err := openWriter(ctx, g, verb)
+	if err != nil {
+		return nil, nil, nil, timedOut(err, timeout)
+	}
+	r, err := c.DialBulk(ctx, 4)
+	if err != nil {
+		bw.Close()
+		c.Close()
+		return nil, nil, nil, timedOut(err, timeout)
+	}
+	return r, bw, func() { r.Close(); bw.Close(); c.Close() }, nil
 }
 
 // confirmOnTerminal asks a yes/no question on a terminal; without one it

@@ -56,6 +56,20 @@ func (p *progress) add(path string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.count++
+	p.draw(path)
+}
+
+// reached sets the count of nodes done to n, the last at path, for work
+// that reports its progress in steps (a transaction at a time).
+func (p *progress) reached(n int, path string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.count = n
+	p.draw(path)
+}
+
+// draw redraws the line, at most every progressEvery.
+func (p *progress) draw(path string) {
 	if !p.on || time.Since(p.last) < progressEvery {
 		return
 	}
