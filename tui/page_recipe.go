@@ -50,6 +50,11 @@ func (p *recipePage) nextFrame() time.Duration {
 func (p *recipePage) Keys() []key.Binding {
 	n, a := p.ctx.Keys.Nav, p.ctx.Keys.Action
 	keys := []key.Binding{n.Up, n.Down}
+	if p.system() != "" {
+		// A real system's lock, election or queue: zkx does not take part
+		// in it, it only clears a stale holder.
+		return append(keys, a.ForceRelease)
+	}
 	switch p.view.recipe.(type) {
 	case *recognize.Lock, nil:
 		keys = append(keys, a.Acquire, a.Release, a.ForceRelease)
@@ -80,12 +85,14 @@ func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
 	case navigate(p.view.tbl, p.ctx.Keys.Nav, msg):
 	case p.ctx.Actor == nil || p.ctx.Writer == nil:
 		return nil // read-only: no action exists
+	case key.Matches(msg, a.ForceRelease):
+		return p.forceRelease()
+	case p.system() != "":
+		return nil // see Keys: no part in a real system's coordination
 	case key.Matches(msg, a.Acquire):
 		return p.acquire()
 	case key.Matches(msg, a.Release):
 		return p.release()
-	case key.Matches(msg, a.ForceRelease):
-		return p.forceRelease()
 	case key.Matches(msg, a.Enqueue):
 		return p.enqueue()
 	case key.Matches(msg, a.Dequeue):
@@ -96,6 +103,14 @@ func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.resign()
 	}
 	return nil
+}
+
+// system is the real system the page's recipe belongs to ("" for none).
+func (p *recipePage) system() string {
+	if p.view.recipe == nil {
+		return ""
+	}
+	return p.view.recipe.Info().System
 }
 
 func (p *recipePage) acquire() tea.Cmd {
@@ -169,6 +184,9 @@ func (p *recipePage) forceRelease() tea.Cmd {
 		"",
 		p.ctx.Styles.Warning.Render("Its owner is not told: if it is alive it may still believe it holds the lock."),
 		"The next waiter is notified and takes over.",
+	}
+	if sys := p.system(); sys != "" {
+		body = append(body, p.ctx.Styles.Warning.Render(fmt.Sprintf("It is %s's %s: %s reacts as to its holder's crash.", sys, p.view.recipe.Info().Role, sys)))
 	}
 	c0, w, ctx, session := p.ctx.Client, p.ctx.Writer, p.ctx.Ctx, c.SessionID
 	return openDialog(confirm("Force-release", body, func() tea.Cmd {
