@@ -108,11 +108,18 @@ func (m tmuxRun) waitExit(exitFile, stderr string) string {
 // it cannot run (-short, no tmux, no go tool).
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: the end-to-end tests build and run the binary")
-	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the end-to-end tests need it (apt-get install tmux; CI installs it)")
+	}
+	return goBuild(t)
+}
+
+// goBuild builds zkx into the test's temporary directory (skips under
+// -short, or without the go tool).
+func goBuild(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the end-to-end tests build and run the binary")
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {

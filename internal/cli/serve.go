@@ -67,6 +67,10 @@ real ZooKeeper ensemble for anything that matters.`,
 					logger.Warn(warning)
 				}
 			}
+			// Before anything says it is listening: a SIGTERM right after
+			// the announcement must stop the server cleanly, not kill it.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			srv, err := zkserver.Start(listen, cfg)
 			if err != nil {
 				return err
@@ -91,8 +95,6 @@ real ZooKeeper ensemble for anything that matters.`,
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "and TLS on %s%s\n", addr, mtls)
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
 			<-ctx.Done()
 			logger.Info("stopping")
 			return srv.Close()
