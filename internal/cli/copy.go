@@ -43,9 +43,6 @@ zkx import's; exit status 3 when some nodes were refused.`,
   zkx cp /app /app-staging --dry-run`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.readonly {
-				return fmt.Errorf("--readonly: zkx cp writes")
-			}
 			src, dst, err := copyArgs(args)
 			if err != nil {
 				return err
@@ -90,9 +87,6 @@ them with the source. On a terminal mv asks first, naming what will change;
   zkx mv /staging/config /prod/config --yes`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.readonly {
-				return fmt.Errorf("--readonly: zkx mv writes")
-			}
 			src, dst, err := copyArgs(args)
 			if err != nil {
 				return err
