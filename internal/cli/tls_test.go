@@ -31,6 +31,24 @@ func tlsServer(t *testing.T, cert, key, clientCA string) (plain, secure string) 
 	return srv.ConnectString(), addr.String()
 }
 
+// tlsSession is a session over TLS to secure with the client certificate,
+// closed when the test ends.
+func tlsSession(t *testing.T, secure string, c *zktest.Certs) *zkview.Client {
+	t.Helper()
+	cfg, err := c.ClientConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	other, err := zkview.Dial(ctx, secure, zkview.WithTLS(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Close)
+	return other
+}
+
 // TestTLS: zkx over TLS, and each certificate problem named in the error
 // (the session is given up at once, not at --timeout).
 func TestTLS(t *testing.T) {
@@ -43,17 +61,7 @@ func TestTLS(t *testing.T) {
 		t.Fatalf("ls over TLS: %v\n%s%s", err, out, errs)
 	}
 	// A session over TLS, listed by the four-letter words asked over TLS.
-	cfg, err := zktls.Files{CA: c.CA, Cert: c.ClientCert, Key: c.ClientKey}.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	other, err := zkview.Dial(ctx, secure, zkview.WithTLS(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := tlsSession(t, secure, c)
 	out, _, err = run(t, append([]string{"--server", secure, "sessions", "-o", "json"}, client...)...)
 	if err != nil || !strings.Contains(out, display.Hex(other.SessionID())) {
 		t.Errorf("sessions over TLS (four-letter words on the secure port): %v, want 0x%x in\n%s", err, other.SessionID(), out)
@@ -109,7 +117,7 @@ func TestTLSServerCertificates(t *testing.T) {
 func TestServeSecureListen(t *testing.T) {
 	c := zktest.NewCerts(t)
 	_, secure := tlsServer(t, c.ServerCert, c.ServerKey, c.CA)
-	cfg, err := zktls.Files{CA: c.CA, Cert: c.ClientCert, Key: c.ClientKey}.Config()
+	cfg, err := c.ClientConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,17 +150,7 @@ func TestTLSRealZooKeeper(t *testing.T) {
 	if err != nil || !strings.Contains(out, "zookeeper") {
 		t.Fatalf("ls over TLS: %v\n%s%s", err, out, errs)
 	}
-	cfg, err := zktls.Files{CA: c.CA, Cert: c.ClientCert, Key: c.ClientKey}.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	other, err := zkview.Dial(ctx, secure, zkview.WithTLS(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := tlsSession(t, secure, c)
 	out, errs, err = run(t, append([]string{"--server", secure, "sessions", "-o", "json"}, client...)...)
 	if err != nil || !strings.Contains(out, display.Hex(other.SessionID())) {
 		t.Errorf("sessions over TLS: %v, want 0x%x in\n%s%s", err, other.SessionID(), out, errs)
@@ -180,17 +178,7 @@ func TestTLSRealAdminServer(t *testing.T) {
 		t.Fatalf("AdminServer at %q, want https", admin)
 	}
 	secure := e.SecureConnectString()
-	cfg, err := c.ClientConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	other, err := zkview.Dial(ctx, secure, zkview.WithTLS(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := tlsSession(t, secure, c)
 	adminPort := admin[strings.LastIndex(admin, ":")+1 : strings.LastIndex(admin, "/commands")]
 	client := []string{"--server", secure, "--tls-ca", c.CA, "--tls-cert", c.ClientCert, "--tls-key", c.ClientKey}
 	for _, tc := range []struct {
