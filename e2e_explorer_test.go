@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestExplorerEndToEnd runs the real binary twice, as a user would: `zkx

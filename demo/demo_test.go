@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zkx-dev/zkx/internal/redistest"
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/redistest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 func TestMain(m *testing.M) { zktest.Main(m) }

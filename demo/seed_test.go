@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/zkview"
 )
 

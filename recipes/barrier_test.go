@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 // TestBarrier sets a barrier, holds a waiter of another session behind it

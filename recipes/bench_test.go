@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // BenchmarkMutex measures lock handoffs with 10 contenders (own sessions)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 var (

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 // The nemesis tests: contenders on a Mutex, an RWMutex (writers, and a few

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestObserverTellsTheWait checks a waiter reports, in order, its node, what

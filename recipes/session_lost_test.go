@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestSessionLostIsGone: a Session declares itself lost by its own clock

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestMain stops the shared real ZooKeeper of zktest.Each when the tests

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestFindPage: F asks for a query under the selected node, the matches

@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestHistoryTab: in a read-only explorer, H on a node shows the changes

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestCollapsedCountsStayLive: the child counts of collapsed rows on screen

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestFollow: data changes, children added and removed, deletion and

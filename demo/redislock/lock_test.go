@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/zkx-dev/zkx/internal/redistest"
+	"github.com/zkx-dev/zkx/internal/testkit/redistest"
 	"github.com/zkx-dev/zkx/recipes"
 )
 

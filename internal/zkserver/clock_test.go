@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 // TestClock: a fixed clock stamps nodes and seeds session ids, so tests

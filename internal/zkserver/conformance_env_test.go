@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
-	"github.com/zkx-dev/zkx/internal/wireclient"
+	"github.com/zkx-dev/zkx/internal/testkit/wireclient"
 )
 
 // The conformance suite runs each case against the embedded server and a

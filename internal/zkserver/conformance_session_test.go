@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
-	"github.com/zkx-dev/zkx/internal/wireclient"
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/wireclient"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 func sessionCases() []conformanceCase {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 // TestConformance runs every case on the embedded server and on real

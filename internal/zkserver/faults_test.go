@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
-	"github.com/zkx-dev/zkx/internal/wireclient"
+	"github.com/zkx-dev/zkx/internal/testkit/wireclient"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 func dial(t *testing.T, srv *zkserver.Server) *wireclient.Conn {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 // TestFourLetterWordsUnderLoad asks every four-letter word while clients

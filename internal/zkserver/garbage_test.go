@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
-	"github.com/zkx-dev/zkx/internal/wireclient"
+	"github.com/zkx-dev/zkx/internal/testkit/wireclient"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 func lengthPrefixed(body []byte) []byte {

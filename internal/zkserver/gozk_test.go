@@ -9,8 +9,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 func gozkConnect(t *testing.T, connect string) (*zk.Conn, <-chan zk.Event) {

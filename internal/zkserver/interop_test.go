@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 // TestInterop shows that real ZooKeeper clients work unchanged against

@@ -3,7 +3,7 @@ package zkserver_test
 import (
 	"testing"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 func TestMain(m *testing.M) { zktest.Main(m) }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 func TestMain(m *testing.M) { zktest.Main(m) }

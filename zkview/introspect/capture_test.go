@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
-	"github.com/zkx-dev/zkx/internal/zktest"
 )
 
 // envCapture set to 1 makes TestCaptureIntrospectFixtures rewrite the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zkx-dev/zkx/internal/zktest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 func TestIntrospectReal(t *testing.T) {

@@ -1,0 +1,491 @@
+package cmd
+
+import (
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/alicebob/miniredis/v2"
+
+	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/demo/redislock"
+	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/tui"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+type demoFlags struct {
+	headless       bool
+	contenders     int
+	duration       time.Duration
+	hold           time.Duration
+	poll           time.Duration
+	output         string
+	lanes          string
+	redis          string
+	lease          time.Duration
+	sessionTimeout time.Duration
+	crashEvery     int
+	stall          time.Duration
+	stallEvery     int
+	sweep          string
+	chart          string
+	// heldTooLong is short in the demo so the seeded stuck lock is
+	// flagged within a minute: no server can backdate a node's ctime.
+	heldTooLong time.Duration
+}
+
+// Settings of the demo view.
+const (
+	demoHeldTooLong = 30 * time.Second
+	// demoRotate is how long a seeded lock's holder holds before the next
+	// one's turn, so only the stuck lock ages past demoHeldTooLong.
+	demoRotate = 10 * time.Second
+)
+
+func newDemoCommand(g *globalOptions) *cobra.Command {
+	var f demoFlags
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Show why ZooKeeper locks watch their predecessor, and what a Redis lock cannot do: chain vs herd vs spin vs redis",
+		Long: `demo runs four lanes of lock contenders side by side, each with its own session:
+  chain  each waiter watches the node just ahead of it (one notification per release)
+  herd   every waiter watches the holder (every release wakes every waiter)
+  spin   no watches: create one lock node, sleep, retry, as a Redis SET NX lock does
+  redis  the real thing: SET key token NX PX lease, retried every --poll, a Lua
+         compare-and-delete release, and a watchdog renewing the lease every lease/3
+with counters measured as they run: acquisitions, notifications per release, reads
+and creates (for Redis: SETs) per acquisition, handoff latency, lease renewals, and
+violations (two holders at once) seen by an independent checker.
+
+Every holder writes to a fenced store, which refuses a write whose fencing token (the
+lock node's czxid) is older than one it has seen. Failure scenarios show what that is
+for: --crash-every N (or k) kills a holder without a release, and its lock waits for
+the session (--session-timeout) or the lease (--lease) to expire; --stall D
+--stall-every N (or z) freezes a holder right after it acquires, with no pings and no
+renewals, so its lock expires and passes on while it believes it holds; then it writes.
+A ZooKeeper lane's stale write is refused by the token (stale_rejected); a Redis lease
+has no token, so its write lands (unsafe_writes). Without the token check a ZooKeeper
+lock would be just as unsafe.
+
+The redis lane runs on an embedded in-process Redis (miniredis) unless --redis
+HOST:PORT (or $ZKX_REDIS) names a real one; --lanes picks the lanes.
+
+Without --server it starts zkx's embedded ZooKeeper-compatible server in-process; with
+--server it runs under /zkx-demo on that ensemble and removes it on exit. Every contender
+and seeded holder has a session of its own, all from this machine: the demo reads the
+servers' maxClientCnxns (60 connections per client address by default) and runs fewer
+contenders per lane when it must, keeping room for the explorer and one more zkx.
+
+The demo view runs the lanes at once. Beside them it seeds state for the explorer
+under /zkx-demo: services with JSON config, locks laid out as zkx, Curator and Kazoo
+lay them out, a stuck lock, a read-write lock, a semaphore, a queue and an election.
+Esc goes from the demo to the explorer, :demo comes back.
+
+--headless runs the lanes one after another for --duration each and prints the figures;
+with --sweep it runs them at each contender count in fresh sessions and prints (and with
+--chart draws) how each lane scales.`,
+		Example: `  zkx demo
+  zkx demo --contenders 20 --server zk1:2181 --redis 127.0.0.1:6379
+  zkx demo --lease 2s --session-timeout 2s        # z and k show their effect in seconds
+  zkx demo --headless --contenders 20 --duration 10s
+  zkx demo --headless -o json --server zk1:2181,zk2:2181,zk3:2181
+  zkx demo --headless --lease 1s --session-timeout 1s --stall 3s --stall-every 20 --duration 15s
+  zkx demo --headless --crash-every 10 --lease 2s --session-timeout 2s --duration 20s
+  zkx demo --headless --sweep 10,50,100,200,400 --hold 0 --duration 5s --chart herd.svg`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			format, err := cliout.ParseFormat(f.output)
+			if err != nil {
+				return err
+			}
+			if f.contenders < 1 || f.contenders > 1000 {
+				return fmt.Errorf("--contenders must be from 1 to 1000")
+			}
+			if f.duration <= 0 || f.hold < 0 || f.poll <= 0 {
+				return fmt.Errorf("--duration and --poll must be positive, --hold not negative")
+			}
+			kinds, err := demo.ParseKinds(f.lanes)
+			if err != nil {
+				return fmt.Errorf("--lanes: %w", err)
+			}
+			if err := checkScenarioFlags(f); err != nil {
+				return err
+			}
+			if g.readonly {
+				return fmt.Errorf("--readonly: the demo creates lock nodes")
+			}
+			if !f.headless {
+				if err := checkDemoViewFlags(cmd, f); err != nil {
+					return err
+				}
+			}
+			// Interrupted, the demo still cleans up after itself.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if f.sweep != "" {
+				return runSweep(ctx, cmd, g, f, kinds, format)
+			}
+			servers, cleanup, err := demoServer(cmd, g)
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			shared := laneSettings(f, servers)
+			if hasRedis(kinds) {
+				addr, stopRedis, err := demoRedis(ctx, cmd, f)
+				if err != nil {
+					return err
+				}
+				defer stopRedis()
+				shared.Redis = addr
+			}
+			var capacity connectionCapacity
+			if cmd.Flags().Changed("server") {
+				capacity = serverCapacity(ctx, servers)
+			}
+			if !f.headless {
+				return runDemoView(ctx, cmd, g, f, kinds, shared, capacity)
+			}
+			if err := capacity.fits(f.contenders + demoReserve); err != nil {
+				return fmt.Errorf("--contenders %d: %w", f.contenders, err)
+			}
+			res, err := demo.RunHeadless(ctx, demo.HeadlessOptions{
+				Lanes: kinds, Contenders: f.contenders, Duration: f.duration, Lane: shared, Progress: cmd.ErrOrStderr(),
+			})
+			if err != nil {
+				return err
+			}
+			if format == cliout.JSON {
+				return cliout.WriteJSON(cmd.OutOrStdout(), res)
+			}
+			return writeDemoTable(cmd.OutOrStdout(), res)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.headless, "headless", false, "no view: run the lanes one after another and print the figures")
+	fl.IntVar(&f.contenders, "contenders", demo.DefaultContenders, "contenders per lane")
+	fl.DurationVar(&f.duration, "duration", 10*time.Second, "measured time per lane (--headless)")
+	fl.DurationVar(&f.heldTooLong, "held-too-long", demoHeldTooLong, "the explorer warns about holders past this (the seeded stuck lock never lets go)")
+	fl.DurationVar(&f.hold, "hold", demo.DefaultHold, "how long each holder holds the lock")
+	fl.DurationVar(&f.poll, "poll", demo.DefaultPoll, "how long a spin contender sleeps between tries")
+	fl.StringVarP(&f.output, "output", "o", "table", "output format: table or json (--headless)")
+	fl.StringVar(&f.lanes, "lanes", "chain,herd,spin,redis", "the lanes to run, comma-separated")
+	fl.StringVar(&f.redis, "redis", "", "HOST:PORT of a real Redis for the redis lane ($ZKX_REDIS; default: an embedded one)")
+	fl.DurationVar(&f.lease, "lease", demo.DefaultLease, "the Redis lock's lease; its watchdog renews it every lease/3")
+	fl.DurationVar(&f.sessionTimeout, "session-timeout", demo.DefaultSessionTimeout, "the ZooKeeper contenders' session timeout")
+	fl.IntVar(&f.crashEvery, "crash-every", 0, "crash every Nth holder right after it acquires, without a release (0: never)")
+	fl.DurationVar(&f.stall, "stall", 0, "how long a stalled holder freezes (default for z: the longer of --lease and --session-timeout, plus 2s)")
+	fl.IntVar(&f.stallEvery, "stall-every", 0, "freeze every Nth holder for --stall right after it acquires (0: never)")
+	fl.StringVar(&f.sweep, "sweep", "", "--headless: run at each of these contender counts (e.g. 10,50,100,200,400)")
+	fl.StringVar(&f.chart, "chart", "", "--sweep: draw acquisitions/s and notifications/acquisition against contenders to FILE.svg or FILE.png")
+	return cmd
+}
+
+// checkScenarioFlags refuses settings the failure scenarios cannot use.
+func checkScenarioFlags(f demoFlags) error {
+	switch {
+	case f.lease < 3*time.Millisecond:
+		return fmt.Errorf("--lease must be at least 3ms (the watchdog renews every lease/3)")
+	case f.sessionTimeout <= 0:
+		return fmt.Errorf("--session-timeout must be positive")
+	case f.crashEvery < 0 || f.stallEvery < 0:
+		return fmt.Errorf("--crash-every and --stall-every must not be negative")
+	case f.stall < 0:
+		return fmt.Errorf("--stall must not be negative")
+	case f.stallEvery > 0 && f.stall == 0:
+		return fmt.Errorf("--stall-every needs --stall D: how long each holder freezes")
+	case f.chart != "" && f.sweep == "":
+		return fmt.Errorf("--chart draws a --sweep")
+	case f.sweep != "" && !f.headless:
+		return fmt.Errorf("--sweep runs with --headless")
+	}
+	return nil
+}
+
+// laneSettings are the settings every lane shares.
+func laneSettings(f demoFlags, servers []string) demo.LaneConfig {
+	return demo.LaneConfig{
+		Servers: servers, Hold: f.hold, Poll: f.poll, Lease: f.lease, SessionTimeout: f.sessionTimeout,
+		CrashEvery: f.crashEvery, Stall: f.stall, StallEvery: f.stallEvery,
+	}
+}
+
+func hasRedis(kinds []demo.Kind) bool {
+	for _, k := range kinds {
+		if k == demo.Redis {
+			return true
+		}
+	}
+	return false
+}
+
+// zkLanes counts the lanes that open ZooKeeper sessions.
+func zkLanes(kinds []demo.Kind) int {
+	n := 0
+	for _, k := range kinds {
+		if k.ZooKeeper() {
+			n++
+		}
+	}
+	return n
+}
+
+// demoRedis returns the Redis the redis lane runs on: --redis or
+// $ZKX_REDIS, checked with a PING, or else an embedded miniredis whose
+// keys expire in real time (ClockTTL), as a real server's do.
+func demoRedis(ctx context.Context, cmd *cobra.Command, f demoFlags) (string, func(), error) {
+	addr := f.redis
+	if addr == "" {
+		addr = os.Getenv("ZKX_REDIS")
+	}
+	if addr != "" {
+		c := redislock.NewClient(addr, nil)
+		defer c.Close()
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := c.Ping(pctx).Err(); err != nil {
+			return "", nil, fmt.Errorf("--redis %s: %w", addr, err)
+		}
+		return addr, func() {}, nil
+	}
+	m := miniredis.NewMiniRedis()
+	m.ClockTTL(true)
+	if err := m.StartAddr("127.0.0.1:0"); err != nil {
+		return "", nil, fmt.Errorf("embedded Redis: %w", err)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "embedded Redis (miniredis) on %s\n", m.Addr())
+	return m.Addr(), m.Close, nil
+}
+
+// demoServer returns the servers the demo runs on: the embedded server,
+// unless --server was given; then the demo's directory is removed at the end.
+func demoServer(cmd *cobra.Command, g *globalOptions) ([]string, func(), error) {
+	if !cmd.Flags().Changed("server") {
+		srv, err := zkserver.Start("127.0.0.1:0", zkserver.Config{TickTime: 200 * time.Millisecond})
+		if err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "embedded ZooKeeper-compatible server on %s\n", srv.ConnectString())
+		return []string{srv.ConnectString()}, func() { srv.Close() }, nil
+	}
+	target, err := g.connect()
+	if err != nil {
+		return nil, nil, err
+	}
+	if target.Chroot != "" {
+		return nil, nil, fmt.Errorf("--server: the demo runs under %s; give it no chroot", demo.Base)
+	}
+	cleanup := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		c, err := g.dial(ctx)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "could not remove %s: %v\n", demo.Base, err)
+			return
+		}
+		defer c.Close()
+		w, err := c.Writer()
+		if err == nil {
+			err = w.DeleteRecursive(ctx, demo.Base)
+		}
+		if err != nil && !zkview.IsNoNode(err) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "could not remove %s: %v\n", demo.Base, err)
+		}
+	}
+	return target.Servers, cleanup, nil
+}
+
+// demoViewMaxContenders bounds the view's lanes: each contender is a
+// session, and a row on screen.
+const demoViewMaxContenders = 100
+
+// checkDemoViewFlags refuses what only --headless takes, and more
+// contenders than the view draws.
+func checkDemoViewFlags(cmd *cobra.Command, f demoFlags) error {
+	for _, name := range []string{"duration", "output"} {
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("--%s is for --headless; the demo view runs until you quit", name)
+		}
+	}
+	if f.contenders > demoViewMaxContenders {
+		return fmt.Errorf("--contenders: the demo view takes at most %d per lane (--headless takes more)", demoViewMaxContenders)
+	}
+	if f.heldTooLong <= 0 {
+		return fmt.Errorf("--held-too-long must be positive")
+	}
+	return nil
+}
+
+// runDemoView seeds the explorer's state, starts the three lanes at once
+// and shows them, until the user quits or ctx ends; then everything the
+// demo made goes (the caller removes /zkx-demo and stops the server).
+func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoFlags, kinds []demo.Kind, shared demo.LaneConfig, capacity connectionCapacity) error {
+	servers := shared.Servers
+	progress := cmd.ErrOrStderr()
+	fmt.Fprintf(progress, "seeding %s (services, locks, a queue, an election)…\n", demo.Base)
+	seeded, err := demo.Seed(ctx, demo.SeedOptions{Servers: servers, Rotate: demoRotate, Session: g.sessionOptions()})
+	if err != nil {
+		return err
+	}
+	defer seeded.Close()
+	contenders, demoCap, err := fitContenders(capacity, seeded.Sessions(), f.contenders, zkLanes(kinds))
+	if err != nil {
+		return err
+	}
+	if contenders < f.contenders {
+		fmt.Fprintf(progress, "%s: %d contenders per lane instead of %d\n", capacity, contenders, f.contenders)
+		f.contenders = contenders
+	}
+
+	fmt.Fprintf(progress, "starting %d contenders in each of %d lanes…\n", f.contenders, len(kinds))
+	lanes := make([]*demo.Lane, len(kinds))
+	for i, k := range kinds {
+		lanes[i] = demo.NewLane(k, demo.LaneConfigFor(k, demo.Base, shared))
+	}
+	defer stopLanes(lanes)
+	if err := startLanes(lanes, f.contenders); err != nil {
+		return err
+	}
+
+	connect := strings.Join(servers, ",")
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	client, err := zkview.Dial(dctx, connect, g.viewOptions()...)
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	return tui.Run(ctx, tui.Config{
+		Client: client, Connect: connect, Path: demo.Base, Demo: lanes, HeldTooLong: f.heldTooLong, DemoCap: demoCap,
+	})
+}
+
+// demoReserve is the connections kept free beside the demo's sessions:
+// the explorer's, its server questions, and one for another zkx command.
+const demoReserve = 4
+
+// connectionCapacity is how many connections the servers accept from this
+// machine, as their maxClientCnxns says; total 0 means no known limit.
+type connectionCapacity struct {
+	perMember, members, total int
+}
+
+// serverCapacity asks the first member that answers conf. Each session
+// connects to one member, in a random order, so an ensemble takes about
+// members × the limit; three quarters of that leaves room for an uneven
+// spread.
+func serverCapacity(ctx context.Context, servers []string) connectionCapacity {
+	for _, addr := range servers {
+		limit, known, err := introspect.ConnectionLimit(ctx, addr, 2*time.Second, nil)
+		switch {
+		case err != nil:
+			continue // ask the next member
+		case !known || limit == 0:
+			return connectionCapacity{} // no limit said, or none
+		}
+		total := limit
+		if len(servers) > 1 {
+			total = max(limit, limit*len(servers)*3/4)
+		}
+		return connectionCapacity{perMember: limit, members: len(servers), total: total}
+	}
+	return connectionCapacity{}
+}
+
+func (c connectionCapacity) limited() bool { return c.total > 0 }
+
+// fitContenders returns how many contenders per lane fit beside the
+// seeded sessions (wanted, or fewer), and the cap for adding more; zkLanes
+// lanes open ZooKeeper sessions (Redis's connections do not count).
+func fitContenders(c connectionCapacity, seeded, wanted, zkLanes int) (int, tui.DemoCap, error) {
+	if !c.limited() || zkLanes == 0 {
+		return wanted, tui.DemoCap{}, nil
+	}
+	most := (c.total - seeded - demoReserve) / zkLanes
+	if most < 2 {
+		return 0, tui.DemoCap{}, fmt.Errorf("%s: too few for the demo's seeded state (%d sessions) and two contenders per lane; raise maxClientCnxns, or run the demo on the embedded server (no --server)", c, seeded)
+	}
+	return min(wanted, most), tui.DemoCap{Max: most, Reason: c.String()}, nil
+}
+
+// fits says whether n connections fit.
+func (c connectionCapacity) fits(n int) error {
+	if c.limited() && n > c.total {
+		return fmt.Errorf("needs %d connections from this machine; %s: lower --contenders, or raise maxClientCnxns", n, c)
+	}
+	return nil
+}
+
+func (c connectionCapacity) String() string {
+	if c.members > 1 {
+		return fmt.Sprintf("the ensemble's members accept %d connections each from this address (maxClientCnxns), about %d in all", c.perMember, c.total)
+	}
+	return fmt.Sprintf("the server accepts %d connections from this address (maxClientCnxns)", c.perMember)
+}
+
+// startLanes starts every lane's contenders at once.
+func startLanes(lanes []*demo.Lane, n int) error {
+	errs := make([]error, len(lanes))
+	var wg sync.WaitGroup
+	for i, l := range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := l.Start(n); err != nil {
+				errs[i] = fmt.Errorf("%s lane: %w", l.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// stopLanes closes every lane's contenders at once.
+func stopLanes(lanes []*demo.Lane) {
+	var wg sync.WaitGroup
+	for _, l := range lanes {
+		wg.Add(1)
+		go func() { defer wg.Done(); l.Stop() }()
+	}
+	wg.Wait()
+}
+
+func writeDemoTable(out io.Writer, res demo.Result) error {
+	st := cliout.NewStyles(out)
+	t := cliout.NewTable(out)
+	t.Row(st.Header("LANE"), st.Header("CONTENDERS"), st.Header("ACQUISITIONS"), st.Header("ACQ/S"),
+		st.Header("NOTIFICATIONS/RELEASE"), st.Header("READS/ACQ"), st.Header("CREATES/ACQ"),
+		st.Header("HANDOFF P50"), st.Header("P99"), st.Header("VIOLATIONS"), st.Header("RENEWALS"),
+		st.Header("UNSAFE WRITES"), st.Header("STALE REFUSED"), st.Header("CRASHES"), st.Header("RECOVERY P50"), st.Header("P99"))
+	for _, l := range res.Lanes {
+		violations := st.Good("0")
+		if l.Violations > 0 {
+			violations = st.Warn(strconv.FormatUint(l.Violations, 10))
+		}
+		unsafe := st.Good("0")
+		if l.UnsafeWrites > 0 {
+			unsafe = st.Warn(strconv.FormatUint(l.UnsafeWrites, 10))
+		}
+		t.Row(l.Lane, strconv.Itoa(l.Contenders), strconv.FormatUint(l.Acquisitions, 10),
+			fmt.Sprintf("%.1f", l.AcquisitionsPerSecond), fmt.Sprintf("%.2f", l.NotificationsPerRelease),
+			fmt.Sprintf("%.2f", l.ReadsPerAcquisition), fmt.Sprintf("%.2f", l.CreatesPerAcquisition),
+			fmt.Sprintf("%.2f ms", l.HandoffP50Ms), fmt.Sprintf("%.2f ms", l.HandoffP99Ms), violations,
+			strconv.FormatUint(l.Renewals, 10), unsafe, strconv.FormatUint(l.StaleRejected, 10), strconv.FormatUint(l.Crashes, 10),
+			fmt.Sprintf("%.0f ms", l.RecoveryP50Ms), fmt.Sprintf("%.0f ms", l.RecoveryP99Ms))
+	}
+	return t.Flush()
+}

@@ -1,0 +1,55 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/tui"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// exploreFlags are the root command's own flags: where the explorer
+// starts and what it calls stuck.
+type exploreFlags struct {
+	path        string
+	heldTooLong time.Duration
+}
+
+func (f *exploreFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.path, "path", "/", "where the tree starts, e.g. /app/locks")
+	cmd.Flags().DurationVar(&f.heldTooLong, "held-too-long", 10*time.Minute, "warn about lock holders older than this")
+}
+
+// runExplorer opens the TUI on --server.
+func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
+	start, err := zkview.CheckPath(f.path)
+	if err != nil {
+		return fmt.Errorf("--path: %w", err)
+	}
+	f.heldTooLong = g.heldTooLong(cmd, f.heldTooLong)
+	if f.heldTooLong <= 0 {
+		return fmt.Errorf("--held-too-long must be positive")
+	}
+	if !cliout.IsTerminal(os.Stdout) || !cliout.IsTerminal(os.Stdin) {
+		return fmt.Errorf("the explorer needs a terminal; for scripts use zkx ls, tree, locks … -o json")
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), g.sessionTimeout+5*time.Second)
+	c, err := g.dial(ctx)
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.Exists(cmd.Context(), start); err != nil {
+		return err
+	}
+	return tui.Run(cmd.Context(), tui.Config{
+		Client: c, Connect: g.server, ContextName: g.contextName, ReadOnly: g.readonly, Path: start,
+		HeldTooLong: f.heldTooLong, Introspect: g.introspectOptions(),
+	})
+}

@@ -1,0 +1,43 @@
+package cmd
+
+import (
+	"net"
+	"strings"
+	"testing"
+)
+
+// TestFailFast: when every member refuses, zkx says so at once, one line
+// per member, whatever --timeout is; a member that accepts the connection
+// and stays silent (merely slow) gets the whole --timeout.
+func TestFailFast(t *testing.T) {
+	_, _, err := run(t, "--server", "127.0.0.1:1,127.0.0.1:2", "--timeout", "60s", "ls", "/")
+	if err == nil || strings.Contains(err.Error(), "--timeout") ||
+		!strings.Contains(err.Error(), "127.0.0.1:1: connection refused") || !strings.Contains(err.Error(), "127.0.0.1:2: connection refused") {
+		t.Errorf("every member refusing: %v, want one line each, before --timeout", err)
+	}
+
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c) // accepted, never answered
+		}
+	}()
+	_, _, err = run(t, "--server", "127.0.0.1:1,"+silent.Addr().String(), "--timeout", "2s", "ls", "/")
+	if err == nil || !strings.Contains(err.Error(), "--timeout 2s reached") {
+		t.Errorf("a silent member: %v, want --timeout to end it", err)
+	}
+}

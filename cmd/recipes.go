@@ -1,0 +1,374 @@
+package cmd
+
+import (
+	"github.com/zkx-dev/zkx/zkview/recognize"
+
+	"github.com/zkx-dev/zkx/zkview/introspect"
+
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/zkview"
+)
+
+// recipeKind is what one of the recipe commands lists.
+type recipeKind struct {
+	name   string // "locks"
+	tables bool   // needs the servers' session tables (clients, watches)
+	// contended: its members are ephemeral, so the servers' list of
+	// ephemeral nodes finds it without a walk (recognize.ScanContended).
+	contended bool
+}
+
+var (
+	kindLocks     = recipeKind{name: "locks", tables: true, contended: true}
+	kindQueues    = recipeKind{name: "queues"}
+	kindElections = recipeKind{name: "elections", tables: true, contended: true}
+)
+
+// scanFlags are the flags of locks, queues and elections.
+type scanFlags struct {
+	readFlags
+	long        bool
+	heldTooLong time.Duration
+	connections int
+	walk        bool
+	batch       bool
+}
+
+func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
+	f.readFlags.register(cmd)
+	cmd.Flags().IntVar(&f.connections, "connections", 4, "sessions to read over (a server works through each connection in order)")
+	cmd.Flags().BoolVar(&f.batch, "batch", true, batchFlagHelp)
+	if kind.contended {
+		cmd.Flags().BoolVar(&f.walk, "walk", false, "walk every node under PATH even when the servers list their ephemeral nodes (which finds "+kind.name+" without a walk)")
+	}
+}
+
+// recipeScan is what a recipe command found.
+type recipeScan struct {
+	res recognize.Result
+	// tables answer whether a session is connected (never nil).
+	tables recognize.ServerTables
+	// partial, when set, says why res is incomplete.
+	partial error
+}
+
+// scan recognises the recipes at and under path. A path that is itself a
+// component of a recipe (a Curator semaphore's locks/, a Kazoo semaphore's
+// lock directory…) gives the recipe it belongs to. Introspection runs while
+// the tree is walked; its refusals are warned about on stderr.
+func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind recipeKind) (*recipeScan, cliout.Format, error) {
+	f.heldTooLong = g.heldTooLong(cmd, f.heldTooLong)
+	if cmd.Flags().Changed("held-too-long") && f.heldTooLong <= 0 {
+		return nil, "", fmt.Errorf("--held-too-long must be positive")
+	}
+	format, err := cliout.ParseFormat(f.output)
+	if err != nil {
+		return nil, "", err
+	}
+	if f.timeout <= 0 {
+		return nil, "", fmt.Errorf("--timeout must be positive")
+	}
+	if f.connections < 1 {
+		return nil, "", fmt.Errorf("--connections must be at least 1")
+	}
+	cs, err := g.connect()
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), f.timeout)
+	defer cancel()
+	// Several connections, batching reads where the server answers
+	// multiRead: a server works through each connection's requests in
+	// order, and per request, so one connection and a request per node
+	// cap a walk of a large tree.
+	c, err := g.dialBulk(ctx, f.connections, f.batch)
+	if err != nil {
+		return nil, "", timedOut(err, f.timeout)
+	}
+	defer c.Close()
+	progress := newProgress(cmd.ErrOrStderr())
+	defer progress.finish()
+	tables := introspect.NewPending()
+	opts := recognize.Options{HeldTooLong: f.heldTooLong, Visit: func(n zkview.WalkNode) { progress.add(n.Path) }}
+	if kind.tables {
+		opts.Tables = tables
+		go func() {
+			in, err := g.introspect(ctx, progress, cs)
+			if err != nil {
+				warnf(progress, "%v; client addresses, connections and watches are unknown", err)
+			}
+			tables.Set(in, err)
+		}()
+	} else {
+		tables.Set(nil, nil)
+	}
+	// Stderr is written by the introspection until the tables are in.
+	defer tables.Wait()
+	var ephemerals recognize.EphemeralList
+	if kind.contended && !f.walk {
+		ephemerals = tables
+	}
+
+	if path != "/" {
+		v, err := recognize.Dir(ctx, c, path, opts)
+		var pe *zkview.PathError
+		switch {
+		case err != nil && errors.As(err, &pe) && pe.Path == path:
+			return nil, "", err // path itself cannot be read: nothing to show
+		case err != nil:
+			// A node below (or beside) path: Scan reads them again and
+			// reports what it cannot read as a partial result.
+		case v != nil && v.Info().Path != path:
+			// A component: its recipe lives above path, and the
+			// recipe's members are all below it.
+			return &recipeScan{res: recognize.ResultOf(v), tables: tables}, format, nil
+		}
+	}
+	res, err := recognize.ScanContended(ctx, c, path, opts, ephemerals)
+	if res.FoundBy == recognize.FoundByEphemerals && progress.on {
+		notef(progress, "found from the ephemeral nodes the servers list (dump), without walking the tree (--walk walks it)")
+	}
+	if err != nil {
+		if !res.Partial || (zkview.IsNoNode(err) && empty(res)) {
+			return nil, "", err
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("--timeout %v reached before the scan of %s finished: %w", f.timeout, path, err)
+		}
+		return &recipeScan{res: res, tables: tables, partial: err}, format, nil
+	}
+	return &recipeScan{res: res, tables: tables}, format, nil
+}
+
+func empty(res recognize.Result) bool {
+	return len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers)+len(res.Groups) == 0
+}
+
+// finish ends a recipe command: a note when nothing was found, and the
+// partial error, after the output.
+func (s *recipeScan) finish(cmd *cobra.Command, format cliout.Format, kind recipeKind, path string, found int) error {
+	if found == 0 && format == cliout.Table {
+		fmt.Fprintf(cmd.ErrOrStderr(), "zkx: no %s recognised at or under %s\n", kind.name, path)
+	}
+	if s.partial != nil {
+		return &partialError{s.partial}
+	}
+	return nil
+}
+
+// recipeHelp is the part of the help the recipe commands share.
+const recipeHelp = `
+PATH defaults to /. A PATH that is part of a recipe (a Curator semaphore's
+locks/ or leases/, a Kazoo semaphore's lock directory, a Kazoo LockingQueue's
+entries/) shows the recipe it belongs to. Warnings (a holder whose session
+has no connection, a waiter without its watch, foreign children, orphaned
+nodes, sequence numbers near the int32 wrap) are listed below the table.
+
+JSON (-o json) is always an array, one object per recipe, in the order of
+the walk; lists are [] when empty, never null. Node names are relative to
+the recipe's path (a Kazoo semaphore's lock nodes are absolute).
+
+Exit status: 0 when the whole tree was read; 3 when part of it could not be
+read (no permission, or --timeout reached): what was found is still printed
+(JSON stays a valid array) and stderr names what was not read; 1 on any other
+error.`
+
+// contenderHelp documents the JSON of a holder, waiter or candidate.
+const contenderHelp = `A holder, waiter or candidate is {node, seq, kind (read | write | lease,
+when it applies), session (0x…), client ("ip:port"; "" when the servers do
+not say), data (the node's data as text), held_ms (holders: the age of the
+node) or waiting_ms, waits_for (the node it watches by its format's
+protocol), watch ("observed" when a server's watch table confirms it, else
+"inferred")}.`
+
+// tablesHelp says what the servers' tables add, for locks and elections.
+const tablesHelp = `
+Client addresses, whether a session is still connected, and whether a
+waiter's watch is "observed" come from the servers' four-letter words cons,
+dump, wchc and wchp (or the AdminServer with --admin-url). A server that
+refuses them (4lw.commands.whitelist) is warned about on stderr and the
+command goes on: client is then empty and every watch "inferred".`
+
+func newLocksCommand(g *globalOptions) *cobra.Command {
+	var flags scanFlags
+	cmd := &cobra.Command{
+		Use:   "locks [PATH]",
+		Short: "List recognised locks, read-write locks and semaphores, holders and waiters",
+		Long: `locks finds every lock-like recipe at or under PATH — mutexes, read-write
+locks and semaphores laid out by Curator, Kazoo, ZooKeeper's recipes,
+go-zookeeper or zkx — and shows who holds each one, for how long, and who
+waits. With -l, every contender is shown: its session, client address,
+whether the session is still connected, how long it has held or waited, the
+node it waits for and whether the server confirms that watch, then the wait
+chain (holder ← first waiter ← second waiter …) and the warnings (a holder
+whose session is gone, a waiter with no watch, a lock held longer than
+--held-too-long, orphaned nodes).
+
+Curator's LeaderSelector and Kazoo's Election are mutexes underneath: they
+are listed here, the leader as the holder.
+
+JSON objects: path, recipe (mutex | rwlock | semaphore), format (zkx |
+curator | kazoo | zookeeper-recipes | go-zookeeper | generic), max_leases
+(Kazoo semaphores), holders, waiters (in queue order) and warnings.
+` + contenderHelp + `
+` + tablesHelp + "\n" + recipeHelp,
+		Example: `  zkx locks
+  zkx locks -l /app/locks
+  zkx locks -o json / | jq '.[] | select(.waiters | length > 0)'
+  zkx locks --held-too-long 1m --admin-url http://zk1:8080/commands /app`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRecipes(cmd, g, &flags, args, kindLocks)
+		},
+	}
+	flags.register(cmd, kindLocks)
+	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
+	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
+	return cmd
+}
+
+func newQueuesCommand(g *globalOptions) *cobra.Command {
+	var flags scanFlags
+	cmd := &cobra.Command{
+		Use:   "queues [PATH]",
+		Short: "List recognised queues, their length and first items",
+		Long: `queues finds every queue at or under PATH — Curator's DistributedQueue,
+Kazoo's Queue and LockingQueue, ZooKeeper's DistributedQueue (and zkx's and
+Curator's SimpleDistributedQueue, which share its layout) — and shows its
+length and its items in the order they will be taken (the first 1000 are
+read). With -l every item read is listed.
+
+Queue items carry no session, so queues asks the servers nothing beyond the
+tree.
+
+JSON objects: path, format, length (every item), items (in the order they
+are taken, at most 1000: {node, data, priority (Kazoo), taken (Kazoo
+LockingQueue)}), warnings.
+` + recipeHelp,
+		Example: `  zkx queues
+  zkx queues -l /app/jobs
+  zkx queues -o json / | jq '.[] | {path, length}'`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRecipes(cmd, g, &flags, args, kindQueues)
+		},
+	}
+	flags.register(cmd, kindQueues)
+	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "list every item read")
+	return cmd
+}
+
+func newElectionsCommand(g *globalOptions) *cobra.Command {
+	var flags scanFlags
+	cmd := &cobra.Command{
+		Use:   "elections [PATH]",
+		Short: "List recognised leader elections, leaders and candidates",
+		Long: `elections finds every leader election at or under PATH — Curator's
+LeaderLatch (and zkx's Election), ZooKeeper's LeaderElectionSupport — and
+shows the leader, for how long it has led, and the candidates in line. With
+-l every candidate is shown with its session, client, the node it watches
+and whether the server confirms that watch.
+
+Curator's LeaderSelector and Kazoo's Election are mutexes underneath and
+cannot be told from a lock: zkx locks lists them.
+
+JSON objects: path, format, leader (null when nobody leads), candidates (in
+line) and warnings.
+` + contenderHelp + `
+` + tablesHelp + "\n" + recipeHelp,
+		Example: `  zkx elections
+  zkx elections -l /app/election
+  zkx elections -o json / | jq -r '.[] | "\(.path) \(.leader.client)"'`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRecipes(cmd, g, &flags, args, kindElections)
+		},
+	}
+	flags.register(cmd, kindElections)
+	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every candidate, the wait chain and the warnings")
+	return cmd
+}
+
+// runRecipes is the body of locks, queues and elections.
+func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []string, kind recipeKind) error {
+	path := "/"
+	if len(args) == 1 {
+		var err error
+		if path, err = checkPath(args[0]); err != nil {
+			return err
+		}
+	}
+	s, format, err := flags.scan(cmd, g, path, kind)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	var found int
+	switch kind {
+	case kindLocks:
+		locks := normalLocks(s.res.Locks)
+		found = len(locks)
+		if format == cliout.JSON {
+			err = cliout.WriteJSON(out, locks)
+		} else {
+			err = writeLocks(out, locks, s.tables, flags.long)
+		}
+	case kindQueues:
+		queues := normalQueues(s.res.Queues)
+		found = len(queues)
+		if format == cliout.JSON {
+			err = cliout.WriteJSON(out, queues)
+		} else {
+			err = writeQueues(out, queues, flags.long)
+		}
+	case kindElections:
+		elections := normalElections(s.res.Elections)
+		found = len(elections)
+		if format == cliout.JSON {
+			err = cliout.WriteJSON(out, elections)
+		} else {
+			err = writeElections(out, elections, s.tables, flags.long)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return s.finish(cmd, format, kind, path, found)
+}
+
+// The normal* functions make every list of the JSON [] rather than null,
+// as DESIGN.md promises, whatever the recogniser left nil.
+
+func normalLocks(ls []recognize.Lock) []recognize.Lock {
+	out := make([]recognize.Lock, len(ls))
+	for i, l := range ls {
+		l.Holders, l.Waiters, l.Warnings = nonNil(l.Holders), nonNil(l.Waiters), nonNil(l.Warnings)
+		out[i] = l
+	}
+	return out
+}
+
+func normalQueues(qs []recognize.Queue) []recognize.Queue {
+	out := make([]recognize.Queue, len(qs))
+	for i, q := range qs {
+		q.Items, q.Warnings = nonNil(q.Items), nonNil(q.Warnings)
+		out[i] = q
+	}
+	return out
+}
+
+func normalElections(es []recognize.Election) []recognize.Election {
+	out := make([]recognize.Election, len(es))
+	for i, e := range es {
+		e.Candidates, e.Warnings = nonNil(e.Candidates), nonNil(e.Warnings)
+		out[i] = e
+	}
+	return out
+}

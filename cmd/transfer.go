@@ -1,0 +1,272 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/transfer"
+)
+
+func newExportCommand(g *globalOptions) *cobra.Command {
+	var timeout time.Duration
+	var concurrency, connections int
+	cmd := &cobra.Command{
+		Use:   "export PATH > FILE",
+		Short: "Write a subtree as JSON Lines, streaming",
+		Long: `export writes PATH and everything below it to stdout as JSON Lines: a header
+({"zkx_export":1,"root":PATH,…}), then one object per node in preorder, parents
+first, written as the walk reaches it:
+
+  path             the node's path
+  data             its data in base64 (null for a node created without data)
+  text             the data again as text, when it is printable UTF-8
+  acl              [{"scheme","id","perms":"cdrwa"}]
+  ephemeral_owner  set for an ephemeral node: zkx import skips it unless asked
+  ctime mtime czxid mzxid version cversion aversion num_children
+  error            the node could not be read (zkx import refuses it)
+
+Reads are batched and run ahead in parallel as for zkx tree; data and ACL are
+read beside each listing. On a terminal, progress is shown on stderr; a summary
+always ends there.`,
+		Example: `  zkx export /app > app.jsonl
+  zkx export / | gzip > everything.jsonl.gz
+  jq -r 'select(.text) | [.path, .text] | @tsv' app.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, err := checkPath(args[0])
+			if err != nil {
+				return err
+			}
+			if timeout <= 0 || concurrency < 1 || connections < 1 {
+				return fmt.Errorf("--timeout, --concurrency and --connections must be positive")
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+			defer cancel()
+			c, err := g.dialBulk(ctx, connections, true)
+			if err != nil {
+				return timedOut(err, timeout)
+			}
+			defer c.Close()
+			if _, _, err := c.Children(ctx, root); err != nil {
+				return err // a missing root is an error, not an empty export
+			}
+			progress := newProgress(cmd.ErrOrStderr())
+			st, err := transfer.Export(ctx, c, root, cmd.OutOrStdout(), transfer.ExportOptions{
+				Concurrency: concurrency, Server: g.server, Visited: progress.add})
+			progress.finish()
+			if err != nil {
+				return timedOut(fmt.Errorf("export of %s stopped after %s: %w", root, plural(st.Nodes, "node"), err), timeout)
+			}
+			notef(cmd.ErrOrStderr(), "exported %s (%s of data) from %s; %d ephemeral (skipped on import unless --ephemerals), %d unreadable",
+				plural(st.Nodes, "node"), byteCount(st.DataBytes), root, st.Ephemeral, st.Unreadable)
+			if st.MaskedACL > 0 {
+				warnf(cmd.ErrOrStderr(), "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
+			}
+			if st.Unreadable > 0 {
+				warnf(cmd.ErrOrStderr(), "%s could not be read (no READ for this session? try --auth): they are in the file with an error and import refuses them", plural(st.Unreadable, "node"))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Minute, "give up after this long")
+	cmd.Flags().IntVar(&concurrency, "concurrency", 192, "listings in flight")
+	cmd.Flags().IntVar(&connections, "connections", 12, "sessions to read over")
+	return cmd
+}
+
+func byteCount(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return plural(int(n), "byte")
+}
+
+// importFlags are what zkx import and zkx cp share.
+type importFlags struct {
+	overwrite, skipExisting, ephemerals, dryRun bool
+	output                                      string
+	timeout                                     time.Duration
+}
+
+func (f *importFlags) register(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.overwrite, "overwrite", false, "replace the data and ACL of nodes that exist")
+	cmd.Flags().BoolVar(&f.skipExisting, "skip-existing", false, "leave nodes that exist as they are (and resume a stopped import)")
+	cmd.Flags().BoolVar(&f.ephemerals, "ephemerals", false, "recreate ephemeral nodes too, as persistent ones (their owner's session cannot be)")
+	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "read the destination and report what would be done; write nothing")
+	cmd.Flags().StringVarP(&f.output, "output", "o", "table", "report format: table or json")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up after this long")
+}
+
+func (f *importFlags) options(to string) (transfer.ImportOptions, cliout.Format, error) {
+	o := transfer.ImportOptions{To: to, DryRun: f.dryRun, Ephemerals: f.ephemerals}
+	format, err := cliout.ParseFormat(f.output)
+	if err != nil {
+		return o, format, err
+	}
+	switch {
+	case f.overwrite && f.skipExisting:
+		return o, format, fmt.Errorf("--overwrite and --skip-existing exclude each other")
+	case f.overwrite:
+		o.Existing = transfer.Overwrite
+	case f.skipExisting:
+		o.Existing = transfer.Skip
+	}
+	if f.timeout <= 0 {
+		return o, format, fmt.Errorf("--timeout must be positive")
+	}
+	return o, format, nil
+}
+
+// openWriter connects for writing: refused under --readonly.
+func openWriter(ctx context.Context, g *globalOptions, what string) (*zkview.Client, *zkview.BulkWriter, error) {
+	if g.readonly {
+		return nil, nil, fmt.Errorf("--readonly: zkx %s writes", what)
+	}
+	c, err := g.dial(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := c.Writer()
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	bw, err := w.DialBulk(ctx)
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	return c, bw, nil
+}
+
+func newImportCommand(g *globalOptions) *cobra.Command {
+	var flags importFlags
+	var to string
+	cmd := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Recreate an export (zkx export) in transactions",
+		Long: `import reads a file zkx export wrote (- for stdin) and recreates its nodes, with
+their data and ACLs, parents first, in transactions (multi) of up to 1000 nodes
+or 512 KiB each — within ZooKeeper's request limit (jute.maxbuffer, 1 MiB).
+
+The nodes go where they were, or under --to PATH (the export's root becomes PATH;
+PATH's parent must exist). A node that exists is refused and left as it was,
+unless --skip-existing (keep it, quietly) or --overwrite (replace its data and
+ACL). Ephemeral nodes are skipped unless --ephemerals. Sequential names are
+recreated as they were (a parent's next sequence number is not moved past them).
+
+The report counts what was created, updated, skipped and refused, and why. Each
+transaction is all or nothing: if one fails half way the report says how many
+nodes earlier ones wrote and the last of them, and the same import run again with
+--skip-existing goes on from there. Exit status: 0 when nothing was refused,
+3 when some nodes were refused, 1 on failure.`,
+		Example: `  zkx import app.jsonl --dry-run
+  zkx import app.jsonl --to /app-restored
+  zkx import app.jsonl --skip-existing     # resume a stopped import
+  zkx export /app | zkx --server other:2181 import -`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if g.readonly {
+				return fmt.Errorf("--readonly: zkx import writes")
+			}
+			if to != "" {
+				clean, err := checkPath(to)
+				if err != nil {
+					return fmt.Errorf("--to: %w", err)
+				}
+				to = clean
+			}
+			opts, format, err := flags.options(to)
+			if err != nil {
+				return err
+			}
+			var in io.Reader = cmd.InOrStdin()
+			if args[0] != "-" {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				in = f
+			}
+			src, err := transfer.ReadFile(in)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
+			defer cancel()
+			c, bw, err := openWriter(ctx, g, "import")
+			if err != nil {
+				return timedOut(err, flags.timeout)
+			}
+			defer c.Close()
+			defer bw.Close()
+			return runImport(ctx, cmd, bw, src, opts, format, flags.timeout)
+		},
+	}
+	flags.register(cmd)
+	cmd.Flags().StringVar(&to, "to", "", "recreate the export's root here (default: where it was)")
+	return cmd
+}
+
+// runImport imports src with progress and prints the report.
+func runImport(ctx context.Context, cmd *cobra.Command, bw *zkview.BulkWriter, src transfer.Source, opts transfer.ImportOptions, format cliout.Format, timeout time.Duration) error {
+	progress := newProgress(cmd.ErrOrStderr())
+	rep, err := transfer.Import(ctx, bw, countingSource{src, progress}, opts)
+	progress.finish()
+	if werr := writeImportReport(cmd.OutOrStdout(), rep, format); err == nil && werr != nil {
+		return werr
+	}
+	if err != nil {
+		return timedOut(err, timeout)
+	}
+	if rep.Refused > 0 {
+		return &partialError{fmt.Errorf("%s refused", plural(rep.Refused, "node"))}
+	}
+	return nil
+}
+
+// countingSource shows each record read on the progress line.
+type countingSource struct {
+	transfer.Source
+	p *progress
+}
+
+func (s countingSource) Next() (transfer.Record, error) {
+	r, err := s.Source.Next()
+	if err == nil {
+		s.p.add(r.Path)
+	}
+	return r, err
+}
+
+func writeImportReport(out io.Writer, rep transfer.Report, format cliout.Format) error {
+	if format == cliout.JSON {
+		rep.Refusals = nonNil(rep.Refusals)
+		return cliout.WriteJSON(out, rep)
+	}
+	st := cliout.NewStyles(out)
+	verb := "created"
+	if rep.DryRun {
+		verb = "would create"
+	}
+	fmt.Fprintf(out, "%s %d, updated %d, skipped %d (existing), %d ephemeral not recreated, refused %d — in %s\n",
+		verb, rep.Created, rep.Updated, rep.Skipped, rep.Ephemeral, rep.Refused, plural(rep.Transactions, "transaction"))
+	for _, r := range rep.Refusals {
+		fmt.Fprintf(out, "  %s %s: %s\n", st.Warn("refused"), cliout.Clean(r.Path), cliout.Clean(r.Reason))
+	}
+	if rep.Refused > len(rep.Refusals) {
+		fmt.Fprintf(out, "  … and %d more\n", rep.Refused-len(rep.Refusals))
+	}
+	return nil
+}
