@@ -29,6 +29,11 @@ func (d *Decoder) Remaining() int { return len(d.buf) - d.off }
 // Offset returns how many bytes were consumed.
 func (d *Decoder) Offset() int { return d.off }
 
+// Fail records err as the decoder's error unless one is already there:
+// a record built on top of the primitives (a vector of nested records)
+// reports a problem the primitives cannot see.
+func (d *Decoder) Fail(err error) { d.fail(err) }
+
 func (d *Decoder) fail(err error) {
 	if d.err == nil {
 		d.err = err

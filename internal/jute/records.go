@@ -34,6 +34,13 @@ func encodeACLs(e *Encoder, acls []ACL) {
 	}
 }
 
+// ReadACLs reads a vector of ACLs, as the records that carry one do;
+// null reads as nil. The transaction log's records (package txnlog) use it.
+func ReadACLs(d *Decoder) []ACL { return decodeACLs(d) }
+
+// WriteACLs writes a vector of ACLs.
+func WriteACLs(e *Encoder, acls []ACL) { encodeACLs(e, acls) }
+
 func decodeACLs(d *Decoder) []ACL {
 	n := d.Count(minACLSize)
 	if n == 0 {
