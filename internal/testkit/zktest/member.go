@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,6 +49,10 @@ func (m *Member) Addr() string { return "127.0.0.1:" + strconv.Itoa(m.clientPort
 
 // String names the member in messages.
 func (m *Member) String() string { return fmt.Sprintf("zk%d(%s)", m.id, m.Addr()) }
+
+// DataDir returns the member's dataDir, which holds version-2 with its
+// transaction logs and snapshots.
+func (m *Member) DataDir() string { return filepath.Join(m.dir, "data") }
 
 // Mode asks the member's srvr and returns its mode: "leader", "follower" or
 // "standalone"; an error when it does not serve (down, paused, not in a

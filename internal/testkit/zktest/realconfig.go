@@ -41,6 +41,11 @@ type RealOptions struct {
 	TLS *Certs
 	// SASL, when set, configures the members' SASL; see SASL.
 	SASL *SASL
+	// ExtraConfig are zoo.cfg lines added as they are, e.g. "snapCount=20"
+	// or "preAllocSize=4". Keys ZooKeeper does not know become
+	// "zookeeper."-prefixed system properties (QuorumPeerConfig), which is
+	// how snapshot.compression.method=gz reaches SnapStream.
+	ExtraConfig []string
 }
 
 // RealWith is Real with options: a restricted four-letter-word whitelist,
@@ -153,6 +158,9 @@ func (e *Ensemble) configure(opts RealOptions) error {
 			if opts.AdminServer {
 				b.WriteString(adminTLSConfig(opts.TLS))
 			}
+		}
+		for _, line := range opts.ExtraConfig {
+			b.WriteString(line + "\n")
 		}
 		if opts.SASL != nil {
 			cfgLines, err := m.configureSASL(opts.SASL)
