@@ -39,6 +39,14 @@ type Config struct {
 	// request before it authenticated with SASL
 	// (sessionRequireClientSASLAuth).
 	SASLRequired bool
+	// ReadOnly makes a server that shows a state its caller builds through
+	// Past (a past moment rebuilt from a data directory): every write is
+	// refused with NOTREADONLY, as a read-only ZooKeeper does; its own
+	// clients' sessions take no zxid; a client that saw a later zxid is not
+	// turned away (the caller may step back in time); and nothing is
+	// removed on the server's own initiative (TTL, containers): the logs
+	// say when that happened.
+	ReadOnly bool
 }
 
 func (c Config) withDefaults() Config {

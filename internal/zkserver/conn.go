@@ -249,7 +249,7 @@ func (c *conn) handshake(buf []byte) bool {
 	if s.closed {
 		return false
 	}
-	if req.LastZxidSeen > s.zxid {
+	if req.LastZxidSeen > s.zxid && !s.cfg.ReadOnly {
 		// The client has seen a newer state than ours: ZooKeeper refuses it
 		// so that it tries another member.
 		s.cfg.Logger.Info("refusing client ahead of us", "remote", c.remote, "client_zxid", req.LastZxidSeen, "zxid", s.zxid)
@@ -276,7 +276,7 @@ func (c *conn) handshake(buf []byte) bool {
 		}
 		sess.timeout = timeout
 		sess.touch()
-		sess.timer.Reset(timeout) // the new timeout may be shorter than the armed one
+		sess.resetTimer(timeout) // the new timeout may be shorter than the armed one
 	}
 	sess.conn = c
 	c.sess = sess

@@ -154,7 +154,7 @@ func (s *Server) Resume() {
 	}
 	s.mu.Lock()
 	for _, sess := range s.sessions {
-		if time.Since(time.Unix(0, sess.lastSeen.Load())) >= sess.timeout {
+		if sess.timer != nil && time.Since(time.Unix(0, sess.lastSeen.Load())) >= sess.timeout {
 			s.cfg.Logger.Info("session expired during pause", "session", hexID(sess.id))
 			s.expireLocked(sess)
 		}

@@ -54,7 +54,11 @@ func (s *Server) fourLetterText(cmd string, self *conn) string {
 	case "ruok":
 		b.WriteString("imok")
 	case "isro":
-		b.WriteString("rw")
+		if s.cfg.ReadOnly {
+			b.WriteString("ro")
+		} else {
+			b.WriteString("rw")
+		}
 	case "srvr", "stat":
 		fmt.Fprintf(&b, "Zookeeper version: %s\n", Version)
 		if cmd == "stat" {

@@ -46,6 +46,9 @@ func knownOp(op int32) bool { return validOps[op] }
 // notifications it causes are queued before the reply.
 func (s *Server) process(c *conn, hdr jute.RequestHeader, d *jute.Decoder) (reply []byte, closeAfter bool) {
 	now := s.cfg.Clock().UnixMilli()
+	if s.cfg.ReadOnly && isWrite(hdr.Type) {
+		return replyFrame(hdr.Xid, s.zxid, jute.ErrNotReadOnly, nil), false
+	}
 	switch hdr.Type {
 	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer, jute.OpCreateTTL,
 		jute.OpDelete, jute.OpSetData, jute.OpSetACL, jute.OpCheck,
@@ -84,6 +87,18 @@ func (s *Server) process(c *conn, hdr jute.RequestHeader, d *jute.Decoder) (repl
 		body = nil
 	}
 	return replyFrame(hdr.Xid, s.zxid, code, body), false
+}
+
+// isWrite reports whether an op changes the tree (ReadOnlyRequestProcessor's
+// list: what a read-only server refuses).
+func isWrite(op int32) bool {
+	switch op {
+	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer, jute.OpCreateTTL,
+		jute.OpDelete, jute.OpDeleteContainer, jute.OpSetData, jute.OpSetACL, jute.OpCheck,
+		jute.OpReconfig, jute.OpCreateSession, jute.OpMulti:
+		return true
+	}
+	return false
 }
 
 // decodeWrite reads the record of a single write request.

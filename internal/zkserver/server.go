@@ -119,7 +119,7 @@ func (s *Server) Close() error {
 		conns = append(conns, c)
 	}
 	for _, sess := range s.sessions {
-		sess.timer.Stop()
+		sess.stopTimer()
 	}
 	for _, t := range s.timers {
 		t.Stop()
@@ -155,6 +155,9 @@ func (s *Server) deliver(changes []change) {
 		s.watches.notify(ch, func(c *conn, eventType int32, path string) {
 			c.sendEvent(eventType, path)
 		})
+		if s.cfg.ReadOnly {
+			continue // nothing goes by the server's own hand
+		}
 		if ch.kind == changeDeleted {
 			s.afterDelete(ch.path)
 		} else if n := s.tree.get(ch.path); n != nil && n.kind() == kindTTL {

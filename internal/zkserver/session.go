@@ -17,11 +17,25 @@ type session struct {
 	timeout  time.Duration // guarded by s.mu
 	conn     *conn         // current connection or nil; guarded by s.mu
 	lastSeen atomic.Int64  // unix nanos of the last packet
-	timer    *time.Timer
-	delay    atomic.Int64 // injected reply delay, nanos
+	timer    *time.Timer   // nil for a session that never expires (Past)
+	delay    atomic.Int64  // injected reply delay, nanos
 }
 
 func (sess *session) touch() { sess.lastSeen.Store(time.Now().UnixNano()) }
+
+// stopTimer stops the expiry timer of a session that has one.
+func (sess *session) stopTimer() {
+	if sess.timer != nil {
+		sess.timer.Stop()
+	}
+}
+
+// resetTimer re-arms the expiry timer of a session that has one.
+func (sess *session) resetTimer(d time.Duration) {
+	if sess.timer != nil {
+		sess.timer.Reset(d)
+	}
+}
 
 func (sess *session) passwordMatches(p []byte) bool {
 	return subtle.ConstantTimeCompare(sess.passwd, p) == 1
@@ -39,9 +53,14 @@ func (s *Server) negotiateTimeout(requestedMs int32) time.Duration {
 }
 
 // newSessionLocked creates a session; like ZooKeeper's createSession it is a
-// transaction and takes a zxid.
+// transaction and takes a zxid (but not on a read-only server).
 func (s *Server) newSessionLocked(timeout time.Duration) *session {
-	s.nextZxid()
+	if !s.cfg.ReadOnly {
+		s.nextZxid()
+	}
+	for s.sessions[s.nextSessionID] != nil { // a session of the past (Past) may have the id
+		s.nextSessionID++
+	}
 	sess := &session{id: s.nextSessionID, passwd: make([]byte, 16), timeout: timeout}
 	s.nextSessionID++
 	rand.Read(sess.passwd)
@@ -85,6 +104,12 @@ func (s *Server) expireLocked(sess *session) {
 // closeSessionLocked is the closeSession transaction: a zxid, the session's
 // ephemeral nodes deleted (and their watches fired), the session forgotten.
 func (s *Server) closeSessionLocked(sess *session) {
+	if s.cfg.ReadOnly {
+		// A viewer's session: it owns nothing and writes no transaction.
+		delete(s.sessions, sess.id)
+		sess.stopTimer()
+		return
+	}
 	zxid := s.nextZxid()
 	paths := make([]string, 0, len(s.tree.ephemerals[sess.id]))
 	for p := range s.tree.ephemerals[sess.id] {
@@ -98,7 +123,7 @@ func (s *Server) closeSessionLocked(sess *session) {
 		}
 	}
 	delete(s.sessions, sess.id)
-	sess.timer.Stop()
+	sess.stopTimer()
 	s.deliver(changes)
 }
 
