@@ -36,11 +36,11 @@ func (s serverStore) Get(path string) (Node, bool) {
 }
 
 func (s serverStore) Children(path string) []string     { return s.p.Children(path) }
-func (s serverStore) Create(path string, n Node) error   { return s.p.Create(path, toPast(n)) }
-func (s serverStore) Update(path string, n Node) error   { return s.p.Update(path, toPast(n)) }
-func (s serverStore) Delete(path string) error           { return s.p.Delete(path) }
+func (s serverStore) Create(path string, n Node) error  { return s.p.Create(path, toPast(n)) }
+func (s serverStore) Update(path string, n Node) error  { return s.p.Update(path, toPast(n)) }
+func (s serverStore) Delete(path string) error          { return s.p.Delete(path) }
 func (s serverStore) Ephemerals(session int64) []string { return s.p.Ephemerals(session) }
-func (s serverStore) EndSession(id int64)                { s.p.EndSession(id) }
+func (s serverStore) EndSession(id int64)               { s.p.EndSession(id) }
 
 func (s serverStore) StartSession(id int64, timeoutMs int32) {
 	s.p.StartSession(id, time.Duration(timeoutMs)*time.Millisecond)
