@@ -459,4 +459,3 @@ func (a *Archive) loadOldest(st Store, keep func(string) bool, problems *Problem
 	}
 	return snapshotInfo{}, fmt.Errorf("no snapshot of %s could be read", a.Dir.Path)
 }
-
