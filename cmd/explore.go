@@ -18,11 +18,15 @@ import (
 type exploreFlags struct {
 	path        string
 	heldTooLong time.Duration
+	// dataDir and at open the explorer on the past (explore_past.go).
+	dataDir, at string
 }
 
 func (f *exploreFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.path, "path", "/", "where the tree starts, e.g. /app/locks")
 	cmd.Flags().DurationVar(&f.heldTooLong, "held-too-long", 10*time.Minute, "warn about lock holders older than this")
+	cmd.Flags().StringVar(&f.dataDir, "data-dir", "", "open the explorer read-only on a ZooKeeper data directory's past instead of a server (see --at)")
+	cmd.Flags().StringVar(&f.at, "at", "", "with --data-dir: the moment, a zxid (0x1f) or a time (\"2006-01-02 15:04:05\", 02:47); default the end of the logs")
 }
 
 // runExplorer opens the TUI on --server.
@@ -37,6 +41,12 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	}
 	if !cliout.IsTerminal(os.Stdout) || !cliout.IsTerminal(os.Stdin) {
 		return fmt.Errorf("the explorer needs a terminal; for scripts use zkx ls, tree, locks … -o json")
+	}
+	if f.dataDir != "" {
+		return runPastExplorer(cmd, g, f, start)
+	}
+	if f.at != "" {
+		return fmt.Errorf("--at needs --data-dir: it names a moment of a data directory's past")
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), g.sessionTimeout+5*time.Second)
 	c, err := g.dial(ctx)

@@ -60,6 +60,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
 		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
 		newWatchCommand(opts))
+	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand())
 	return root
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/forensics"
 )
 
 // renderFPS caps how often Bubble Tea draws; 30 is smooth enough for the
@@ -51,8 +52,12 @@ type Config struct {
 	// Styles overrides the palette (tests use PlainStyles); nil picks one
 	// for the terminal, plain when NO_COLOR is set.
 	Styles *Styles
-	// Now is the clock (tests fix it); nil means time.Now.
+	// Now is the clock (tests fix it); nil means time.Now, or the moment
+	// shown on the past.
 	Now func() time.Time
+	// Past, when set, is the data directory's past the explorer shows
+	// (Client reads it): keys step through it (timetravel.go).
+	Past TimeTravel
 }
 
 // App is the root model.
@@ -76,12 +81,19 @@ type App struct {
 	lastStatus  time.Time // when srvr was last asked, for the header
 
 	pacer *framePacer // nil outside Run (tests draw without a program)
+
+	past     TimeTravel // nil on a live server
+	pastPos  forensics.Position
+	pastBusy bool
 }
 
 // New builds the explorer on a connected client. The caller closes the
 // client after Run returns.
 func New(cfg Config) *App {
 	now := cfg.Now
+	if now == nil && cfg.Past != nil {
+		now = pastClock(cfg.Past)
+	}
 	if now == nil {
 		now = time.Now
 	}
@@ -95,7 +107,10 @@ func New(cfg Config) *App {
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
 	}
-	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo}
+	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo, past: cfg.Past}
+	if a.past != nil {
+		a.pastOpened()
+	}
 	switch {
 	case cfg.Styles != nil:
 		ctx.Styles = *cfg.Styles
@@ -282,6 +297,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case frameMsg:
 		a.frameQueued = false
 		return a.broadcast(msg)
+	case pastMovedMsg:
+		return a.pastMoved(msg)
 	}
 	return a.broadcast(msg)
 }
@@ -387,6 +404,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return a.back()
+	}
+	if cmd, ok := a.pastKey(msg); ok {
+		return cmd
 	}
 	a.status = statusMsg{}
 	np, cmd := a.top().Update(msg)
@@ -546,13 +566,18 @@ func (a *App) render() string {
 		if n, ok := a.top().(helpNoter); ok {
 			notes = n.HelpNotes()
 		}
+		notes = append(notes, a.pastNotes()...)
 		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), notes, a.ctx.Width, a.ctx.Height)
 	case a.dialog != nil:
 		body = a.dialog.view(st, a.ctx.Width, a.ctx.Height)
 	default:
 		body = a.top().View()
 	}
-	return a.header.view(st, a.width) + "\n" + a.crumbs() + "\n" + body + "\n" + a.statusLine()
+	head := a.header.view(st, a.width)
+	if a.past != nil {
+		head = a.pastHeader(st)
+	}
+	return head + "\n" + a.crumbs() + "\n" + body + "\n" + a.statusLine()
 }
 
 func (a *App) crumbs() string {

@@ -36,55 +36,55 @@ const (
 // Holding is one holder of a lock, or one leader of an election, from
 // when it held to when it stopped.
 type Holding struct {
-	Node    string `json:"node"`
-	Session string `json:"session"`
+	Node    string
+	Session string
 	// Kind is read or write for a read-write lock, lease for a semaphore.
-	Kind string    `json:"kind,omitempty"`
-	From time.Time `json:"from"`
+	Kind string
+	From time.Time
 	// FromZxid is the transaction that made it the holder (its own
 	// create, or the delete of the node before it).
-	FromZxid string     `json:"from_zxid"`
-	To       *time.Time `json:"to,omitempty"`
-	ToZxid   string     `json:"to_zxid,omitempty"`
+	FromZxid string
+	To       *time.Time
+	ToZxid   string
 	// WaitedMs is from its node's creation to when it held; absent when
 	// it held before the logs begin.
-	WaitedMs *int64 `json:"waited_ms,omitempty"`
+	WaitedMs *int64
 	// HeldMs runs to To, or to the last logged transaction while held.
-	HeldMs int64  `json:"held_ms"`
-	Ended  string `json:"ended"`
+	HeldMs int64
+	Ended  string
 	// DeletedBy is the session that deleted the node of a holder that
 	// did not end itself (Ended deleted-by-other).
-	DeletedBy string `json:"deleted_by,omitempty"`
+	DeletedBy string
 	// HeldBeforeLogs: it already held in the snapshot the history starts
 	// from; From is its node's creation, not when it began to hold.
-	HeldBeforeLogs bool `json:"held_before_logs,omitempty"`
+	HeldBeforeLogs bool
 }
 
 // Item is one item of a queue: who put it and when, who took it and when.
 type Item struct {
-	Node    string    `json:"node"`
-	Data    string    `json:"data,omitempty"`
-	PutBy   string    `json:"put_by,omitempty"`
-	PutAt   time.Time `json:"put_at"`
-	PutZxid string    `json:"put_zxid,omitempty"`
+	Node    string
+	Data    string
+	PutBy   string
+	PutAt   time.Time
+	PutZxid string
 	// PutBeforeLogs: it was in the snapshot the history starts from;
 	// PutAt is its node's creation and PutBy unknown.
-	PutBeforeLogs bool       `json:"put_before_logs,omitempty"`
-	TakenBy       string     `json:"taken_by,omitempty"`
-	TakenAt       *time.Time `json:"taken_at,omitempty"`
-	TakenZxid     string     `json:"taken_zxid,omitempty"`
+	PutBeforeLogs bool
+	TakenBy       string
+	TakenAt       *time.Time
+	TakenZxid     string
 }
 
 // History is what happened to one recipe: its holders in turn (locks),
 // its leaders (elections) or its items (queues).
 type History struct {
-	Path   string `json:"path"`
-	Recipe string `json:"recipe"`
-	Format string `json:"format"`
+	Path   string
+	Recipe string
+	Format string
 	recognize.SystemTag
-	Holdings []Holding `json:"holdings,omitempty"`
-	Leaders  []Holding `json:"leaders,omitempty"`
-	Items    []Item    `json:"items,omitempty"`
+	Holdings []Holding
+	Leaders  []Holding
+	Items    []Item
 }
 
 // HistoryOptions limit a history.

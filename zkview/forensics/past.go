@@ -70,7 +70,7 @@ func OpenPast(path string, at Moment) (*Past, error) {
 		ReadOnly: true,
 		// The connections and the watches of the past are not on disk:
 		// the explorer is told so rather than shown today's.
-		FourLetterWords: []string{"srvr", "stat", "mntr", "conf", "envi", "dump", "ruok", "isro"},
+		FourLetterWords: []string{"srvr", "mntr", "conf", "envi", "ruok", "isro"},
 		// Sessions of the past keep their logged timeouts whatever the
 		// bounds; the viewer's own gets the widest.
 		MinSessionTimeout: time.Second, MaxSessionTimeout: time.Hour,
@@ -123,6 +123,9 @@ func (p *Past) Problems() Problems {
 
 // Archive is the data directory.
 func (p *Past) Archive() *Archive { return p.arch }
+
+// Where is the folder the logs and snapshots are in.
+func (p *Past) Where() string { return p.arch.Dir.Path }
 
 // ErrNoMore says there is no transaction further that way.
 var ErrNoMore = errors.New("no more transactions that way")

@@ -1,0 +1,55 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/tui"
+	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/forensics"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+)
+
+// runPastExplorer opens the explorer, read-only, on a data directory's
+// tree as it was at --at: rebuilt into an embedded server on a loopback
+// port, read through an ordinary client, so every page works as on a
+// live server; the keys < > { } step through the transactions.
+func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start string) error {
+	arch, err := forensics.OpenArchive(f.dataDir)
+	if err != nil {
+		return fmt.Errorf("--data-dir: %w", err)
+	}
+	var base time.Time
+	if ms, ok := arch.FirstTime(); ok {
+		base = time.UnixMilli(ms)
+	}
+	at, err := forensics.ParseMoment(f.at, time.Local, base)
+	if err != nil {
+		return fmt.Errorf("--at: %w", err)
+	}
+	past, err := forensics.OpenPast(f.dataDir, at)
+	if err != nil {
+		return err
+	}
+	defer past.Close()
+	for _, p := range past.Problems().List {
+		fmt.Fprintln(cmd.ErrOrStderr(), "zkx:", p)
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
+	c, err := zkview.Dial(ctx, past.ConnectString(), zkview.WithReadOnly(), zkview.WithSessionTimeout(time.Minute))
+	cancel()
+	if err != nil {
+		return fmt.Errorf("the past's server: %w", err)
+	}
+	defer c.Close()
+	return tui.Run(cmd.Context(), tui.Config{
+		Client: c, Connect: past.ConnectString(), ReadOnly: true, Path: start,
+		HeldTooLong: f.heldTooLong, Past: past,
+		// The past's server answers srvr, dump and the like; connections
+		// and watches are not on disk. No AdminServer to look for.
+		Introspect: introspect.Options{Timeout: 2 * time.Second},
+	})
+}

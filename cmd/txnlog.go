@@ -1,0 +1,529 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/datadir"
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/txnlog"
+	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/decode"
+	"github.com/zkx-dev/zkx/zkview/forensics"
+)
+
+// txnJSON is one line of zkx txnlog -o json (JSON Lines), and one
+// operation of a multi's "ops".
+type txnJSON struct {
+	Zxid    string `json:"zxid,omitempty"`
+	Time    string `json:"time,omitempty"`
+	Session string `json:"session,omitempty"`
+	Cxid    *int32 `json:"cxid,omitempty"`
+	Type    string `json:"type"`
+	Path    string `json:"path,omitempty"`
+	// NodeKind is a create's: persistent, ephemeral, container, ttl.
+	NodeKind string `json:"node_kind,omitempty"`
+	TTLMs    int64  `json:"ttl_ms,omitempty"`
+	// Data is a create's or setData's data decoded as zkx get shows it,
+	// Decoder the decoder that did it (null or empty for no data).
+	Data           *string  `json:"data,omitempty"`
+	Decoder        string   `json:"decoder,omitempty"`
+	ACL            []string `json:"acl,omitempty"`
+	Version        *int32   `json:"version,omitempty"`
+	ParentCVersion *int32   `json:"parent_cversion,omitempty"`
+	TimeoutMs      int32    `json:"timeout_ms,omitempty"`
+	// Removed are the ephemerals a closeSession deleted (absent when the
+	// log does not say); ClosedBy is "server" (expired) or "client".
+	Removed   []string  `json:"removed,omitempty"`
+	ClosedBy  string    `json:"closed_by,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	ErrorCode *int32    `json:"error_code,omitempty"`
+	Ops       []txnJSON `json:"ops,omitempty"`
+	Failed    bool      `json:"failed,omitempty"`
+	Digest    string    `json:"digest,omitempty"`
+	File      string    `json:"file,omitempty"`
+	Offset    *int64    `json:"offset,omitempty"`
+}
+
+// txnlogFlags are zkx txnlog's filters.
+type txnlogFlags struct {
+	output, path, session, since, until, types string
+}
+
+func newTxnlogCommand() *cobra.Command {
+	var f txnlogFlags
+	cmd := &cobra.Command{
+		Use:   "txnlog FILE|DIR",
+		Short: "Print the transactions of ZooKeeper's transaction logs",
+		Long: `txnlog reads ZooKeeper's transaction logs from disk — one log file (log.<zxid>),
+or every log of a data directory (DIR/version-2/log.*, or the version-2 folder
+itself) in order — and prints each transaction: its time, zxid, session, type,
+path and what it did, data decoded as zkx get shows it. A multi is followed by
+its operations; a closeSession names the ephemeral nodes it removed and says
+whether the server closed it (an expiry: cxid 0) or its client did.
+
+It reads the logs streaming (memory stays small whatever their size) and goes
+on past damage: a bad checksum, a broken entry or a truncated end is reported
+on stderr with the file and offset, the rest is printed, and the exit status is
+3 (a partial result).
+
+Filters (all must match): --path keeps transactions naming a path that starts
+with it (a multi's operations, a closeSession's removed nodes count);
+--session keeps one session's (0x… or decimal); --since and --until keep those
+at or after / at or before a moment, a zxid (0x1f) or a time (RFC 3339,
+"2006-01-02 15:04:05", or a time of day "02:47" on the day the logs begin, in
+local time); --type keeps the given types (create, create2, createTtl,
+createContainer, delete, deleteContainer, setData, setACL, multi, reconfig,
+createSession, closeSession, error), comma-separated.
+
+JSON (-o json) is JSON Lines, one object per transaction: zxid, time (RFC 3339
+UTC, ms), session, cxid, type, path; by type node_kind (persistent, ephemeral,
+container, ttl), ttl_ms, data (decoded text) and decoder, acl
+(scheme:id:perms), version (after the change), parent_cversion, timeout_ms,
+removed and closed_by (server or client), error and error_code, ops (a
+multi's operations, each with type, path and its own fields) and failed;
+digest (the tree digest logged with it), file and offset. docs/json.md has
+the whole contract.`,
+		Example: `  zkx txnlog /var/lib/zookeeper
+  zkx txnlog /var/lib/zookeeper/version-2/log.100000001 --path /app/locks
+  zkx txnlog /var/lib/zookeeper --since 02:00 --until 03:00 --type create,delete,closeSession
+  zkx txnlog /var/lib/zookeeper --session 0x100000f4c810003 -o json | jq .`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTxnlog(cmd, args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.output, "output", "o", "table", "output format: table or json (JSON Lines)")
+	fl.StringVar(&f.path, "path", "", "only transactions naming a path that starts with this")
+	fl.StringVar(&f.session, "session", "", "only this session's transactions (0x… or decimal)")
+	fl.StringVar(&f.since, "since", "", "only from this moment on: a zxid (0x1f) or a time")
+	fl.StringVar(&f.until, "until", "", "only up to this moment: a zxid (0x1f) or a time")
+	fl.StringVar(&f.types, "type", "", "only these types, comma-separated (create,delete,closeSession,…)")
+	return cmd
+}
+
+// txnFilter is zkx txnlog's filters, parsed.
+type txnFilter struct {
+	path         string
+	session      int64
+	hasSession   bool
+	since, until forensics.Moment
+	types        map[string]bool
+}
+
+func (tf *txnFilter) keep(t *forensics.Transaction) bool {
+	if tf.hasSession && t.Session != tf.session {
+		return false
+	}
+	if tf.types != nil && !tf.types[t.Type] {
+		return false
+	}
+	if !tf.since.IsZero() && before(t, tf.since) {
+		return false
+	}
+	if !tf.until.IsZero() && after(t, tf.until) {
+		return false
+	}
+	if tf.path != "" {
+		for _, p := range t.Paths() {
+			if strings.HasPrefix(p, tf.path) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func before(t *forensics.Transaction, m forensics.Moment) bool {
+	if m.Zxid != 0 {
+		return t.Zxid < m.Zxid
+	}
+	return t.Time.Before(m.Time)
+}
+
+func after(t *forensics.Transaction, m forensics.Moment) bool {
+	if m.Zxid != 0 {
+		return t.Zxid > m.Zxid
+	}
+	return t.Time.After(m.Time)
+}
+
+// parseSession reads a session id, 0x… or decimal.
+func parseSession(s string) (int64, error) {
+	if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+		v, err := strconv.ParseUint(h, 16, 64)
+		return int64(v), err
+	}
+	return strconv.ParseInt(s, 10, 64)
+}
+
+// logFiles are the logs to read: the file itself, or a data directory's.
+func logFiles(arg string) ([]string, error) {
+	fi, err := os.Stat(arg)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		if kind, _, ok := datadir.Parse(fi.Name()); ok && kind == datadir.Snapshot {
+			return nil, fmt.Errorf("%s is a snapshot, not a transaction log (zkx snapshot reads it)", arg)
+		}
+		return []string{arg}, nil
+	}
+	d, err := datadir.Open(arg)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Logs) == 0 {
+		return nil, fmt.Errorf("%s has no transaction logs (log.*)", d.Path)
+	}
+	paths := make([]string, len(d.Logs))
+	for i, l := range d.Logs {
+		paths[i] = l.Path
+	}
+	return paths, nil
+}
+
+// firstLogTime is the time of the first readable transaction of paths.
+func firstLogTime(paths []string) time.Time {
+	f := txnlog.OpenFiles(paths)
+	defer f.Close()
+	for {
+		e, err := f.Next()
+		if errors.Is(err, io.EOF) {
+			return time.Time{}
+		}
+		if err == nil {
+			return time.UnixMilli(e.Header.Time)
+		}
+	}
+}
+
+func (f txnlogFlags) filter(paths []string) (txnFilter, error) {
+	tf := txnFilter{path: f.path}
+	if f.session != "" {
+		id, err := parseSession(f.session)
+		if err != nil {
+			return tf, fmt.Errorf("--session %q: not a session id (0x… or decimal)", f.session)
+		}
+		tf.session, tf.hasSession = id, true
+	}
+	if f.types != "" {
+		tf.types = map[string]bool{}
+		for _, name := range strings.Split(f.types, ",") {
+			name = strings.TrimSpace(name)
+			typ, ok := txnlog.TypeByName(name)
+			if !ok {
+				return tf, fmt.Errorf("--type %q: not a logged transaction type (create, create2, createTtl, createContainer, delete, deleteContainer, setData, setACL, multi, reconfig, createSession, closeSession, error)", name)
+			}
+			tf.types[txnlog.TypeName(typ)] = true
+		}
+	}
+	var base time.Time
+	if f.since != "" || f.until != "" {
+		base = firstLogTime(paths)
+	}
+	var err error
+	if tf.since, err = forensics.ParseMoment(f.since, time.Local, base); err != nil {
+		return tf, fmt.Errorf("--since: %w", err)
+	}
+	if tf.until, err = forensics.ParseMoment(f.until, time.Local, base); err != nil {
+		return tf, fmt.Errorf("--until: %w", err)
+	}
+	return tf, nil
+}
+
+func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
+	format, err := cliout.ParseFormat(f.output)
+	if err != nil {
+		return err
+	}
+	paths, err := logFiles(arg)
+	if err != nil {
+		return err
+	}
+	tf, err := f.filter(paths)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriterSize(cmd.OutOrStdout(), 256<<10)
+	defer out.Flush()
+	var write func(t *forensics.Transaction, file string) error
+	if format == cliout.JSON {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		write = func(t *forensics.Transaction, file string) error { return enc.Encode(transactionJSON(t, file)) }
+	} else {
+		tw := newTxnTable(out)
+		write = func(t *forensics.Transaction, _ string) error { return tw.write(t) }
+	}
+	logs := txnlog.OpenFiles(paths)
+	defer logs.Close()
+	var problems []error
+	for {
+		e, err := logs.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			problems = append(problems, err)
+			out.Flush()
+			fmt.Fprintln(cmd.ErrOrStderr(), "zkx txnlog:", err)
+			continue
+		}
+		t := forensics.Describe(e)
+		if !tf.keep(&t) {
+			continue
+		}
+		if err := write(&t, logs.File()); err != nil {
+			return err
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return &partialError{fmt.Errorf("%s in the logs, read past (each reported above with its file and offset)", plural(len(problems), "problem"))}
+	}
+	return nil
+}
+
+// txnTable writes transactions as a table streaming: fixed columns, so
+// that nothing waits for the widest row.
+type txnTable struct {
+	w   *bufio.Writer
+	buf []byte
+}
+
+func newTxnTable(w *bufio.Writer) *txnTable {
+	zone, _ := time.Now().Zone()
+	fmt.Fprintf(w, "%-23s  %-10s  %-18s  %-15s  %s\n", "TIME ("+zone+")", "ZXID", "SESSION", "TYPE", "PATH  WHAT")
+	return &txnTable{w: w}
+}
+
+// opIndent puts a multi's operation under the TYPE column.
+var opIndent = strings.Repeat(" ", 23+2+10+2+18+2)
+
+// dataWidth bounds a data summary in the table.
+const dataWidth = 60
+
+func (tt *txnTable) write(t *forensics.Transaction) error {
+	b := tt.buf[:0]
+	b = t.Time.AppendFormat(b, "2006-01-02 15:04:05.000")
+	b = append(b, "  "...)
+	b = pad(append(b, "0x"...), strconv.FormatUint(uint64(t.Zxid), 16), 8)
+	b = append(b, "  "...)
+	b = pad(append(b, "0x"...), strconv.FormatUint(uint64(t.Session), 16), 16)
+	b = append(b, "  "...)
+	b = pad(b, t.Type, 15)
+	b = append(b, "  "...)
+	b = trimBlanks(appendWhat(b, t))
+	b = append(b, '\n')
+	for i := range t.Ops {
+		op := &t.Ops[i]
+		b = append(b, opIndent...) // the operation goes under TYPE
+		b = pad(append(b, "· "...), op.Type, 13)
+		b = append(b, "  "...)
+		b = trimBlanks(appendWhat(b, op))
+		b = append(b, '\n')
+	}
+	tt.buf = b
+	_, err := tt.w.Write(b)
+	return err
+}
+
+// trimBlanks drops the blanks a line ends with.
+func trimBlanks(b []byte) []byte {
+	for len(b) > 0 && b[len(b)-1] == ' ' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// pad appends s and blanks up to width.
+func pad(b []byte, s string, width int) []byte {
+	b = append(b, s...)
+	for n := len(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// appendWhat appends a transaction's path and what it did.
+func appendWhat(b []byte, t *forensics.Transaction) []byte {
+	if t.Path != "" {
+		b = append(b, display.Line(t.Path)...)
+		b = append(b, "  "...)
+	}
+	switch t.Type {
+	case "create", "create2", "createTtl", "createContainer":
+		if t.NodeKind != "persistent" {
+			b = append(b, t.NodeKind...)
+			if t.TTLMs > 0 {
+				b = append(b, " "...)
+				b = append(b, (time.Duration(t.TTLMs) * time.Millisecond).String()...)
+			}
+			b = append(b, "  "...)
+		}
+		b = appendData(b, t)
+		if acl := aclText(t.ACL); acl != "world:anyone:cdrwa" {
+			b = append(b, "  acl "...)
+			b = append(b, acl...)
+		}
+	case "setData", "reconfig":
+		b = append(b, 'v')
+		b = strconv.AppendInt(b, int64(t.Version), 10)
+		b = append(b, "  "...)
+		b = appendData(b, t)
+	case "setACL":
+		b = append(b, "aversion "...)
+		b = strconv.AppendInt(b, int64(t.Version), 10)
+		b = append(b, "  "...)
+		b = append(b, aclText(t.ACL)...)
+	case "check":
+		b = append(b, "version "...)
+		b = strconv.AppendInt(b, int64(t.Version), 10)
+	case "deleteContainer":
+		if t.Session == 0 {
+			b = append(b, "by the server (empty container, or TTL passed)"...)
+		}
+	case "createSession":
+		b = append(b, "timeout "...)
+		b = strconv.AppendInt(b, int64(t.TimeoutMs), 10)
+		b = append(b, " ms"...)
+	case "closeSession":
+		if t.ByServer {
+			b = append(b, "expired (closed by the server)"...)
+		} else {
+			b = append(b, "closed by its client"...)
+		}
+		switch {
+		case len(t.Removed) > 0:
+			b = append(b, "; removed "...)
+			b = append(b, display.Line(strings.Join(t.Removed, " "))...)
+		case !t.RemovedKnown:
+			b = append(b, "; the log does not say which ephemerals it removed"...)
+		}
+	case "error":
+		b = appendErr(b, t.Err)
+	case "multi":
+		b = strconv.AppendInt(b, int64(len(t.Ops)), 10)
+		b = append(b, " operations"...)
+		if t.Failed {
+			b = append(b, ", failed ("...)
+			b = appendErr(b, t.FailedErr)
+			b = append(b, "): nothing applied"...)
+		}
+	}
+	return b
+}
+
+func appendErr(b []byte, code int32) []byte {
+	b = append(b, jute.ErrName(code)...)
+	b = append(b, " ("...)
+	b = strconv.AppendInt(b, int64(code), 10)
+	return append(b, ')')
+}
+
+func appendData(b []byte, t *forensics.Transaction) []byte {
+	switch {
+	case !t.HasData:
+		return append(b, "data null"...)
+	case len(t.Data) == 0:
+		return append(b, "data empty"...)
+	}
+	b = append(b, "data "...)
+	return strconv.AppendQuote(b, decode.Summary(t.Data, dataWidth))
+}
+
+// aclText writes an ACL as zkx setacl reads it.
+func aclText(acl []jute.ACL) string {
+	zacl := make([]zk.ACL, len(acl))
+	for i, a := range acl {
+		zacl[i] = zk.ACL{Perms: a.Perms, Scheme: a.ID.Scheme, ID: a.ID.ID}
+	}
+	return zkview.FormatACLSpec(zacl)
+}
+
+func transactionJSON(t *forensics.Transaction, file string) txnJSON {
+	j := opJSON(t)
+	cxid := t.Cxid
+	j.Zxid, j.Time, j.Session, j.Cxid = display.Hex(t.Zxid), t.Time.UTC().Format(statMillisFormat), display.Hex(t.Session), &cxid
+	if file != "" {
+		off := t.Offset
+		j.File, j.Offset = file, &off
+	}
+	if t.Digest != nil {
+		j.Digest = display.Hex(t.Digest.TreeDigest)
+	}
+	return j
+}
+
+// opJSON is a transaction's own fields, as a multi's operation has them.
+func opJSON(t *forensics.Transaction) txnJSON {
+	j := txnJSON{Type: t.Type, Path: t.Path, TTLMs: t.TTLMs, TimeoutMs: t.TimeoutMs}
+	switch t.Type {
+	case "create", "create2", "createTtl", "createContainer":
+		j.NodeKind = t.NodeKind
+		pcv := t.ParentCVersion
+		j.ParentCVersion = &pcv
+		j.ACL = strings.Split(aclText(t.ACL), ",")
+		j.Data, j.Decoder = dataJSON(t)
+	case "setData", "reconfig":
+		v := t.Version
+		j.Version = &v
+		j.Data, j.Decoder = dataJSON(t)
+	case "setACL":
+		v := t.Version
+		j.Version = &v
+		j.ACL = strings.Split(aclText(t.ACL), ",")
+	case "check":
+		v := t.Version
+		j.Version = &v
+	case "closeSession":
+		j.Removed = t.Removed
+		if t.RemovedKnown && j.Removed == nil {
+			j.Removed = []string{}
+		}
+		j.ClosedBy = "client"
+		if t.ByServer {
+			j.ClosedBy = "server"
+		}
+	case "error":
+		code := t.Err
+		j.Error, j.ErrorCode = jute.ErrName(code), &code
+	case "multi":
+		j.Ops = make([]txnJSON, len(t.Ops))
+		for i := range t.Ops {
+			j.Ops[i] = opJSON(&t.Ops[i])
+		}
+		if t.Failed {
+			code := t.FailedErr
+			j.Failed, j.Error, j.ErrorCode = true, jute.ErrName(code), &code
+		}
+	}
+	return j
+}
+
+// dataJSON decodes data as zkx get does.
+func dataJSON(t *forensics.Transaction) (*string, string) {
+	data := t.Data
+	if !t.HasData {
+		data = nil
+	}
+	d := decode.DataAt(t.Path, data, decode.Auto)
+	return &d.Text, string(d.Decoder)
+}

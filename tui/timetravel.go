@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview/forensics"
+)
+
+// TimeTravel moves a read-only explorer through a data directory's past
+// (zkview/forensics.Past). The explorer reads the past through its
+// client as it reads a live server; a step changes what the server
+// serves, and the watches tell the pages.
+type TimeTravel interface {
+	// Position is where the past is.
+	Position() forensics.Position
+	// Step moves one transaction back or forward; with touching, to right
+	// after the previous or next transaction that changed that node or
+	// its children.
+	Step(back bool, touching string) (forensics.Position, error)
+	// Where names the data directory, for the header.
+	Where() string
+	// Clock is the moment's time, without waiting for a step under way.
+	Clock() time.Time
+}
+
+// pastKeys step through the past.
+var pastKeys = struct{ Prev, Next, PrevNode, NextNode key.Binding }{
+	Prev:     bind([]string{"<"}, "<", "previous transaction"),
+	Next:     bind([]string{">"}, ">", "next transaction"),
+	PrevNode: bind([]string{"{"}, "{", "previous transaction touching the selected node"),
+	NextNode: bind([]string{"}"}, "}", "next transaction touching the selected node"),
+}
+
+// pastMovedMsg is a step's outcome.
+type pastMovedMsg struct {
+	pos      forensics.Position
+	err      error
+	touching string
+}
+
+// pastKey handles the keys of the past; false when msg is not one of them
+// (or the explorer is on a live server).
+func (a *App) pastKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if a.past == nil {
+		return nil, false
+	}
+	var back bool
+	touching := ""
+	switch {
+	case key.Matches(msg, pastKeys.Prev):
+		back = true
+	case key.Matches(msg, pastKeys.Next):
+	case key.Matches(msg, pastKeys.PrevNode), key.Matches(msg, pastKeys.NextNode):
+		back = key.Matches(msg, pastKeys.PrevNode)
+		if touching = a.selectedPath(); touching == "" {
+			a.status = statusMsg{text: "select a node (the tree, or a recipe's page) to step to the transactions touching it", err: true}
+			return nil, true
+		}
+	default:
+		return nil, false
+	}
+	if a.pastBusy {
+		return nil, true // one step at a time: the next key waits for this one
+	}
+	a.pastBusy = true
+	tt := a.past
+	return func() tea.Msg {
+		pos, err := tt.Step(back, touching)
+		return pastMovedMsg{pos: pos, err: err, touching: touching}
+	}, true
+}
+
+// selectedPath is the node the page on top is about.
+func (a *App) selectedPath() string {
+	switch p := a.top().(type) {
+	case *treePage:
+		return p.tree.selectedPath()
+	case *recipePage:
+		return p.view.path
+	}
+	return ""
+}
+
+// pastMoved takes a step's outcome into the header and the status line.
+func (a *App) pastMoved(msg pastMovedMsg) tea.Cmd {
+	a.pastBusy = false
+	a.pastPos = msg.pos
+	switch {
+	case errors.Is(msg.err, forensics.ErrNoMore) && msg.touching != "":
+		a.status = statusMsg{text: "no transaction that way touches " + display.Line(msg.touching), err: true}
+	case errors.Is(msg.err, forensics.ErrNoMore):
+		a.status = statusMsg{text: msg.err.Error(), err: true}
+	case msg.err != nil:
+		a.status = statusMsg{text: "step: " + msg.err.Error(), err: true}
+	default:
+		a.status = statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}
+	}
+	return nil
+}
+
+// pastWhat tells the transaction at a position.
+func pastWhat(pos forensics.Position) string {
+	if pos.Txn == nil {
+		return "the snapshot " + pos.Snapshot + ", before any transaction after it"
+	}
+	s := pos.Txn.Summary()
+	if pos.Txn.Session != 0 && pos.Txn.Type != "createSession" && pos.Txn.Type != "closeSession" {
+		s += " by " + display.Hex(pos.Txn.Session)
+	}
+	return s
+}
+
+// pastHeader is the header line on the past: where, the moment, what
+// happened then.
+func (a *App) pastHeader(st Styles) string {
+	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
+	pos := a.pastPos
+	when := pos.Time.Local().Format("2006-01-02 15:04:05.000")
+	if pos.Approximate {
+		when = "≈" + when
+	}
+	where := []rune(display.Line(a.past.Where()))
+	if len(where) > 24 { // the end of the path says most
+		where = append([]rune("…"), where[len(where)-23:]...)
+	}
+	parts := []string{
+		st.Title.Render("zkx"),
+		label("past of ") + value(string(where)),
+		label("zxid ") + value(display.Hex(pos.Zxid)) + label("  ") + value(when),
+	}
+	line := strings.Join(parts, label("  │  ")) + label("  │  ") + display.Line(pastWhat(pos))
+	badge := st.Badge.Render("READ-ONLY")
+	return fit(line, a.width-lipgloss.Width(badge)-1) + " " + badge
+}
+
+// pastNotes are the help's lines about the past.
+func (a *App) pastNotes() []string {
+	if a.past == nil {
+		return nil
+	}
+	return []string{
+		"The past: < > step one transaction back or forward; { } step to the previous or next transaction touching the selected node (the tree's, or a recipe page's directory).",
+		"Ages are measured to the moment shown. Client addresses and watches are not on disk: the sessions of the past have none.",
+	}
+}
+
+// pastOpened says how to move, once the first frame is up.
+func (a *App) pastOpened() {
+	a.pastPos = a.past.Position()
+	a.status = statusMsg{text: fmt.Sprintf("the past at zxid %s, read-only: < > step a transaction, { } the previous/next touching the selected node, ? help",
+		display.Hex(a.pastPos.Zxid))}
+}
+
+// pastClock is the clock of a past explorer: the moment shown.
+func pastClock(tt TimeTravel) func() time.Time { return tt.Clock }
