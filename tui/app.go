@@ -82,9 +82,10 @@ type App struct {
 
 	pacer *framePacer // nil outside Run (tests draw without a program)
 
-	past     TimeTravel // nil on a live server
-	pastPos  forensics.Position
-	pastBusy bool
+	past      TimeTravel // nil on a live server
+	pastPos   forensics.Position
+	pastBusy  bool
+	pastQueue []pastStep
 }
 
 // New builds the explorer on a connected client. The caller closes the

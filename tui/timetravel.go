@@ -67,15 +67,35 @@ func (a *App) pastKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	default:
 		return nil, false
 	}
+	req := pastStep{back: back, touching: touching}
 	if a.pastBusy {
-		return nil, true // one step at a time: the next key waits for this one
+		// One step at a time; keys pressed meanwhile follow in order.
+		if len(a.pastQueue) < maxPastQueue {
+			a.pastQueue = append(a.pastQueue, req)
+		}
+		return nil, true
 	}
+	return a.runPastStep(req), true
+}
+
+// pastStep is a step asked for.
+type pastStep struct {
+	back     bool
+	touching string
+}
+
+// maxPastQueue bounds the steps waiting behind one under way.
+const maxPastQueue = 64
+
+// runPastStep steps in a command: a step back past a snapshot rebuilds
+// the tree, which is no work for Update.
+func (a *App) runPastStep(req pastStep) tea.Cmd {
 	a.pastBusy = true
 	tt := a.past
 	return func() tea.Msg {
-		pos, err := tt.Step(back, touching)
-		return pastMovedMsg{pos: pos, err: err, touching: touching}
-	}, true
+		pos, err := tt.Step(req.back, req.touching)
+		return pastMovedMsg{pos: pos, err: err, touching: req.touching}
+	}
 }
 
 // selectedPath is the node the page on top is about.
@@ -93,6 +113,13 @@ func (a *App) selectedPath() string {
 func (a *App) pastMoved(msg pastMovedMsg) tea.Cmd {
 	a.pastBusy = false
 	a.pastPos = msg.pos
+	var next tea.Cmd
+	if len(a.pastQueue) > 0 && msg.err == nil {
+		next = a.runPastStep(a.pastQueue[0])
+		a.pastQueue = a.pastQueue[1:]
+	} else {
+		a.pastQueue = nil // at an end, what was pressed meanwhile is moot
+	}
 	switch {
 	case errors.Is(msg.err, forensics.ErrNoMore) && msg.touching != "":
 		a.status = statusMsg{text: "no transaction that way touches " + display.Line(msg.touching), err: true}
@@ -103,7 +130,7 @@ func (a *App) pastMoved(msg pastMovedMsg) tea.Cmd {
 	default:
 		a.status = statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}
 	}
-	return nil
+	return next
 }
 
 // pastWhat tells the transaction at a position.

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPastExplorerSteps runs the explorer on the post-mortem fixtures'
+// past, in tmux at 120×40 as a user would: at the zxid where A held the
+// Curator lock with B and C queued, the lock's page shows that chain; >
+// steps to A's release (B holds, C waits), < steps back to the chain, }
+// (the next transaction touching the lock) moves on to B's release.
+func TestPastExplorerSteps(t *testing.T) {
+	bin := buildBinary(t)
+	facts, err := os.ReadFile(filepath.Join("testdata", "postmortem", "datadir", "scenario.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain := ""
+	for _, line := range strings.Split(string(facts), "\n") {
+		if z, ok := strings.CutPrefix(line, "chain_zxid "); ok {
+			chain = z
+		}
+	}
+	if chain == "" {
+		t.Fatal("scenario.txt names no chain_zxid")
+	}
+	dir := t.TempDir()
+	stderr := filepath.Join(dir, "stderr")
+	m := newTmux(t, "past")
+	m.start(bin + " --data-dir testdata/postmortem/datadir --at " + chain + " --path /pm/curator-lock 2>" + stderr)
+	m.waitFor("the past's header", 30*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "past of") && strings.Contains(s, "zxid "+chain+" ") && strings.Contains(s, "READ-ONLY")
+	})
+	m.keys(":locks /pm", "Enter")
+	m.waitFor("the locks list", 10*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "1 lock under /pm") && strings.Contains(s, "› /pm/curator-lock")
+	})
+	m.keys("Enter")
+	m.waitFor("the chain at "+chain, 10*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "1 holding · 2 waiting") && strings.Contains(s, "waiter 2")
+	})
+	m.keys(">")
+	s := m.waitFor("A's release", 10*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "1 holding · 1 waiting") && strings.Contains(s, "delete /pm/curator-lock")
+	})
+	if strings.Contains(s, "zxid "+chain+" ") {
+		t.Errorf("the header still shows %s after a step:\n%s", chain, s)
+	}
+	m.keys("<")
+	m.waitFor("back at the chain", 10*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "1 holding · 2 waiting") && strings.Contains(s, "zxid "+chain+" ")
+	})
+	m.keys("}", "}")
+	m.waitFor("B's release, two touching transactions on", 10*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "1 holding · 0 waiting") || strings.Contains(s, "1 holding") && !strings.Contains(s, "waiting")
+	})
+}
