@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# zkx's post-mortem readers against ZooKeeper's own tools, side by side in
+# one run, on files a real ZooKeeper 3.8 (Debian's zookeeper package) wrote:
+# a transaction log of over 1,000,000 transactions and a snapshot of over
+# 1,000,000 znodes.
+#
+#   scripts/postmortem-bench.sh [WORKDIR] [RUNS]
+#
+# 1. The data (once; kept in WORKDIR, default /tmp/zkx-postmortem-bench,
+#    and reused): ZooKeeper runs with snapCount=10000000 (every
+#    transaction in one log) and forceSync=no; scripts/txngen creates
+#    1000 × 1000 znodes and sets 100,000 of them (1,101,002 transactions);
+#    ZooKeeper is stopped and started again, and on start takes a snapshot
+#    of all it loaded (1,001,002 znodes with the root twice, as it counts).
+# 2. hyperfine, RUNS runs each (default 3) after one warm-up: zkx txnlog
+#    (table, JSON Lines) against TxnLogToolkit on the log; zkx snapshot
+#    against SnapshotFormatter on the snapshot. Output goes to /dev/null.
+# 3. Peak memory of each (/usr/bin/time -v, maximum resident set size).
+# 4. The explorer's first frame on the past, in tmux at 120×40: from the
+#    start of zkx --data-dir to the first screen with the header, at the
+#    end of the logs (the 1M-znode snapshot loaded) and at a zxid half way
+#    through the log (the first snapshot, then half the log replayed).
+#
+# The machine's load is printed before and after: these figures mean
+# something only side by side, on a quiet machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-/tmp/zkx-postmortem-bench}
+runs=${2:-3}
+jar=${ZKX_ZOOKEEPER_JAR:-/usr/share/java/zookeeper.jar}
+mkdir -p "$work"
+bin="$work/bin"
+mkdir -p "$bin"
+go build -o "$bin/zkx" .
+go build -o "$bin/txngen" ./scripts/txngen
+data="$work/data"
+port=${PORT:-21999}
+
+zk_start() { # log file
+  cat >"$work/zoo.cfg" <<CFG
+tickTime=2000
+dataDir=$data
+clientPort=$port
+clientPortAddress=127.0.0.1
+admin.enableServer=false
+4lw.commands.whitelist=*
+snapCount=10000000
+forceSync=no
+CFG
+  java -Xmx3g -XX:+UseParallelGC -cp "$jar:$(dirname "$jar")/slf4j-simple.jar" org.apache.zookeeper.server.quorum.QuorumPeerMain "$work/zoo.cfg" >"$1" 2>&1 &
+  zk_pid=$!
+  for _ in $(seq 600); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port" && printf srvr >&3 && grep -q "Mode: standalone" <&3) 2>/dev/null; then
+      return
+    fi
+    sleep 0.5
+  done
+  echo "ZooKeeper did not start; see $1" >&2
+  exit 1
+}
+
+zk_stop() {
+  kill "$zk_pid"
+  wait "$zk_pid" || true
+}
+
+if [ ! -e "$work/generated" ]; then
+  rm -rf "$data"
+  mkdir -p "$data"
+  echo "# generating: 1000 x 1000 creates and 100,000 setData on a real ZooKeeper"
+  zk_start "$work/zk-generate.log"
+  "$bin/txngen" "127.0.0.1:$port" /bench 1000 1000 100000 64
+  zk_stop
+  echo "# restarting ZooKeeper: it snapshots what it loads"
+  zk_start "$work/zk-snapshot.log"
+  # The snapshot is written to a temporary file and renamed: once its
+  # name is there, it is whole.
+  for _ in $(seq 600); do
+    ls "$data"/version-2/snapshot.* | grep -qv 'snapshot\.0$' && break
+    sleep 0.5
+  done
+  zk_stop
+  touch "$work/generated"
+fi
+
+v2="$data/version-2"
+log=$(ls "$v2"/log.* | head -n 1)
+snap=$(ls -S "$v2"/snapshot.* | head -n 1)
+echo "# files"
+ls -l "$v2"
+echo "# load: $(uptime)"
+toolkit=(java -cp "$jar" org.apache.zookeeper.server.persistence.TxnLogToolkit "$log")
+formatter=(java -cp "$jar" org.apache.zookeeper.server.SnapshotFormatter "$snap")
+echo "# $(${toolkit[@]} 2>/dev/null | tail -n 1)"
+echo "# zkx snapshot: $("$bin/zkx" snapshot "$snap" | grep -c '^0x') nodes printed"
+
+hyperfine --warmup 1 --runs "$runs" --export-markdown "$work/hyperfine.md" \
+  -n "zkx txnlog (table)" "$bin/zkx txnlog $log" \
+  -n "zkx txnlog -o json" "$bin/zkx txnlog -o json $log" \
+  -n "TxnLogToolkit" "${toolkit[*]}" \
+  -n "zkx snapshot" "$bin/zkx snapshot $snap" \
+  -n "SnapshotFormatter" "${formatter[*]}"
+
+echo "# peak memory"
+peak() { # name, command...
+  local name=$1; shift
+  /usr/bin/time -v "$@" >/dev/null 2>"$work/time.txt" || true
+  printf '%-22s %8s MB\n' "$name" "$(( $(awk -F': ' '/Maximum resident/ {print $2}' "$work/time.txt") / 1024 ))"
+}
+peak "zkx txnlog (table)" "$bin/zkx" txnlog "$log"
+peak "zkx txnlog -o json" "$bin/zkx" txnlog -o json "$log"
+peak "TxnLogToolkit" "${toolkit[@]}"
+peak "zkx snapshot" "$bin/zkx" snapshot "$snap"
+peak "SnapshotFormatter" "${formatter[@]}"
+
+echo "# the explorer's first frame on the past (tmux 120x40)"
+first_frame() { # name, zkx arguments...
+  local name=$1; shift
+  local sock="zkx-bench-$$"
+  local start end
+  start=$(date +%s%N)
+  tmux -L "$sock" new-session -d -s bench -x 120 -y 40 "$bin/zkx $* 2>$work/frame-stderr.txt"
+  until tmux -L "$sock" capture-pane -p -t bench 2>/dev/null | grep -q "READ-ONLY"; do
+    sleep 0.02
+    if [ $(( ($(date +%s%N) - start) / 1000000000 )) -gt 120 ]; then echo "$name: no frame in 120 s" >&2; break; fi
+  done
+  end=$(date +%s%N)
+  tmux -L "$sock" capture-pane -p -t bench | head -n 1 >"$work/frame-$name.txt"
+  tmux -L "$sock" kill-server
+  printf '%-34s %6.2f s   %s\n' "$name" "$(echo "($end - $start) / 1000000000" | bc -l)" "$(cut -c1-80 "$work/frame-$name.txt")"
+}
+last=$("$bin/zkx" txnlog -o json "$log" | tail -n 1 | sed 's/.*"zxid":"\([^"]*\)".*/\1/')
+half=$(printf '0x%x' $(( last / 2 )))
+for _ in $(seq "$runs"); do
+  first_frame end-of-logs --data-dir "$data"
+  first_frame "at-$half" --data-dir "$data" --at "$half"
+done
+echo "# load: $(uptime)"
