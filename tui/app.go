@@ -438,46 +438,36 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// run executes a `:` command.
+// run executes a `:` command through the registry (commands.go).
 func (a *App) run(line string) tea.Cmd {
 	pc, err := parseCommand(line)
 	if err != nil {
 		a.status = statusMsg{text: err.Error(), err: true}
 		return nil
 	}
-	root := pc.path
-	if root == "" {
-		root = "/"
-	}
-	switch pc.cmd.name {
-	case "q":
-		return tea.Quit
-	case "tree":
-		a.popTo(0)
+	return pc.cmd.open(a, pc.arg)
+}
+
+// cd goes to path in the tree page.
+func (a *App) cd(path string) tea.Cmd {
+	a.popTo(0)
+	return a.pages[0].(*treePage).goTo(path)
+}
+
+// openDemo brings the demo page back, or opens it when the explorer was
+// started by zkx demo.
+func (a *App) openDemo(string) tea.Cmd {
+	if len(a.demo) == 0 {
+		a.status = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
 		return nil
-	case "cd":
-		a.popTo(0)
-		return a.pages[0].(*treePage).goTo(pc.path)
-	case "locks", "queues", "elections", "systems":
-		return push(newRecipeListPage(a.ctx, recipeKind(pc.cmd.name), root))
-	case "sessions":
-		return push(newSessionsPage(a.ctx))
-	case "server":
-		return push(newServerPage(a.ctx))
-	case "demo":
-		if len(a.demo) == 0 {
-			a.status = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
+	}
+	for i, p := range a.pages {
+		if _, ok := p.(*demoPage); ok {
+			a.popTo(i)
 			return nil
 		}
-		for i, p := range a.pages {
-			if _, ok := p.(*demoPage); ok {
-				a.popTo(i)
-				return nil
-			}
-		}
-		return push(newDemoPage(a.ctx, a.demo))
 	}
-	return nil
+	return push(newDemoPage(a.ctx, a.demo))
 }
 
 // popTo closes every page above index i.
@@ -493,7 +483,7 @@ func (a *App) popTo(i int) {
 // completeCommand completes `:` lines; paths come from children the tree
 // has loaded, and asking loads the directory for the next tab.
 func (a *App) completeCommand(line string) []string {
-	return completeCommand(line, func(dir string) []string {
+	return completeCommand(a, line, func(dir string) []string {
 		n, ok := a.ctx.Tree.Get(dir)
 		if !ok || !n.ChildrenLoaded {
 			a.ctx.Tree.Expand(dir)
