@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +14,11 @@ import (
 
 	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // renderFPS caps how often Bubble Tea draws; 30 is smooth enough for the
@@ -48,16 +48,16 @@ type Config struct {
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
 	Introspect  introspect.Options
-	// Styles overrides the palette (tests use PlainStyles); nil picks one
+	// Styles overrides the palette (tests use theme.Plain); nil picks one
 	// for the terminal, plain when NO_COLOR is set.
-	Styles *Styles
+	Styles *theme.Styles
 	// Now is the clock (tests fix it); nil means time.Now.
 	Now func() time.Time
 }
 
 // App is the root model.
 type App struct {
-	ctx    *Context
+	ctx    *Shared
 	cancel context.CancelFunc
 	header header
 	pages  []page
@@ -67,9 +67,9 @@ type App struct {
 	styled        bool // styles follow the terminal's background
 
 	status    statusMsg
-	input     *lineInput // the `:` or `/` line when open
+	input     *widget.LineInput // the `:` or `/` line when open
 	inputKind rune
-	dialog    *dialog
+	dialog    *widget.Dialog
 	help      bool
 
 	frameQueued bool
@@ -90,7 +90,7 @@ func New(cfg Config) *App {
 		held = 10 * time.Minute
 	}
 	root, cancel := context.WithCancel(context.Background())
-	ctx := &Context{
+	ctx := &Shared{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
@@ -100,9 +100,9 @@ func New(cfg Config) *App {
 	case cfg.Styles != nil:
 		ctx.Styles = *cfg.Styles
 	case os.Getenv("NO_COLOR") != "":
-		ctx.Styles = PlainStyles()
+		ctx.Styles = theme.Plain()
 	default:
-		ctx.Styles, a.styled = NewStyles(true), true
+		ctx.Styles, a.styled = theme.New(true), true
 	}
 	if !cfg.ReadOnly {
 		if w, err := cfg.Client.Writer(); err == nil {
@@ -227,7 +227,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.BackgroundColorMsg:
 		if a.styled {
-			a.ctx.Styles = NewStyles(msg.IsDark())
+			a.ctx.Styles = theme.New(msg.IsDark())
 		}
 		return nil
 	case tea.KeyPressMsg:
@@ -345,7 +345,7 @@ func (a *App) scheduleFrame() tea.Cmd {
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	g := a.ctx.Keys.Global
 	if a.dialog != nil {
-		cmd, done := a.dialog.update(msg)
+		cmd, done := a.dialog.Update(msg)
 		if done {
 			a.dialog = nil
 		}
@@ -366,7 +366,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, g.Command):
 		a.status = statusMsg{}
-		a.input, a.inputKind = &lineInput{prompt: ":", complete: a.completeCommand, limit: 4096}, ':'
+		a.input, a.inputKind = &widget.LineInput{Prompt: ":", Complete: a.completeCommand, Limit: 4096}, ':'
 		return nil
 	case key.Matches(msg, g.Filter):
 		f, ok := a.top().(filterable)
@@ -375,15 +375,15 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		a.status = statusMsg{}
-		a.input, a.inputKind = &lineInput{prompt: "/", value: f.Filter().text, limit: 1024}, '/'
+		a.input, a.inputKind = &widget.LineInput{Prompt: "/", Value: f.Filter().Text, Limit: 1024}, '/'
 		return nil
 	case key.Matches(msg, g.Refresh):
 		a.ctx.Tree.Refresh()
 		a.status = statusMsg{text: "reading everything on screen again"}
 		return tea.Batch(a.askServer(), a.broadcast(refreshMsg{}))
 	case key.Matches(msg, g.Back):
-		if f, ok := a.top().(filterable); ok && f.Filter().active() && msg.String() == "esc" {
-			f.SetFilter(filter{})
+		if f, ok := a.top().(filterable); ok && f.Filter().Active() && msg.String() == "esc" {
+			f.SetFilter(widget.Filter{})
 			return nil
 		}
 		return a.back()
@@ -408,10 +408,10 @@ func (a *App) back() tea.Cmd {
 
 func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	in, kind := a.input, a.inputKind
-	res := in.update(msg)
-	if kind == '/' && res != inputCancel {
+	res := in.Update(msg)
+	if kind == '/' && res != widget.InputCancel {
 		// The filter follows every keystroke.
-		f, err := parseFilter(in.value)
+		f, err := widget.ParseFilter(in.Value)
 		if err == nil {
 			if fp, ok := a.top().(filterable); ok {
 				fp.SetFilter(f)
@@ -419,19 +419,19 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	switch res {
-	case inputCancel:
+	case widget.InputCancel:
 		a.input = nil
 		if kind == '/' {
 			if fp, ok := a.top().(filterable); ok {
-				fp.SetFilter(filter{})
+				fp.SetFilter(widget.Filter{})
 			}
 		}
-	case inputSubmit:
+	case widget.InputSubmit:
 		a.input = nil
 		if kind == ':' {
-			return a.run(in.value)
+			return a.run(in.Value)
 		}
-		if _, err := parseFilter(in.value); err != nil {
+		if _, err := widget.ParseFilter(in.Value); err != nil {
 			a.status = statusMsg{text: err.Error(), err: true}
 		}
 	}
@@ -538,7 +538,7 @@ func (a *App) render() string {
 		}
 		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), notes, a.ctx.Width, a.ctx.Height)
 	case a.dialog != nil:
-		body = a.dialog.view(st, a.ctx.Width, a.ctx.Height)
+		body = a.dialog.View(st, a.ctx.Width, a.ctx.Height)
 	default:
 		body = a.top().View()
 	}
@@ -558,31 +558,31 @@ func (a *App) crumbs() string {
 			line += st.Crumb.Render(p.Title())
 		}
 	}
-	if f, ok := a.top().(filterable); ok && f.Filter().active() && a.input == nil {
-		line += st.Dim.Render("  filter: ") + st.Match.Render(f.Filter().text)
+	if f, ok := a.top().(filterable); ok && f.Filter().Active() && a.input == nil {
+		line += st.Dim.Render("  filter: ") + st.Match.Render(f.Filter().Text)
 	}
-	return fit(line, a.width)
+	return widget.Fit(line, a.width)
 }
 
 // statusLine is the open prompt, else the last message, else key hints.
 func (a *App) statusLine() string {
 	st := a.ctx.Styles
 	if a.input != nil {
-		return a.input.view(st, a.width)
+		return a.input.View(st, a.width)
 	}
 	if a.status.text != "" {
 		if a.status.err {
-			return fit(st.Error.Render("✗ ")+a.status.text, a.width)
+			return widget.Fit(st.Error.Render("✗ ")+a.status.text, a.width)
 		}
-		return fit(st.Info.Render("✓ ")+a.status.text, a.width)
+		return widget.Fit(st.Info.Render("✓ ")+a.status.text, a.width)
 	}
 	right := keyHints(st, []key.Binding{a.ctx.Keys.Global.Command, a.ctx.Keys.Global.Help, a.ctx.Keys.Global.Back})
-	left := fit(keyHints(st, enabled(a.top().Keys())), max(a.width-lipgloss.Width(right)-2, 0))
-	return fit(left+"  "+right, a.width)
+	left := widget.Fit(keyHints(st, enabled(a.top().Keys())), max(a.width-lipgloss.Width(right)-2, 0))
+	return widget.Fit(left+"  "+right, a.width)
 }
 
 // keyHints writes bindings as "key desc  key desc".
-func keyHints(st Styles, keys []key.Binding) string {
+func keyHints(st theme.Styles, keys []key.Binding) string {
 	var parts []string
 	for _, b := range keys {
 		h := b.Help()

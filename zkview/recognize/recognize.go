@@ -1,9 +1,6 @@
 package recognize
 
 import (
-	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/zkview"
-
 	"context"
 	"path"
 	"sort"
@@ -12,6 +9,9 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // ServerTables answers what the servers' tables say about sessions: the

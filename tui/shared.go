@@ -1,15 +1,14 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"time"
 
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // requestTimeout bounds one read or write a page makes for the user (a
@@ -21,10 +20,10 @@ const requestTimeout = 10 * time.Second
 // member for its session tables first.
 const introspectRequestTimeout = requestTimeout + 5*time.Second
 
-// Context is what every page shares (gh-dash's ProgramContext): the
+// Shared is what every page shares (gh-dash's ProgramContext): the
 // connection, the live tree, look and keys, and the clock. Pages read it;
 // only App changes it.
-type Context struct {
+type Shared struct {
 	// Ctx ends when the explorer quits; every command's I/O derives from it.
 	Ctx    context.Context
 	Client *zkview.Client
@@ -34,7 +33,7 @@ type Context struct {
 	// Actor performs recipe actions as "you"; nil when read-only.
 	Actor *Actor
 
-	Styles   Styles
+	Styles   theme.Styles
 	Keys     Keys
 	ReadOnly bool
 	// Now is the clock of durations on screen; tests fix it.
@@ -59,13 +58,13 @@ type DemoCap struct {
 }
 
 // you reports whether a session id is the explorer's own.
-func (c *Context) you(session int64) bool {
+func (c *Shared) you(session int64) bool {
 	return c.Client != nil && session != 0 && session == c.Client.SessionID()
 }
 
 // scanOptions returns the recognition options with the clock and the
 // server's tables filled in.
-func (c *Context) scanOptions(tables recognize.ServerTables) recognize.Options {
+func (c *Shared) scanOptions(tables recognize.ServerTables) recognize.Options {
 	o := c.Scan
 	o.Now = c.Now()
 	o.Tables = tables
@@ -85,21 +84,21 @@ func newRecipeSession(c *zkview.Client) (*recipes.Session, error) {
 // collapse; the Tree counts its viewers, so pages that follow the same
 // directory do not end each other's watches. Unit tests run pages
 // without a Tree.
-func (c *Context) expand(dir string) {
+func (c *Shared) expand(dir string) {
 	if c.Tree != nil {
 		c.Tree.Expand(dir)
 	}
 }
 
 // collapse undoes one expand of dir.
-func (c *Context) collapse(dir string) {
+func (c *Shared) collapse(dir string) {
 	if c.Tree != nil {
 		c.Tree.Collapse(dir)
 	}
 }
 
 // expandedBy reports how many viewers keep dir's children current.
-func (c *Context) expandedBy(dir string) int {
+func (c *Shared) expandedBy(dir string) int {
 	if c.Tree == nil {
 		return 0
 	}
