@@ -44,7 +44,7 @@ type Config struct {
 	Demo []*demo.Lane
 	// DemoCap caps the demo's contenders per lane below its own limit
 	// (zero: no cap), e.g. to what the server's connection limit allows.
-	DemoCap DemoCap
+	DemoCap demo.Cap
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
 	Introspect  introspect.Options

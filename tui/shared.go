@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/recipes"
 	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/zkview"
@@ -45,16 +46,10 @@ type Shared struct {
 	Introspect introspect.Options
 
 	// DemoCap caps + on the demo page.
-	DemoCap DemoCap
+	DemoCap demo.Cap
 
 	// Width and Height are those of the page area below the header.
 	Width, Height int
-}
-
-// DemoCap is a cap on the demo's contenders per lane, and why.
-type DemoCap struct {
-	Max    int    // 0: none
-	Reason string // e.g. "the server accepts 60 connections from this address (maxClientCnxns)"
 }
 
 // you reports whether a session id is the explorer's own.
