@@ -13,16 +13,6 @@ import (
 	"time"
 )
 
-// RaiseFileLimit lifts the open-file limit to its hard maximum: every
-// contender is a connection, and hundreds run at once.
-func RaiseFileLimit() {
-	var lim syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && lim.Cur < lim.Max {
-		lim.Cur = lim.Max
-		_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim) // best effort: the sweep says so if connections fail
-	}
-}
-
 // ServerProcess is the embedded server run in a process of its own, so
 // that its CPU time is measured apart from the contenders'.
 type ServerProcess struct {
@@ -38,7 +28,7 @@ func StartServerProcess(ctx context.Context, argv []string) (*ServerProcess, err
 		return nil, fmt.Errorf("embedded server: no command")
 	}
 	c := exec.Command(argv[0], argv[1:]...)
-	c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	c.SysProcAttr = childProcAttr()
 	out, err := c.StdoutPipe()
 	if err != nil {
 		return nil, err
