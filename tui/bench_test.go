@@ -10,7 +10,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
-// Benchmarks for the explorer's speed targets (DESIGN.md "Targets"): the
+// Benchmarks for the explorer's speed (figures in docs/benchmarks.md): the
 // first frame after the session connects, opening a node with 100,000
 // children, and what a frame costs with 1,000 against 100,000 children on
 // screen. Run with, e.g.:
