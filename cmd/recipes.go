@@ -342,7 +342,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 }
 
 // The normal* functions make every list of the JSON [] rather than null,
-// as DESIGN.md promises, whatever the recogniser left nil.
+// as docs/json.md promises, whatever the recogniser left nil.
 
 func normalLocks(ls []recognize.Lock) []recognize.Lock {
 	out := make([]recognize.Lock, len(ls))
