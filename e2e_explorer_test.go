@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 

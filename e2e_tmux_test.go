@@ -105,11 +105,16 @@ func (m tmuxRun) waitExit(exitFile, stderr string) string {
 }
 
 // buildBinary builds zkx for an end-to-end test, or skips the test when
-// it cannot run (-short, no tmux, no go tool).
+// it cannot run (-short, no go tool; no tmux, which is a missing peer:
+// a failure under ZKX_REAL_ZK=required).
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the end-to-end tests need it (apt-get install tmux; CI installs it)")
+		const what = "tmux is not installed: the end-to-end tests drive the binary in it (fix: apt-get install -y tmux)"
+		if zktest.RequireReal() {
+			t.Fatal("end-to-end test cannot run but ZKX_REAL_ZK=required: " + what)
+		}
+		t.Skip("SKIPPING end-to-end test: " + what)
 	}
 	return goBuild(t)
 }

@@ -1,27 +1,20 @@
 package cmd
 
 import (
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/alicebob/miniredis/v2"
-
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/demo"
-	"github.com/zkx-dev/zkx/demo/redislock"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/tui"
 	"github.com/zkx-dev/zkx/zkview"
@@ -145,22 +138,22 @@ with --sweep it runs them at each contender count in fresh sessions and prints (
 			}
 			defer cleanup()
 			shared := laneSettings(f, servers)
-			if hasRedis(kinds) {
-				addr, stopRedis, err := demoRedis(ctx, cmd, f)
+			if demo.HasRedis(kinds) {
+				addr, stopRedis, err := demo.StartRedis(ctx, redisFlag(f), cmd.ErrOrStderr())
 				if err != nil {
 					return err
 				}
 				defer stopRedis()
 				shared.Redis = addr
 			}
-			var capacity connectionCapacity
+			var capacity demo.Capacity
 			if cmd.Flags().Changed("server") {
-				capacity = serverCapacity(ctx, servers)
+				capacity = demo.ServerCapacity(ctx, servers)
 			}
 			if !f.headless {
 				return runDemoView(ctx, cmd, g, f, kinds, shared, capacity)
 			}
-			if err := capacity.fits(f.contenders + demoReserve); err != nil {
+			if err := capacity.Fits(f.contenders + demo.Reserve); err != nil {
 				return fmt.Errorf("--contenders %d: %w", f.contenders, err)
 			}
 			res, err := demo.RunHeadless(ctx, demo.HeadlessOptions{
@@ -224,51 +217,12 @@ func laneSettings(f demoFlags, servers []string) demo.LaneConfig {
 	}
 }
 
-func hasRedis(kinds []demo.Kind) bool {
-	for _, k := range kinds {
-		if k == demo.Redis {
-			return true
-		}
+// redisFlag is --redis, else $ZKX_REDIS: a real Redis for the redis lane.
+func redisFlag(f demoFlags) string {
+	if f.redis != "" {
+		return f.redis
 	}
-	return false
-}
-
-// zkLanes counts the lanes that open ZooKeeper sessions.
-func zkLanes(kinds []demo.Kind) int {
-	n := 0
-	for _, k := range kinds {
-		if k.ZooKeeper() {
-			n++
-		}
-	}
-	return n
-}
-
-// demoRedis returns the Redis the redis lane runs on: --redis or
-// $ZKX_REDIS, checked with a PING, or else an embedded miniredis whose
-// keys expire in real time (ClockTTL), as a real server's do.
-func demoRedis(ctx context.Context, cmd *cobra.Command, f demoFlags) (string, func(), error) {
-	addr := f.redis
-	if addr == "" {
-		addr = os.Getenv("ZKX_REDIS")
-	}
-	if addr != "" {
-		c := redislock.NewClient(addr, nil)
-		defer c.Close()
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		if err := c.Ping(pctx).Err(); err != nil {
-			return "", nil, fmt.Errorf("--redis %s: %w", addr, err)
-		}
-		return addr, func() {}, nil
-	}
-	m := miniredis.NewMiniRedis()
-	m.ClockTTL(true)
-	if err := m.StartAddr("127.0.0.1:0"); err != nil {
-		return "", nil, fmt.Errorf("embedded Redis: %w", err)
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "embedded Redis (miniredis) on %s\n", m.Addr())
-	return m.Addr(), m.Close, nil
+	return os.Getenv("ZKX_REDIS")
 }
 
 // demoServer returns the servers the demo runs on: the embedded server,
@@ -333,7 +287,7 @@ func checkDemoViewFlags(cmd *cobra.Command, f demoFlags) error {
 // runDemoView seeds the explorer's state, starts the three lanes at once
 // and shows them, until the user quits or ctx ends; then everything the
 // demo made goes (the caller removes /zkx-demo and stops the server).
-func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoFlags, kinds []demo.Kind, shared demo.LaneConfig, capacity connectionCapacity) error {
+func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoFlags, kinds []demo.Kind, shared demo.LaneConfig, capacity demo.Capacity) error {
 	servers := shared.Servers
 	progress := cmd.ErrOrStderr()
 	fmt.Fprintf(progress, "seeding %s (services, locks, a queue, an election)…\n", demo.Base)
@@ -342,7 +296,7 @@ func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f de
 		return err
 	}
 	defer seeded.Close()
-	contenders, demoCap, err := fitContenders(capacity, seeded.Sessions(), f.contenders, zkLanes(kinds))
+	contenders, demoCap, err := capacity.Fit(seeded.Sessions(), f.contenders, demo.ZooKeeperLanes(kinds))
 	if err != nil {
 		return err
 	}
@@ -356,8 +310,8 @@ func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f de
 	for i, k := range kinds {
 		lanes[i] = demo.NewLane(k, demo.LaneConfigFor(k, demo.Base, shared))
 	}
-	defer stopLanes(lanes)
-	if err := startLanes(lanes, f.contenders); err != nil {
+	defer demo.StopLanes(lanes)
+	if err := demo.StartLanes(lanes, f.contenders); err != nil {
 		return err
 	}
 
@@ -372,96 +326,6 @@ func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f de
 	return tui.Run(ctx, tui.Config{
 		Client: client, Connect: connect, Path: demo.Base, Demo: lanes, HeldTooLong: f.heldTooLong, DemoCap: demoCap,
 	})
-}
-
-// demoReserve is the connections kept free beside the demo's sessions:
-// the explorer's, its server questions, and one for another zkx command.
-const demoReserve = 4
-
-// connectionCapacity is how many connections the servers accept from this
-// machine, as their maxClientCnxns says; total 0 means no known limit.
-type connectionCapacity struct {
-	perMember, members, total int
-}
-
-// serverCapacity asks the first member that answers conf. Each session
-// connects to one member, in a random order, so an ensemble takes about
-// members × the limit; three quarters of that leaves room for an uneven
-// spread.
-func serverCapacity(ctx context.Context, servers []string) connectionCapacity {
-	for _, addr := range servers {
-		limit, known, err := introspect.ConnectionLimit(ctx, addr, 2*time.Second, nil)
-		switch {
-		case err != nil:
-			continue // ask the next member
-		case !known || limit == 0:
-			return connectionCapacity{} // no limit said, or none
-		}
-		total := limit
-		if len(servers) > 1 {
-			total = max(limit, limit*len(servers)*3/4)
-		}
-		return connectionCapacity{perMember: limit, members: len(servers), total: total}
-	}
-	return connectionCapacity{}
-}
-
-func (c connectionCapacity) limited() bool { return c.total > 0 }
-
-// fitContenders returns how many contenders per lane fit beside the
-// seeded sessions (wanted, or fewer), and the cap for adding more; zkLanes
-// lanes open ZooKeeper sessions (Redis's connections do not count).
-func fitContenders(c connectionCapacity, seeded, wanted, zkLanes int) (int, tui.DemoCap, error) {
-	if !c.limited() || zkLanes == 0 {
-		return wanted, tui.DemoCap{}, nil
-	}
-	most := (c.total - seeded - demoReserve) / zkLanes
-	if most < 2 {
-		return 0, tui.DemoCap{}, fmt.Errorf("%s: too few for the demo's seeded state (%d sessions) and two contenders per lane; raise maxClientCnxns, or run the demo on the embedded server (no --server)", c, seeded)
-	}
-	return min(wanted, most), tui.DemoCap{Max: most, Reason: c.String()}, nil
-}
-
-// fits says whether n connections fit.
-func (c connectionCapacity) fits(n int) error {
-	if c.limited() && n > c.total {
-		return fmt.Errorf("needs %d connections from this machine; %s: lower --contenders, or raise maxClientCnxns", n, c)
-	}
-	return nil
-}
-
-func (c connectionCapacity) String() string {
-	if c.members > 1 {
-		return fmt.Sprintf("the ensemble's members accept %d connections each from this address (maxClientCnxns), about %d in all", c.perMember, c.total)
-	}
-	return fmt.Sprintf("the server accepts %d connections from this address (maxClientCnxns)", c.perMember)
-}
-
-// startLanes starts every lane's contenders at once.
-func startLanes(lanes []*demo.Lane, n int) error {
-	errs := make([]error, len(lanes))
-	var wg sync.WaitGroup
-	for i, l := range lanes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := l.Start(n); err != nil {
-				errs[i] = fmt.Errorf("%s lane: %w", l.Name, err)
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// stopLanes closes every lane's contenders at once.
-func stopLanes(lanes []*demo.Lane) {
-	var wg sync.WaitGroup
-	for _, l := range lanes {
-		wg.Add(1)
-		go func() { defer wg.Done(); l.Stop() }()
-	}
-	wg.Wait()
 }
 
 func writeDemoTable(out io.Writer, res demo.Result) error {

@@ -1,14 +1,12 @@
 package cmd
 
 import (
-	"strings"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"io"
+	"strings"
 
 	"github.com/zkx-dev/zkx/internal/connstr"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // adminURLEnv holds the AdminServer URLs when --admin-url is not given.

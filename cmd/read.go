@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"github.com/zkx-dev/zkx/internal/display"
-
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 )
 

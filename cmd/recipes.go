@@ -1,10 +1,6 @@
 package cmd
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +10,8 @@ import (
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // recipeKind is what one of the recipe commands lists.
@@ -344,7 +342,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 }
 
 // The normal* functions make every list of the JSON [] rather than null,
-// as DESIGN.md promises, whatever the recogniser left nil.
+// as docs/json.md promises, whatever the recogniser left nil.
 
 func normalLocks(ls []recognize.Lock) []recognize.Lock {
 	out := make([]recognize.Lock, len(ls))

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"bytes"
 	"encoding/json"
 	"os"
@@ -10,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // benchLockDirs is how many lock directories BenchmarkLocksCommand scans:

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"fmt"
 	"io"
 	"strconv"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // writeLocks prints locks as a table, one row per lock, or with long one

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +21,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // testDeadline bounds every wait for the servers or the recipes.

@@ -90,3 +90,24 @@ func (k Kind) Explanation() string {
 	}
 	return "each waiter watches the node just ahead of it: a release wakes one waiter"
 }
+
+// HasRedis reports whether the redis lane is among kinds.
+func HasRedis(kinds []Kind) bool {
+	for _, k := range kinds {
+		if k == Redis {
+			return true
+		}
+	}
+	return false
+}
+
+// ZooKeeperLanes counts the lanes that open ZooKeeper sessions.
+func ZooKeeperLanes(kinds []Kind) int {
+	n := 0
+	for _, k := range kinds {
+		if k.ZooKeeper() {
+			n++
+		}
+	}
+	return n
+}

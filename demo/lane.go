@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -455,3 +456,30 @@ var (
 	errNoContenders = errors.New("demo: a lane needs at least one contender")
 	errStopped      = errors.New("demo: the lane is stopped")
 )
+
+// StartLanes starts every lane's n contenders at once.
+func StartLanes(lanes []*Lane, n int) error {
+	errs := make([]error, len(lanes))
+	var wg sync.WaitGroup
+	for i, l := range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := l.Start(n); err != nil {
+				errs[i] = fmt.Errorf("%s lane: %w", l.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// StopLanes closes every lane's contenders at once.
+func StopLanes(lanes []*Lane) {
+	var wg sync.WaitGroup
+	for _, l := range lanes {
+		wg.Add(1)
+		go func() { defer wg.Done(); l.Stop() }()
+	}
+	wg.Wait()
+}

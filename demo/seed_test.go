@@ -1,8 +1,6 @@
 package demo
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"context"
 	"path"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // TestSeedIsRecognised seeds the demo's state and checks that zkview's

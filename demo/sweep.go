@@ -60,7 +60,7 @@ func Sweep(ctx context.Context, o SweepOptions) (SweepResult, error) {
 		if n < 1 {
 			return res, errNoContenders
 		}
-		if o.Limit > 0 && n > o.Limit && hasZooKeeper(o.Lanes) {
+		if o.Limit > 0 && n > o.Limit && ZooKeeperLanes(o.Lanes) > 0 {
 			res.Stopped = fmt.Sprintf("stopped before %d contenders: %s", n, o.LimitReason)
 			if o.Progress != nil {
 				fmt.Fprintln(o.Progress, res.Stopped)
@@ -89,13 +89,4 @@ func Sweep(ctx context.Context, o SweepOptions) (SweepResult, error) {
 		}
 	}
 	return res, nil
-}
-
-func hasZooKeeper(kinds []Kind) bool {
-	for _, k := range kinds {
-		if k.ZooKeeper() {
-			return true
-		}
-	}
-	return false
 }

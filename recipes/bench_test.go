@@ -13,8 +13,8 @@ import (
 // BenchmarkMutex measures lock handoffs with 10 contenders (own sessions)
 // on the embedded server and on real ZooKeeper, for each waiting strategy.
 // ns/op is the time per acquisition of the whole group; the custom metrics
-// are per acquisition. For figures comparable with the anchors (Curator,
-// Kazoo, go-zookeeper) use scripts/bench-locks.sh.
+// are per acquisition. For figures side by side with Curator, Kazoo and
+// go-zookeeper's zk.Lock, use scripts/bench-locks.sh.
 func BenchmarkMutex(b *testing.B) {
 	servers := map[string]func(testing.TB) string{"embedded": zktest.Embedded, "real": zktest.Shared}
 	strategies := []struct {

@@ -4,13 +4,15 @@
 # ephemeral list, and walking), zkx queues / and zkx systems / (walking), and zkCli.sh ls -R
 # (with ZKCLI=1: it takes minutes). Each line: the command, seconds, peak RSS.
 #
-# The tree: the anchors' populate (1000 x 1000 under /big, 1,001,001 znodes)
+# The tree: scripts/populate (1000 x 1000 under /big, 1,001,001 znodes)
 # plus 100 held-and-waited locks and 50 queues spread through it by
 # scripts/spreadrecipes, which must be running while this measures:
 #
-#   (cd ../shared/anchors/populate && go run . 127.0.0.1:2181 /big 1000 1000)
+#   go run ./scripts/populate 127.0.0.1:2181 /big 1000 1000
 #   go run ./scripts/spreadrecipes 127.0.0.1:2181 /big 100 50 2 &   # READY …
 #   ZK_SERVERS=127.0.0.1:2181 scripts/bench-million.sh [RUNS=3]
+#
+# scripts/zk-standalone.sh runs the ZooKeeper to measure on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${ZK_SERVERS:?set ZK_SERVERS to the ZooKeeper to measure on, e.g. ZK_SERVERS=127.0.0.1:2181}"

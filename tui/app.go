@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"errors"
 	"fmt"
@@ -18,8 +14,12 @@ import (
 
 	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/forensics"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // renderFPS caps how often Bubble Tea draws; 30 is smooth enough for the
@@ -45,13 +45,13 @@ type Config struct {
 	Demo []*demo.Lane
 	// DemoCap caps the demo's contenders per lane below its own limit
 	// (zero: no cap), e.g. to what the server's connection limit allows.
-	DemoCap DemoCap
+	DemoCap demo.Cap
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
 	Introspect  introspect.Options
-	// Styles overrides the palette (tests use PlainStyles); nil picks one
+	// Styles overrides the palette (tests use theme.Plain); nil picks one
 	// for the terminal, plain when NO_COLOR is set.
-	Styles *Styles
+	Styles *theme.Styles
 	// Now is the clock (tests fix it); nil means time.Now, or the moment
 	// shown on the past.
 	Now func() time.Time
@@ -62,7 +62,7 @@ type Config struct {
 
 // App is the root model.
 type App struct {
-	ctx    *Context
+	ctx    *Shared
 	cancel context.CancelFunc
 	header header
 	pages  []page
@@ -72,9 +72,9 @@ type App struct {
 	styled        bool // styles follow the terminal's background
 
 	status    statusMsg
-	input     *lineInput // the `:` or `/` line when open
+	input     *widget.LineInput // the `:` or `/` line when open
 	inputKind rune
-	dialog    *dialog
+	dialog    *widget.Dialog
 	help      bool
 
 	frameQueued bool
@@ -103,7 +103,7 @@ func New(cfg Config) *App {
 		held = 10 * time.Minute
 	}
 	root, cancel := context.WithCancel(context.Background())
-	ctx := &Context{
+	ctx := &Shared{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
@@ -116,9 +116,9 @@ func New(cfg Config) *App {
 	case cfg.Styles != nil:
 		ctx.Styles = *cfg.Styles
 	case os.Getenv("NO_COLOR") != "":
-		ctx.Styles = PlainStyles()
+		ctx.Styles = theme.Plain()
 	default:
-		ctx.Styles, a.styled = NewStyles(true), true
+		ctx.Styles, a.styled = theme.New(true), true
 	}
 	if !cfg.ReadOnly {
 		if w, err := cfg.Client.Writer(); err == nil {
@@ -243,7 +243,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.BackgroundColorMsg:
 		if a.styled {
-			a.ctx.Styles = NewStyles(msg.IsDark())
+			a.ctx.Styles = theme.New(msg.IsDark())
 		}
 		return nil
 	case tea.KeyPressMsg:
@@ -363,7 +363,7 @@ func (a *App) scheduleFrame() tea.Cmd {
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	g := a.ctx.Keys.Global
 	if a.dialog != nil {
-		cmd, done := a.dialog.update(msg)
+		cmd, done := a.dialog.Update(msg)
 		if done {
 			a.dialog = nil
 		}
@@ -384,7 +384,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, g.Command):
 		a.status = statusMsg{}
-		a.input, a.inputKind = &lineInput{prompt: ":", complete: a.completeCommand, limit: 4096}, ':'
+		a.input, a.inputKind = &widget.LineInput{Prompt: ":", Complete: a.completeCommand, Limit: 4096}, ':'
 		return nil
 	case key.Matches(msg, g.Filter):
 		f, ok := a.top().(filterable)
@@ -393,15 +393,15 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		a.status = statusMsg{}
-		a.input, a.inputKind = &lineInput{prompt: "/", value: f.Filter().text, limit: 1024}, '/'
+		a.input, a.inputKind = &widget.LineInput{Prompt: "/", Value: f.Filter().Text, Limit: 1024}, '/'
 		return nil
 	case key.Matches(msg, g.Refresh):
 		a.ctx.Tree.Refresh()
 		a.status = statusMsg{text: "reading everything on screen again"}
 		return tea.Batch(a.askServer(), a.broadcast(refreshMsg{}))
 	case key.Matches(msg, g.Back):
-		if f, ok := a.top().(filterable); ok && f.Filter().active() && msg.String() == "esc" {
-			f.SetFilter(filter{})
+		if f, ok := a.top().(filterable); ok && f.Filter().Active() && msg.String() == "esc" {
+			f.SetFilter(widget.Filter{})
 			return nil
 		}
 		return a.back()
@@ -429,10 +429,10 @@ func (a *App) back() tea.Cmd {
 
 func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	in, kind := a.input, a.inputKind
-	res := in.update(msg)
-	if kind == '/' && res != inputCancel {
+	res := in.Update(msg)
+	if kind == '/' && res != widget.InputCancel {
 		// The filter follows every keystroke.
-		f, err := parseFilter(in.value)
+		f, err := widget.ParseFilter(in.Value)
 		if err == nil {
 			if fp, ok := a.top().(filterable); ok {
 				fp.SetFilter(f)
@@ -440,65 +440,55 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	switch res {
-	case inputCancel:
+	case widget.InputCancel:
 		a.input = nil
 		if kind == '/' {
 			if fp, ok := a.top().(filterable); ok {
-				fp.SetFilter(filter{})
+				fp.SetFilter(widget.Filter{})
 			}
 		}
-	case inputSubmit:
+	case widget.InputSubmit:
 		a.input = nil
 		if kind == ':' {
-			return a.run(in.value)
+			return a.run(in.Value)
 		}
-		if _, err := parseFilter(in.value); err != nil {
+		if _, err := widget.ParseFilter(in.Value); err != nil {
 			a.status = statusMsg{text: err.Error(), err: true}
 		}
 	}
 	return nil
 }
 
-// run executes a `:` command.
+// run executes a `:` command through the registry (commands.go).
 func (a *App) run(line string) tea.Cmd {
 	pc, err := parseCommand(line)
 	if err != nil {
 		a.status = statusMsg{text: err.Error(), err: true}
 		return nil
 	}
-	root := pc.path
-	if root == "" {
-		root = "/"
-	}
-	switch pc.cmd.name {
-	case "q":
-		return tea.Quit
-	case "tree":
-		a.popTo(0)
+	return pc.cmd.open(a, pc.arg)
+}
+
+// cd goes to path in the tree page.
+func (a *App) cd(path string) tea.Cmd {
+	a.popTo(0)
+	return a.pages[0].(*treePage).goTo(path)
+}
+
+// openDemo brings the demo page back, or opens it when the explorer was
+// started by zkx demo.
+func (a *App) openDemo(string) tea.Cmd {
+	if len(a.demo) == 0 {
+		a.status = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
 		return nil
-	case "cd":
-		a.popTo(0)
-		return a.pages[0].(*treePage).goTo(pc.path)
-	case "locks", "queues", "elections", "systems":
-		return push(newRecipeListPage(a.ctx, recipeKind(pc.cmd.name), root))
-	case "sessions":
-		return push(newSessionsPage(a.ctx))
-	case "server":
-		return push(newServerPage(a.ctx))
-	case "demo":
-		if len(a.demo) == 0 {
-			a.status = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
+	}
+	for i, p := range a.pages {
+		if _, ok := p.(*demoPage); ok {
+			a.popTo(i)
 			return nil
 		}
-		for i, p := range a.pages {
-			if _, ok := p.(*demoPage); ok {
-				a.popTo(i)
-				return nil
-			}
-		}
-		return push(newDemoPage(a.ctx, a.demo))
 	}
-	return nil
+	return push(newDemoPage(a.ctx, a.demo))
 }
 
 // popTo closes every page above index i.
@@ -514,7 +504,7 @@ func (a *App) popTo(i int) {
 // completeCommand completes `:` lines; paths come from children the tree
 // has loaded, and asking loads the directory for the next tab.
 func (a *App) completeCommand(line string) []string {
-	return completeCommand(line, func(dir string) []string {
+	return completeCommand(a, line, func(dir string) []string {
 		n, ok := a.ctx.Tree.Get(dir)
 		if !ok || !n.ChildrenLoaded {
 			a.ctx.Tree.Expand(dir)
@@ -570,7 +560,7 @@ func (a *App) render() string {
 		notes = append(notes, a.pastNotes()...)
 		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), notes, a.ctx.Width, a.ctx.Height)
 	case a.dialog != nil:
-		body = a.dialog.view(st, a.ctx.Width, a.ctx.Height)
+		body = a.dialog.View(st, a.ctx.Width, a.ctx.Height)
 	default:
 		body = a.top().View()
 	}
@@ -594,31 +584,31 @@ func (a *App) crumbs() string {
 			line += st.Crumb.Render(p.Title())
 		}
 	}
-	if f, ok := a.top().(filterable); ok && f.Filter().active() && a.input == nil {
-		line += st.Dim.Render("  filter: ") + st.Match.Render(f.Filter().text)
+	if f, ok := a.top().(filterable); ok && f.Filter().Active() && a.input == nil {
+		line += st.Dim.Render("  filter: ") + st.Match.Render(f.Filter().Text)
 	}
-	return fit(line, a.width)
+	return widget.Fit(line, a.width)
 }
 
 // statusLine is the open prompt, else the last message, else key hints.
 func (a *App) statusLine() string {
 	st := a.ctx.Styles
 	if a.input != nil {
-		return a.input.view(st, a.width)
+		return a.input.View(st, a.width)
 	}
 	if a.status.text != "" {
 		if a.status.err {
-			return fit(st.Error.Render("✗ ")+a.status.text, a.width)
+			return widget.Fit(st.Error.Render("✗ ")+a.status.text, a.width)
 		}
-		return fit(st.Info.Render("✓ ")+a.status.text, a.width)
+		return widget.Fit(st.Info.Render("✓ ")+a.status.text, a.width)
 	}
 	right := keyHints(st, []key.Binding{a.ctx.Keys.Global.Command, a.ctx.Keys.Global.Help, a.ctx.Keys.Global.Back})
-	left := fit(keyHints(st, enabled(a.top().Keys())), max(a.width-lipgloss.Width(right)-2, 0))
-	return fit(left+"  "+right, a.width)
+	left := widget.Fit(keyHints(st, enabled(a.top().Keys())), max(a.width-lipgloss.Width(right)-2, 0))
+	return widget.Fit(left+"  "+right, a.width)
 }
 
 // keyHints writes bindings as "key desc  key desc".
-func keyHints(st Styles, keys []key.Binding) string {
+func keyHints(st theme.Styles, keys []key.Binding) string {
 	var parts []string
 	for _, b := range keys {
 		h := b.Help()

@@ -10,15 +10,15 @@ import (
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
-// Benchmarks for the explorer's speed targets (DESIGN.md "Targets"): the
+// Benchmarks for the explorer's speed (figures in docs/benchmarks.md): the
 // first frame after the session connects, opening a node with 100,000
 // children, and what a frame costs with 1,000 against 100,000 children on
 // screen. Run with, e.g.:
 //
 //	go test ./tui -run '^$' -bench . -benchtime 5x
-//	ZK_BENCH_SERVER=127.0.0.1:2181 go test ./tui -run '^$' -bench . -benchtime 5x   # a real server
+//	ZKX_REAL_ZK=required go test ./tui -run '^$' -bench . -benchtime 5x   # on real ZooKeeper (the test kit starts it)
 //
-// The figures go in the closing note; tests assert no timings.
+// Tests assert no timings; the figures are in docs/benchmarks.md.
 
 // benchServer is the shared real ZooKeeper when ZKX_REAL_ZK=required,
 // else the embedded server.

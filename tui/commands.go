@@ -6,32 +6,67 @@ import (
 	"sort"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// command is one `:` command.
+// argKind is what a `:` command takes after its name.
+type argKind int
+
+const (
+	argNone         argKind = iota
+	argPath                 // an optional znode path (default: the root)
+	argRequiredPath         // a znode path that must be given
+	argText                 // optional free text (a name, a list of URLs), passed as typed
+)
+
+// command is one `:` command: its name and help, the argument it takes and
+// how it opens. The commands table below is the explorer's one registry of
+// pages: a new page is its own file and one row here.
 type command struct {
 	name, usage, help string
-	takesPath         bool
+	arg               argKind
+	// open runs the command; arg is the cleaned path for path commands
+	// ("/" when an optional path is left out), the trimmed text otherwise.
+	open func(a *App, arg string) tea.Cmd
+	// complete offers values for an argText argument (nil: none).
+	complete func(a *App, prefix string) []string
 }
 
+// commands is the registry, in the order `?` and the errors list them.
 var commands = []command{
-	{name: "tree", usage: "tree", help: "browse the tree"},
-	{name: "locks", usage: "locks [PATH]", help: "locks under PATH (default: the root)", takesPath: true},
-	{name: "queues", usage: "queues [PATH]", help: "queues under PATH", takesPath: true},
-	{name: "elections", usage: "elections [PATH]", help: "elections under PATH", takesPath: true},
-	{name: "systems", usage: "systems [PATH]", help: "Kafka, HBase, Hadoop HA, Solr, Helix… under PATH", takesPath: true},
-	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches"},
-	{name: "server", usage: "server", help: "the ensemble: every member's srvr and mntr"},
-	{name: "demo", usage: "demo", help: "chain vs herd vs spin vs redis (zkx demo)"},
-	{name: "cd", usage: "cd PATH", help: "go to PATH in the tree", takesPath: true},
-	{name: "q", usage: "q", help: "quit"},
+	{name: "tree", usage: "tree", help: "browse the tree",
+		open: func(a *App, _ string) tea.Cmd { a.popTo(0); return nil }},
+	{name: "locks", usage: "locks [PATH]", help: "locks under PATH (default: the root)", arg: argPath,
+		open: openRecipeList(kindLocks)},
+	{name: "queues", usage: "queues [PATH]", help: "queues under PATH", arg: argPath,
+		open: openRecipeList(kindQueues)},
+	{name: "elections", usage: "elections [PATH]", help: "elections under PATH", arg: argPath,
+		open: openRecipeList(kindElections)},
+	{name: "systems", usage: "systems [PATH]", help: "Kafka, HBase, Hadoop HA, Solr, Helix… under PATH", arg: argPath,
+		open: openRecipeList(kindSystems)},
+	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches",
+		open: func(a *App, _ string) tea.Cmd { return push(newSessionsPage(a.ctx)) }},
+	{name: "server", usage: "server", help: "the ensemble: every member's srvr and mntr",
+		open: func(a *App, _ string) tea.Cmd { return push(newServerPage(a.ctx)) }},
+	{name: "demo", usage: "demo", help: "chain vs herd vs spin vs redis (zkx demo)",
+		open: (*App).openDemo},
+	{name: "cd", usage: "cd PATH", help: "go to PATH in the tree", arg: argRequiredPath,
+		open: (*App).cd},
+	{name: "q", usage: "q", help: "quit",
+		open: func(*App, string) tea.Cmd { return tea.Quit }},
+}
+
+// openRecipeList opens the list of one kind of recognised object.
+func openRecipeList(kind recipeKind) func(a *App, root string) tea.Cmd {
+	return func(a *App, root string) tea.Cmd { return push(newRecipeListPage(a.ctx, kind, root)) }
 }
 
 // parsedCommand is a command line taken apart.
 type parsedCommand struct {
-	cmd  command
-	path string
+	cmd command
+	arg string
 }
 
 // parseCommand reads a command line (without the colon). Unique
@@ -41,43 +76,61 @@ func parseCommand(line string) (parsedCommand, error) {
 	if len(fields) == 0 {
 		return parsedCommand{}, fmt.Errorf("no command: try :locks, :cd /path or ? for help")
 	}
-	name, args := fields[0], fields[1:]
+	name := fields[0]
+	c, err := findCommand(name)
+	if err != nil {
+		return parsedCommand{}, err
+	}
+	p := parsedCommand{cmd: c}
+	args := fields[1:]
+	switch c.arg {
+	case argNone:
+		if len(args) > 0 {
+			return p, fmt.Errorf(":%s takes no argument", c.name)
+		}
+	case argText:
+		p.arg = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), name))
+	case argPath, argRequiredPath:
+		switch {
+		case len(args) > 1:
+			return p, fmt.Errorf(":%s takes at most one path", c.name)
+		case len(args) == 0 && c.arg == argRequiredPath:
+			return p, fmt.Errorf(":%s needs a path, e.g. :%s /app/locks", c.name, c.name)
+		case len(args) == 0:
+			p.arg = "/"
+		default:
+			clean, err := zkview.CheckPath(args[0])
+			if err != nil {
+				return p, err
+			}
+			p.arg = clean
+		}
+	}
+	return p, nil
+}
+
+// findCommand finds a command by its name or a unique prefix of it.
+func findCommand(name string) (command, error) {
 	var found []command
 	for _, c := range commands {
 		if c.name == name {
-			found = []command{c}
-			break
+			return c, nil
 		}
 		if strings.HasPrefix(c.name, name) {
 			found = append(found, c)
 		}
 	}
-	switch {
-	case len(found) == 0:
-		return parsedCommand{}, fmt.Errorf("unknown command %q: try %s", name, commandNames())
-	case len(found) > 1:
-		var names []string
-		for _, c := range found {
-			names = append(names, ":"+c.name)
-		}
-		return parsedCommand{}, fmt.Errorf("%q could be %s", name, strings.Join(names, " or "))
+	switch len(found) {
+	case 0:
+		return command{}, fmt.Errorf("unknown command %q: try %s", name, commandNames())
+	case 1:
+		return found[0], nil
 	}
-	p := parsedCommand{cmd: found[0]}
-	switch {
-	case len(args) > 1:
-		return p, fmt.Errorf(":%s takes at most one path", p.cmd.name)
-	case len(args) == 1 && !p.cmd.takesPath:
-		return p, fmt.Errorf(":%s takes no argument", p.cmd.name)
-	case len(args) == 1:
-		clean, err := zkview.CheckPath(args[0])
-		if err != nil {
-			return p, err
-		}
-		p.path = clean
-	case p.cmd.name == "cd":
-		return p, fmt.Errorf(":cd needs a path, e.g. :cd /app/locks")
+	var names []string
+	for _, c := range found {
+		names = append(names, ":"+c.name)
 	}
-	return p, nil
+	return command{}, fmt.Errorf("%q could be %s", name, strings.Join(names, " or "))
 }
 
 func commandNames() string {
@@ -89,15 +142,16 @@ func commandNames() string {
 }
 
 // completeCommand offers completions of a whole command line: command
-// names first, then paths from what the tree knows (children lists).
-func completeCommand(line string, children func(dir string) []string) []string {
+// names first, then paths from what the tree knows (children lists), or
+// the command's own values for a text argument.
+func completeCommand(a *App, line string, children func(dir string) []string) []string {
 	name, arg, hasArg := strings.Cut(line, " ")
 	if !hasArg {
 		var out []string
 		for _, c := range commands {
 			if strings.HasPrefix(c.name, name) {
 				suffix := ""
-				if c.takesPath {
+				if c.arg != argNone {
 					suffix = " "
 				}
 				out = append(out, c.name+suffix)
@@ -105,11 +159,29 @@ func completeCommand(line string, children func(dir string) []string) []string {
 		}
 		return out
 	}
-	pc, err := parseCommand(name)
-	if err != nil || !pc.cmd.takesPath {
+	c, err := findCommand(name)
+	if err != nil {
 		return nil
 	}
 	arg = strings.TrimLeft(arg, " ")
+	switch c.arg {
+	case argText:
+		if c.complete == nil {
+			return nil
+		}
+		var out []string
+		for _, v := range c.complete(a, arg) {
+			out = append(out, c.name+" "+v)
+		}
+		return out
+	case argPath, argRequiredPath:
+		return completePath(c.name, arg, children)
+	}
+	return nil
+}
+
+// completePath completes a path argument from the children the tree knows.
+func completePath(name, arg string, children func(dir string) []string) []string {
 	if arg == "" {
 		arg = "/"
 	}
@@ -124,7 +196,7 @@ func completeCommand(line string, children func(dir string) []string) []string {
 	var out []string
 	for _, c := range children(dir) {
 		if strings.HasPrefix(c, partial) {
-			out = append(out, pc.cmd.name+" "+path.Join(dir, c)+"/")
+			out = append(out, name+" "+path.Join(dir, c)+"/")
 		}
 	}
 	sort.Strings(out)

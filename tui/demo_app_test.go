@@ -9,6 +9,7 @@ import (
 
 	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
+	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -26,7 +27,7 @@ func TestDemoFramesOnlyOnTop(t *testing.T) {
 	defer client.Close()
 	// A lane that was never started: no contenders, no I/O.
 	lane := demo.NewLane(demo.Chain, demo.LaneConfig{Servers: []string{connect}, Dir: "/zkx-demo/lanes/chain", Hold: demo.DefaultHold})
-	plain := PlainStyles()
+	plain := theme.Plain()
 	a := New(Config{Client: client, Connect: connect, Demo: []*demo.Lane{lane}, Styles: &plain,
 		Now: func() time.Time { return demoNow }})
 	defer a.Close()

@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/tui/widget"
 )
 
 // contenderLines draws exactly n lines of contenders; when they do not
@@ -117,11 +118,11 @@ func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) s
 	gap := cw - lipgloss.Width(left) - lipgloss.Width(right)
 	var line string
 	if gap < 1 {
-		line = clip(left, cw)
+		line = widget.Clip(left, cw)
 	} else {
 		line = left + strings.Repeat(" ", gap) + right
 	}
-	line = fit(line, cw)
+	line = widget.Fit(line, cw)
 	arrow := l.style.Render(line[:len(gutter)])
 	rest := line[len(gutter):]
 	if r.flash {

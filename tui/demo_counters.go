@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/internal/display"
-
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +8,9 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 )
 
 // demoCounters is how many lines the counters take, the sparkline aside.
@@ -29,7 +30,7 @@ func (p *demoPage) counterLines(l laneView, lanes []laneView, cw int, wide, spar
 	row := func(name, value string, vs lipgloss.Style) string {
 		gap := cw - lipgloss.Width(name) - lipgloss.Width(value)
 		if gap < 1 {
-			return clip(name+" "+value, cw)
+			return widget.Clip(name+" "+value, cw)
 		}
 		return st.Dim.Render(name) + strings.Repeat(" ", gap) + vs.Render(value)
 	}
@@ -104,7 +105,7 @@ func recovery(c demo.Counters) string {
 func fmtSeconds(ms float64) string { return fmt.Sprintf("%.1f", ms/1000) }
 
 // violationStyle shows 0 as good news and anything else as an error.
-func violationStyle(st Styles, n uint64) lipgloss.Style {
+func violationStyle(st theme.Styles, n uint64) lipgloss.Style {
 	if n > 0 {
 		return st.Error
 	}

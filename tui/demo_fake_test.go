@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/tui/theme"
 )
 
 // fakeLane is a lane with a fixed snapshot that records what was asked of it.
@@ -188,7 +189,7 @@ func demoAsLanes(fs []*fakeLane) []demoLane {
 
 // newDemoTestPage opens the page on fakes as a running page sees them:
 // it saw every contender in place before its latest notification came.
-func newDemoTestPage(ctx *Context, lanes []*fakeLane) *demoPage {
+func newDemoTestPage(ctx *Shared, lanes []*fakeLane) *demoPage {
 	saved := make([][]time.Time, len(lanes))
 	for i, l := range lanes {
 		for j := range l.snap.Contenders {
@@ -207,6 +208,6 @@ func newDemoTestPage(ctx *Context, lanes []*fakeLane) *demoPage {
 }
 
 // demoTestContext is a plain, fixed-clock context without a server.
-func demoTestContext() *Context {
-	return &Context{Styles: PlainStyles(), Keys: NewKeys(false), Now: func() time.Time { return demoNow }}
+func demoTestContext() *Shared {
+	return &Shared{Styles: theme.Plain(), Keys: NewKeys(false), Now: func() time.Time { return demoNow }}
 }

@@ -16,7 +16,7 @@ import (
 // what it does and what it watches, a flash on every notification, and
 // the counters that carry the lesson.
 type demoPage struct {
-	ctx   *Context
+	ctx   *Shared
 	lanes []demoLane
 	snaps []demo.LaneSnapshot
 	// target is the lane k and K act on; -1 is every lane.
@@ -44,7 +44,7 @@ var holdSteps = []time.Duration{
 	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
 }
 
-func newDemoPage(ctx *Context, lanes []*demo.Lane) *demoPage {
+func newDemoPage(ctx *Shared, lanes []*demo.Lane) *demoPage {
 	ls := make([]demoLane, len(lanes))
 	for i, l := range lanes {
 		ls[i] = l
@@ -53,7 +53,7 @@ func newDemoPage(ctx *Context, lanes []*demo.Lane) *demoPage {
 }
 
 // newDemoPageOn builds the page on any lanes (tests give fakes).
-func newDemoPageOn(ctx *Context, lanes []demoLane) *demoPage {
+func newDemoPageOn(ctx *Shared, lanes []demoLane) *demoPage {
 	p := &demoPage{ctx: ctx, lanes: lanes, target: -1}
 	p.refresh(ctx.Now())
 	return p

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/tui/widget"
 )
 
 // Sizes of the demo's layout.
@@ -22,19 +23,19 @@ const demoColumnSep = " │ "
 
 func (p *demoPage) View() string {
 	if p.w <= 0 || p.h <= 0 {
-		return block(nil, p.w, p.h)
+		return widget.Block(nil, p.w, p.h)
 	}
 	now := p.ctx.Now()
 	lanes := p.laneViews(now)
 	if len(lanes) == 0 {
-		return block([]string{p.ctx.Styles.Dim.Render("no demo lanes are running: start them with zkx demo")}, p.w, p.h)
+		return widget.Block([]string{p.ctx.Styles.Dim.Render("no demo lanes are running: start them with zkx demo")}, p.w, p.h)
 	}
 	n := len(lanes)
 	cw := (p.w - lipgloss.Width(demoColumnSep)*(n-1)) / n
 	if cw < demoMinColumn {
-		return block(p.stacked(lanes), p.w, p.h)
+		return widget.Block(p.stacked(lanes), p.w, p.h)
 	}
-	return block(p.columns(lanes, cw), p.w, p.h)
+	return widget.Block(p.columns(lanes, cw), p.w, p.h)
 }
 
 // laneView is one lane ready to draw.
@@ -161,13 +162,13 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 		c = append(c, p.laneTitle(l, cw))
 		if showHow {
 			_, how := laneHeadline(l.snap.Kind)
-			c = append(c, st.Dim.Render(clip(how, cw)))
+			c = append(c, st.Dim.Render(widget.Clip(how, cw)))
 		}
 		if showWhy {
 			w := demoWrap(laneWhy(l.snap.Kind, l.live), cw)
 			for j := 0; j < why; j++ {
 				if j < len(w) {
-					c = append(c, clip(w[j], cw))
+					c = append(c, widget.Clip(w[j], cw))
 				} else {
 					c = append(c, "")
 				}
@@ -201,7 +202,7 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 			if r < len(c) {
 				line = c[r]
 			}
-			b.WriteString(fit(line, cw))
+			b.WriteString(widget.Fit(line, cw))
 		}
 		out = append(out, b.String())
 	}
@@ -297,11 +298,11 @@ func (p *demoPage) lockLine(l laneView, cw int) string {
 	st := p.ctx.Styles
 	s := l.snap
 	if s.Kind != demo.Redis {
-		return clip(st.Dim.Render("session timeout ")+st.HeaderValue.Render(fmtDuration(s.Session)), cw)
+		return widget.Clip(st.Dim.Render("session timeout ")+st.HeaderValue.Render(fmtDuration(s.Session)), cw)
 	}
 	k := s.Key
 	if k == nil {
-		return clip(st.Dim.Render("key "+s.Dir), cw)
+		return widget.Clip(st.Dim.Render("key "+s.Dir), cw)
 	}
 	var state string
 	switch {
@@ -318,5 +319,5 @@ func (p *demoPage) lockLine(l laneView, cw int) string {
 			st.HeaderValue.Render(fmt.Sprintf("%.1fs", k.Remaining(p.ctx.Now()).Seconds())) +
 			st.Dim.Render("/"+fmtDuration(s.Lease))
 	}
-	return clip(state+st.Dim.Render("  "+k.Key), cw)
+	return widget.Clip(state+st.Dim.Render("  "+k.Key), cw)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -159,7 +160,7 @@ func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Conf
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	plain := PlainStyles()
+	plain := theme.Plain()
 	cfg := Config{Client: c, Connect: "test-server", ReadOnly: readOnly, Styles: &plain,
 		Now: func() time.Time { return fixedTime.Add(90 * time.Second) }}
 	for _, f := range extra {

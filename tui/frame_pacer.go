@@ -9,14 +9,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Bubble Tea v2.0.10 draws on a ticker, not on change: Program.render only
-// stores the view (tea.go:894-898, cursed_renderer.go:627-632), and a
-// goroutine flushes it on every tick of Program.ticker (tea.go:1418-1445),
-// which runs at WithFPS from Run to the end (tea.go:1116; WithFPS takes
-// 1-120, below 1 means 60: tea.go:634-638). No option stops or slows it,
-// and frames are not flushed otherwise, so an idle explorer woke 30 times a
-// second. Only ReleaseTerminal stops it (tea.go:1348-1363), and it also
-// gives the terminal back.
+// Bubble Tea v2.0.10 draws on a ticker, not on change: the program stores
+// each view and a goroutine flushes it on every tick of a ticker that runs
+// at WithFPS from Run to the end. No option stops or slows it, so an idle
+// explorer would wake 30 times a second. Upstream tracks rendering only on
+// change in charmbracelet/bubbletea#1776 and #1796.
 //
 // framePacer lets the renderer sleep: every frame the app draws (View)
 // makes sure the ticker runs, and once no frame has come for idleFrames
@@ -24,6 +21,10 @@ import (
 // It reaches the ticker through the unexported field (programTicker), for
 // the pinned v2.0.10; when the field is not there it does nothing and the
 // renderer ticks as before (TestProgramTickerFound fails first).
+//
+// Delete this file, and its call in Run and View, once the pinned Bubble
+// Tea renders on change or can pause its ticker (either issue above
+// closed and released): idle CPU is then zero without it.
 type framePacer struct {
 	frame time.Duration
 	find  func() pacedTicker // the program's ticker; nil while not running
@@ -101,8 +102,8 @@ func (f *framePacer) check() {
 }
 
 // programTicker is the renderer's ticker inside a running Bubble Tea
-// v2.0.10 Program (the unexported field `ticker *time.Ticker`,
-// tea.go:543); nil before Run starts it, or when the field is not there.
+// v2.0.10 Program (its unexported field `ticker *time.Ticker`);
+// nil before Run starts it, or when the field is not there.
 // Read it on the goroutine that runs the program (View's), which is the
 // one that sets it.
 func programTicker(p *tea.Program) *time.Ticker {

@@ -1,16 +1,16 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
-	"github.com/zkx-dev/zkx/internal/display"
-
 	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // header is the top line: where we are connected, as whom, and how the
@@ -34,7 +34,7 @@ func (h *header) seeZxid(z int64) {
 	}
 }
 
-func (h *header) view(st Styles, width int) string {
+func (h *header) view(st theme.Styles, width int) string {
 	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
 	var parts []string
 	parts = append(parts, st.Title.Render("zkx"))
@@ -79,10 +79,10 @@ func (h *header) view(st Styles, width int) string {
 		}
 		line += strings.Repeat(" ", gap) + badge
 	}
-	return fit(line, width)
+	return widget.Fit(line, width)
 }
 
-func stateStyle(st Styles, s zkview.SessionState) lipgloss.Style {
+func stateStyle(st theme.Styles, s zkview.SessionState) lipgloss.Style {
 	switch s {
 	case zkview.Connected:
 		return st.Connected

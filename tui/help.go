@@ -5,6 +5,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 )
 
 // helpNoter pages add a few lines of explanation below their keys in `?`.
@@ -53,7 +56,7 @@ func enabled(keys []key.Binding) []key.Binding {
 
 // helpView draws the groups in columns as wide as they need, wrapping to
 // new rows of columns when the screen is narrow.
-func helpView(st Styles, groups []helpGroup, notes []string, width, height int) string {
+func helpView(st theme.Styles, groups []helpGroup, notes []string, width, height int) string {
 	var cols []string
 	for _, g := range groups {
 		keys := enabled(g.keys)
@@ -100,5 +103,5 @@ func helpView(st Styles, groups []helpGroup, notes []string, width, height int) 
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
 	}
 	body := st.Dim.Render("keys — any key closes this help") + "\n\n" + strings.Join(rows, "\n\n")
-	return block(splitLines(lipgloss.NewStyle().Padding(0, 2).Render(body)), width, height)
+	return widget.Block(widget.SplitLines(lipgloss.NewStyle().Padding(0, 2).Render(body)), width, height)
 }

@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // introspector asks the servers for their tables (srvr, mntr, cons,

@@ -1,15 +1,14 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/zkx-dev/zkx/tui/widget"
+)
 
 // GlobalKeys work on every page.
 type GlobalKeys struct {
 	Quit, Back, Help, Command, Filter, Refresh key.Binding
-}
-
-// NavKeys move through a list or a tree.
-type NavKeys struct {
-	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right, Enter, Focus key.Binding
 }
 
 // DetailKeys switch the detail pane's tabs and decoders.
@@ -40,7 +39,7 @@ type DemoKeys struct {
 // Keys is the whole keymap; `?` builds its help from it.
 type Keys struct {
 	Global GlobalKeys
-	Nav    NavKeys
+	Nav    widget.NavKeys
 	Detail DetailKeys
 	Action ActionKeys
 	Tree   TreeKeys
@@ -62,7 +61,7 @@ func NewKeys(readOnly bool) Keys {
 			Filter:  bind([]string{"/"}, "/", "filter (substring, or /regex/)"),
 			Refresh: bind([]string{"ctrl+r"}, "ctrl+r", "read everything again"),
 		},
-		Nav: NavKeys{
+		Nav: widget.NavKeys{
 			Up:       bind([]string{"up", "k"}, "↑/k", "up"),
 			Down:     bind([]string{"down", "j"}, "↓/j", "down"),
 			PageUp:   bind([]string{"pgup", "ctrl+b"}, "pgup", "page up"),

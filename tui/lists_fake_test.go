@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +12,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // The list pages' unit tests feed them canned server answers through a
@@ -33,8 +32,8 @@ func (c *listsClock) advance(d time.Duration) { c.now = c.now.Add(d) }
 
 // listsContext is a Context without a server: plain styles, the fake
 // clock, no tree (pages follow nothing).
-func listsContext(t *testing.T, clock *listsClock) *Context {
-	return &Context{Ctx: t.Context(), Styles: PlainStyles(), Keys: NewKeys(false), Now: clock.Now,
+func listsContext(t *testing.T, clock *listsClock) *Shared {
+	return &Shared{Ctx: t.Context(), Styles: theme.Plain(), Keys: NewKeys(false), Now: clock.Now,
 		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}}
 }
 

@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"fmt"
 	"strings"
@@ -15,7 +11,11 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // The list pages against a server, embedded and real: recipes made with
@@ -26,7 +26,7 @@ import (
 // (App broadcasts data messages) on the test's goroutine.
 type liveRunner struct {
 	t      *testing.T
-	ctx    *Context
+	ctx    *Shared
 	pages  []page
 	msgs   chan tea.Msg
 	pushed []page
@@ -34,7 +34,7 @@ type liveRunner struct {
 
 // newLiveRunner forwards ctx's tree reports; one per Context, as the
 // tree has one reader.
-func newLiveRunner(t *testing.T, ctx *Context) *liveRunner {
+func newLiveRunner(t *testing.T, ctx *Shared) *liveRunner {
 	t.Helper()
 	r := &liveRunner{t: t, ctx: ctx, msgs: make(chan tea.Msg, 4096)}
 	go func() {
@@ -128,7 +128,7 @@ func rowWith(view string, parts ...string) (string, bool) {
 }
 
 // liveContext connects an explorer's context to connect.
-func liveContext(t *testing.T, connect string) *Context {
+func liveContext(t *testing.T, connect string) *Shared {
 	t.Helper()
 	dial, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -139,7 +139,7 @@ func liveContext(t *testing.T, connect string) *Context {
 	t.Cleanup(c.Close)
 	tree := zkview.NewTree(c, frameInterval)
 	t.Cleanup(tree.Close)
-	return &Context{Ctx: t.Context(), Client: c, Tree: tree, Styles: PlainStyles(), Keys: NewKeys(false), Now: time.Now,
+	return &Shared{Ctx: t.Context(), Client: c, Tree: tree, Styles: theme.Plain(), Keys: NewKeys(false), Now: time.Now,
 		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}, Introspect: introspect.Options{Timeout: 5 * time.Second}}
 }
 
@@ -289,8 +289,8 @@ func TestSessionsAndServerPagesLive(t *testing.T) {
 		}
 		// Enter on s1 opens its detail with its lock node.
 		sp := sessions.(*sessionsPage)
-		for range sp.tbl.rows {
-			if sel, _ := sp.tbl.selected(); strings.HasPrefix(sel.cells[0], hexID(s1.ID())) {
+		for range sp.tbl.Rows {
+			if sel, _ := sp.tbl.Selected(); strings.HasPrefix(sel.Cells[0], hexID(s1.ID())) {
 				break
 			}
 			r.key(sp, listKey("down"))
@@ -304,7 +304,7 @@ func TestSessionsAndServerPagesLive(t *testing.T) {
 		})
 
 		server := r.open(newServerPage(ctx))
-		flt, _ := parseFilter("znode")
+		flt, _ := widget.ParseFilter("znode")
 		server.(filterable).SetFilter(flt)
 		r.waitFor("the server standalone, and its mntr", server, func(v string) bool {
 			_, row := rowWith(v, "standalone", "3.8.0")

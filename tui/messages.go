@@ -1,16 +1,15 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // sessionMsg is a change of the explorer's session.
@@ -105,7 +104,7 @@ type labelMsg struct {
 }
 
 // openDialogMsg asks App to show a dialog.
-type openDialogMsg struct{ d *dialog }
+type openDialogMsg struct{ d *widget.Dialog }
 
 // recipeMsg is a recognition of path, with the tables it used.
 type recipeMsg struct {
@@ -140,3 +139,6 @@ func afterDelay(d time.Duration, msg tea.Msg) tea.Cmd {
 type goToMsg struct{ path string }
 
 func goTo(path string) tea.Cmd { return func() tea.Msg { return goToMsg{path: path} } }
+
+// openDialog opens d over the page, as a modal.
+func openDialog(d *widget.Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d: d} } }

@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/tui/widget"
 )
 
 // page is one screen below the header: the browser, a recipe list, a
@@ -26,8 +28,8 @@ type page interface {
 
 // filterable pages take the `/` filter.
 type filterable interface {
-	SetFilter(f filter)
-	Filter() filter
+	SetFilter(f widget.Filter)
+	Filter() widget.Filter
 }
 
 // closer pages release what they hold (watches, goroutines) when popped.

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -59,11 +60,11 @@ func parseFindQuery(text string) (zkview.FindQuery, error) {
 // findPage lists the matches of a find under a node as the walk reaches
 // them; Enter goes to one in the tree.
 type findPage struct {
-	ctx    *Context
+	ctx    *Shared
 	root   string
 	query  zkview.FindQuery
-	tbl    *listTable
-	rows   []tableRow
+	tbl    *widget.ListTable
+	rows   []widget.TableRow
 	pctx   context.Context
 	cancel context.CancelFunc
 
@@ -88,14 +89,14 @@ type findBatchMsg struct {
 	next    tea.Cmd
 }
 
-func newFindPage(ctx *Context, root string, q zkview.FindQuery) *findPage {
+func newFindPage(ctx *Shared, root string, q zkview.FindQuery) *findPage {
 	pctx, cancel := context.WithCancel(ctx.Ctx)
 	return &findPage{ctx: ctx, root: root, query: q, pctx: pctx, cancel: cancel,
-		tbl: newListTable(
-			listColumn{title: "PATH", weight: 1, min: 20, tail: true},
-			listColumn{title: "OWNER", fit: true, most: 18, hide: 2},
-			listColumn{title: "BYTES", fit: true, most: 8, right: true, hide: 1},
-			listColumn{title: "MODIFIED", fit: true, most: 10, right: true, hide: 1},
+		tbl: widget.NewListTable(
+			widget.ListColumn{Title: "PATH", Weight: 1, Min: 20, Tail: true},
+			widget.ListColumn{Title: "OWNER", Fit: true, Most: 18, Hide: 2},
+			widget.ListColumn{Title: "BYTES", Fit: true, Most: 8, Right: true, Hide: 1},
+			widget.ListColumn{Title: "MODIFIED", Fit: true, Most: 10, Right: true, Hide: 1},
 		)}
 }
 
@@ -109,8 +110,8 @@ func (p *findPage) Keys() []key.Binding {
 	return []key.Binding{open, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
 }
 
-func (p *findPage) SetFilter(f filter) { p.tbl.setFilter(f) }
-func (p *findPage) Filter() filter     { return p.tbl.filter }
+func (p *findPage) SetFilter(f widget.Filter) { p.tbl.SetFilter(f) }
+func (p *findPage) Filter() widget.Filter     { return p.tbl.Filter }
 
 // Init starts the walk. Matches travel through a channel that the page
 // drains a frame's worth at a time, so a walk that finds thousands
@@ -184,9 +185,9 @@ func (p *findPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
 			return p, p.open()
 		}
-		navigate(p.tbl.table, p.ctx.Keys.Nav, msg)
+		widget.Navigate(p.tbl.Table, p.ctx.Keys.Nav, msg)
 	case tea.MouseMsg:
-		if mouseTable(p.tbl.table, msg, 1) {
+		if widget.MouseTable(p.tbl.Table, msg, 1) {
 			return p, p.open()
 		}
 	case findBatchMsg:
@@ -199,7 +200,7 @@ func (p *findPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			p.rows = append(p.rows, findRow(n, now))
 		}
 		if len(msg.matches) > 0 {
-			p.tbl.setRows(p.rows, time.Time{})
+			p.tbl.SetRows(p.rows, time.Time{})
 		}
 		if msg.done {
 			p.done, p.err, p.capped = true, msg.err, msg.capped
@@ -216,7 +217,7 @@ func (p *findPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 	return cmd
 }
 
-func findRow(n zkview.WalkNode, now time.Time) tableRow {
+func findRow(n zkview.WalkNode, now time.Time) widget.TableRow {
 	owner, size, mod := "", "", ""
 	if n.Stat != nil {
 		if zkview.IsSessionOwner(n.Stat.EphemeralOwner) {
@@ -225,21 +226,21 @@ func findRow(n zkview.WalkNode, now time.Time) tableRow {
 		size = strconv.Itoa(int(n.Stat.DataLength))
 		mod = ago(now, time.UnixMilli(n.Stat.Mtime))
 	}
-	return tableRow{key: n.Path, cells: []string{display.Line(n.Path), owner, size, mod}, sig: n.Path}
+	return widget.TableRow{Key: n.Path, Cells: []string{display.Line(n.Path), owner, size, mod}, Sig: n.Path}
 }
 
 // open goes to the selected match in the tree.
 func (p *findPage) open() tea.Cmd {
-	r, ok := p.tbl.selected()
+	r, ok := p.tbl.Selected()
 	if !ok {
 		return nil
 	}
-	return goTo(r.key)
+	return goTo(r.Key)
 }
 
 func (p *findPage) SetSize(w, h int) {
 	p.width, p.height = w, h
-	p.tbl.setSize(w, max(h-1, 1))
+	p.tbl.SetSize(w, max(h-1, 1))
 }
 
 func (p *findPage) head() string {
@@ -259,12 +260,12 @@ func (p *findPage) head() string {
 }
 
 func (p *findPage) View() string {
-	return fit(p.head(), p.width) + "\n" + p.tbl.view(p.ctx.Styles, true, p.ctx.Now())
+	return widget.Fit(p.head(), p.width) + "\n" + p.tbl.View(p.ctx.Styles, true, p.ctx.Now())
 }
 
 // askFind asks for a find query under dir and opens its page.
-func askFind(ctx *Context, dir string) tea.Cmd {
-	return openDialog(ask("Find under "+display.Line(dir), []string{
+func askFind(ctx *Shared, dir string) tea.Cmd {
+	return openDialog(widget.Ask("Find under "+display.Line(dir), []string{
 		"What to look for — every condition must hold (empty: every node):",
 		findSyntax,
 		"e.g.  lock-* older=1h    /^_c_/ ephemeral    data=/enabled.*false/"}, "find> ", "", func(text string) tea.Cmd {

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"context"
 	"fmt"
 	"time"
@@ -11,20 +9,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/decode"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // recipePage is one recipe directory full screen: its recipe view, and
 // the actions that take part in it as "you" (acquire, release, enqueue,
 // dequeue, volunteer, resign) or break a stuck lock (force-release).
 type recipePage struct {
-	ctx  *Context
-	view *recipeView
+	ctx  *Shared
+	view *recipePane
 }
 
-func newRecipePage(ctx *Context, p string) page {
-	return &recipePage{ctx: ctx, view: newRecipeView(ctx, p)}
+func newRecipePage(ctx *Shared, p string) page {
+	return &recipePage{ctx: ctx, view: newRecipePane(ctx, p)}
 }
 
 func (p *recipePage) Init() tea.Cmd { return p.view.init() }
@@ -34,12 +34,12 @@ func (p *recipePage) Close()        { p.view.close() }
 func (p *recipePage) SetSize(w, h int) { p.view.setSize(w, h) }
 func (p *recipePage) View() string     { return p.view.view(true) }
 
-func (p *recipePage) SetFilter(f filter) { p.view.tbl.setFilter(f) }
-func (p *recipePage) Filter() filter     { return p.view.tbl.filter }
+func (p *recipePage) SetFilter(f widget.Filter) { p.view.tbl.SetFilter(f) }
+func (p *recipePage) Filter() widget.Filter     { return p.view.tbl.Filter }
 
 func (p *recipePage) nextFrame() time.Duration {
 	switch {
-	case p.view.tbl.flashing(p.ctx.Now()):
+	case p.view.tbl.Flashing(p.ctx.Now()):
 		return 100 * time.Millisecond
 	case p.view.animates():
 		return time.Second
@@ -67,7 +67,7 @@ func (p *recipePage) Keys() []key.Binding {
 }
 
 func (p *recipePage) Mouse(msg tea.MouseMsg) tea.Cmd {
-	mouseTable(p.view.tbl, msg, len(p.view.summary()))
+	widget.MouseTable(p.view.tbl, msg, len(p.view.summary()))
 	return nil
 }
 
@@ -82,7 +82,7 @@ func (p *recipePage) Update(msg tea.Msg) (page, tea.Cmd) {
 func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
 	a := p.ctx.Keys.Action
 	switch {
-	case navigate(p.view.tbl, p.ctx.Keys.Nav, msg):
+	case widget.Navigate(p.view.tbl, p.ctx.Keys.Nav, msg):
 	case p.ctx.Actor == nil || p.ctx.Writer == nil:
 		return nil // read-only: no action exists
 	case key.Matches(msg, a.ForceRelease):
@@ -189,7 +189,7 @@ func (p *recipePage) forceRelease() tea.Cmd {
 		body = append(body, p.ctx.Styles.Warning.Render(fmt.Sprintf("It is %s's %s: %s reacts as to its holder's crash.", sys, p.view.recipe.Info().Role, sys)))
 	}
 	c0, w, ctx, session := p.ctx.Client, p.ctx.Writer, p.ctx.Ctx, c.SessionID
-	return openDialog(confirm("Force-release", body, func() tea.Cmd {
+	return openDialog(widget.Confirm("Force-release", body, func() tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
@@ -229,7 +229,7 @@ func (p *recipePage) enqueue() tea.Cmd {
 		return failure(fmt.Errorf("%s is not a queue", p.view.path))
 	}
 	dir, format, actor, ctx := p.view.path, q.Format, p.ctx.Actor, p.ctx.Ctx
-	return openDialog(ask("Enqueue on "+display.Line(dir), []string{"The item's data (text):"}, "> ", "", func(data string) tea.Cmd {
+	return openDialog(widget.Ask("Enqueue on "+display.Line(dir), []string{"The item's data (text):"}, "> ", "", func(data string) tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
@@ -254,7 +254,7 @@ func (p *recipePage) dequeue() tea.Cmd {
 	dir, format, actor, ctx := p.view.path, q.Format, p.ctx.Actor, p.ctx.Ctx
 	body := []string{"Take the head of " + display.Line(dir) + "?", "", "node  " + display.Line(head.Node), "data  " + head.Data,
 		"", "The item is removed: the consumers of this queue will not see it."}
-	return openDialog(confirm("Dequeue", body, func() tea.Cmd {
+	return openDialog(widget.Confirm("Dequeue", body, func() tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()

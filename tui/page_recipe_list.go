@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"context"
 	"fmt"
 	"strings"
@@ -13,15 +11,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // recipeList is :locks, :queues or :elections: the recipes of one kind
 // at and under a root, found by a scan and then kept live (see
 // recipe_list_live.go).
 type recipeListPage struct {
-	ctx  *Context
+	ctx  *Shared
 	kind recipeKind
 	root string
 	src  source
@@ -29,7 +29,7 @@ type recipeListPage struct {
 	pctx   context.Context
 	cancel context.CancelFunc
 
-	tbl *listTable
+	tbl *widget.ListTable
 	// The recipes in the scan's order, by path; errs holds a listed
 	// recipe's last failed read.
 	order   []string
@@ -63,13 +63,13 @@ type scanState struct {
 	foundBy string
 }
 
-func newRecipeListPage(ctx *Context, kind recipeKind, root string) page {
+func newRecipeListPage(ctx *Shared, kind recipeKind, root string) page {
 	return newRecipeListPageFrom(ctx, kind, root, clientSource(ctx))
 }
 
 // newRecipeListFrom builds the page on any source (tests give canned
 // answers).
-func newRecipeListPageFrom(ctx *Context, kind recipeKind, root string, src source) *recipeListPage {
+func newRecipeListPageFrom(ctx *Shared, kind recipeKind, root string, src source) *recipeListPage {
 	pctx, cancel := context.WithCancel(ctx.Ctx)
 	p := &recipeListPage{
 		ctx: ctx, kind: kind, root: root, src: src, pctx: pctx, cancel: cancel,
@@ -78,7 +78,7 @@ func newRecipeListPageFrom(ctx *Context, kind recipeKind, root string, src sourc
 	}
 	p.live.intro.ask = src.introspect
 	p.scan.nodes = new(atomic.Int64)
-	p.tbl = newListTable(recipeColumns(kind)...)
+	p.tbl = widget.NewListTable(recipeColumns(kind)...)
 	return p
 }
 
@@ -95,8 +95,8 @@ func (p *recipeListPage) Keys() []key.Binding {
 	return []key.Binding{open, rescan, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
 }
 
-func (p *recipeListPage) SetFilter(f filter) { p.tbl.setFilter(f) }
-func (p *recipeListPage) Filter() filter     { return p.tbl.filter }
+func (p *recipeListPage) SetFilter(f widget.Filter) { p.tbl.SetFilter(f) }
+func (p *recipeListPage) Filter() widget.Filter     { return p.tbl.Filter }
 
 // Close stops the scan and lets go of every directory the page follows.
 func (p *recipeListPage) Close() {
@@ -178,7 +178,7 @@ func (p *recipeListPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		if !p.live.intro.take(msg, p.ctx.Now()) {
 			return p, nil
 		}
-		p.tbl.setSize(p.width, p.tableHeight())
+		p.tbl.SetSize(p.width, p.tableHeight())
 		return p, p.introspected()
 	case introDueMsg:
 		if msg.owner != p {
@@ -205,7 +205,7 @@ func (p *recipeListPage) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
 		return p.open()
 	}
-	if navigate(p.tbl.table, p.ctx.Keys.Nav, msg) {
+	if widget.Navigate(p.tbl.Table, p.ctx.Keys.Nav, msg) {
 		p.scheduleRedraw()
 	}
 	return nil
@@ -213,17 +213,17 @@ func (p *recipeListPage) key(msg tea.KeyPressMsg) tea.Cmd {
 
 // open pushes the live view of the selected recipe.
 func (p *recipeListPage) open() tea.Cmd {
-	r, ok := p.tbl.selected()
+	r, ok := p.tbl.Selected()
 	if !ok {
 		return nil
 	}
-	return push(newRecipePage(p.ctx, r.key))
+	return push(newRecipePage(p.ctx, r.Key))
 }
 
 // Mouse selects the clicked row (a second click opens it) and scrolls
 // with the wheel.
 func (p *recipeListPage) Mouse(msg tea.MouseMsg) tea.Cmd {
-	open := mouseTable(p.tbl.table, msg, p.tableTop())
+	open := widget.MouseTable(p.tbl.Table, msg, p.tableTop())
 	p.scheduleRedraw()
 	if open {
 		return p.open()
@@ -234,12 +234,12 @@ func (p *recipeListPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 // rebuild makes the table's rows from the recipes.
 func (p *recipeListPage) rebuild() {
 	now := p.ctx.Now()
-	rows := make([]tableRow, 0, len(p.order))
+	rows := make([]widget.TableRow, 0, len(p.order))
 	for _, path := range p.order {
 		rows = append(rows, p.recipeRow(p.recipes[path], now))
 	}
-	p.tbl.setSize(p.width, p.tableHeight()) // the notes above may have changed
-	p.tbl.setRows(rows, now)
+	p.tbl.SetSize(p.width, p.tableHeight()) // the notes above may have changed
+	p.tbl.SetRows(rows, now)
 	p.scheduleRedraw()
 }
 
@@ -247,8 +247,8 @@ func (p *recipeListPage) rebuild() {
 func (p *recipeListPage) scheduleRedraw() {
 	now := p.ctx.Now()
 	p.redrawAt = time.Time{}
-	for _, r := range p.tbl.visible() {
-		t := heldSince(p.recipes[r.key])
+	for _, r := range p.tbl.Visible() {
+		t := heldSince(p.recipes[r.Key])
 		if t.IsZero() {
 			continue
 		}
@@ -279,12 +279,12 @@ func (p *recipeListPage) nextFrame() time.Duration {
 	if !p.redrawAt.IsZero() {
 		redraw = max(p.redrawAt.Sub(now), time.Millisecond)
 	}
-	return soonest(scanning, p.tbl.nextFlash(now), redraw)
+	return soonest(scanning, p.tbl.NextFlash(now), redraw)
 }
 
 func (p *recipeListPage) SetSize(w, h int) {
 	p.width, p.height = w, h
-	p.tbl.setSize(w, p.tableHeight())
+	p.tbl.SetSize(w, p.tableHeight())
 	p.scheduleRedraw()
 }
 
@@ -295,12 +295,12 @@ func (p *recipeListPage) View() string {
 	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
 	lines = lines[:min(len(lines), p.headLines())]
 	if th := p.tableHeight(); th > 0 {
-		lines = append(lines, splitLines(p.tbl.view(st, true, p.ctx.Now()))...)
+		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
 	}
 	if p.height >= 6 {
 		lines = append(lines, st.Dim.Render("rows stay live · ctrl+r scans again for new "+string(p.kind)+" · enter opens one"))
 	}
-	return block(lines, p.width, p.height)
+	return widget.Block(lines, p.width, p.height)
 }
 
 // headLines is how many lines go above the table: the summary and up to

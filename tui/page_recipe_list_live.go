@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"errors"
 	"slices"
@@ -13,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // How a recipe list stays live after its scan: every directory of every

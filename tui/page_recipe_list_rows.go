@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"fmt"
 	"path"
 	"strconv"
@@ -10,55 +8,57 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // recipeColumns are the columns of each kind of list.
-func recipeColumns(k recipeKind) []listColumn {
+func recipeColumns(k recipeKind) []widget.ListColumn {
 	switch k {
 	case kindSystems:
-		return []listColumn{
-			{title: "SYSTEM", fit: true, most: 17},
-			{title: "ROLE", fit: true, most: 22},
-			{title: "LEADER / STATE", weight: 5, min: 20},
-			{title: "SESSION", fit: true, most: 18, hide: 2},
-			{title: "FOR", fit: true, most: 6, hide: 3},
-			{title: "PATH", weight: 4, min: 16, tail: true, hide: 1},
-			{title: "WARNINGS", weight: 3, min: 8},
+		return []widget.ListColumn{
+			{Title: "SYSTEM", Fit: true, Most: 17},
+			{Title: "ROLE", Fit: true, Most: 22},
+			{Title: "LEADER / STATE", Weight: 5, Min: 20},
+			{Title: "SESSION", Fit: true, Most: 18, Hide: 2},
+			{Title: "FOR", Fit: true, Most: 6, Hide: 3},
+			{Title: "PATH", Weight: 4, Min: 16, Tail: true, Hide: 1},
+			{Title: "WARNINGS", Weight: 3, Min: 8},
 		}
 	case kindQueues:
-		return []listColumn{
-			{title: "PATH", weight: 4, min: 16, tail: true},
-			{title: "FORMAT", fit: true, most: 17, hide: 1},
-			{title: "LENGTH", fit: true, most: 9, right: true},
-			{title: "HEAD", weight: 4, min: 12},
-			{title: "WARNINGS", weight: 2, min: 8},
+		return []widget.ListColumn{
+			{Title: "PATH", Weight: 4, Min: 16, Tail: true},
+			{Title: "FORMAT", Fit: true, Most: 17, Hide: 1},
+			{Title: "LENGTH", Fit: true, Most: 9, Right: true},
+			{Title: "HEAD", Weight: 4, Min: 12},
+			{Title: "WARNINGS", Weight: 2, Min: 8},
 		}
 	case kindElections:
-		return []listColumn{
-			{title: "PATH", weight: 4, min: 16, tail: true},
-			{title: "FORMAT", fit: true, most: 17, hide: 2},
-			{title: "LEADER", weight: 5, min: 20},
-			{title: "CLIENT", fit: true, most: 21, hide: 1},
-			{title: "LEADS", fit: true, most: 6, hide: 3},
-			{title: "CANDIDATES", fit: true, most: 10, right: true},
-			{title: "WARNINGS", weight: 1, min: 8},
+		return []widget.ListColumn{
+			{Title: "PATH", Weight: 4, Min: 16, Tail: true},
+			{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
+			{Title: "LEADER", Weight: 5, Min: 20},
+			{Title: "CLIENT", Fit: true, Most: 21, Hide: 1},
+			{Title: "LEADS", Fit: true, Most: 6, Hide: 3},
+			{Title: "CANDIDATES", Fit: true, Most: 10, Right: true},
+			{Title: "WARNINGS", Weight: 1, Min: 8},
 		}
 	}
-	return []listColumn{
-		{title: "PATH", weight: 4, min: 16, tail: true},
-		{title: "RECIPE", fit: true, most: 13, hide: 3},
-		{title: "FORMAT", fit: true, most: 17, hide: 2},
-		{title: "HOLDER", weight: 5, min: 20},
-		{title: "CLIENT", fit: true, most: 21, hide: 1},
-		{title: "HELD", fit: true, most: 6, hide: 4},
-		{title: "WAITERS", fit: true, most: 7, right: true},
-		{title: "WARNINGS", weight: 1, min: 8},
+	return []widget.ListColumn{
+		{Title: "PATH", Weight: 4, Min: 16, Tail: true},
+		{Title: "RECIPE", Fit: true, Most: 13, Hide: 3},
+		{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
+		{Title: "HOLDER", Weight: 5, Min: 20},
+		{Title: "CLIENT", Fit: true, Most: 21, Hide: 1},
+		{Title: "HELD", Fit: true, Most: 6, Hide: 4},
+		{Title: "WAITERS", Fit: true, Most: 7, Right: true},
+		{Title: "WARNINGS", Weight: 1, Min: 8},
 	}
 }
 
 // recipeRow draws one recipe of the list. The row's signature leaves out
 // how long the holder has held, which changes every second on its own.
-func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) tableRow {
+func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.TableRow {
 	st := p.ctx.Styles
 	key := v.Info().Path
 	var cells []string
@@ -117,7 +117,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) tableRow {
 		cells[len(cells)-1] = st.Error.Render("✗ " + firstLine(err.Error()))
 		sig = append(sig, err.Error())
 	}
-	return tableRow{key: key, cells: cells, sig: strings.Join(sig, "\x00")}
+	return widget.TableRow{Key: key, Cells: cells, Sig: strings.Join(sig, "\x00")}
 }
 
 // systemCells draws one object of a system: who leads it (or how many

@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"errors"
 	"fmt"
@@ -16,14 +12,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // rowCells returns the shown cells of the row with key, joined by "|".
 func rowCells(p *recipeListPage, key string) (string, bool) {
-	for _, r := range p.tbl.rows {
-		if r.key == key {
-			return strings.Join(r.cells, "|"), true
+	for _, r := range p.tbl.Rows {
+		if r.Key == key {
+			return strings.Join(r.Cells, "|"), true
 		}
 	}
 	return "", false
@@ -43,8 +42,8 @@ func TestRecipeListEnterPushesRecipePage(t *testing.T) {
 	r.pushed = nil
 	top := p.tableTop() + 1 // the table's title row, then its rows
 	r.do(p.Mouse(mouseClick(0, top+2)))
-	if sel, _ := p.tbl.selected(); sel.key != "/app/locks/pool" || len(r.pushed) != 0 {
-		t.Errorf("click selected %q and pushed %d", sel.key, len(r.pushed))
+	if sel, _ := p.tbl.Selected(); sel.Key != "/app/locks/pool" || len(r.pushed) != 0 {
+		t.Errorf("click selected %q and pushed %d", sel.Key, len(r.pushed))
 	}
 	r.do(p.Mouse(mouseClick(0, top+2)))
 	if len(r.pushed) != 1 {
@@ -63,23 +62,23 @@ func TestRecipeListFilterNarrows(t *testing.T) {
 		{"0x1000000000000d1", []string{"/app/locks/stale"}},
 		{"", []string{"/app/locks/orders", "/app/locks/billing", "/app/locks/pool", "/app/locks/stale", "/app/locks/free"}},
 	} {
-		f, err := parseFilter(tc.filter)
+		f, err := widget.ParseFilter(tc.filter)
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.SetFilter(f)
 		var got []string
-		for _, i := range p.tbl.table.shown {
-			got = append(got, p.tbl.table.all[i].key)
+		for _, i := range p.tbl.Table.Shown {
+			got = append(got, p.tbl.Table.All[i].Key)
 		}
 		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
 			t.Errorf("filter %q shows %v, want %v", tc.filter, got, tc.want)
 		}
-		if p.Filter().text != tc.filter {
-			t.Errorf("Filter() = %q", p.Filter().text)
+		if p.Filter().Text != tc.filter {
+			t.Errorf("Filter() = %q", p.Filter().Text)
 		}
 	}
-	p.SetFilter(filter{text: "nothing-like-this"})
+	p.SetFilter(widget.Filter{Text: "nothing-like-this"})
 	if v := p.View(); !strings.Contains(v, "nothing matches the filter") {
 		t.Errorf("an empty filter result says nothing:\n%s", v)
 	}
@@ -104,21 +103,21 @@ func TestRecipeListLiveRows(t *testing.T) {
 	if !strings.Contains(cells, "#4 0x1000000000000a2") || !strings.Contains(cells, "|1|") {
 		t.Errorf("row after the handoff: %s", cells)
 	}
-	if _, flashing := p.tbl.table.flashes["/app/locks/orders"]; !flashing {
+	if _, flashing := p.tbl.Table.Flashes["/app/locks/orders"]; !flashing {
 		t.Error("the changed row does not flash")
 	}
-	if _, flashing := p.tbl.table.flashes["/app/locks/billing"]; flashing {
+	if _, flashing := p.tbl.Table.Flashes["/app/locks/billing"]; flashing {
 		t.Error("an unchanged row flashes")
 	}
-	if d := p.nextFrame(); d <= 0 || d > flashFor {
+	if d := p.nextFrame(); d <= 0 || d > widget.FlashFor {
 		t.Errorf("nextFrame %v while a row flashes", d)
 	}
 
 	// Time alone changes the held column, without a flash or a read.
 	reads := len(f.recognized)
-	clock.advance(flashFor)
+	clock.advance(widget.FlashFor)
 	r.send(frameMsg(clock.now))
-	if d := p.tbl.table.nextFlash(clock.now); d != 0 {
+	if d := p.tbl.Table.NextFlash(clock.now); d != 0 {
 		t.Errorf("a row flashes %v after a frame", d)
 	}
 	cells, _ = rowCells(p, "/app/locks/billing")

@@ -33,7 +33,7 @@ func TestSystemObjectsOfferOnlyForceRelease(t *testing.T) {
 		{"no system's", &recognize.Election{Path: "/app/leader", Format: "curator"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			view := newRecipeView(ctx, tc.election.Path)
+			view := newRecipePane(ctx, tc.election.Path)
 			view.recipe = tc.election
 			p := &recipePage{ctx: ctx, view: view}
 			keys := p.Keys()

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"fmt"
 	"sort"
@@ -15,6 +13,9 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // serverPage is :server: one row per member of the ensemble (srvr), and
@@ -22,38 +23,38 @@ import (
 // servers again as :sessions does: ctrl+r, session changes, and every
 // pollEvery while on top.
 type serverPage struct {
-	ctx    *Context
+	ctx    *Shared
 	poll   poller
 	pctx   context.Context
 	cancel context.CancelFunc
-	tbl    *listTable
-	filter filter // of the mntr keys
+	tbl    *widget.ListTable
+	filter widget.Filter // of the mntr keys
 
 	width, height int
 }
 
-func newServerPage(ctx *Context) page { return newServerPageFrom(ctx, clientSource(ctx)) }
+func newServerPage(ctx *Shared) page { return newServerPageFrom(ctx, clientSource(ctx)) }
 
-func newServerPageFrom(ctx *Context, src source) *serverPage {
+func newServerPageFrom(ctx *Shared, src source) *serverPage {
 	pctx, cancel := context.WithCancel(ctx.Ctx)
 	p := &serverPage{ctx: ctx, pctx: pctx, cancel: cancel}
 	p.poll.ask = src.introspect
-	p.tbl = newListTable(memberColumns()...)
+	p.tbl = widget.NewListTable(memberColumns()...)
 	return p
 }
 
-func memberColumns() []listColumn {
-	return []listColumn{
-		{title: "MEMBER", fit: true, most: 28},
-		{title: "MODE", fit: true, most: 11},
-		{title: "VERSION", fit: true, most: 18, hide: 2},
-		{title: "ZXID", fit: true, most: 18},
-		{title: "ZNODES", fit: true, most: 11, right: true, hide: 3},
-		{title: "CONNS", fit: true, most: 7, right: true},
-		{title: "OUTSTANDING", fit: true, most: 11, right: true, hide: 1},
-		{title: "LATENCY min/avg/max", fit: true, most: 24, hide: 2},
-		{title: "TABLES", fit: true, most: 20, hide: 4},
-		{title: "", weight: 1, min: 0},
+func memberColumns() []widget.ListColumn {
+	return []widget.ListColumn{
+		{Title: "MEMBER", Fit: true, Most: 28},
+		{Title: "MODE", Fit: true, Most: 11},
+		{Title: "VERSION", Fit: true, Most: 18, Hide: 2},
+		{Title: "ZXID", Fit: true, Most: 18},
+		{Title: "ZNODES", Fit: true, Most: 11, Right: true, Hide: 3},
+		{Title: "CONNS", Fit: true, Most: 7, Right: true},
+		{Title: "OUTSTANDING", Fit: true, Most: 11, Right: true, Hide: 1},
+		{Title: "LATENCY min/avg/max", Fit: true, Most: 24, Hide: 2},
+		{Title: "TABLES", Fit: true, Most: 20, Hide: 4},
+		{Title: "", Weight: 1, Min: 0},
 	}
 }
 
@@ -70,13 +71,13 @@ func (p *serverPage) Keys() []key.Binding {
 	return []key.Binding{k.Nav.Up, k.Nav.Down, filter, again}
 }
 
-func (p *serverPage) SetFilter(f filter) { p.filter = f }
-func (p *serverPage) Filter() filter     { return p.filter }
+func (p *serverPage) SetFilter(f widget.Filter) { p.filter = f }
+func (p *serverPage) Filter() widget.Filter     { return p.filter }
 
 func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		navigate(p.tbl.table, p.ctx.Keys.Nav, msg)
+		widget.Navigate(p.tbl.Table, p.ctx.Keys.Nav, msg)
 	case introMsg:
 		if p.poll.take(msg, p.ctx.Now()) {
 			p.rebuild()
@@ -93,13 +94,13 @@ func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
 }
 
 func (p *serverPage) Mouse(msg tea.MouseMsg) tea.Cmd {
-	mouseTable(p.tbl.table, msg, p.headLines())
+	widget.MouseTable(p.tbl.Table, msg, p.headLines())
 	return nil
 }
 
 func (p *serverPage) nextFrame() time.Duration {
 	now := p.ctx.Now()
-	return soonest(p.poll.nextFrame(now), p.tbl.nextFlash(now))
+	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
 }
 
 func (p *serverPage) rebuild() {
@@ -108,7 +109,7 @@ func (p *serverPage) rebuild() {
 		return
 	}
 	st := p.ctx.Styles
-	rows := make([]tableRow, 0, len(in.Members))
+	rows := make([]widget.TableRow, 0, len(in.Members))
 	for _, m := range in.Members {
 		cells := []string{display.Line(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", tablesCell(st, m), ""}
 		if s := m.Stats; s != nil {
@@ -127,15 +128,15 @@ func (p *serverPage) rebuild() {
 		if m.Error != "" {
 			cells[9] = st.Error.Render(display.Line(firstLine(m.Error)))
 		}
-		rows = append(rows, tableRow{key: m.Addr, cells: cells})
+		rows = append(rows, widget.TableRow{Key: m.Addr, Cells: cells})
 	}
-	p.tbl.setRows(rows, p.ctx.Now())
+	p.tbl.SetRows(rows, p.ctx.Now())
 	p.layout()
 }
 
 // tablesCell says where a member's session tables came from: 4lw, its
 // AdminServer, refused (dim: client addresses and watches are unknown).
-func tablesCell(st Styles, m introspect.Member) string {
+func tablesCell(st theme.Styles, m introspect.Member) string {
 	switch m.TablesFrom {
 	case introspect.TablesFromFourLetter, introspect.TablesFromAdmin:
 		return m.TablesFrom
@@ -146,7 +147,7 @@ func tablesCell(st Styles, m introspect.Member) string {
 }
 
 // modeStyle colours a member's mode: green leads, red is down.
-func modeStyle(st Styles, m introspect.MemberMode) lipgloss.Style {
+func modeStyle(st theme.Styles, m introspect.MemberMode) lipgloss.Style {
 	switch m {
 	case introspect.ModeLeader, introspect.ModeStandalone:
 		return st.Leader
@@ -180,7 +181,7 @@ func (p *serverPage) SetSize(w, h int) {
 // half the page) and leaves the rest to mntr.
 func (p *serverPage) layout() {
 	avail := max(p.height-p.headLines()-1, 0)
-	p.tbl.setSize(p.width, min(len(p.tbl.all)+1, max(avail/2, 2), avail))
+	p.tbl.SetSize(p.width, min(len(p.tbl.All)+1, max(avail/2, 2), avail))
 }
 
 func (p *serverPage) headLines() int {
@@ -216,25 +217,25 @@ func (p *serverPage) View() string {
 	st := p.ctx.Styles
 	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
 	lines = lines[:min(len(lines), p.headLines())]
-	if p.tbl.height > 0 {
-		lines = append(lines, splitLines(p.tbl.view(st, true, p.ctx.Now()))...)
+	if p.tbl.Height > 0 {
+		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
 	}
 	if rest := p.height - len(lines); rest > 1 {
 		lines = append(lines, "")
 		lines = append(lines, p.monitor(rest-1)...)
 	}
-	return block(lines, p.width, p.height)
+	return widget.Block(lines, p.width, p.height)
 }
 
 // monitor draws the selected member's mntr in columns, down then
 // across, in height lines.
 func (p *serverPage) monitor(height int) []string {
 	st := p.ctx.Styles
-	r, ok := p.tbl.selected()
+	r, ok := p.tbl.Selected()
 	if !ok || p.poll.last == nil || height < 1 {
 		return nil
 	}
-	m := p.poll.last.Member(r.key)
+	m := p.poll.last.Member(r.Key)
 	if m == nil {
 		return nil
 	}
@@ -248,13 +249,13 @@ func (p *serverPage) monitor(height int) []string {
 	}
 	var keys []string
 	for k, v := range m.Monitor {
-		if p.filter.match(k + " " + v) {
+		if p.filter.Match(k + " " + v) {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
-	if p.filter.active() {
-		title += st.Dim.Render(fmt.Sprintf(" · %d of %d keys match %s", len(keys), len(m.Monitor), p.filter.text))
+	if p.filter.Active() {
+		title += st.Dim.Render(fmt.Sprintf(" · %d of %d keys match %s", len(keys), len(m.Monitor), p.filter.Text))
 	} else {
 		title += st.Dim.Render(fmt.Sprintf(" · %d keys · / filters them", len(keys)))
 	}
@@ -277,7 +278,7 @@ func (p *serverPage) monitor(height int) []string {
 	grid := make([]string, rows)
 	for i := 0; i < shown; i++ {
 		k := keys[i]
-		cell := st.Dim.Render(pad(k, kw, false)) + " " + pad(display.Line(m.Monitor[k]), vw, false)
+		cell := st.Dim.Render(widget.Pad(k, kw, false)) + " " + widget.Pad(display.Line(m.Monitor[k]), vw, false)
 		row := i % rows
 		if grid[row] != "" {
 			grid[row] += "   "

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"fmt"
 	"strings"
@@ -12,28 +10,30 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // sessionPage is one session from the servers' tables: where it is
 // connected from and to, and its ephemeral nodes and watched paths as a
 // list. It asks the servers again as :sessions does.
 type sessionPage struct {
-	ctx    *Context
+	ctx    *Shared
 	id     int64
 	poll   poller
 	pctx   context.Context
 	cancel context.CancelFunc
-	tbl    *table
+	tbl    *widget.Table
 
 	width, height int
 }
 
 // newSessionPageFrom opens session id, showing what in (the list's last
 // answer, may be nil) says of it until the page's own answer comes.
-func newSessionPageFrom(ctx *Context, id int64, in *introspect.Snapshot, src source) *sessionPage {
+func newSessionPageFrom(ctx *Shared, id int64, in *introspect.Snapshot, src source) *sessionPage {
 	pctx, cancel := context.WithCancel(ctx.Ctx)
 	p := &sessionPage{ctx: ctx, id: id, pctx: pctx, cancel: cancel,
-		tbl: newTable(column{title: "KIND", width: 9}, column{title: "PATH", min: 10})}
+		tbl: widget.NewTable(widget.Column{Title: "KIND", Width: 9}, widget.Column{Title: "PATH", Min: 10})}
 	p.poll.ask = src.introspect
 	if in != nil {
 		p.poll.last, p.poll.answered = in, ctx.Now()
@@ -61,19 +61,19 @@ func (p *sessionPage) Keys() []key.Binding {
 	return []key.Binding{open, again, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
 }
 
-func (p *sessionPage) SetFilter(f filter) { p.tbl.setFilter(f) }
-func (p *sessionPage) Filter() filter     { return p.tbl.filter }
+func (p *sessionPage) SetFilter(f widget.Filter) { p.tbl.SetFilter(f) }
+func (p *sessionPage) Filter() widget.Filter     { return p.tbl.Filter }
 
 func (p *sessionPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
-			if r, ok := p.tbl.selected(); ok && len(r.key) > 1 {
-				return p, goTo(r.key[1:]) // an ephemeral node or a watched path
+			if r, ok := p.tbl.Selected(); ok && len(r.Key) > 1 {
+				return p, goTo(r.Key[1:]) // an ephemeral node or a watched path
 			}
 			return p, nil
 		}
-		navigate(p.tbl, p.ctx.Keys.Nav, msg)
+		widget.Navigate(p.tbl, p.ctx.Keys.Nav, msg)
 	case introMsg:
 		if p.poll.take(msg, p.ctx.Now()) {
 			p.rebuild()
@@ -88,13 +88,13 @@ func (p *sessionPage) Update(msg tea.Msg) (page, tea.Cmd) {
 }
 
 func (p *sessionPage) Mouse(msg tea.MouseMsg) tea.Cmd {
-	mouseTable(p.tbl, msg, p.headLines())
+	widget.MouseTable(p.tbl, msg, p.headLines())
 	return nil
 }
 
 func (p *sessionPage) nextFrame() time.Duration {
 	now := p.ctx.Now()
-	return soonest(p.poll.nextFrame(now), p.tbl.nextFlash(now))
+	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
 }
 
 // session is what the last answer says of the session; nil when it no
@@ -111,14 +111,14 @@ func (p *sessionPage) rebuild() {
 	if s == nil {
 		return // gone: the last rows stay, under a line that says so
 	}
-	rows := make([]tableRow, 0, len(s.Ephemerals)+len(s.Watches))
+	rows := make([]widget.TableRow, 0, len(s.Ephemerals)+len(s.Watches))
 	for _, e := range s.Ephemerals {
-		rows = append(rows, tableRow{key: "e" + e, cells: []string{"ephemeral", display.Line(e)}})
+		rows = append(rows, widget.TableRow{Key: "e" + e, Cells: []string{"ephemeral", display.Line(e)}})
 	}
 	for _, w := range s.Watches {
-		rows = append(rows, tableRow{key: "w" + w, cells: []string{"watch", display.Line(w)}})
+		rows = append(rows, widget.TableRow{Key: "w" + w, Cells: []string{"watch", display.Line(w)}})
 	}
-	p.tbl.setRows(rows, p.ctx.Now())
+	p.tbl.SetRows(rows, p.ctx.Now())
 }
 
 func (p *sessionPage) SetSize(w, h int) {
@@ -128,7 +128,7 @@ func (p *sessionPage) SetSize(w, h int) {
 
 // layout gives the list what the facts above it leave.
 func (p *sessionPage) layout() {
-	p.tbl.setSize(p.width, max(p.height-p.headLines(), 0))
+	p.tbl.SetSize(p.width, max(p.height-p.headLines(), 0))
 }
 
 // head is the session's facts above its list.
@@ -189,8 +189,8 @@ func (p *sessionPage) View() string {
 	head := p.head()
 	lines := append(head, "")
 	lines = lines[:min(len(lines), p.headLines())]
-	if p.tbl.height > 0 {
-		lines = append(lines, splitLines(p.tbl.view(st, true, p.ctx.Now()))...)
+	if p.tbl.Height > 0 {
+		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
 	}
-	return block(lines, p.width, p.height)
+	return widget.Block(lines, p.width, p.height)
 }

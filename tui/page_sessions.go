@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"fmt"
 	"strconv"
@@ -12,6 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // sessionsPage is :sessions: every session the servers' tables list
@@ -22,36 +23,36 @@ import (
 // top (see poller); below another page, or with the explorer idle on
 // another page, it asks nothing.
 type sessionsPage struct {
-	ctx    *Context
+	ctx    *Shared
 	poll   poller
 	pctx   context.Context
 	cancel context.CancelFunc
 
-	tbl *listTable
+	tbl *widget.ListTable
 
 	width, height int
 }
 
-func newSessionsPage(ctx *Context) page { return newSessionsPageFrom(ctx, clientSource(ctx)) }
+func newSessionsPage(ctx *Shared) page { return newSessionsPageFrom(ctx, clientSource(ctx)) }
 
-func newSessionsPageFrom(ctx *Context, src source) *sessionsPage {
+func newSessionsPageFrom(ctx *Shared, src source) *sessionsPage {
 	pctx, cancel := context.WithCancel(ctx.Ctx)
 	p := &sessionsPage{ctx: ctx, pctx: pctx, cancel: cancel}
 	p.poll.ask = src.introspect
-	p.tbl = newListTable(sessionColumns()...)
+	p.tbl = widget.NewListTable(sessionColumns()...)
 	return p
 }
 
-func sessionColumns() []listColumn {
-	return []listColumn{
-		{title: "SESSION", fit: true, most: 22},
-		{title: "CLIENT", fit: true, most: 21},
-		{title: "SERVER", fit: true, most: 21, hide: 2},
-		{title: "CONN", fit: true, most: 4},
-		{title: "EPHEMERALS", weight: 1, min: 12},
-		{title: "WATCHES", fit: true, most: 7, right: true, hide: 3},
-		{title: "TIMEOUT", fit: true, most: 7, right: true, hide: 1},
-		{title: "LAST OP", fit: true, most: 7, hide: 1},
+func sessionColumns() []widget.ListColumn {
+	return []widget.ListColumn{
+		{Title: "SESSION", Fit: true, Most: 22},
+		{Title: "CLIENT", Fit: true, Most: 21},
+		{Title: "SERVER", Fit: true, Most: 21, Hide: 2},
+		{Title: "CONN", Fit: true, Most: 4},
+		{Title: "EPHEMERALS", Weight: 1, Min: 12},
+		{Title: "WATCHES", Fit: true, Most: 7, Right: true, Hide: 3},
+		{Title: "TIMEOUT", Fit: true, Most: 7, Right: true, Hide: 1},
+		{Title: "LAST OP", Fit: true, Most: 7, Hide: 1},
 	}
 }
 
@@ -68,8 +69,8 @@ func (p *sessionsPage) Keys() []key.Binding {
 	return []key.Binding{open, again, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
 }
 
-func (p *sessionsPage) SetFilter(f filter) { p.tbl.setFilter(f) }
-func (p *sessionsPage) Filter() filter     { return p.tbl.filter }
+func (p *sessionsPage) SetFilter(f widget.Filter) { p.tbl.SetFilter(f) }
+func (p *sessionsPage) Filter() widget.Filter     { return p.tbl.Filter }
 
 func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -77,7 +78,7 @@ func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
 			return p, p.open()
 		}
-		navigate(p.tbl.table, p.ctx.Keys.Nav, msg)
+		widget.Navigate(p.tbl.Table, p.ctx.Keys.Nav, msg)
 	case introMsg:
 		if p.poll.take(msg, p.ctx.Now()) {
 			p.rebuild()
@@ -95,11 +96,11 @@ func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 
 // open pushes the detail of the selected session.
 func (p *sessionsPage) open() tea.Cmd {
-	r, ok := p.tbl.selected()
+	r, ok := p.tbl.Selected()
 	if !ok {
 		return nil
 	}
-	id, err := strconv.ParseUint(r.key, 16, 64)
+	id, err := strconv.ParseUint(r.Key, 16, 64)
 	if err != nil {
 		return nil
 	}
@@ -107,7 +108,7 @@ func (p *sessionsPage) open() tea.Cmd {
 }
 
 func (p *sessionsPage) Mouse(msg tea.MouseMsg) tea.Cmd {
-	if mouseTable(p.tbl.table, msg, p.headLines()) {
+	if widget.MouseTable(p.tbl.Table, msg, p.headLines()) {
 		return p.open()
 	}
 	return nil
@@ -115,7 +116,7 @@ func (p *sessionsPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 
 func (p *sessionsPage) nextFrame() time.Duration {
 	now := p.ctx.Now()
-	return soonest(p.poll.nextFrame(now), p.tbl.nextFlash(now))
+	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
 }
 
 func (p *sessionsPage) rebuild() {
@@ -124,7 +125,7 @@ func (p *sessionsPage) rebuild() {
 		return
 	}
 	st := p.ctx.Styles
-	rows := make([]tableRow, 0, len(in.Sessions))
+	rows := make([]widget.TableRow, 0, len(in.Sessions))
 	for _, s := range in.Sessions {
 		id := s.Hex
 		if p.ctx.you(s.ID) {
@@ -142,17 +143,17 @@ func (p *sessionsPage) rebuild() {
 		if s.Timeout > 0 {
 			timeout = s.Timeout.String()
 		}
-		rows = append(rows, tableRow{key: strconv.FormatUint(uint64(s.ID), 16), cells: []string{
+		rows = append(rows, widget.TableRow{Key: strconv.FormatUint(uint64(s.ID), 16), Cells: []string{
 			id, display.Line(s.Client), display.Line(s.Server), conn, eph,
 			strconv.Itoa(s.WatchCount), timeout, display.Line(s.LastOp)}})
 	}
-	p.tbl.setSize(p.width, p.tableHeight())
-	p.tbl.setRows(rows, p.ctx.Now())
+	p.tbl.SetSize(p.width, p.tableHeight())
+	p.tbl.SetRows(rows, p.ctx.Now())
 }
 
 func (p *sessionsPage) SetSize(w, h int) {
 	p.width, p.height = w, h
-	p.tbl.setSize(w, p.tableHeight())
+	p.tbl.SetSize(w, p.tableHeight())
 }
 
 func (p *sessionsPage) headLines() int {
@@ -175,12 +176,12 @@ func (p *sessionsPage) View() string {
 	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
 	lines = lines[:min(len(lines), p.headLines())]
 	if p.tableHeight() > 0 {
-		lines = append(lines, splitLines(p.tbl.view(st, true, p.ctx.Now()))...)
+		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
 	}
 	if p.height >= 6 {
 		lines = append(lines, st.Dim.Render("server tables have no watches: asked again every 5s while shown, and on ctrl+r"))
 	}
-	return block(lines, p.width, p.height)
+	return widget.Block(lines, p.width, p.height)
 }
 
 func (p *sessionsPage) summary() string {
@@ -226,7 +227,7 @@ func membersText(in *introspect.Snapshot) string {
 
 // introNotes are the refusals and problems of an introspection, and the
 // failure of the last ask when it failed after an earlier answer.
-func introNotes(st Styles, in *introspect.Snapshot, err error) []string {
+func introNotes(st theme.Styles, in *introspect.Snapshot, err error) []string {
 	var out []string
 	if err != nil && in != nil {
 		out = append(out, st.Error.Render("✗ the last ask failed, showing the one before: "+firstLine(err.Error())))
@@ -246,7 +247,7 @@ func introNotes(st Styles, in *introspect.Snapshot, err error) []string {
 }
 
 // capNotes keeps at most n notes, the last saying how many were left out.
-func capNotes(st Styles, notes []string, n int) []string {
+func capNotes(st theme.Styles, notes []string, n int) []string {
 	if len(notes) <= n {
 		return notes
 	}

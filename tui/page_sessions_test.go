@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -120,13 +121,13 @@ func TestServerPageMonitorFollowsSelectionAndFilter(t *testing.T) {
 	if v := p.View(); !strings.Contains(v, "mntr of zk1:2181") || !strings.Contains(v, "server_state               leader") {
 		t.Fatalf("mntr of the leader not shown:\n%s", v)
 	}
-	flt, _ := parseFilter("latency")
+	flt, _ := widget.ParseFilter("latency")
 	p.SetFilter(flt)
 	v := p.View()
 	if !strings.Contains(v, "3 of 16 keys match latency") || strings.Contains(v, "packets_sent") || !strings.Contains(v, "avg_latency") {
 		t.Errorf("filtered mntr:\n%s", v)
 	}
-	p.SetFilter(filter{})
+	p.SetFilter(widget.Filter{})
 	r.send(listKey("down"))
 	if v := p.View(); !strings.Contains(v, "mntr of zk2:2181") || !strings.Contains(v, "follower") {
 		t.Errorf("mntr does not follow the selection:\n%s", v)
@@ -137,8 +138,8 @@ func TestServerPageMonitorFollowsSelectionAndFilter(t *testing.T) {
 	}
 	// The wheel and clicks move through the members.
 	p.Mouse(mouseClick(3, p.headLines()+1))
-	if sel, _ := p.tbl.selected(); sel.key != "zk1:2181" {
-		t.Errorf("click selected %q", sel.key)
+	if sel, _ := p.tbl.Selected(); sel.Key != "zk1:2181" {
+		t.Errorf("click selected %q", sel.Key)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/decode"
 )
@@ -20,7 +21,7 @@ import (
 // detail on the right. Tab moves the focus between them; on a narrow
 // screen only the focused one shows.
 type treePage struct {
-	ctx    *Context
+	ctx    *Shared
 	tree   *treePane
 	detail *detailPane
 	focus  int // 0 tree, 1 detail
@@ -30,7 +31,7 @@ type treePage struct {
 	goal string
 }
 
-func newTreePage(ctx *Context, start string) *treePage {
+func newTreePage(ctx *Shared, start string) *treePage {
 	b := &treePage{ctx: ctx, tree: newTreePane(ctx, "/"), detail: newDetailPane(ctx)}
 	if start != "/" {
 		b.goal = start
@@ -50,8 +51,8 @@ func (b *treePage) Close() {
 	b.detail.release()
 }
 
-func (b *treePage) SetFilter(f filter) { b.tree.setFilter(f) }
-func (b *treePage) Filter() filter     { return b.tree.filter }
+func (b *treePage) SetFilter(f widget.Filter) { b.tree.setFilter(f) }
+func (b *treePage) Filter() widget.Filter     { return b.tree.filter }
 
 // narrow is when the panes take turns instead of sharing the width.
 func (b *treePage) narrow() bool { return b.width < 70 }
@@ -112,7 +113,7 @@ func (b *treePage) expandTo(p string) {
 // goTo selects p, expanding its ancestors; when they are still loading
 // the selection happens as they arrive.
 func (b *treePage) goTo(p string) tea.Cmd {
-	b.tree.setFilter(filter{})
+	b.tree.setFilter(widget.Filter{})
 	if b.tree.selectPath(p) {
 		b.goal = ""
 		return b.selectionChanged()
@@ -275,9 +276,9 @@ func (b *treePage) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t := b.detail.recipe.tbl
 		switch {
 		case key.Matches(msg, n.Up):
-			t.move(-1)
+			t.Move(-1)
 		case key.Matches(msg, n.Down):
-			t.move(1)
+			t.Move(1)
 		case key.Matches(msg, n.Enter):
 			return push(newRecipePage(b.ctx, b.detail.path)), true
 		default:
@@ -381,7 +382,7 @@ func protected(p string) error {
 func (b *treePage) create() tea.Cmd {
 	dir := b.tree.selectedPath()
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
-	return openDialog(ask("New node under "+display.Line(dir), []string{
+	return openDialog(widget.Ask("New node under "+display.Line(dir), []string{
 		"Name of the new node (a persistent node; data is asked next):"}, "name> ", "", func(name string) tea.Cmd {
 		p, err := zkview.CheckPath(zkview.ChildPath(dir, name))
 		if err != nil || strings.Contains(name, "/") {
@@ -390,7 +391,7 @@ func (b *treePage) create() tea.Cmd {
 		if err := protected(p); err != nil {
 			return failure(err)
 		}
-		return openDialog(ask("Data for "+display.Line(p), []string{"Text to store (may be empty):"}, "data> ", "", func(data string) tea.Cmd {
+		return openDialog(widget.Ask("Data for "+display.Line(p), []string{"Text to store (may be empty):"}, "data> ", "", func(data string) tea.Cmd {
 			return func() tea.Msg {
 				ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 				defer cancel()
@@ -419,7 +420,7 @@ func (b *treePage) edit() tea.Cmd {
 	}
 	version := n.Stat.Version
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
-	return openDialog(ask("Set data of "+display.Line(p), []string{
+	return openDialog(widget.Ask("Set data of "+display.Line(p), []string{
 		fmt.Sprintf("New text (replaces %s; version %d — refused if someone changes it first):", byteSize(len(n.Data)), version)},
 		"data> ", initial, func(data string) tea.Cmd {
 			return func() tea.Msg {
@@ -454,7 +455,7 @@ func (b *treePage) remove() tea.Cmd {
 	if st.EphemeralOwner != 0 {
 		body = append(body, "", b.ctx.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session %s: its owner is not told.", display.Hex(st.EphemeralOwner))))
 	}
-	return openDialog(confirm("Delete", body, func() tea.Cmd {
+	return openDialog(widget.Confirm("Delete", body, func() tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
@@ -472,7 +473,7 @@ func (b *treePage) removeTree() tea.Cmd {
 		return failure(err)
 	}
 	w, ctx := b.ctx.Writer, b.ctx.Ctx
-	d := ask("Delete a whole subtree", []string{
+	d := widget.Ask("Delete a whole subtree", []string{
 		"Delete " + display.Line(p) + " and everything below it?",
 		b.ctx.Styles.Warning.Render("This cannot be undone. Ephemeral owners and lock holders are not told."),
 		"Type the path to go ahead:"}, "path> ", "", func(string) tea.Cmd {
@@ -485,6 +486,6 @@ func (b *treePage) removeTree() tea.Cmd {
 			return statusMsg{text: "deleted " + p + " and everything below it"}
 		})
 	})
-	d.mustType = p
+	d.MustType = p
 	return openDialog(d)
 }

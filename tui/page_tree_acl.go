@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -24,7 +25,7 @@ func (b *treePage) setACL() tea.Cmd {
 	}
 	version, current := d.aclStat.Aversion, zkview.FormatACLSpec(d.acl)
 	w, ctx, st, ids := b.ctx.Writer, b.ctx.Ctx, b.ctx.Styles, b.ctx.Client.Identities()
-	return openDialog(ask("Set the ACL of "+display.Line(p), []string{
+	return openDialog(widget.Ask("Set the ACL of "+display.Line(p), []string{
 		fmt.Sprintf("Now (version %d): %s", version, current),
 		"New ACL — scheme:id:perms, comma-separated, perms of cdrwa:",
 		"world:anyone:r  digest:user:HASH:cdrwa (zkx digest user:password)  ip:10.0.0.0/8:r  auth::cdrwa"}, "acl> ", current, func(text string) tea.Cmd {
@@ -50,7 +51,7 @@ func (b *treePage) setACL() tea.Cmd {
 			if unsure {
 				why = []string{"It grants ADMIN only to ip entries, which may not include", "the address the server sees for this session."}
 			}
-			return openDialog(confirm("Set the ACL of "+display.Line(p), []string{
+			return openDialog(widget.Confirm("Set the ACL of "+display.Line(p), []string{
 				current + "  →  " + zkview.FormatACLSpec(acl), "", st.Warning.Render(why[0]), st.Warning.Render(why[1]), "", "Set it anyway?"}, set))
 		}
 		return set()

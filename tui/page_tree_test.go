@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"fmt"
 	"regexp"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 var clientPort = regexp.MustCompile(`127\.0\.0\.1:\d+`)

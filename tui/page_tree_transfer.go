@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
@@ -27,7 +28,7 @@ func (b *treePage) exportFile() tea.Cmd {
 		name = "root"
 	}
 	c, ctx := b.ctx.Client, b.ctx.Ctx
-	return openDialog(ask("Export "+display.Line(root), []string{
+	return openDialog(widget.Ask("Export "+display.Line(root), []string{
 		"Write " + display.Line(root) + " and everything below it (data, ACLs, stat) as JSON Lines to:",
 		"(zkx import FILE recreates it; an existing file is not overwritten)"}, "file> ", name+".jsonl", func(file string) tea.Cmd {
 		return tea.Batch(status("exporting "+root+" to "+file+"…"), func() tea.Msg {
@@ -60,7 +61,7 @@ func (b *treePage) exportFile() tea.Cmd {
 func (b *treePage) importFile() tea.Cmd {
 	dir := b.tree.selectedPath()
 	w := b.ctx.Writer
-	return openDialog(ask("Import under "+display.Line(dir), []string{
+	return openDialog(widget.Ask("Import under "+display.Line(dir), []string{
 		"An export file (zkx export): its root is recreated under " + display.Line(dir) + ".",
 		"Nodes that exist are refused and left as they are."}, "file> ", "", func(file string) tea.Cmd {
 		return b.importPlan(w, dir, file)
@@ -94,7 +95,7 @@ func (b *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
 		if plan.Ephemeral > 0 {
 			body = append(body, fmt.Sprintf("  leave out %d ephemeral nodes", plan.Ephemeral))
 		}
-		return openDialogMsg{d: confirm("Import", body, func() tea.Cmd {
+		return openDialogMsg{d: widget.Confirm("Import", body, func() tea.Cmd {
 			return tea.Batch(status("importing "+file+"…"), func() tea.Msg {
 				rep, err := runImport(ctx, w, file, transfer.ImportOptions{To: to})
 				if err != nil {
@@ -154,7 +155,7 @@ func (b *treePage) copyOrMove(move bool) tea.Cmd {
 		return failure(err)
 	}
 	c, w, ctx, st := b.ctx.Client, b.ctx.Writer, b.ctx.Ctx, b.ctx.Styles
-	return openDialog(ask(verb+" "+display.Line(src), []string{
+	return openDialog(widget.Ask(verb+" "+display.Line(src), []string{
 		verb + " " + display.Line(src) + " and everything below it (data and ACLs) to:"}, "to> ", src+"-copy", func(to string) tea.Cmd {
 		dst, err := zkview.CheckPath(to)
 		if err == nil {
@@ -185,7 +186,7 @@ func (b *treePage) copyOrMove(move bool) tea.Cmd {
 				body = append(body, st.Warning.Render(fmt.Sprintf("%d ephemeral nodes are left out (they cannot be recreated as their owner's)%s.",
 					survey.Ephemeral, map[bool]string{true: " and DELETED with the source: their owners lose them"}[move])))
 			}
-			return openDialogMsg{d: confirm(verb, body, func() tea.Cmd {
+			return openDialogMsg{d: widget.Confirm(verb, body, func() tea.Cmd {
 				return tea.Batch(status(strings.ToLower(verb)+"ing "+src+"…"), func() tea.Msg {
 					return copyOrMoveNow(ctx, c, w, src, dst, move)
 				})

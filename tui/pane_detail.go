@@ -10,6 +10,8 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/decode"
 )
@@ -31,7 +33,7 @@ func (t detailTab) String() string { return [...]string{"Data", "Stat", "ACL", "
 // data watch), stat, ACL, the changes seen of it (History), and the
 // recipe when the node is a recognised recipe directory.
 type detailPane struct {
-	ctx    *Context
+	ctx    *Shared
 	path   string
 	tab    detailTab
 	scroll int
@@ -52,7 +54,7 @@ type detailPane struct {
 	aclFor  string
 	aclVer  int32
 
-	recipe *recipeView // when the Recipe tab has been shown for path
+	recipe *recipePane // when the Recipe tab has been shown for path
 	label  dirLabel
 
 	// historyChildren is the node whose children the pane follows for the
@@ -60,7 +62,7 @@ type detailPane struct {
 	historyChildren string
 }
 
-func newDetailPane(ctx *Context) *detailPane {
+func newDetailPane(ctx *Shared) *detailPane {
 	return &detailPane{ctx: ctx, decoder: decode.Auto}
 }
 
@@ -118,7 +120,7 @@ func (d *detailPane) openRecipe() tea.Cmd {
 	if d.recipe != nil || d.label.kind == "" {
 		return nil
 	}
-	d.recipe = newRecipeView(d.ctx, d.path)
+	d.recipe = newRecipePane(d.ctx, d.path)
 	d.recipe.setSize(d.width, d.height-2)
 	return d.recipe.init()
 }
@@ -276,7 +278,7 @@ func (d *detailPane) dataLines(n zkview.NodeState, stat *zk.Stat) []string {
 	return append(head, d.decodedLine...)
 }
 
-func fieldLines(st Styles, fields []zkview.Field, extra ...zkview.Field) []string {
+func fieldLines(st theme.Styles, fields []zkview.Field, extra ...zkview.Field) []string {
 	fields = append(fields, extra...)
 	w := 0
 	for _, f := range fields {
@@ -307,14 +309,14 @@ func (d *detailPane) view(focused bool) string {
 	if d.path != "" {
 		title += "  " + st.Dim.Render(display.Line(d.path))
 	}
-	lines := []string{fit(title, d.width), st.Border.Render(strings.Repeat("─", max(d.width, 0)))}
+	lines := []string{widget.Fit(title, d.width), st.Border.Render(strings.Repeat("─", max(d.width, 0)))}
 	body := d.height - 2
 	if d.tab == tabRecipe && d.recipe != nil {
-		return block(append(lines, splitLines(d.recipe.view(focused))...), d.width, d.height)
+		return widget.Block(append(lines, widget.SplitLines(d.recipe.view(focused))...), d.width, d.height)
 	}
 	content := d.lines()
 	d.scroll = min(d.scroll, max(len(content)-body, 0))
 	end := min(d.scroll+body, len(content))
 	lines = append(lines, content[d.scroll:end]...)
-	return block(lines, d.width, d.height)
+	return widget.Block(lines, d.width, d.height)
 }

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
 	"cmp"
 	"context"
 	"path"
@@ -17,7 +15,9 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // treeRow is one line of the tree pane.
@@ -36,12 +36,12 @@ type treeRow struct {
 // per frame, so drawing and scrolling cost the same with 100 children or
 // 100,000.
 type treePane struct {
-	ctx      *Context
+	ctx      *Shared
 	root     string
 	expanded map[string]bool
 	rows     []treeRow
 	shown    []int // indexes into rows that pass the filter
-	filter   filter
+	filter   widget.Filter
 	cursor   int // index into shown
 	offset   int
 	width    int
@@ -77,7 +77,7 @@ func (l dirLabel) String() string {
 // child list of more names than this to place a label is not worth it.
 const maxLabelChildren = 10000
 
-func newTreePane(ctx *Context, root string) *treePane {
+func newTreePane(ctx *Shared, root string) *treePane {
 	t := &treePane{
 		ctx: ctx, root: root, expanded: map[string]bool{},
 		stats: map[string]*zk.Stat{}, statErrs: map[string]error{}, asked: map[string]bool{},
@@ -205,7 +205,7 @@ func trailingSequence(name string) (int64, bool) {
 // to them.
 func (t *treePane) refilter() {
 	t.shown = t.shown[:0]
-	if !t.filter.active() {
+	if !t.filter.Active() {
 		for i := range t.rows {
 			t.shown = append(t.shown, i)
 		}
@@ -218,7 +218,7 @@ func (t *treePane) refilter() {
 		for len(stack) > 0 && t.rows[stack[len(stack)-1]].depth >= r.depth {
 			stack = stack[:len(stack)-1]
 		}
-		if i == 0 || t.filter.match(r.name) {
+		if i == 0 || t.filter.Match(r.name) {
 			keep[i] = true
 			for _, a := range stack {
 				keep[a] = true
@@ -234,7 +234,7 @@ func (t *treePane) refilter() {
 	t.clamp()
 }
 
-func (t *treePane) setFilter(f filter) {
+func (t *treePane) setFilter(f widget.Filter) {
 	p := t.selectedPath()
 	t.filter = f
 	t.refilter()
@@ -473,7 +473,7 @@ func (t *treePane) onLabel(msg labelMsg) {
 // flashing reports whether a row still flashes.
 func (t *treePane) flashing(now time.Time) bool {
 	for p, at := range t.flashes {
-		if now.Sub(at) < flashFor {
+		if now.Sub(at) < widget.FlashFor {
 			return true
 		}
 		delete(t.flashes, p)
@@ -487,10 +487,10 @@ func (t *treePane) view(focused bool, now time.Time) string {
 	for i, r := range t.window() {
 		lines = append(lines, t.rowView(r, t.offset+i == t.cursor, focused, now))
 	}
-	if len(t.shown) <= 1 && t.filter.active() {
-		lines = append(lines, st.Dim.Render("  nothing loaded matches "+t.filter.text))
+	if len(t.shown) <= 1 && t.filter.Active() {
+		lines = append(lines, st.Dim.Render("  nothing loaded matches "+t.filter.Text))
 	}
-	return block(lines, t.width, t.height)
+	return widget.Block(lines, t.width, t.height)
 }
 
 func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) string {
@@ -542,16 +542,16 @@ func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) str
 	// A long name gives way in its middle, so that its end (the sequence
 	// number) and what is said of it on the right stay visible.
 	if room := t.width - lipgloss.Width(left) - lipgloss.Width(rightText) + ansi.StringWidth(name); room < ansi.StringWidth(name) {
-		left = gutter + strings.Repeat("  ", r.depth) + marker + clipMiddle(name, max(room, 8))
+		left = gutter + strings.Repeat("  ", r.depth) + marker + widget.ClipMiddle(name, max(room, 8))
 	}
-	line := fit(left+rightText, t.width)
+	line := widget.Fit(left+rightText, t.width)
 	switch {
 	case selected && focused:
-		return st.Selected.Render(stripStyles(line))
+		return st.Selected.Render(widget.StripStyles(line))
 	case selected:
-		return st.SelectedDim.Render(stripStyles(line))
-	case now.Sub(t.flashes[r.path]) < flashFor:
-		return st.Flash.Render(stripStyles(line))
+		return st.SelectedDim.Render(widget.StripStyles(line))
+	case now.Sub(t.flashes[r.path]) < widget.FlashFor:
+		return st.Flash.Render(widget.StripStyles(line))
 	}
 	return line
 }

@@ -1,13 +1,12 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview"
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"errors"
+
+	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // source is where the list pages read server state: the explorer's
@@ -27,7 +26,7 @@ var errNoClient = errors.New("not connected to ZooKeeper")
 const scanSessions = 3
 
 // clientSource reads through the explorer's client.
-func clientSource(c *Context) source {
+func clientSource(c *Shared) source {
 	client, opts := c.Client, c.Introspect
 	if client == nil {
 		return source{

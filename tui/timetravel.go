@@ -11,6 +11,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview/forensics"
 )
 
@@ -147,7 +149,7 @@ func pastWhat(pos forensics.Position) string {
 
 // pastHeader is the header line on the past: where, the moment, what
 // happened then.
-func (a *App) pastHeader(st Styles) string {
+func (a *App) pastHeader(st theme.Styles) string {
 	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
 	pos := a.pastPos
 	when := pos.Time.Local().Format("2006-01-02 15:04:05.000")
@@ -165,7 +167,7 @@ func (a *App) pastHeader(st Styles) string {
 	}
 	line := strings.Join(parts, label("  │  ")) + label("  │  ") + display.Line(pastWhat(pos))
 	badge := st.Badge.Render("READ-ONLY")
-	return fit(line, a.width-lipgloss.Width(badge)-1) + " " + badge
+	return widget.Fit(line, a.width-lipgloss.Width(badge)-1) + " " + badge
 }
 
 // pastNotes are the help's lines about the past.

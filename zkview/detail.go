@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/zkview/decode"
 )
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/internal/display"
 )
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/internal/zklimit"
 )
 

@@ -18,7 +18,7 @@ import (
 
 // The conformance suite runs each case against the embedded server and a
 // real ZooKeeper and requires both to produce the case's golden transcript,
-// which was recorded from real ZooKeeper 3.8 with -update-conformance.
+// which was recorded from real ZooKeeper 3.8 with -update.
 //
 // A transcript is what a client observed, normalised so that only what
 // must agree remains: the case's base path reads $B, session ids read as the
@@ -26,7 +26,7 @@ import (
 // order (so "this node's pzxid is that node's czxid" survives, while the
 // absolute values, which depend on what ran before, do not). Times are left
 // out: they are checked for sanity, not equality.
-var updateConformance = flag.Bool("update-conformance", false, "rewrite conformance goldens from the real ZooKeeper run")
+var update = flag.Bool("update", false, "rewrite conformance goldens from the real ZooKeeper run")
 
 const conformanceTimeout = 10 * time.Second
 
@@ -345,14 +345,14 @@ func goldenPath(name string) string {
 }
 
 // compareGolden checks a transcript against the case's golden. With
-// -update-conformance the real server's transcript becomes the golden.
+// -update the real server's transcript becomes the golden.
 func compareGolden(t *testing.T, name, server, got string) {
 	t.Helper()
 	path := goldenPath(name)
-	if *updateConformance && server != "real" {
+	if *update && server != "real" {
 		return // goldens come from real ZooKeeper; compare on the next run
 	}
-	if *updateConformance {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -363,7 +363,7 @@ func compareGolden(t *testing.T, name, server, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("no golden for %s (record it from real ZooKeeper with -update-conformance): %v\ntranscript:\n%s", name, err, got)
+		t.Fatalf("no golden for %s (record it from real ZooKeeper with -update): %v\ntranscript:\n%s", name, err, got)
 	}
 	if string(want) != got {
 		t.Errorf("%s server differs from real ZooKeeper's golden %s\n%s", server, path, lineDiff(string(want), got))

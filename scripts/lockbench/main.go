@@ -1,10 +1,21 @@
-// Command lockbench measures recipes.Mutex the way the anchor programs in
-// shared/anchors measure Curator, Kazoo and go-zookeeper: N contenders, each
-// with its own session, loop acquire → release on one lock for a duration,
-// and print one line in the anchors' format. It also measures the floor of
-// a handoff on the same server: from a delete to the watcher's event.
+// Command lockbench measures lock handoffs on a ZooKeeper server: N
+// contenders, each with its own session, loop acquire → release on one lock
+// for a duration. Mode zkx measures recipes.Mutex, gozk go-zookeeper's
+// zk.Lock, floor the least any handoff can cost on that server (from a
+// delete to the watcher's event). scripts/lockbench-curator and
+// scripts/lockbench-kazoo measure Curator and Kazoo the same way, and
+// scripts/bench-locks.sh runs them all side by side.
 //
-//	go run ./scripts/lockbench HOST:PORT [N=10] [SECONDS=10] [all|zkx|floor] [chain|herd|spin]
+//	go run ./scripts/lockbench HOST:PORT [N=10] [SECONDS=10] [all|zkx|gozk|floor] [chain|herd|spin]
+//
+// Every contention mode prints one line, the same in all four programs:
+//
+//	NAME n=N secs=S acquisitions=A rate=R/s handoff_p50_ms=P handoff_p99_ms=Q violations=V
+//
+// A handoff is the time from a holder starting its release to the next
+// holder (any contender) returning from its acquire. A violation is an
+// acquire returning while another contender is between its acquire and
+// its release, as an in-process counter sees it: it must stay 0.
 package main
 
 import (
@@ -26,7 +37,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: lockbench HOST:PORT [N=10] [SECONDS=10] [all|zkx|floor] [chain|herd|spin]")
+		fmt.Fprintln(os.Stderr, "usage: lockbench HOST:PORT [N=10] [SECONDS=10] [all|zkx|gozk|floor] [chain|herd|spin]")
 		os.Exit(2)
 	}
 	server := os.Args[1]
@@ -52,11 +63,20 @@ func main() {
 	if f := os.Getenv("LOCKBENCH_CPUPROFILE"); f != "" {
 		out, err := os.Create(f)
 		fail(err)
-		pprof.StartCPUProfile(out)
+		fail(pprof.StartCPUProfile(out))
 		defer pprof.StopCPUProfile()
+	}
+	switch which {
+	case "all", "zkx", "gozk", "floor":
+	default:
+		fmt.Fprintf(os.Stderr, "lockbench: mode %q is none of all, zkx, gozk, floor\n", which)
+		os.Exit(2)
 	}
 	if which == "all" || which == "zkx" {
 		fail(benchMutex(servers, n, secs, strategy))
+	}
+	if which == "all" || which == "gozk" {
+		fail(benchGoZK(servers, n, secs))
 	}
 	if which == "all" || which == "floor" {
 		fail(benchFloor(servers, secs))
@@ -79,7 +99,8 @@ func fail(err error) {
 	}
 }
 
-// percentile of sorted durations, in milliseconds, as the anchors compute it.
+// percentile of sorted durations, in milliseconds: the sample at index
+// ⌊len·q⌋, as the Java and Python programs take it too.
 func percentile(sorted []time.Duration, q float64) float64 {
 	if len(sorted) == 0 {
 		return 0
@@ -87,33 +108,26 @@ func percentile(sorted []time.Duration, q float64) float64 {
 	return float64(sorted[int(float64(len(sorted))*q)]) / 1e6
 }
 
-func benchMutex(servers []string, n, secs int, strategy recipes.Strategy) error {
-	dir := fmt.Sprintf("/bench/zkx-%d", time.Now().UnixNano())
-	sessions := make([]*recipes.Session, n)
-	for i := range sessions {
-		s, err := recipes.Dial(servers, recipes.WithSessionTimeout(30*time.Second))
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		sessions[i] = s
-	}
-	stats := recipes.NewStats()
+// contender is one client's way to take and give back the lock.
+type contender struct {
+	lock, unlock func() error
+}
+
+// contend runs the contenders until secs have passed and prints the line.
+func contend(name string, contenders []contender, secs int) error {
 	var count, inside, violations int64
 	var lastRelease atomic.Int64
 	var mu sync.Mutex
 	var handoffs []time.Duration
 	end := time.Now().Add(time.Duration(secs) * time.Second)
-	ctx := context.Background()
-	errs := make(chan error, n)
+	errs := make(chan error, len(contenders))
 	var wg sync.WaitGroup
-	for _, s := range sessions {
+	for _, c := range contenders {
 		wg.Add(1)
-		go func(s *recipes.Session) {
+		go func() {
 			defer wg.Done()
-			m := recipes.NewMutex(s, dir, recipes.WithStrategy(strategy), recipes.WithPollInterval(time.Millisecond), recipes.WithStats(stats))
 			for time.Now().Before(end) {
-				if err := m.Lock(ctx); err != nil {
+				if err := c.lock(); err != nil {
 					errs <- err
 					return
 				}
@@ -129,12 +143,12 @@ func benchMutex(servers []string, n, secs int, strategy recipes.Strategy) error 
 				atomic.AddInt64(&count, 1)
 				atomic.AddInt64(&inside, -1)
 				lastRelease.Store(time.Now().UnixNano())
-				if err := m.Unlock(ctx); err != nil {
+				if err := c.unlock(); err != nil {
 					errs <- err
 					return
 				}
 			}
-		}(s)
+		}()
 	}
 	wg.Wait()
 	close(errs)
@@ -142,53 +156,95 @@ func benchMutex(servers []string, n, secs int, strategy recipes.Strategy) error 
 		return err
 	}
 	sort.Slice(handoffs, func(i, j int) bool { return handoffs[i] < handoffs[j] })
-	snap := stats.Snapshot()
-	fmt.Fprintf(os.Stderr, "per acquisition: reads=%.2f notifications=%.2f creates=%.2f\n",
-		float64(snap.Reads)/float64(snap.Acquisitions), float64(snap.Notifications)/float64(snap.Acquisitions), float64(snap.Creates)/float64(snap.Acquisitions))
-	fmt.Printf("zkx-%s n=%d secs=%d acquisitions=%d rate=%.1f/s handoff_p50_ms=%.3f handoff_p99_ms=%.3f violations=%d\n",
-		strategy, n, secs, count, float64(count)/float64(secs), percentile(handoffs, 0.5), percentile(handoffs, 0.99), violations)
+	fmt.Printf("%s n=%d secs=%d acquisitions=%d rate=%.1f/s handoff_p50_ms=%.3f handoff_p99_ms=%.3f violations=%d\n",
+		name, len(contenders), secs, count, float64(count)/float64(secs), percentile(handoffs, 0.5), percentile(handoffs, 0.99), violations)
 	return nil
+}
+
+func benchMutex(servers []string, n, secs int, strategy recipes.Strategy) error {
+	dir := fmt.Sprintf("/bench/zkx-%d", time.Now().UnixNano())
+	stats := recipes.NewStats()
+	ctx := context.Background()
+	contenders := make([]contender, n)
+	for i := range contenders {
+		s, err := recipes.Dial(servers, recipes.WithSessionTimeout(30*time.Second))
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		m := recipes.NewMutex(s, dir, recipes.WithStrategy(strategy), recipes.WithPollInterval(time.Millisecond), recipes.WithStats(stats))
+		contenders[i] = contender{lock: func() error { return m.Lock(ctx) }, unlock: func() error { return m.Unlock(ctx) }}
+	}
+	if err := contend("zkx-"+strategy.String(), contenders, secs); err != nil {
+		return err
+	}
+	snap := stats.Snapshot()
+	fmt.Fprintf(os.Stderr, "zkx per acquisition: reads=%.2f notifications=%.2f creates=%.2f\n",
+		float64(snap.Reads)/float64(snap.Acquisitions), float64(snap.Notifications)/float64(snap.Acquisitions), float64(snap.Creates)/float64(snap.Acquisitions))
+	return nil
+}
+
+// benchGoZK measures go-zookeeper's own zk.Lock (lock-SEQ nodes; each
+// waiter watches its predecessor with exists).
+func benchGoZK(servers []string, n, secs int) error {
+	dir := fmt.Sprintf("/bench/gozk-%d", time.Now().UnixNano())
+	acl := zk.WorldACL(zk.PermAll)
+	contenders := make([]contender, n)
+	for i := range contenders {
+		c, err := dial(servers)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		l := zk.NewLock(c, dir, acl)
+		contenders[i] = contender{lock: l.Lock, unlock: l.Unlock}
+	}
+	return contend("go-zookeeper-zk.Lock", contenders, secs)
+}
+
+// dial opens a go-zookeeper session and waits until it has one.
+func dial(servers []string) (*zk.Conn, error) {
+	c, events, err := zk.Connect(servers, 30*time.Second, zk.WithLogInfo(false), zk.WithLogger(quiet{}))
+	if err != nil {
+		return nil, err
+	}
+	timeout := time.After(15 * time.Second)
+	for {
+		select {
+		case ev := <-events:
+			if ev.State == zk.StateHasSession {
+				go func() {
+					for range events { // keep the channel drained
+					}
+				}()
+				return c, nil
+			}
+		case <-timeout:
+			c.Close()
+			return nil, fmt.Errorf("no session with %v within 15s", servers)
+		}
+	}
 }
 
 // benchFloor measures, on one server, the floor under any handoff: from a
 // delete being sent to the event reaching another session watching the
 // node, and one getChildren round trip.
 func benchFloor(servers []string, secs int) error {
-	dial := func() (*zk.Conn, error) {
-		c, events, err := zk.Connect(servers, 30*time.Second, zk.WithLogInfo(false), zk.WithLogger(quiet{}))
-		if err != nil {
-			return nil, err
-		}
-		timeout := time.After(15 * time.Second)
-		for {
-			select {
-			case ev := <-events:
-				if ev.State == zk.StateHasSession {
-					go func() {
-						for range events { // keep the channel drained
-						}
-					}()
-					return c, nil
-				}
-			case <-timeout:
-				c.Close()
-				return nil, fmt.Errorf("no session with %v within 15s", servers)
-			}
-		}
-	}
-	deleter, err := dial()
+	deleter, err := dial(servers)
 	if err != nil {
 		return err
 	}
 	defer deleter.Close()
-	watcher, err := dial()
+	watcher, err := dial(servers)
 	if err != nil {
 		return err
 	}
 	defer watcher.Close()
 	dir := fmt.Sprintf("/bench/floor-%d", time.Now().UnixNano())
 	acl := zk.WorldACL(zk.PermAll)
-	deleter.Create("/bench", nil, 0, acl)
+	if _, err := deleter.Create("/bench", nil, 0, acl); err != nil && err != zk.ErrNodeExists {
+		return err
+	}
 	if _, err := deleter.Create(dir, nil, 0, acl); err != nil {
 		return err
 	}

@@ -1,5 +1,5 @@
-// Command spreadrecipes lays recipes through a large tree made by the
-// anchors' populate (ROOT/pNNNN/cNNNNN), for measuring scans of a
+// Command spreadrecipes lays recipes through a large tree made by
+// scripts/populate (ROOT/pNNNN/cNNNNN), for measuring scans of a
 // million znodes: LOCKS Curator-layout lock directories, each with a
 // holder and a waiter on two sessions, and QUEUES ZooKeeper-recipe queues
 // of ITEMS items, spread evenly over the parents. It keeps the sessions

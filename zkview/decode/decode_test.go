@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-var updateDecodeGolden = flag.Bool("update-decode", false, "rewrite testdata/*.golden from Data's output")
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from Data's output")
 
 const decodeFixtures = "testdata"
 
@@ -52,7 +52,7 @@ func checkShowable(t testing.TB, what, text string, tabs bool) {
 }
 
 // TestDecodeFixtures decodes every fixture with the decoders that matter for
-// it and compares with the goldens (go test -run DecodeFixtures -update-decode
+// it and compares with the goldens (go test -run DecodeFixtures -update
 // rewrites them).
 func TestDecodeFixtures(t *testing.T) {
 	cases := []struct {
@@ -116,7 +116,7 @@ func TestDecodeFixtures(t *testing.T) {
 			checkShowable(t, "Text", got.Text, true)
 			checkShowable(t, "Note", got.Note, false)
 			golden := filepath.Join(decodeFixtures, name+".golden")
-			if *updateDecodeGolden {
+			if *update {
 				if err := os.WriteFile(golden, []byte(formatDecoded(got)), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -124,7 +124,7 @@ func TestDecodeFixtures(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v (run with -update-decode to create it)", err)
+				t.Fatalf("%v (run with -update to create it)", err)
 			}
 			if g := formatDecoded(got); g != string(want) {
 				t.Errorf("Data(%s, %s) differs from %s:\n%s\nwant:\n%s", c.file, c.with, golden, g, want)

@@ -1,14 +1,14 @@
 package decode
 
 import (
-	"github.com/zkx-dev/zkx/internal/display"
-
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 const (

@@ -1,13 +1,13 @@
 package decode
 
 import (
-	"github.com/zkx-dev/zkx/internal/display"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // isPrintableText reports whether data is valid UTF-8 with no control characters

@@ -1,14 +1,14 @@
 package introspect
 
 import (
-	"github.com/zkx-dev/zkx/internal/display"
-
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // The fixtures under testdata were captured by

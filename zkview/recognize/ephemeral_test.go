@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/internal/connstr"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/zkview/introspect"

@@ -1,9 +1,6 @@
 package recognize
 
 import (
-	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/zkview"
-
 	"context"
 	"path"
 	"sort"
@@ -12,6 +9,9 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // ServerTables answers what the servers' tables say about sessions: the
@@ -87,7 +87,7 @@ func ResultOf(r Recipe) Result {
 // Dir classifies one directory and returns what it is — a *Lock
 // (mutex, read-write lock or semaphore), an *Election, a *Queue or a
 // *Barrier — or nil when it is none of them. The formats are those of
-// DESIGN.md: Curator, Kazoo, ZooKeeper's own recipes, go-zookeeper, zkx and
+// docs/recipes.md: Curator, Kazoo, ZooKeeper's own recipes, go-zookeeper, zkx and
 // the plain layouts of tutorials, with a generic fallback for any
 // directory of ephemeral sequential children.
 //

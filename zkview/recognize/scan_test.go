@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/zkview"
 )
 

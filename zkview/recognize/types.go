@@ -3,7 +3,7 @@ package recognize
 import "time"
 
 // Contender is one node of a recognised recipe: a holder, a waiter, a
-// candidate or a lease. JSON fields follow DESIGN.md's `locks -o json`.
+// candidate or a lease. Its JSON fields are the contract of docs/json.md.
 type Contender struct {
 	Node    string `json:"node"`
 	Seq     int32  `json:"seq"`

@@ -1,4 +1,4 @@
-package tui
+package widget
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -7,20 +7,20 @@ import (
 
 // navigate moves a table's cursor for a navigation key; false when the
 // key is not one.
-func navigate(t *table, k NavKeys, msg tea.KeyPressMsg) bool {
+func Navigate(t *Table, k NavKeys, msg tea.KeyPressMsg) bool {
 	switch {
 	case key.Matches(msg, k.Up):
-		t.move(-1)
+		t.Move(-1)
 	case key.Matches(msg, k.Down):
-		t.move(1)
+		t.Move(1)
 	case key.Matches(msg, k.PageUp):
-		t.move(-t.bodyHeight())
+		t.Move(-t.BodyHeight())
 	case key.Matches(msg, k.PageDown):
-		t.move(t.bodyHeight())
+		t.Move(t.BodyHeight())
 	case key.Matches(msg, k.Top):
-		t.home()
+		t.Home()
 	case key.Matches(msg, k.Bottom):
-		t.end()
+		t.End()
 	default:
 		return false
 	}
@@ -28,30 +28,30 @@ func navigate(t *table, k NavKeys, msg tea.KeyPressMsg) bool {
 }
 
 // wheelStep is how many rows a turn of the wheel scrolls.
-const wheelStep = 3
+const WheelStep = 3
 
 // mouseTable selects the clicked row of a table drawn top lines below
 // the page's first, and scrolls with the wheel. open reports a click on
 // the row already selected: a second click opens it, as enter does.
-func mouseTable(t *table, msg tea.MouseMsg, top int) (open bool) {
+func MouseTable(t *Table, msg tea.MouseMsg, top int) (open bool) {
 	m := msg.Mouse()
 	switch msg.(type) {
 	case tea.MouseClickMsg:
 		if m.Button != tea.MouseLeft {
 			return false
 		}
-		before, had := t.selected()
-		if !t.click(m.Y - top) {
+		before, had := t.Selected()
+		if !t.Click(m.Y - top) {
 			return false
 		}
-		after, _ := t.selected()
-		return had && after.key == before.key
+		after, _ := t.Selected()
+		return had && after.Key == before.Key
 	case tea.MouseWheelMsg:
 		switch m.Button {
 		case tea.MouseWheelUp:
-			t.move(-wheelStep)
+			t.Move(-WheelStep)
 		case tea.MouseWheelDown:
-			t.move(wheelStep)
+			t.Move(WheelStep)
 		}
 	}
 	return false

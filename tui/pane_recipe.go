@@ -1,14 +1,9 @@
 package tui
 
 import (
-	"path"
-
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -16,18 +11,22 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
-// recipeView is the live picture of one recipe directory: a lock's wait
+// recipePane is the live picture of one recipe directory: a lock's wait
 // chain (holder ← waiter ← waiter, with sessions, clients, durations and
 // who watches whom), a queue's items in order, an election's candidates
 // with the leader marked. It follows the directory's children through
 // the live tree and recognises it again when they change; the servers'
 // tables (client addresses, observed watches) are asked again at most
 // once a second while things change, never while nothing does.
-type recipeView struct {
-	ctx  *Context
+type recipePane struct {
+	ctx  *Shared
 	path string
 
 	recipe   recognize.Recipe // nil: not (or no longer) a recipe
@@ -41,7 +40,7 @@ type recipeView struct {
 	tablesOK bool
 
 	followed map[string]bool // directories expanded in the tree
-	tbl      *table
+	tbl      *widget.Table
 	width    int
 	height   int
 }
@@ -49,23 +48,23 @@ type recipeView struct {
 // tablesEvery is the least time between two rounds of server questions.
 const tablesEvery = time.Second
 
-func newRecipeView(ctx *Context, p string) *recipeView {
-	return &recipeView{ctx: ctx, path: p, followed: map[string]bool{}, tbl: newTable()}
+func newRecipePane(ctx *Shared, p string) *recipePane {
+	return &recipePane{ctx: ctx, path: p, followed: map[string]bool{}, tbl: widget.NewTable()}
 }
 
-func (v *recipeView) init() tea.Cmd {
+func (v *recipePane) init() tea.Cmd {
 	v.follow(v.path)
 	return v.load()
 }
 
-func (v *recipeView) follow(dir string) {
+func (v *recipePane) follow(dir string) {
 	if !v.followed[dir] {
 		v.followed[dir] = true
 		v.ctx.expand(dir)
 	}
 }
 
-func (v *recipeView) close() {
+func (v *recipePane) close() {
 	for dir := range v.followed {
 		v.ctx.collapse(dir)
 	}
@@ -73,7 +72,7 @@ func (v *recipeView) close() {
 }
 
 // load recognises the directory again in a command.
-func (v *recipeView) load() tea.Cmd {
+func (v *recipePane) load() tea.Cmd {
 	if v.loading {
 		v.dirty = true
 		return nil
@@ -99,7 +98,7 @@ func (v *recipeView) load() tea.Cmd {
 	}
 }
 
-func (v *recipeView) update(msg tea.Msg) tea.Cmd {
+func (v *recipePane) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case recipeMsg:
 		if msg.path != v.path {
@@ -121,8 +120,8 @@ func (v *recipeView) update(msg tea.Msg) tea.Cmd {
 		for _, dir := range v.dirs() {
 			v.follow(dir)
 		}
-		v.tbl.cols = v.columns()
-		v.tbl.setRows(v.rows(), v.ctx.Now())
+		v.tbl.Cols = v.columns()
+		v.tbl.SetRows(v.rows(), v.ctx.Now())
 		if v.dirty {
 			return v.load()
 		}
@@ -142,7 +141,7 @@ func (v *recipeView) update(msg tea.Msg) tea.Cmd {
 		return v.load()
 	case frameMsg:
 		if v.loaded {
-			v.tbl.setRows(v.rows(), v.ctx.Now()) // durations move on
+			v.tbl.SetRows(v.rows(), v.ctx.Now()) // durations move on
 		}
 	}
 	return nil
@@ -152,20 +151,20 @@ func (v *recipeView) update(msg tea.Msg) tea.Cmd {
 // and those its members live in (a semaphore's locks/ and leases/, a
 // Kazoo semaphore's sibling lock directory, a locking queue's entries/
 // and taken/).
-func (v *recipeView) dirs() []string {
+func (v *recipePane) dirs() []string {
 	if v.recipe == nil {
 		return []string{v.path}
 	}
 	return v.recipe.Dirs()
 }
 
-func (v *recipeView) setSize(w, h int) {
+func (v *recipePane) setSize(w, h int) {
 	v.width, v.height = w, h
-	v.tbl.setSize(w, max(h-len(v.summary()), 2))
+	v.tbl.SetSize(w, max(h-len(v.summary()), 2))
 }
 
 // contenders returns the rows of a lock or an election in queue order.
-func (v *recipeView) contenders() (roles []string, cs []recognize.Contender) {
+func (v *recipePane) contenders() (roles []string, cs []recognize.Contender) {
 	switch r := v.recipe.(type) {
 	case *recognize.Lock:
 		for _, c := range r.Holders {
@@ -202,23 +201,23 @@ func (v *recipeView) contenders() (roles []string, cs []recognize.Contender) {
 	return roles, cs
 }
 
-func (v *recipeView) columns() []column {
+func (v *recipePane) columns() []widget.Column {
 	if _, ok := v.recipe.(*recognize.Queue); ok {
-		return []column{{title: "#", width: 5, right: true}, {title: "NODE", width: 22}, {title: "PRIORITY", width: 8, drop: 1},
-			{title: "DATA", min: 10}, {title: "", width: 6, drop: 2}}
+		return []widget.Column{{Title: "#", Width: 5, Right: true}, {Title: "NODE", Width: 22}, {Title: "PRIORITY", Width: 8, Drop: 1},
+			{Title: "DATA", Min: 10}, {Title: "", Width: 6, Drop: 2}}
 	}
-	return []column{{title: "ROLE", width: 15}, {title: "NODE", width: 20}, {title: "SESSION", width: 18, drop: 2},
-		{title: "CLIENT", width: 15, drop: 4}, {title: "FOR", width: 7, right: true}, {title: "WAITS FOR", width: 16, drop: 1},
-		{title: "WATCH", width: 5, drop: 3}, {title: "DATA", min: 8, drop: 5}}
+	return []widget.Column{{Title: "ROLE", Width: 15}, {Title: "NODE", Width: 20}, {Title: "SESSION", Width: 18, Drop: 2},
+		{Title: "CLIENT", Width: 15, Drop: 4}, {Title: "FOR", Width: 7, Right: true}, {Title: "WAITS FOR", Width: 16, Drop: 1},
+		{Title: "WATCH", Width: 5, Drop: 3}, {Title: "DATA", Min: 8, Drop: 5}}
 }
 
 // rows builds the table; each row's key is its node, so the cursor and
 // flashes follow nodes.
-func (v *recipeView) rows() []tableRow {
+func (v *recipePane) rows() []widget.TableRow {
 	st := v.ctx.Styles
 	now := v.ctx.Now()
 	if q, ok := v.recipe.(*recognize.Queue); ok {
-		rows := make([]tableRow, 0, len(q.Items))
+		rows := make([]widget.TableRow, 0, len(q.Items))
 		for i, it := range q.Items {
 			prio := ""
 			if it.Priority != nil {
@@ -228,12 +227,12 @@ func (v *recipeView) rows() []tableRow {
 			if it.Taken {
 				taken = "taken"
 			}
-			rows = append(rows, tableRow{key: it.Node, cells: []string{fmt.Sprint(i + 1), tailName(it.Node, 22), prio, it.Data, taken}})
+			rows = append(rows, widget.TableRow{Key: it.Node, Cells: []string{fmt.Sprint(i + 1), tailName(it.Node, 22), prio, it.Data, taken}})
 		}
 		return rows
 	}
 	roles, cs := v.contenders()
-	rows := make([]tableRow, 0, len(cs))
+	rows := make([]widget.TableRow, 0, len(cs))
 	for i, c := range cs {
 		role := roles[i]
 		if v.ctx.you(c.SessionID) {
@@ -262,7 +261,7 @@ func (v *recipeView) rows() []tableRow {
 		if key == "" {
 			key = c.Session // a herd's waiters have no node, only a session
 		}
-		rows = append(rows, tableRow{key: key, style: style, sig: sig, cells: []string{
+		rows = append(rows, widget.TableRow{Key: key, Style: style, Sig: sig, Cells: []string{
 			role, tailName(relativeNode(c.Node), 20), c.Session, display.Line(c.ClientText()), dur, tailName(relativeNode(c.WaitsFor), 16), watch, c.Data}})
 	}
 	return rows
@@ -270,7 +269,7 @@ func (v *recipeView) rows() []tableRow {
 
 // summary is the lines above the table: what the recipe is, the chain
 // drawn in one line, warnings, and what the servers would not tell.
-func (v *recipeView) summary() []string {
+func (v *recipePane) summary() []string {
 	st := v.ctx.Styles
 	switch {
 	case v.err != nil:
@@ -341,13 +340,13 @@ func (v *recipeView) summary() []string {
 	return append(lines, "")
 }
 
-func watchLegend(st Styles) string {
+func watchLegend(st theme.Styles) string {
 	return st.Dim.Render("← waits for · FOR: held or waiting · WATCH ✓ in the server's watch table, ? inferred from the protocol")
 }
 
 // chainLine draws holders ← waiter ← waiter in one line, eliding the
 // middle of long queues.
-func (v *recipeView) chainLine(holders, waiters []recognize.Contender) string {
+func (v *recipePane) chainLine(holders, waiters []recognize.Contender) string {
 	st := v.ctx.Styles
 	herd := len(holders) == 1 && len(waiters) > 0
 	for _, w := range waiters {
@@ -389,33 +388,33 @@ func (v *recipeView) chainLine(holders, waiters []recognize.Contender) string {
 	return strings.Join(parts, st.Dim.Render(" ← "))
 }
 
-func (v *recipeView) view(focused bool) string {
+func (v *recipePane) view(focused bool) string {
 	sum := v.summary()
-	if v.tbl.height != max(v.height-len(sum), 2) {
-		v.tbl.setSize(v.width, max(v.height-len(sum), 2))
+	if v.tbl.Height != max(v.height-len(sum), 2) {
+		v.tbl.SetSize(v.width, max(v.height-len(sum), 2))
 	}
 	lines := append([]string{}, sum...)
 	if v.recipe != nil {
-		lines = append(lines, splitLines(v.tbl.view(v.ctx.Styles, focused, v.ctx.Now()))...)
+		lines = append(lines, widget.SplitLines(v.tbl.View(v.ctx.Styles, focused, v.ctx.Now()))...)
 	}
-	return block(lines, v.width, v.height)
+	return widget.Block(lines, v.width, v.height)
 }
 
 // animates reports whether durations or flashes are on screen.
-func (v *recipeView) animates() bool {
+func (v *recipePane) animates() bool {
 	_, cs := v.contenders()
-	return len(cs) > 0 || v.tbl.flashing(v.ctx.Now())
+	return len(cs) > 0 || v.tbl.Flashing(v.ctx.Now())
 }
 
 // selected returns the contender under the cursor, if any.
-func (v *recipeView) selected() (recognize.Contender, bool) {
-	r, ok := v.tbl.selected()
+func (v *recipePane) selected() (recognize.Contender, bool) {
+	r, ok := v.tbl.Selected()
 	if !ok {
 		return recognize.Contender{}, false
 	}
 	_, cs := v.contenders()
 	for _, c := range cs {
-		if c.Node == r.key {
+		if c.Node == r.Key {
 			return c, true
 		}
 	}

@@ -1,15 +1,15 @@
 package tui
 
 import (
-	"github.com/zkx-dev/zkx/zkview/recognize"
-
-	"github.com/zkx-dev/zkx/zkview/introspect"
-
 	"context"
 	"time"
 
+	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
 // requestTimeout bounds one read or write a page makes for the user (a
@@ -21,10 +21,10 @@ const requestTimeout = 10 * time.Second
 // member for its session tables first.
 const introspectRequestTimeout = requestTimeout + 5*time.Second
 
-// Context is what every page shares (gh-dash's ProgramContext): the
+// Shared is what every page shares (gh-dash's ProgramContext): the
 // connection, the live tree, look and keys, and the clock. Pages read it;
 // only App changes it.
-type Context struct {
+type Shared struct {
 	// Ctx ends when the explorer quits; every command's I/O derives from it.
 	Ctx    context.Context
 	Client *zkview.Client
@@ -34,7 +34,7 @@ type Context struct {
 	// Actor performs recipe actions as "you"; nil when read-only.
 	Actor *Actor
 
-	Styles   Styles
+	Styles   theme.Styles
 	Keys     Keys
 	ReadOnly bool
 	// Now is the clock of durations on screen; tests fix it.
@@ -46,26 +46,20 @@ type Context struct {
 	Introspect introspect.Options
 
 	// DemoCap caps + on the demo page.
-	DemoCap DemoCap
+	DemoCap demo.Cap
 
 	// Width and Height are those of the page area below the header.
 	Width, Height int
 }
 
-// DemoCap is a cap on the demo's contenders per lane, and why.
-type DemoCap struct {
-	Max    int    // 0: none
-	Reason string // e.g. "the server accepts 60 connections from this address (maxClientCnxns)"
-}
-
 // you reports whether a session id is the explorer's own.
-func (c *Context) you(session int64) bool {
+func (c *Shared) you(session int64) bool {
 	return c.Client != nil && session != 0 && session == c.Client.SessionID()
 }
 
 // scanOptions returns the recognition options with the clock and the
 // server's tables filled in.
-func (c *Context) scanOptions(tables recognize.ServerTables) recognize.Options {
+func (c *Shared) scanOptions(tables recognize.ServerTables) recognize.Options {
 	o := c.Scan
 	o.Now = c.Now()
 	o.Tables = tables
@@ -85,21 +79,21 @@ func newRecipeSession(c *zkview.Client) (*recipes.Session, error) {
 // collapse; the Tree counts its viewers, so pages that follow the same
 // directory do not end each other's watches. Unit tests run pages
 // without a Tree.
-func (c *Context) expand(dir string) {
+func (c *Shared) expand(dir string) {
 	if c.Tree != nil {
 		c.Tree.Expand(dir)
 	}
 }
 
 // collapse undoes one expand of dir.
-func (c *Context) collapse(dir string) {
+func (c *Shared) collapse(dir string) {
 	if c.Tree != nil {
 		c.Tree.Collapse(dir)
 	}
 }
 
 // expandedBy reports how many viewers keep dir's children current.
-func (c *Context) expandedBy(dir string) int {
+func (c *Shared) expandedBy(dir string) int {
 	if c.Tree == nil {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package tui
+package widget
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 )
 
 // fit cuts or pads a styled line to exactly width cells.
-func fit(s string, width int) string {
+func Fit(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
@@ -20,11 +20,11 @@ func fit(s string, width int) string {
 }
 
 // block makes lines into exactly height lines of exactly width cells.
-func block(lines []string, width, height int) string {
+func Block(lines []string, width, height int) string {
 	out := make([]string, height)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = fit(lines[i], width)
+			out[i] = Fit(lines[i], width)
 		} else {
 			out[i] = strings.Repeat(" ", max(width, 0))
 		}
@@ -33,7 +33,7 @@ func block(lines []string, width, height int) string {
 }
 
 // splitLines splits a rendered block into its lines.
-func splitLines(s string) []string {
+func SplitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
@@ -41,7 +41,7 @@ func splitLines(s string) []string {
 }
 
 // clip returns what fits of a plain (unstyled) string in width cells.
-func clip(s string, width int) string {
+func Clip(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
@@ -54,13 +54,13 @@ func clip(s string, width int) string {
 // clipMiddle returns what fits of a plain string in width cells by
 // cutting its middle: the end of a znode name (a sequence number) says
 // more than its middle (a GUID).
-func clipMiddle(s string, width int) string {
+func ClipMiddle(s string, width int) string {
 	w := ansi.StringWidth(s)
 	if w <= width {
 		return s
 	}
 	if width < 8 {
-		return clip(s, width)
+		return Clip(s, width)
 	}
 	head := (width - 1) / 3
 	tail := width - 1 - head
@@ -68,4 +68,4 @@ func clipMiddle(s string, width int) string {
 }
 
 // stripStyles removes styling, for a line about to take one style whole.
-func stripStyles(s string) string { return ansi.Strip(s) }
+func StripStyles(s string) string { return ansi.Strip(s) }

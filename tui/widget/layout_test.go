@@ -1,4 +1,4 @@
-package tui
+package widget
 
 import (
 	"testing"
@@ -20,7 +20,7 @@ func TestClipMiddle(t *testing.T) {
 		{"abcdefghijkl", 5, "abcd…"},   // too narrow to keep both ends
 	}
 	for _, c := range cases {
-		got := clipMiddle(c.in, c.width)
+		got := ClipMiddle(c.in, c.width)
 		if ansi.StringWidth(got) > c.width {
 			t.Errorf("clipMiddle(%q, %d) = %q: %d cells", c.in, c.width, got, ansi.StringWidth(got))
 		}

@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRegistryRowsAreComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range commands {
+		if c.open == nil {
+			t.Errorf(":%s has no open", c.name)
+		}
+		if seen[c.name] {
+			t.Errorf(":%s is registered twice", c.name)
+		}
+		seen[c.name] = true
+		if !strings.HasPrefix(c.usage, c.name) {
+			t.Errorf(":%s usage %q does not start with its name", c.name, c.usage)
+		}
+	}
+}
+
+func TestParseCommand(t *testing.T) {
+	for _, tc := range []struct {
+		line, name, arg, err string
+	}{
+		{line: "loc", name: "locks", arg: "/"},
+		{line: "locks /app/x", name: "locks", arg: "/app/x"},
+		{line: "locks /app/x/", err: "ends with /"},
+		{line: "cd /a", name: "cd", arg: "/a"},
+		{line: "cd", err: "needs a path"},
+		{line: "sessions /x", err: "takes no argument"},
+		{line: "locks /a /b", err: "at most one path"},
+		{line: "s", err: "could be"},
+		{line: "nope", err: "unknown command"},
+		{line: "", err: "no command"},
+	} {
+		pc, err := parseCommand(tc.line)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: err %v, want %q", tc.line, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || pc.cmd.name != tc.name || pc.arg != tc.arg {
+			t.Errorf("%q: got %q %q %v, want %q %q", tc.line, pc.cmd.name, pc.arg, err, tc.name, tc.arg)
+		}
+	}
+}
+
+func TestParseTextArgument(t *testing.T) {
+	saved := commands
+	defer func() { commands = saved }()
+	commands = append(commands[:len(commands):len(commands)], command{name: "echo", usage: "echo TEXT", arg: argText})
+	pc, err := parseCommand("echo  a, b  c ")
+	if err != nil || pc.arg != "a, b  c" {
+		t.Fatalf("got %q %v, want the text as typed, trimmed", pc.arg, err)
+	}
+}

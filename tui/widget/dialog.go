@@ -1,0 +1,85 @@
+package widget
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/zkx-dev/zkx/tui/theme"
+)
+
+// dialog asks before something that changes ZooKeeper: a yes/no question,
+// a value to type, or a path that must be typed back exactly (recursive
+// delete). It is modal: App gives it every key while it is open.
+type Dialog struct {
+	Title string
+	Body  []string
+	Input *LineInput // nil for a yes/no question
+	// mustType, when set, is what the input must equal to go ahead.
+	MustType string
+	Problem  string
+	Submit   func(value string) tea.Cmd
+}
+
+func Confirm(title string, body []string, yes func() tea.Cmd) *Dialog {
+	return &Dialog{Title: title, Body: body, Submit: func(string) tea.Cmd { return yes() }}
+}
+
+func Ask(title string, body []string, prompt, initial string, submit func(string) tea.Cmd) *Dialog {
+	return &Dialog{Title: title, Body: body, Input: &LineInput{Prompt: prompt, Value: initial, Limit: 1 << 20}, Submit: submit}
+}
+
+// update handles a key; done reports that the dialog closes.
+func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
+	if d.Input == nil {
+		switch msg.String() {
+		case "y", "Y", "enter":
+			return d.Submit(""), true
+		case "n", "N", "esc", "q", "ctrl+c":
+			return nil, true
+		}
+		return nil, false
+	}
+	switch d.Input.Update(msg) {
+	case InputCancel:
+		return nil, true
+	case InputSubmit:
+		if d.MustType != "" && d.Input.Value != d.MustType {
+			d.Problem = "type the path exactly to go ahead (esc to cancel)"
+			return nil, false
+		}
+		return d.Submit(d.Input.Value), true
+	}
+	d.Problem = ""
+	return nil, false
+}
+
+// view draws the dialog centred in width×height.
+func (d *Dialog) View(st theme.Styles, width, height int) string {
+	inner := min(max(width-8, 20), 90)
+	lines := []string{st.Title.Render(d.Title), ""}
+	for _, l := range d.Body {
+		lines = append(lines, ClipStyled(l, inner))
+	}
+	lines = append(lines, "")
+	if d.Input == nil {
+		lines = append(lines, st.HelpKey.Render("y")+st.HelpDesc.Render(" yes   ")+st.HelpKey.Render("n/esc")+st.HelpDesc.Render(" no"))
+	} else {
+		lines = append(lines, d.Input.View(st, inner))
+		if d.Problem != "" {
+			lines = append(lines, st.Error.Render(d.Problem))
+		}
+		lines = append(lines, st.HelpKey.Render("enter")+st.HelpDesc.Render(" go ahead   ")+st.HelpKey.Render("esc")+st.HelpDesc.Render(" cancel"))
+	}
+	box := st.Dialog.Width(inner + 4).Render(strings.Join(lines, "\n"))
+	return lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, box)
+}
+
+// clipStyled cuts a styled line to width cells.
+func ClipStyled(s string, width int) string {
+	if lipgloss.Width(s) <= width {
+		return s
+	}
+	return Fit(s, width)
+}

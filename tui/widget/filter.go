@@ -1,0 +1,38 @@
+package widget
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// filter narrows a list: a case-insensitive substring, or a regular
+// expression when written between slashes (/^lock-/).
+type Filter struct {
+	Text string
+	Re   *regexp.Regexp
+}
+
+func ParseFilter(text string) (Filter, error) {
+	if len(text) >= 2 && strings.HasPrefix(text, "/") && strings.HasSuffix(text, "/") {
+		re, err := regexp.Compile(text[1 : len(text)-1])
+		if err != nil {
+			return Filter{}, fmt.Errorf("filter: %w", err)
+		}
+		return Filter{Text: text, Re: re}, nil
+	}
+	return Filter{Text: text}, nil
+}
+
+func (f Filter) Active() bool { return f.Text != "" }
+
+func (f Filter) Match(s string) bool {
+	switch {
+	case f.Re != nil:
+		return f.Re.MatchString(s)
+	case f.Text == "":
+		return true
+	default:
+		return strings.Contains(strings.ToLower(s), strings.ToLower(f.Text))
+	}
+}

@@ -1,0 +1,126 @@
+package widget
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/tui/theme"
+)
+
+// lineInput is a one-line editor for the command line, the filter and
+// dialogs: type, backspace, ctrl+u, ctrl+w, and tab through completions.
+// It draws no blinking cursor (App places the terminal's), so an open
+// prompt costs no frames.
+type LineInput struct {
+	Prompt string
+	Value  string
+	// complete offers completions of the whole value; nil for none.
+	Complete func(value string) []string
+	Choices  []string
+	Choice   int
+	// limit caps the value's length in bytes (0: no cap).
+	Limit int
+}
+
+// inputResult is what a key did to the input.
+type InputResult int
+
+const (
+	InputEditing InputResult = iota
+	InputSubmit
+	InputCancel
+)
+
+func (in *LineInput) Update(msg tea.KeyPressMsg) InputResult {
+	switch msg.String() {
+	case "enter":
+		return InputSubmit
+	case "esc", "ctrl+c":
+		return InputCancel
+	case "tab", "shift+tab":
+		in.Cycle(msg.String() == "tab")
+		return InputEditing
+	case "backspace", "ctrl+h":
+		if in.Value == "" {
+			return InputEditing
+		}
+		_, size := utf8.DecodeLastRuneInString(in.Value)
+		in.Value = in.Value[:len(in.Value)-size]
+	case "ctrl+u":
+		in.Value = ""
+	case "ctrl+w":
+		v := strings.TrimRight(in.Value, " /")
+		if i := strings.LastIndexAny(v, " /"); i >= 0 {
+			in.Value = v[:i+1]
+		} else {
+			in.Value = ""
+		}
+	default:
+		text := msg.Text
+		if text == "" || strings.ContainsAny(text, "\x00\r\n") {
+			return InputEditing
+		}
+		if in.Limit > 0 && len(in.Value)+len(text) > in.Limit {
+			return InputEditing
+		}
+		in.Value += text
+	}
+	in.Choices = nil
+	return InputEditing
+}
+
+// cycle completes the value: the first tab computes the completions and
+// takes their common prefix (or the only one); further tabs step through
+// them.
+func (in *LineInput) Cycle(forward bool) {
+	if in.Complete == nil {
+		return
+	}
+	if in.Choices == nil {
+		in.Choices = in.Complete(in.Value)
+		in.Choice = -1
+		if len(in.Choices) == 0 {
+			return
+		}
+		if len(in.Choices) == 1 {
+			in.Value = in.Choices[0]
+			in.Choices = nil
+			return
+		}
+		if p := CommonPrefix(in.Choices); len(p) > len(in.Value) {
+			in.Value = p
+			return
+		}
+	}
+	if len(in.Choices) == 0 {
+		return
+	}
+	if forward {
+		in.Choice = (in.Choice + 1) % len(in.Choices)
+	} else {
+		in.Choice = (in.Choice - 1 + len(in.Choices)) % len(in.Choices)
+	}
+	in.Value = in.Choices[in.Choice]
+}
+
+func CommonPrefix(ss []string) string {
+	p := ss[0]
+	for _, s := range ss[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
+}
+
+// view draws the prompt, the value and a block where the cursor is, and
+// the completions on offer.
+func (in *LineInput) View(st theme.Styles, width int) string {
+	line := st.Title.Render(in.Prompt) + in.Value + "█"
+	if len(in.Choices) > 1 {
+		line += "  " + st.Dim.Render(strings.Join(in.Choices, "  "))
+	}
+	return Fit(line, width)
+}

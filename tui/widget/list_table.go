@@ -1,0 +1,194 @@
+package widget
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+)
+
+// listColumn is a column of a list page before the width is known:
+// fitted to its widest cell (up to most), or sharing what is left by
+// weight.
+type ListColumn struct {
+	Title  string
+	Fit    bool
+	Most   int // a fitted column's widest
+	Weight int // a shared column's share
+	Min    int
+	Right  bool
+	Tail   bool // cut from the left (paths)
+	// hide > 0 lets the column give way on a narrow screen, hide 1
+	// first; 0 always shows.
+	Hide int
+}
+
+// listTable is the table of a list page whose columns give way on
+// narrow screens: it keeps every row's cells and gives the table those
+// of the columns that fit, sized to what the rows hold.
+type ListTable struct {
+	*Table
+	Specs []ListColumn
+	Rows  []TableRow // every cell
+	Shown []int      // the specs shown, by index
+}
+
+func NewListTable(specs ...ListColumn) *ListTable {
+	lt := &ListTable{Table: NewTable(), Specs: specs}
+	lt.Relayout()
+	return lt
+}
+
+// setRows replaces the rows; a row's flash follows its cells, all of
+// them, whichever show.
+func (lt *ListTable) SetRows(rows []TableRow, now time.Time) {
+	lt.Rows = rows
+	lt.Relayout()
+	lt.Table.SetRows(lt.Project(rows), now)
+}
+
+// setSize sizes the table and lays the columns out again.
+func (lt *ListTable) SetSize(w, h int) {
+	lt.Table.SetSize(w, h)
+	lt.Relayout()
+	lt.Table.SetRows(lt.Project(lt.Rows), time.Time{})
+}
+
+// relayout picks the columns that fit the width and sizes them.
+func (lt *ListTable) Relayout() {
+	lt.Shown = lt.Shown[:0]
+	for i := range lt.Specs {
+		lt.Shown = append(lt.Shown, i)
+	}
+	widest := make([]int, len(lt.Specs))
+	for i, s := range lt.Specs {
+		widest[i] = lipgloss.Width(s.Title)
+		for _, r := range lt.Rows {
+			if i < len(r.Cells) {
+				widest[i] = max(widest[i], lipgloss.Width(r.Cells[i]))
+			}
+		}
+	}
+	last := -1
+	for i, s := range lt.Specs {
+		if !s.Fit {
+			last = i
+		}
+	}
+	// What a column needs not to be cut: a shared one up to twice its
+	// least (a long path does not hide every other column), the last its
+	// least (it takes what is left).
+	need := func(i int) int {
+		s := lt.Specs[i]
+		switch {
+		case s.Fit:
+			return min(widest[i], s.Most) + 2
+		case i == last:
+			return s.Min + 2
+		}
+		return min(max(widest[i], s.Min), 2*s.Min) + 2
+	}
+	for order := 1; ; order++ {
+		total, hidable := 0, false
+		for _, i := range lt.Shown {
+			total += need(i)
+			hidable = hidable || lt.Specs[i].Hide >= order
+		}
+		if total <= lt.Width || !hidable {
+			break
+		}
+		lt.Shown = RemoveHidden(lt.Shown, lt.Specs, order)
+	}
+	specs := make([]ListColumn, len(lt.Shown))
+	cols := make([]int, len(lt.Shown))
+	for j, i := range lt.Shown {
+		specs[j], cols[j] = lt.Specs[i], widest[i]
+	}
+	lt.Table.Cols = LayoutColumns(specs, cols, lt.Width)
+}
+
+// removeHidden drops the shown columns that give way at order.
+func RemoveHidden(shown []int, specs []ListColumn, order int) []int {
+	out := shown[:0]
+	for _, i := range shown {
+		if specs[i].Hide != order {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// project gives each row the cells of the shown columns; its signature
+// stays that of every cell, so a column giving way flashes nothing.
+func (lt *ListTable) Project(rows []TableRow) []TableRow {
+	out := make([]TableRow, len(rows))
+	for k, r := range rows {
+		p := r
+		if p.Sig == "" {
+			p.Sig = strings.Join(r.Cells, "\x00")
+		}
+		p.Cells = make([]string, len(lt.Shown))
+		for j, i := range lt.Shown {
+			if i < len(r.Cells) {
+				p.Cells[j] = r.Cells[i]
+			}
+		}
+		out[k] = p
+	}
+	return out
+}
+
+// layoutColumns gives the columns their widths, given the widest cell of
+// each: fitted columns as wide as it (up to most); shared ones split what
+// is left by weight, none wider than its widest cell while another wants
+// more; the last shared column takes what remains.
+func LayoutColumns(specs []ListColumn, widest []int, width int) []Column {
+	cols := make([]Column, len(specs))
+	rest, last := width-2*len(specs), -1
+	for i, s := range specs {
+		cols[i] = Column{Title: s.Title, Min: s.Min, Right: s.Right, Tail: s.Tail}
+		if s.Fit {
+			cols[i].Width = min(widest[i], s.Most)
+			rest -= cols[i].Width
+		} else {
+			last = i
+		}
+	}
+	if last >= 0 {
+		rest -= specs[last].Min // the last column's least, kept for it
+	}
+	// Shares, settled first for the columns that need less than theirs.
+	var open []int
+	for i, s := range specs {
+		if !s.Fit && i != last {
+			open = append(open, i)
+		}
+	}
+	for len(open) > 0 {
+		weights := specs[last].Weight
+		for _, i := range open {
+			weights += specs[i].Weight
+		}
+		var still []int
+		used := 0
+		for _, i := range open {
+			share := rest * specs[i].Weight / max(weights, 1)
+			if want := max(widest[i], specs[i].Min); want <= share {
+				cols[i].Width = want
+				used += want
+			} else {
+				still = append(still, i)
+			}
+		}
+		if len(still) == len(open) {
+			for _, i := range open {
+				cols[i].Width = max(rest*specs[i].Weight/max(weights, 1), specs[i].Min, 1)
+			}
+			break
+		}
+		rest -= used
+		open = still
+	}
+	// The last keeps width 0: the table gives it the rest.
+	return cols
+}

@@ -1,0 +1,344 @@
+package widget
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/zkx-dev/zkx/tui/theme"
+)
+
+// column is one column of a table: a title, and a width that is either
+// fixed or a share of what is left.
+type Column struct {
+	Title string
+	Width int // cells; 0 takes a share of the rest
+	Min   int // the least a shared column gets
+	Right bool
+	// tail cuts a cell that does not fit from the left, keeping its end
+	// (a path's last names tell rows apart).
+	Tail bool
+	// drop orders the columns given up when the table is too narrow:
+	// the highest first; 0 is never dropped.
+	Drop int
+}
+
+// tableRow is one row: its cells (plain or styled text), the key that
+// identifies it across reloads (to keep the cursor on it and to flash it
+// when it changes), and an optional style for the whole row.
+type TableRow struct {
+	Key   string
+	Cells []string
+	Style *lipgloss.Style
+	// sig, when set, is what tells a change (a flash) instead of the
+	// cells: cells with durations change every second on their own.
+	Sig string
+}
+
+// table is a scrolling list with a cursor, a filter and flashes: the
+// body of every list page. It keeps only what is shown in View's cost:
+// rows outside the window are never drawn.
+type Table struct {
+	Cols    []Column
+	All     []TableRow
+	Shown   []int // indexes into all that pass the filter
+	Filter  Filter
+	Cursor  int // index into shown
+	Offset  int
+	Width   int
+	Height  int
+	Flashes map[string]time.Time
+	// previous cell contents by key, to see which rows changed
+	Previous map[string]string
+}
+
+const FlashFor = 800 * time.Millisecond
+
+func NewTable(cols ...Column) *Table {
+	return &Table{Cols: cols, Flashes: map[string]time.Time{}, Previous: map[string]string{}}
+}
+
+// setRows replaces the rows, keeps the cursor on the row it was on, and
+// flashes rows whose cells changed (not on the first load).
+func (t *Table) SetRows(rows []TableRow, now time.Time) {
+	selected := t.SelectedKey()
+	first := len(t.Previous) == 0 && len(t.All) == 0
+	seen := make(map[string]string, len(rows))
+	for _, r := range rows {
+		sig := r.Sig
+		if sig == "" {
+			sig = strings.Join(r.Cells, "\x00")
+		}
+		if old, ok := t.Previous[r.Key]; !first && (!ok || old != sig) {
+			t.Flashes[r.Key] = now
+		}
+		seen[r.Key] = sig
+	}
+	t.Previous = seen
+	t.All = rows
+	t.Refilter()
+	if selected != "" {
+		t.SelectKey(selected)
+	}
+}
+
+func (t *Table) Refilter() {
+	t.Shown = t.Shown[:0]
+	for i, r := range t.All {
+		if !t.Filter.Active() || t.Filter.Match(ansi.Strip(strings.Join(r.Cells, " "))) {
+			t.Shown = append(t.Shown, i)
+		}
+	}
+	t.Clamp()
+}
+
+func (t *Table) SetFilter(f Filter) {
+	key := t.SelectedKey()
+	t.Filter = f
+	t.Refilter()
+	t.SelectKey(key)
+}
+
+func (t *Table) SetSize(w, h int) {
+	t.Width, t.Height = w, h
+	t.Clamp()
+}
+
+// selected returns the row under the cursor.
+func (t *Table) Selected() (TableRow, bool) {
+	if t.Cursor < 0 || t.Cursor >= len(t.Shown) {
+		return TableRow{}, false
+	}
+	return t.All[t.Shown[t.Cursor]], true
+}
+
+func (t *Table) SelectedKey() string {
+	r, ok := t.Selected()
+	if !ok {
+		return ""
+	}
+	return r.Key
+}
+
+func (t *Table) SelectKey(key string) {
+	for i, idx := range t.Shown {
+		if t.All[idx].Key == key {
+			t.Cursor = i
+			t.Clamp()
+			return
+		}
+	}
+}
+
+func (t *Table) BodyHeight() int { return max(t.Height-1, 1) }
+
+func (t *Table) Move(delta int) {
+	t.Cursor += delta
+	t.Clamp()
+}
+
+func (t *Table) Home() { t.Cursor = 0; t.Clamp() }
+func (t *Table) End()  { t.Cursor = len(t.Shown) - 1; t.Clamp() }
+
+func (t *Table) Clamp() {
+	if t.Cursor >= len(t.Shown) {
+		t.Cursor = len(t.Shown) - 1
+	}
+	if t.Cursor < 0 {
+		t.Cursor = 0
+	}
+	h := t.BodyHeight()
+	if t.Cursor < t.Offset {
+		t.Offset = t.Cursor
+	}
+	if t.Cursor >= t.Offset+h {
+		t.Offset = t.Cursor - h + 1
+	}
+	if t.Offset > max(len(t.Shown)-h, 0) {
+		t.Offset = max(len(t.Shown)-h, 0)
+	}
+	if t.Offset < 0 {
+		t.Offset = 0
+	}
+}
+
+// click moves the cursor to the row at y (0 is the title row).
+func (t *Table) Click(y int) bool {
+	i := t.Offset + y - 1
+	if y < 1 || i >= len(t.Shown) {
+		return false
+	}
+	t.Cursor = i
+	return true
+}
+
+// flashing reports whether any row still flashes at now.
+func (t *Table) Flashing(now time.Time) bool {
+	for k, at := range t.Flashes {
+		if now.Sub(at) < FlashFor {
+			return true
+		}
+		delete(t.Flashes, k)
+	}
+	return false
+}
+
+// layout picks the columns that fit and their widths: columns are
+// dropped, highest drop first, until the fixed widths and the minimum of
+// the shared ones fit; what is left over is split among the shared ones.
+// Columns not shown get width 0.
+func (t *Table) Layout() []int {
+	ws := make([]int, len(t.Cols))
+	shown := make([]bool, len(t.Cols))
+	for i := range shown {
+		shown[i] = true
+	}
+	need := func() int {
+		n := 0
+		for i, c := range t.Cols {
+			if shown[i] {
+				n += 2 + max(c.Width, c.Min, 1)
+			}
+		}
+		return n
+	}
+	for need() > t.Width {
+		worst := -1
+		for i, c := range t.Cols {
+			if shown[i] && c.Drop > 0 && (worst < 0 || c.Drop > t.Cols[worst].Drop) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		shown[worst] = false
+	}
+	rest, shared := t.Width, 0
+	for i, c := range t.Cols {
+		if !shown[i] {
+			continue
+		}
+		rest -= 2 // the gap before each column (the first holds the cursor mark)
+		if c.Width > 0 {
+			ws[i] = c.Width
+			rest -= c.Width
+		} else {
+			shared++
+		}
+	}
+	for i, c := range t.Cols {
+		if shown[i] && c.Width == 0 {
+			ws[i] = max(rest/max(shared, 1), c.Min, 1)
+		}
+	}
+	return ws
+}
+
+func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
+	ws := t.Layout()
+	lines := make([]string, 0, t.Height)
+	var title strings.Builder
+	for i, c := range t.Cols {
+		if ws[i] == 0 {
+			continue
+		}
+		title.WriteString("  ")
+		title.WriteString(Pad(c.Title, ws[i], c.Right))
+	}
+	lines = append(lines, st.Dim.Render(Fit(title.String(), t.Width)))
+	if len(t.Shown) == 0 {
+		msg := "  nothing here"
+		if t.Filter.Active() {
+			msg = "  nothing matches the filter " + t.Filter.Text
+		}
+		lines = append(lines, st.Dim.Render(msg))
+	}
+	end := min(t.Offset+t.BodyHeight(), len(t.Shown))
+	for i := t.Offset; i < end; i++ {
+		r := t.All[t.Shown[i]]
+		var b strings.Builder
+		first := true
+		for j, c := range t.Cols {
+			if ws[j] == 0 {
+				continue
+			}
+			mark := "  "
+			if first && i == t.Cursor {
+				mark = "› "
+			}
+			cell := ""
+			if j < len(r.Cells) {
+				cell = r.Cells[j]
+			}
+			first = false
+			b.WriteString(mark)
+			if c.Tail {
+				cell = KeepTail(cell, ws[j])
+			}
+			b.WriteString(Pad(cell, ws[j], c.Right))
+		}
+		line := Fit(b.String(), t.Width)
+		switch {
+		case i == t.Cursor && focused:
+			line = st.Selected.Render(ansi.Strip(line))
+		case i == t.Cursor:
+			line = st.SelectedDim.Render(ansi.Strip(line))
+		case now.Sub(t.Flashes[r.Key]) < FlashFor:
+			line = st.Flash.Render(ansi.Strip(line))
+		case r.Style != nil:
+			line = r.Style.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return Block(lines, t.Width, t.Height)
+}
+
+// pad cuts a cell to width cells and aligns it.
+func Pad(s string, width int, right bool) string {
+	w := lipgloss.Width(s)
+	if w > width {
+		return ansi.Truncate(s, width, "…")
+	}
+	if w == width {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", width-w) + strings.TrimRight(s, " ")
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+// nextFlash is how long until the last running flash ends; 0 when none
+// runs. Pages that animate only for flashes ask for one frame then.
+func (t *Table) NextFlash(now time.Time) time.Duration {
+	var next time.Duration
+	for _, at := range t.Flashes {
+		if left := FlashFor - now.Sub(at); left > 0 {
+			next = max(next, left)
+		}
+	}
+	return next
+}
+
+// visible returns the rows in the window, for pages that redraw only
+// what shows (live durations).
+func (t *Table) Visible() []TableRow {
+	end := min(t.Offset+t.BodyHeight(), len(t.Shown))
+	out := make([]TableRow, 0, max(end-t.Offset, 0))
+	for i := t.Offset; i < end; i++ {
+		out = append(out, t.All[t.Shown[i]])
+	}
+	return out
+}
+
+// keepTail cuts s from the left to width cells, marking the cut with "…".
+func KeepTail(s string, width int) string {
+	w := lipgloss.Width(s)
+	if w <= width || width < 1 {
+		return s
+	}
+	return "…" + ansi.TruncateLeft(s, w-width+1, "")
+}
