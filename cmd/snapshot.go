@@ -100,6 +100,7 @@ func runSnapshot(w io.Writer, file, prefix string, withData bool, format cliout.
 	ephemerals := map[int64]int{}
 	var enc *json.Encoder
 	var buf []byte
+	var clock txnTable // its time cache: mtimes cluster by the second
 	if format == cliout.JSON {
 		enc = json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
@@ -146,7 +147,11 @@ func runSnapshot(w io.Writer, file, prefix string, withData bool, format cliout.
 		b = padHex(b, st.Czxid, 10)
 		b = padHex(b, st.Mzxid, 10)
 		b = padHex(b, st.Pzxid, 10)
-		b = pad(b, mtimeText(st.Mtime), 23)
+		if st.Mtime == 0 {
+			b = pad(b, "-", 23)
+		} else {
+			b = clock.appendTime(b, time.UnixMilli(st.Mtime))
+		}
 		b = append(b, "  "...)
 		b = pad(b, strconv.Itoa(int(st.Version)), 7)
 		b = append(b, "  "...)
@@ -157,7 +162,7 @@ func runSnapshot(w io.Writer, file, prefix string, withData bool, format cliout.
 		b = padHex(b, st.EphemeralOwner, 18)
 		b = pad(b, strconv.Itoa(len(n.Data)), 9)
 		b = append(b, "  "...)
-		b = append(b, display.Line(n.Path)...)
+		b = appendLine(b, n.Path)
 		if withData && len(n.Data) > 0 {
 			b = append(b, "  "...)
 			b = strconv.AppendQuote(b, summaryOf(n.Data))
@@ -197,11 +202,23 @@ func padHex(b []byte, v int64, width int) []byte {
 	return append(b, "  "...)
 }
 
-func mtimeText(ms int64) string {
-	if ms == 0 {
-		return "-"
+// summaryOf is decode.Summary at the tables' width, without its cost for
+// the short printable ASCII most data is (which it shows as it is).
+func summaryOf(data []byte) string {
+	if len(data) > dataWidth {
+		return decode.Summary(data, dataWidth)
 	}
-	return time.UnixMilli(ms).Format("2006-01-02 15:04:05.000")
+	first := true
+	for _, c := range data {
+		if c < 0x20 || c > 0x7e {
+			return decode.Summary(data, dataWidth)
+		}
+		if first && c != ' ' {
+			if c == '{' || c == '[' { // maybe JSON, which Summary compacts
+				return decode.Summary(data, dataWidth)
+			}
+			first = false
+		}
+	}
+	return string(data)
 }
-
-func summaryOf(data []byte) string { return decode.Summary(data, dataWidth) }

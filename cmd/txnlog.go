@@ -306,6 +306,10 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 type txnTable struct {
 	w   *bufio.Writer
 	buf []byte
+	// sec and secText cache the time's text to the second: a log holds
+	// thousands of transactions a second.
+	sec     int64
+	secText []byte
 }
 
 func newTxnTable(w *bufio.Writer) *txnTable {
@@ -321,8 +325,7 @@ var opIndent = strings.Repeat(" ", 23+2+10+2+18+2)
 const dataWidth = 60
 
 func (tt *txnTable) write(t *forensics.Transaction) error {
-	b := tt.buf[:0]
-	b = t.Time.AppendFormat(b, "2006-01-02 15:04:05.000")
+	b := tt.appendTime(tt.buf[:0], t.Time)
 	b = append(b, "  "...)
 	b = pad(append(b, "0x"...), strconv.FormatUint(uint64(t.Zxid), 16), 8)
 	b = append(b, "  "...)
@@ -345,12 +348,44 @@ func (tt *txnTable) write(t *forensics.Transaction) error {
 	return err
 }
 
+// appendLine appends s as display.Line shows it, without its cost for
+// the printable ASCII almost every path is.
+func appendLine(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return append(b, display.Line(s)...)
+		}
+	}
+	return append(b, s...)
+}
+
+// openACL reports whether acl is world:anyone with every permission,
+// which the table leaves out.
+func openACL(acl []jute.ACL) bool {
+	return len(acl) == 1 && acl[0].Perms == jute.PermAll && acl[0].ID.Scheme == "world" && acl[0].ID.ID == "anyone"
+}
+
 // trimBlanks drops the blanks a line ends with.
 func trimBlanks(b []byte) []byte {
 	for len(b) > 0 && b[len(b)-1] == ' ' {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// appendTime appends "2006-01-02 15:04:05.000" in local time.
+func (tt *txnTable) appendTime(b []byte, t time.Time) []byte {
+	ms := t.UnixMilli()
+	sec := ms / 1000
+	if ms < 0 {
+		return t.AppendFormat(b, "2006-01-02 15:04:05.000")
+	}
+	if sec != tt.sec || tt.secText == nil {
+		tt.sec, tt.secText = sec, time.Unix(sec, 0).AppendFormat(tt.secText[:0], "2006-01-02 15:04:05.")
+	}
+	b = append(b, tt.secText...)
+	frac := ms % 1000
+	return append(b, byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
 }
 
 // pad appends s and blanks up to width.
@@ -365,7 +400,7 @@ func pad(b []byte, s string, width int) []byte {
 // appendWhat appends a transaction's path and what it did.
 func appendWhat(b []byte, t *forensics.Transaction) []byte {
 	if t.Path != "" {
-		b = append(b, display.Line(t.Path)...)
+		b = appendLine(b, t.Path)
 		b = append(b, "  "...)
 	}
 	switch t.Type {
@@ -379,9 +414,9 @@ func appendWhat(b []byte, t *forensics.Transaction) []byte {
 			b = append(b, "  "...)
 		}
 		b = appendData(b, t)
-		if acl := aclText(t.ACL); acl != "world:anyone:cdrwa" {
+		if !openACL(t.ACL) {
 			b = append(b, "  acl "...)
-			b = append(b, acl...)
+			b = append(b, aclText(t.ACL)...)
 		}
 	case "setData", "reconfig":
 		b = append(b, 'v')
@@ -412,8 +447,10 @@ func appendWhat(b []byte, t *forensics.Transaction) []byte {
 		}
 		switch {
 		case len(t.Removed) > 0:
-			b = append(b, "; removed "...)
-			b = append(b, display.Line(strings.Join(t.Removed, " "))...)
+			b = append(b, "; removed"...)
+			for _, p := range t.Removed {
+				b = appendLine(append(b, ' '), p)
+			}
 		case !t.RemovedKnown:
 			b = append(b, "; the log does not say which ephemerals it removed"...)
 		}
@@ -446,7 +483,7 @@ func appendData(b []byte, t *forensics.Transaction) []byte {
 		return append(b, "data empty"...)
 	}
 	b = append(b, "data "...)
-	return strconv.AppendQuote(b, decode.Summary(t.Data, dataWidth))
+	return strconv.AppendQuote(b, summaryOf(t.Data))
 }
 
 // aclText writes an ACL as zkx setacl reads it.

@@ -224,3 +224,32 @@ func TestFilesGoOnPastABrokenFile(t *testing.T) {
 		t.Errorf("read %d entries, %d truncated, %d missing; want %d, 1, 1", n, truncated, missing, 3+len(entries))
 	}
 }
+
+// TestSkipUntil passes over entries by their zxids: Next goes on with the
+// first later one, and a broken frame on the way stops the skipping where
+// Next reports it.
+func TestSkipUntil(t *testing.T) {
+	orig, entries := fixtureLog(t)
+	k := 6
+	r, err := NewReader(bytes.NewReader(orig), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SkipUntil(entries[k].Header.Zxid)
+	if e, err := r.Next(); err != nil || e.Header.Zxid != entries[k+1].Header.Zxid {
+		t.Errorf("after skipping to 0x%x: %v, zxid 0x%x", entries[k].Header.Zxid, err, e.Header.Zxid)
+	}
+	broken := append([]byte{}, orig...)
+	broken[int(entries[3].Offset)+frameSize+entries[3].Size] = 'X'
+	r, err = NewReader(bytes.NewReader(broken), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SkipUntil(entries[k].Header.Zxid)
+	if _, err := r.Next(); !errors.Is(err, ErrBadEnd) {
+		t.Errorf("skipping over a broken frame: %v, want it reported", err)
+	}
+	if e, err := r.Next(); err != nil || e.Header.Zxid != entries[4].Header.Zxid {
+		t.Errorf("after the broken frame: %v, zxid 0x%x", err, e.Header.Zxid)
+	}
+}

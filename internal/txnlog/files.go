@@ -14,6 +14,7 @@ type Files struct {
 	paths []string
 	i     int
 	cur   *Reader
+	skip  int64 // SkipUntil's zxid
 }
 
 // OpenFiles returns a reader of the logs at paths, in that order.
@@ -26,6 +27,11 @@ func (f *Files) File() string {
 	}
 	return f.paths[f.i-1]
 }
+
+// SkipUntil passes over the entries up to and including zxid (see
+// Reader.SkipUntil) from where the reading is; entries of later files are
+// passed over as those files are opened.
+func (f *Files) SkipUntil(zxid int64) { f.skip = zxid }
 
 // Next returns the next entry of the logs, io.EOF after the last one's.
 func (f *Files) Next() (Entry, error) {
@@ -41,6 +47,9 @@ func (f *Files) Next() (Entry, error) {
 				return Entry{}, err
 			}
 			f.cur = r
+		}
+		if f.skip > 0 {
+			f.cur.SkipUntil(f.skip)
 		}
 		e, err := f.cur.Next()
 		if errors.Is(err, io.EOF) {

@@ -201,6 +201,34 @@ func (r *Reader) Next() (Entry, error) {
 	return e, nil
 }
 
+// SkipUntil passes over the entries up to and including zxid without
+// checking or decoding them, reading only their headers' zxids: a replay
+// starting from a snapshot taken late in a log skips most of it. It stops
+// before the first entry past zxid, and before anything it cannot pass
+// over as a whole entry (a broken or truncated frame, the end), which Next
+// then reads and reports.
+func (r *Reader) SkipUntil(zxid int64) {
+	w := r.w
+	for !r.done && !r.resync {
+		if !w.fill(frameSize) {
+			return
+		}
+		n := int32(binary.BigEndian.Uint32(w.peek(frameSize)[8:]))
+		if n < headerSize || int(n) > r.maxEntry || !w.fill(frameSize+int(n)+1) {
+			return
+		}
+		b := w.peek(frameSize + int(n) + 1)
+		if b[len(b)-1] != endOfRecord {
+			return
+		}
+		// TxnHeader: clientId (8), cxid (4), then the zxid.
+		if int64(binary.BigEndian.Uint64(b[frameSize+12:])) > zxid {
+			return
+		}
+		w.skip(len(b))
+	}
+}
+
 // resyncAfter marks a broken frame at the window's start: the next Next
 // looks for an entry from the byte after it.
 func (r *Reader) resyncAfter() {

@@ -47,13 +47,14 @@ func (s *Server) Past() (*Past, error) {
 
 // Load replaces the whole tree with the nodes next yields, parents before
 // children (as a snapshot lists them; "/" first), and the session table
-// with sessions, which never expire. Clients watching anything are told
+// with sessions, which never expire; about is roughly how many nodes come
+// (maps are sized for them). Clients watching anything are told
 // it changed. The tree is built before the server's lock is taken: clients
 // read the old state until the new one is whole.
-func (p *Past) Load(next func(yield func(path string, n PastNode) bool), sessions map[int64]time.Duration, zxid int64) error {
+func (p *Past) Load(next func(yield func(path string, n PastNode) bool), about int, sessions map[int64]time.Duration, zxid int64) error {
 	s := p.s
 	t := &tree{
-		nodes:      map[string]*node{},
+		nodes:      make(map[string]*node, max(about, 0)),
 		ephemerals: map[int64]map[string]struct{}{},
 		containers: map[string]struct{}{},
 		ttls:       map[string]struct{}{},

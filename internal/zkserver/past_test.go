@@ -47,7 +47,7 @@ func TestPastServer(t *testing.T) {
 		"/app/lock":  {Data: []byte("10.0.0.1"), ACL: openACL, Czxid: 5, Mzxid: 5, Pzxid: 5, Ctime: 3000, Mtime: 3000, Owner: owner},
 	}
 	order := []string{"/", "/zookeeper", "/app", "/app/lock"}
-	if err := past.Load(pastTree(nodes, order), map[int64]time.Duration{owner: 200 * time.Millisecond}, 5); err != nil {
+	if err := past.Load(pastTree(nodes, order), 4, map[int64]time.Duration{owner: 200 * time.Millisecond}, 5); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := gozkConnect(t, s.ConnectString())
@@ -135,7 +135,7 @@ func TestPastServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	delete(nodes, "/app/lock")
-	if err := past.Load(pastTree(nodes, order[:3]), nil, 3); err != nil {
+	if err := past.Load(pastTree(nodes, order[:3]), 3, nil, 3); err != nil {
 		t.Fatal(err)
 	}
 	if ev := waitEvent(t, dataW); ev.Type != zk.EventNodeDataChanged {
@@ -144,7 +144,7 @@ func TestPastServer(t *testing.T) {
 	if ids := s.SessionIDs(); len(ids) != 1 {
 		t.Errorf("after a Load without sessions: sessions %x, want the client's", ids)
 	}
-	if err := past.Load(pastTree(nodes, []string{"/app"}), nil, 3); err == nil {
+	if err := past.Load(pastTree(nodes, []string{"/app"}), 1, nil, 3); err == nil {
 		t.Error("a tree without its root loaded")
 	}
 }

@@ -114,7 +114,7 @@ func loadSnapshot(st Store, f datadir.File, keep func(string) bool, problems *Pr
 				return
 			}
 		}
-	}, info.sessions, f.Zxid)
+	}, nodesAbout(f), info.sessions, f.Zxid)
 	if readErr != nil {
 		return info, readErr
 	}
@@ -128,6 +128,13 @@ func loadSnapshot(st Store, f datadir.File, keep func(string) bool, problems *Pr
 		info.digestZxid = d.Zxid
 	}
 	return info, nil
+}
+
+// nodesAbout guesses a snapshot's node count from its size, to size maps
+// once: a node takes some 60 to 200 bytes on disk (less when compressed),
+// and a map sized too small only grows as it would have anyway.
+func nodesAbout(f datadir.File) int {
+	return int(min(f.Size/100, 64<<20))
 }
 
 // loadSnapshotFor loads the newest snapshot whose state, replayed, is

@@ -142,6 +142,7 @@ func Histories(ctx context.Context, arch *Archive, root string, opts HistoryOpti
 	}
 	f := txnlog.OpenFiles(arch.logPaths(info.file.Zxid))
 	defer f.Close()
+	f.SkipUntil(info.file.Zxid)
 	last := info.file.Zxid
 	for {
 		if err := ctx.Err(); err != nil {

@@ -212,6 +212,7 @@ func (p *Past) rebuild(target int64, stop func(txnlog.Entry) bool) error {
 	}
 	p.pos = Position{Zxid: info.file.Zxid, Time: time.UnixMilli(info.latest), Approximate: true, Snapshot: info.file.Path}
 	p.logs = txnlog.OpenFiles(p.arch.logPaths(info.file.Zxid))
+	p.logs.SkipUntil(info.file.Zxid)
 	p.readMax = info.file.Zxid
 	for {
 		e, err := p.next()

@@ -46,12 +46,12 @@ func (s serverStore) StartSession(id int64, timeoutMs int32) {
 	s.p.StartSession(id, time.Duration(timeoutMs)*time.Millisecond)
 }
 
-func (s serverStore) Load(nodes func(yield func(string, Node) bool), sessions map[int64]int32, zxid int64) error {
+func (s serverStore) Load(nodes func(yield func(string, Node) bool), about int, sessions map[int64]int32, zxid int64) error {
 	durations := make(map[int64]time.Duration, len(sessions))
 	for id, ms := range sessions {
 		durations[id] = time.Duration(ms) * time.Millisecond
 	}
 	return s.p.Load(func(yield func(string, zkserver.PastNode) bool) {
 		nodes(func(path string, n Node) bool { return yield(path, toPast(n)) })
-	}, durations, zxid)
+	}, about, durations, zxid)
 }

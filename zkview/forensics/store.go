@@ -20,8 +20,8 @@ type Store interface {
 	StartSession(id int64, timeoutMs int32)
 	EndSession(id int64)
 	// Load replaces everything: nodes parents first ("/" first), sessions
-	// by id with their timeouts.
-	Load(nodes func(yield func(path string, n Node) bool), sessions map[int64]int32, zxid int64) error
+	// by id with their timeouts; about is roughly how many nodes come.
+	Load(nodes func(yield func(path string, n Node) bool), about int, sessions map[int64]int32, zxid int64) error
 }
 
 // memNode is a node of memStore.
@@ -137,7 +137,7 @@ func (m *memStore) Ephemerals(session int64) []string {
 func (m *memStore) StartSession(id int64, timeoutMs int32) { m.sessions[id] = timeoutMs }
 func (m *memStore) EndSession(id int64)                    { delete(m.sessions, id) }
 
-func (m *memStore) Load(nodes func(yield func(string, Node) bool), sessions map[int64]int32, zxid int64) error {
+func (m *memStore) Load(nodes func(yield func(string, Node) bool), about int, sessions map[int64]int32, zxid int64) error {
 	*m = *newMemStore()
 	var err error
 	nodes(func(path string, n Node) bool {
