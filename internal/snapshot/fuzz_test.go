@@ -12,8 +12,8 @@ import (
 // problem must be an *Error.
 func FuzzReader(f *testing.F) {
 	f.Add(newestPlain(f)[:300])
-	f.Add(fixture(f, "snapshots", "snapshot.d.gz"))
-	f.Add(fixture(f, "snapshots", "snapshot.0.snappy"))
+	f.Add(largest(f, "snapshot.*.gz"))
+	f.Add(largest(f, "snapshot.*.snappy"))
 	f.Add([]byte("ZKSN\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01/"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := NewReader(bytes.NewReader(b), "")

@@ -39,7 +39,7 @@ type Postmortem struct {
 	ForceDeleted string
 }
 
-// RunPostmortem starts a real ZooKeeper 3.8 (snapshots every few dozen
+// RunPostmortem starts a real ZooKeeper 3.8 (snapshots every 10 to 20
 // transactions, small log preallocation), plays the post-mortem scenario
 // on it with Curator, Kazoo and go-zookeeper, stops it with SIGKILL and
 // returns its data directory:
@@ -62,7 +62,7 @@ func RunPostmortem(t testing.TB) *Postmortem {
 	t.Helper()
 	curatorCP := postmortemCuratorClasspath(t)
 	python := KazooPython(t)
-	e := RealWith(t, RealOptions{ExtraConfig: []string{"snapCount=40", "preAllocSize=16"}})
+	e := RealWith(t, RealOptions{ExtraConfig: []string{"snapCount=20", "preAllocSize=16"}})
 	m := e.Members()[0]
 	connect := e.ConnectString()
 	pm := &Postmortem{DataDir: m.DataDir(), Sessions: map[string]int64{}}
