@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -156,9 +157,15 @@ func (a *App) pastHeader(st theme.Styles) string {
 	if pos.Approximate {
 		when = "≈" + when
 	}
-	where := []rune(display.Line(a.past.Where()))
-	if len(where) > 24 { // the end of the path says most
-		where = append([]rune("…"), where[len(where)-23:]...)
+	// The data directory's name says which it is; the whole path is in
+	// the help, and the moment needs the room.
+	dir := a.past.Where()
+	if filepath.Base(dir) == "version-2" {
+		dir = filepath.Dir(dir)
+	}
+	where := []rune(display.Line(filepath.Base(dir)))
+	if len(where) > 20 {
+		where = append(where[:19], '…')
 	}
 	parts := []string{
 		st.Title.Render("zkx"),
@@ -176,7 +183,8 @@ func (a *App) pastNotes() []string {
 		return nil
 	}
 	return []string{
-		"The past: < > step one transaction back or forward; { } step to the previous or next transaction touching the selected node (the tree's, or a recipe page's directory).",
+		"The past of " + display.Line(a.past.Where()) + ", rebuilt from its snapshot and logs, read-only.",
+		"< > step one transaction back or forward; { } step to the previous or next transaction touching the selected node (the tree's, or a recipe page's directory).",
 		"Ages are measured to the moment shown. Client addresses and watches are not on disk: the sessions of the past have none.",
 	}
 }
