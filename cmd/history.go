@@ -54,14 +54,21 @@ type itemJSON struct {
 
 func jsonTime(t time.Time) string { return t.UTC().Format(statMillisFormat) }
 
+// zxidOrNone is a zxid in hex, "" (left out) for none.
+func zxidOrNone(z int64) string {
+	if z == 0 {
+		return ""
+	}
+	return display.Hex(z)
+}
+
 func holdingsJSON(hs []forensics.Holding) []holdingJSON {
 	var out []holdingJSON
 	for _, h := range hs {
-		j := holdingJSON{Node: h.Node, Session: h.Session, Kind: h.Kind, From: jsonTime(h.From), FromZxid: h.FromZxid,
-			ToZxid: h.ToZxid, WaitedMs: h.WaitedMs, HeldMs: h.HeldMs, Ended: h.Ended, DeletedBy: h.DeletedBy,
-			HeldBeforeLogs: h.HeldBeforeLogs}
+		j := holdingJSON{Node: h.Node, Session: h.Session, Kind: h.Kind, From: jsonTime(h.From), FromZxid: zxidOrNone(h.FromZxid),
+			WaitedMs: h.WaitedMs, HeldMs: h.HeldMs, Ended: h.Ended, DeletedBy: h.DeletedBy, HeldBeforeLogs: h.HeldBeforeLogs}
 		if h.To != nil {
-			j.To = jsonTime(*h.To)
+			j.To, j.ToZxid = jsonTime(*h.To), display.Hex(h.ToZxid)
 		}
 		out = append(out, j)
 	}
@@ -72,10 +79,10 @@ func describeHistory(h forensics.History) historyJSON {
 	j := historyJSON{Path: h.Path, Recipe: h.Recipe, Format: h.Format, System: h.System, Role: h.Role,
 		Holdings: holdingsJSON(h.Holdings), Leaders: holdingsJSON(h.Leaders)}
 	for _, it := range h.Items {
-		ij := itemJSON{Node: it.Node, Data: it.Data, PutBy: it.PutBy, PutAt: jsonTime(it.PutAt), PutZxid: it.PutZxid,
-			PutBeforeLogs: it.PutBeforeLogs, TakenBy: it.TakenBy, TakenZxid: it.TakenZxid}
+		ij := itemJSON{Node: it.Node, Data: it.Data, PutBy: it.PutBy, PutAt: jsonTime(it.PutAt), PutZxid: zxidOrNone(it.PutZxid),
+			PutBeforeLogs: it.PutBeforeLogs, TakenBy: it.TakenBy}
 		if it.TakenAt != nil {
-			ij.TakenAt = jsonTime(*it.TakenAt)
+			ij.TakenAt, ij.TakenZxid = jsonTime(*it.TakenAt), display.Hex(it.TakenZxid)
 		}
 		j.Items = append(j.Items, ij)
 	}

@@ -42,10 +42,11 @@ type Holding struct {
 	Kind string
 	From time.Time
 	// FromZxid is the transaction that made it the holder (its own
-	// create, or the delete of the node before it).
-	FromZxid string
+	// create, or the delete of the node before it); 0 when it held before
+	// the logs begin.
+	FromZxid int64
 	To       *time.Time
-	ToZxid   string
+	ToZxid   int64
 	// WaitedMs is from its node's creation to when it held; absent when
 	// it held before the logs begin.
 	WaitedMs *int64
@@ -66,13 +67,13 @@ type Item struct {
 	Data    string
 	PutBy   string
 	PutAt   time.Time
-	PutZxid string
+	PutZxid int64
 	// PutBeforeLogs: it was in the snapshot the history starts from;
 	// PutAt is its node's creation and PutBy unknown.
 	PutBeforeLogs bool
 	TakenBy       string
 	TakenAt       *time.Time
-	TakenZxid     string
+	TakenZxid     int64
 }
 
 // History is what happened to one recipe: its holders in turn (locks),
@@ -288,8 +289,6 @@ func (t *tracker) holdings() *[]Holding {
 	return &t.h.Holdings
 }
 
-func zxidText(z int64) string { return display.Hex(z) }
-
 func (t *tracker) start(c recognize.Contender, s *Step) {
 	h := Holding{Node: c.Node, Session: c.Session, Kind: c.Kind}
 	if c.Kind == "" && t.h.Recipe == "semaphore" {
@@ -299,7 +298,7 @@ func (t *tracker) start(c recognize.Contender, s *Step) {
 		h.From, h.HeldBeforeLogs = c.Created.UTC(), true
 	} else {
 		h.From = time.UnixMilli(s.Entry.Header.Time).UTC()
-		h.FromZxid = zxidText(s.Entry.Header.Zxid)
+		h.FromZxid = s.Entry.Header.Zxid
 		waited := max(h.From.Sub(c.Created).Milliseconds(), 0)
 		h.WaitedMs = &waited
 	}
@@ -317,7 +316,7 @@ func (t *tracker) end(i int, node string, s *Step, st Store) {
 	}
 	hdr := s.Entry.Header
 	to := time.UnixMilli(hdr.Time).UTC()
-	h.To, h.ToZxid = &to, zxidText(hdr.Zxid)
+	h.To, h.ToZxid = &to, hdr.Zxid
 	h.HeldMs = max(to.Sub(h.From).Milliseconds(), 0)
 	path := recognize.ContenderPath(t.h.Path, node)
 	for _, c := range s.Changes {
@@ -361,7 +360,7 @@ func (t *tracker) put(it recognize.QueueItem, s *Step, st Store) {
 	}
 	if created {
 		item.PutAt = time.UnixMilli(s.Entry.Header.Time).UTC()
-		item.PutBy, item.PutZxid = sessionText(s.Entry.Header.Session), zxidText(s.Entry.Header.Zxid)
+		item.PutBy, item.PutZxid = sessionText(s.Entry.Header.Session), s.Entry.Header.Zxid
 	} else {
 		item.PutAt, item.PutBeforeLogs = time.UnixMilli(n.Stat.Ctime).UTC(), s == nil
 	}
@@ -375,7 +374,7 @@ func (t *tracker) take(i int, node string, s *Step) {
 	}
 	it := &t.h.Items[i]
 	at := time.UnixMilli(s.Entry.Header.Time).UTC()
-	it.TakenAt, it.TakenZxid = &at, zxidText(s.Entry.Header.Zxid)
+	it.TakenAt, it.TakenZxid = &at, s.Entry.Header.Zxid
 	it.TakenBy = sessionText(s.Entry.Header.Session)
 }
 
@@ -392,7 +391,7 @@ func (t *tracker) finish(end time.Time) {
 // left to tell.
 func (t *tracker) history(opts HistoryOptions) (History, bool) {
 	h := t.h
-	overlaps := func(from time.Time, fromZxid string, to *time.Time, toZxid string) bool {
+	overlaps := func(from time.Time, fromZxid int64, to *time.Time, toZxid int64) bool {
 		if !opts.Since.IsZero() && to != nil && !endsAfter(*to, toZxid, opts.Since) {
 			return false
 		}
@@ -421,27 +420,20 @@ func (t *tracker) history(opts HistoryOptions) (History, bool) {
 	return h, len(h.Holdings)+len(h.Leaders)+len(h.Items) > 0
 }
 
-// endsAfter reports whether an end (a time, and its zxid when logged)
-// comes at or after m.
-func endsAfter(at time.Time, zxid string, m Moment) bool {
+// endsAfter reports whether an end (a time, and its zxid) comes at or
+// after m.
+func endsAfter(at time.Time, zxid int64, m Moment) bool {
 	if m.Zxid != 0 {
-		var z int64
-		if _, err := fmt.Sscanf(zxid, "0x%x", &z); err != nil {
-			return true
-		}
-		return z >= m.Zxid
+		return zxid >= m.Zxid
 	}
 	return !at.Before(m.Time)
 }
 
-// startsAfter reports whether a start comes after m.
-func startsAfter(at time.Time, zxid string, m Moment) bool {
+// startsAfter reports whether a start comes after m; a start before the
+// logs (zxid 0) comes after no moment named by a zxid.
+func startsAfter(at time.Time, zxid int64, m Moment) bool {
 	if m.Zxid != 0 {
-		var z int64
-		if _, err := fmt.Sscanf(zxid, "0x%x", &z); err != nil {
-			return false // before the logs
-		}
-		return z > m.Zxid
+		return zxid > m.Zxid
 	}
 	return at.After(m.Time)
 }

@@ -139,12 +139,12 @@ func checkScenarioHistory(t *testing.T, sc scenario) {
 		// after D took the lock (D's last sign of life), and K1, which
 		// queued right after, waited that long.
 		if d.HeldMs < 2000 || k1.WaitedMs == nil || *k1.WaitedMs < 1900 || !k1.From.Equal(*d.To) || k1.FromZxid != d.ToZxid {
-			t.Errorf("D held %d ms until %v (%s); K1 waited %v ms, from %v (%s)", d.HeldMs, d.To, d.ToZxid, k1.WaitedMs, k1.From, k1.FromZxid)
+			t.Errorf("D held %d ms until %v (0x%x); K1 waited %v ms, from %v (0x%x)", d.HeldMs, d.To, d.ToZxid, k1.WaitedMs, k1.From, k1.FromZxid)
 		}
 	}
 	for _, h := range append(append([]Holding{}, cl.Holdings...), kl.Holdings...) {
-		if h.FromZxid == "" || h.WaitedMs == nil || h.HeldBeforeLogs {
-			t.Errorf("holding %s: from %q waited %v before logs %v: the whole story is in the logs", h.Node, h.FromZxid, h.WaitedMs, h.HeldBeforeLogs)
+		if h.FromZxid == 0 || h.WaitedMs == nil || h.HeldBeforeLogs {
+			t.Errorf("holding %s: from 0x%x waited %v before logs %v: the whole story is in the logs", h.Node, h.FromZxid, h.WaitedMs, h.HeldBeforeLogs)
 		}
 		if h.Ended != EndedHeld && (h.To == nil || h.To.Before(h.From) || h.HeldMs != h.To.Sub(h.From).Milliseconds()) {
 			t.Errorf("holding %s: from %v to %v held %d ms", h.Node, h.From, h.To, h.HeldMs)
