@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,39 +22,6 @@ import (
 	"github.com/zkx-dev/zkx/zkview/decode"
 	"github.com/zkx-dev/zkx/zkview/forensics"
 )
-
-// txnJSON is one line of zkx txnlog -o json (JSON Lines), and one
-// operation of a multi's "ops".
-type txnJSON struct {
-	Zxid    string `json:"zxid,omitempty"`
-	Time    string `json:"time,omitempty"`
-	Session string `json:"session,omitempty"`
-	Cxid    *int32 `json:"cxid,omitempty"`
-	Type    string `json:"type"`
-	Path    string `json:"path,omitempty"`
-	// NodeKind is a create's: persistent, ephemeral, container, ttl.
-	NodeKind string `json:"node_kind,omitempty"`
-	TTLMs    int64  `json:"ttl_ms,omitempty"`
-	// Data is a create's or setData's data decoded as zkx get shows it,
-	// Decoder the decoder that did it (null or empty for no data).
-	Data           *string  `json:"data,omitempty"`
-	Decoder        string   `json:"decoder,omitempty"`
-	ACL            []string `json:"acl,omitempty"`
-	Version        *int32   `json:"version,omitempty"`
-	ParentCVersion *int32   `json:"parent_cversion,omitempty"`
-	TimeoutMs      int32    `json:"timeout_ms,omitempty"`
-	// Removed are the ephemerals a closeSession deleted (absent when the
-	// log does not say); ClosedBy is "server" (expired) or "client".
-	Removed   []string  `json:"removed,omitempty"`
-	ClosedBy  string    `json:"closed_by,omitempty"`
-	Error     string    `json:"error,omitempty"`
-	ErrorCode *int32    `json:"error_code,omitempty"`
-	Ops       []txnJSON `json:"ops,omitempty"`
-	Failed    bool      `json:"failed,omitempty"`
-	Digest    string    `json:"digest,omitempty"`
-	File      string    `json:"file,omitempty"`
-	Offset    *int64    `json:"offset,omitempty"`
-}
 
 // txnlogFlags are zkx txnlog's filters.
 type txnlogFlags struct {
@@ -263,9 +229,13 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 	defer out.Flush()
 	var write func(t *forensics.Transaction, file string) error
 	if format == cliout.JSON {
-		enc := json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
-		write = func(t *forensics.Transaction, file string) error { return enc.Encode(transactionJSON(t, file)) }
+		var jw jsonWriter
+		var buf []byte
+		write = func(t *forensics.Transaction, file string) error {
+			buf = jw.appendTxn(buf[:0], t, file)
+			_, err := out.Write(buf)
+			return err
+		}
 	} else {
 		tw := newTxnTable(out)
 		write = func(t *forensics.Transaction, _ string) error { return tw.write(t) }
@@ -493,66 +463,6 @@ func aclText(acl []jute.ACL) string {
 		zacl[i] = zk.ACL{Perms: a.Perms, Scheme: a.ID.Scheme, ID: a.ID.ID}
 	}
 	return zkview.FormatACLSpec(zacl)
-}
-
-func transactionJSON(t *forensics.Transaction, file string) txnJSON {
-	j := opJSON(t)
-	cxid := t.Cxid
-	j.Zxid, j.Time, j.Session, j.Cxid = display.Hex(t.Zxid), t.Time.UTC().Format(statMillisFormat), display.Hex(t.Session), &cxid
-	if file != "" {
-		off := t.Offset
-		j.File, j.Offset = file, &off
-	}
-	if t.Digest != nil {
-		j.Digest = display.Hex(t.Digest.TreeDigest)
-	}
-	return j
-}
-
-// opJSON is a transaction's own fields, as a multi's operation has them.
-func opJSON(t *forensics.Transaction) txnJSON {
-	j := txnJSON{Type: t.Type, Path: t.Path, TTLMs: t.TTLMs, TimeoutMs: t.TimeoutMs}
-	switch t.Type {
-	case "create", "create2", "createTtl", "createContainer":
-		j.NodeKind = t.NodeKind
-		pcv := t.ParentCVersion
-		j.ParentCVersion = &pcv
-		j.ACL = strings.Split(aclText(t.ACL), ",")
-		j.Data, j.Decoder = dataJSON(t)
-	case "setData", "reconfig":
-		v := t.Version
-		j.Version = &v
-		j.Data, j.Decoder = dataJSON(t)
-	case "setACL":
-		v := t.Version
-		j.Version = &v
-		j.ACL = strings.Split(aclText(t.ACL), ",")
-	case "check":
-		v := t.Version
-		j.Version = &v
-	case "closeSession":
-		j.Removed = t.Removed
-		if t.RemovedKnown && j.Removed == nil {
-			j.Removed = []string{}
-		}
-		j.ClosedBy = "client"
-		if t.ByServer {
-			j.ClosedBy = "server"
-		}
-	case "error":
-		code := t.Err
-		j.Error, j.ErrorCode = jute.ErrName(code), &code
-	case "multi":
-		j.Ops = make([]txnJSON, len(t.Ops))
-		for i := range t.Ops {
-			j.Ops[i] = opJSON(&t.Ops[i])
-		}
-		if t.Failed {
-			code := t.FailedErr
-			j.Failed, j.Error, j.ErrorCode = true, jute.ErrName(code), &code
-		}
-	}
-	return j
 }
 
 // dataJSON decodes data as zkx get does.
