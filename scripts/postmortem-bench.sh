@@ -113,21 +113,30 @@ peak "TxnLogToolkit" "${toolkit[@]}"
 peak "zkx snapshot" "$bin/zkx" snapshot "$snap"
 peak "SnapshotFormatter" "${formatter[@]}"
 
-echo "# the explorer's first frame on the past (tmux 120x40)"
+echo "# the explorer's first frame on the past (tmux 120x40): wall time to the first screen, and"
+echo "# the CPU (user+sys) zkx spent until it was asked to quit right after it"
+frames=0
 first_frame() { # name, zkx arguments...
   local name=$1; shift
-  local sock="zkx-bench-$$"
+  frames=$((frames + 1))
+  local sock="zkx-bench-$$-$frames"
   local start end
+  rm -f "$work/frame-time.txt"
   start=$(date +%s%N)
-  tmux -L "$sock" new-session -d -s bench -x 120 -y 40 "$bin/zkx $* 2>$work/frame-stderr.txt"
+  tmux -L "$sock" new-session -d -s bench -x 120 -y 40 \
+    "/usr/bin/time -f '%U %S %M' -o $work/frame-time.txt $bin/zkx $* 2>$work/frame-stderr.txt"
   until tmux -L "$sock" capture-pane -p -t bench 2>/dev/null | grep -q "READ-ONLY"; do
     sleep 0.02
     if [ $(( ($(date +%s%N) - start) / 1000000000 )) -gt 120 ]; then echo "$name: no frame in 120 s" >&2; break; fi
   done
   end=$(date +%s%N)
   tmux -L "$sock" capture-pane -p -t bench | head -n 1 >"$work/frame-$name.txt"
-  tmux -L "$sock" kill-server
-  printf '%-34s %6.2f s   %s\n' "$name" "$(echo "($end - $start) / 1000000000" | bc -l)" "$(cut -c1-80 "$work/frame-$name.txt")"
+  tmux -L "$sock" send-keys -t bench C-c
+  for _ in $(seq 100); do [ -s "$work/frame-time.txt" ] && break; sleep 0.1; done
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  read -r user sys rss <"$work/frame-time.txt"
+  printf '%-22s %6.2f s wall  %5.2f s CPU  %5d MB   %s\n' "$name" "$(echo "($end - $start) / 1000000000" | bc -l)" \
+    "$(echo "$user + $sys" | bc -l)" "$((rss / 1024))" "$(cut -c1-60 "$work/frame-$name.txt")"
 }
 last=$("$bin/zkx" txnlog -o json "$log" | tail -n 1 | sed 's/.*"zxid":"\([^"]*\)".*/\1/')
 half=$(printf '0x%x' $(( last / 2 )))
@@ -135,4 +144,7 @@ for _ in $(seq "$runs"); do
   first_frame end-of-logs --data-dir "$data"
   first_frame "at-$half" --data-dir "$data" --at "$half"
 done
+
+echo "# a history over the whole log (replayed from the first snapshot)"
+/usr/bin/time -f '%e s wall, %U+%S s CPU, %M KB' "$bin/zkx" history /bench/d0000 --data-dir "$data" 2>&1 >/dev/null | tail -n 1
 echo "# load: $(uptime)"
