@@ -48,8 +48,9 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 	return tui.Run(cmd.Context(), tui.Config{
 		Client: c, Connect: past.ConnectString(), ReadOnly: true, Path: start,
 		HeldTooLong: f.heldTooLong, Past: past,
-		// The past's server answers srvr, dump and the like; connections
-		// and watches are not on disk. No AdminServer to look for.
+		// The past's server answers srvr and dump (the ephemerals by
+		// session); connections and watches are not on disk, so it
+		// refuses cons, wchc and wchp. No AdminServer to look for.
 		Introspect: introspect.Options{Timeout: 2 * time.Second},
 	})
 }

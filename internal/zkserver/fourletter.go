@@ -275,6 +275,11 @@ func (s *Server) writeDump(b *strings.Builder) {
 	tick := s.cfg.TickTime
 	buckets := map[int64][]int64{}
 	for id, sess := range s.sessions {
+		if s.cfg.ReadOnly {
+			// The past's sessions have no expiry to tell and its viewers'
+			// are not the past's: the sessions show by their ephemerals.
+			break
+		}
 		deadline := time.Unix(0, sess.lastSeen.Load()).Add(sess.timeout)
 		at := (deadline.UnixMilli()/tick.Milliseconds() + 1) * tick.Milliseconds()
 		buckets[at] = append(buckets[at], id)
@@ -304,6 +309,9 @@ func (s *Server) writeDump(b *strings.Builder) {
 		for _, p := range sortedKeys(s.tree.ephemerals[id]) {
 			b.WriteString("\t" + p + "\n")
 		}
+	}
+	if s.cfg.ReadOnly {
+		conns = nil // the connections of the past are not on disk
 	}
 	b.WriteString("Connections dump:\n")
 	fmt.Fprintf(b, "Connections Sets (1)/(%d):\n", len(conns))

@@ -71,6 +71,16 @@ func TestPastServer(t *testing.T) {
 	if got := past.Ephemerals(owner); len(got) != 1 || got[0] != "/app/lock" {
 		t.Errorf("ephemerals of the loaded session: %v", got)
 	}
+	// dump tells the past's ephemerals by session, and neither expiries
+	// nor connections: the viewer's is not the past's.
+	dump, err := zktest.FourLetter(s.ConnectString(), "dump", 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(dump, "0x100000f4c810001:\n\t/app/lock") || !strings.Contains(dump, "Session Sets (0)/") ||
+		!strings.Contains(dump, "Connections Sets (1)/(0)") {
+		t.Errorf("dump of a read-only server:\n%s", dump)
+	}
 
 	// A change through Past reaches the watches it fires.
 	_, _, dataW, err := c.GetW("/app")

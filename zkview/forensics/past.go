@@ -69,8 +69,9 @@ func OpenPast(path string, at Moment) (*Past, error) {
 	srv, err := zkserver.Start("127.0.0.1:0", zkserver.Config{
 		ReadOnly: true,
 		// The connections and the watches of the past are not on disk:
-		// the explorer is told so rather than shown today's.
-		FourLetterWords: []string{"srvr", "mntr", "conf", "envi", "ruok", "isro"},
+		// the explorer is told so rather than shown today's (a read-only
+		// server's dump lists ephemerals by session, no connections).
+		FourLetterWords: []string{"srvr", "mntr", "conf", "envi", "ruok", "isro", "dump"},
 		// Sessions of the past keep their logged timeouts whatever the
 		// bounds; the viewer's own gets the widest.
 		MinSessionTimeout: time.Second, MaxSessionTimeout: time.Hour,
