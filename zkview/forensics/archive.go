@@ -87,13 +87,21 @@ func loadSnapshot(st Store, f datadir.File, keep func(string) bool, problems *Pr
 	for _, s := range r.Sessions() {
 		info.sessions[s.ID] = s.TimeoutMs
 	}
+	// The snapshot is read on a goroutine of its own, a batch of nodes at
+	// a time, while the store takes the previous batch: on a machine with
+	// two cores the read and the tree's building overlap.
+	batches := make(chan []pathNode, 4)
+	free := make(chan []pathNode, 6) // batches taken, for the reader to fill again
+	stop := make(chan struct{})
 	var readErr error
 	missingACL := 0
-	err = st.Load(func(yield func(string, Node) bool) {
+	go func() {
+		defer close(batches)
+		batch := make([]pathNode, 0, snapshotBatch)
 		for {
 			n, err := r.Next()
 			if errors.Is(err, io.EOF) {
-				return
+				break
 			}
 			if err != nil {
 				readErr = err
@@ -110,11 +118,43 @@ func loadSnapshot(st Store, f datadir.File, keep func(string) bool, problems *Pr
 			info.latest = max(info.latest, n.Stat.Mtime, n.Stat.Ctime)
 			node := Node{Data: n.Data, ACL: acl, Stat: n.Stat}
 			info.digest += nodeDigest(n.Path, node)
-			if !yield(n.Path, node) {
-				return
+			if batch = append(batch, pathNode{n.Path, node}); len(batch) == snapshotBatch {
+				select {
+				case batches <- batch:
+				case <-stop:
+					return
+				}
+				select {
+				case batch = <-free:
+				default:
+					batch = make([]pathNode, 0, snapshotBatch)
+				}
+			}
+		}
+		if len(batch) > 0 {
+			select {
+			case batches <- batch:
+			case <-stop:
+			}
+		}
+	}()
+	err = st.Load(func(yield func(string, Node) bool) {
+		for batch := range batches {
+			for _, pn := range batch {
+				if !yield(pn.path, pn.node) {
+					return
+				}
+			}
+			clear(batch)
+			select {
+			case free <- batch[:0]:
+			default:
 			}
 		}
 	}, nodesAbout(f), info.sessions, f.Zxid)
+	close(stop)
+	for range batches { // the reader has ended when batches is closed
+	}
 	if readErr != nil {
 		return info, readErr
 	}
@@ -128,6 +168,15 @@ func loadSnapshot(st Store, f datadir.File, keep func(string) bool, problems *Pr
 		info.digestZxid = d.Zxid
 	}
 	return info, nil
+}
+
+// snapshotBatch is how many nodes go from the snapshot's reader to the
+// store at a time.
+const snapshotBatch = 4096
+
+type pathNode struct {
+	path string
+	node Node
 }
 
 // nodesAbout guesses a snapshot's node count from its size, to size maps
