@@ -31,9 +31,7 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 	if err != nil {
 		return fmt.Errorf("--at: %w", err)
 	}
-	restore := pauseCollector(arch)
-	past, err := forensics.OpenPast(f.dataDir, at)
-	restore()
+	past, err := forensics.OpenPast(f.dataDir, at, forensics.PastOptions{Loading: func() func() { return pauseCollector(arch) }})
 	if err != nil {
 		return err
 	}
@@ -58,10 +56,11 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 	})
 }
 
-// pauseCollector holds the garbage collector back while a snapshot loads:
-// the load allocates a node at a time, and a collector that runs each time
-// the heap doubles scans the growing tree over and over (a third of the
-// load's CPU on a million nodes). A memory limit, a few times the largest
+// pauseCollector holds the garbage collector back while a snapshot loads
+// (not while the logs are replayed after it, which leave garbage): the
+// load allocates a node at a time, and a collector that runs each time the
+// heap doubles scans the growing tree over and over (a third of the load's
+// CPU on a million nodes). A memory limit, a few times the largest
 // snapshot, still lets it run if the heap grows past what the tree needs.
 func pauseCollector(arch *forensics.Archive) (restore func()) {
 	var largest int64

@@ -56,12 +56,23 @@ type Past struct {
 	mismatches int
 
 	clock atomic.Int64 // pos.Time in ms, for Clock
+
+	loading func() (done func()) // PastOptions.Loading
+}
+
+// PastOptions tune OpenPast.
+type PastOptions struct {
+	// Loading, when set, is called before each snapshot is loaded, and
+	// the function it returns after: a program may tune its memory for a
+	// load that allocates a node at a time (the explorer holds its
+	// garbage collector back).
+	Loading func() (done func())
 }
 
 // OpenPast rebuilds the tree of the data directory at path as it was at
 // the moment at (its end when zero) and serves it read-only on a free
 // loopback port.
-func OpenPast(path string, at Moment) (*Past, error) {
+func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 	arch, err := OpenArchive(path)
 	if err != nil {
 		return nil, err
@@ -85,6 +96,11 @@ func OpenPast(path string, at Moment) (*Past, error) {
 		return nil, err
 	}
 	p := &Past{arch: arch, srv: srv, st: serverStore{p: zp}}
+	for _, o := range opts {
+		if o.Loading != nil {
+			p.loading = o.Loading
+		}
+	}
 	if err := p.seek(at); err != nil {
 		srv.Close()
 		return nil, err
@@ -201,7 +217,12 @@ func (p *Past) rebuild(target int64, stop func(txnlog.Entry) bool) error {
 		p.logs.Close()
 	}
 	p.undo, p.redo, p.ahead = nil, nil, nil
+	done := func() {}
+	if p.loading != nil {
+		done = p.loading()
+	}
 	info, err := p.arch.loadSnapshotFor(p.st, target, nil, &p.problems)
+	done()
 	if err != nil {
 		return err
 	}
