@@ -121,16 +121,6 @@ func parseCounts(list string) ([]int, error) {
 	return out, nil
 }
 
-// raiseFileLimit lifts the open-file limit to its hard maximum: every
-// contender is a connection, and hundreds run at once.
-func raiseFileLimit() {
-	var lim syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && lim.Cur < lim.Max {
-		lim.Cur = lim.Max
-		_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim) // best effort: the sweep says so if connections fail
-	}
-}
-
 // serveChild is zkx serve run by the sweep.
 type serveChild struct {
 	cmd  *exec.Cmd
@@ -145,7 +135,7 @@ func startServeChild(ctx context.Context) (*serveChild, error) {
 		return nil, fmt.Errorf("embedded server: %w", err)
 	}
 	c := exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--tick", "200ms")
-	c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	c.SysProcAttr = serveChildAttr()
 	out, err := c.StdoutPipe()
 	if err != nil {
 		return nil, err
