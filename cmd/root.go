@@ -53,7 +53,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		return opts.resolve(cmd, raw)
 	}
-	root.AddCommand(newVersionCommand(), newServeCommand(&raw), newLockCommand(opts),
+	root.AddCommand(newVersionCommand(), newManCommand(), newServeCommand(&raw), newLockCommand(opts),
 		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
 		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts),
 		newSessionsCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
