@@ -34,7 +34,8 @@ first, written as the walk reaches it:
 
 Reads are batched and run ahead in parallel as for zkx tree; data and ACL are
 read beside each listing. On a terminal, progress is shown on stderr; a summary
-always ends there.`,
+always ends there. Exit status: 0 when every node was read, 3 when some could
+not be (they are in the file with their error), 1 on failure.`,
 		Example: `  zkx export /app > app.jsonl
   zkx export / | gzip > everything.jsonl.gz
   jq -r 'select(.text) | [.path, .text] | @tsv' app.jsonl`,
@@ -70,7 +71,7 @@ always ends there.`,
 				warnf(cmd.ErrOrStderr(), "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
 			}
 			if st.Unreadable > 0 {
-				warnf(cmd.ErrOrStderr(), "%s could not be read (no READ for this session? try --auth): they are in the file with an error and import refuses them", plural(st.Unreadable, "node"))
+				return &partialError{fmt.Errorf("%s could not be read (no READ for this session? try --auth): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"))}
 			}
 			return nil
 		},
