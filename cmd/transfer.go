@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -166,11 +168,26 @@ unless --skip-existing (keep it, quietly) or --overwrite (replace its data and
 ACL). Ephemeral nodes are skipped unless --ephemerals. Sequential names are
 recreated as they were (a parent's next sequence number is not moved past them).
 
+The whole file is read and checked before anything is written: a line that is
+not a record, a path twice or before its parent, a node without an ACL ("acl":
+[]) or with a permission that is not cdrwa stops the import with its line
+number, and nothing is written. Nodes too large for a ZooKeeper request (its
+default jute.maxbuffer, 1 MiB) are refused, with what is below them.
+
+--dry-run writes nothing and predicts exactly what the import would do: each
+transaction the import would send is sent to the server to be judged, and
+failed on purpose at its end (each such transaction takes a zxid, as any
+does, and changes no node), so a missing parent, a node that exists, an ACL
+the server finds invalid or a parent whose ACL does not let this session
+create are refused in the report as the real run would refuse them. (Not
+predicted: --overwrite's ACL replacement, which is not part of a
+transaction, and byte quotas a server enforces.)
+
 The report counts what was created, updated, skipped and refused, and why. Each
-transaction is all or nothing: if one fails half way the report says how many
-nodes earlier ones wrote and the last of them, and the same import run again with
---skip-existing goes on from there. Exit status: 0 when nothing was refused,
-3 when some nodes were refused, 1 on failure.`,
+transaction is all or nothing: if one fails half way the error names how many
+nodes earlier ones wrote and the last of them, and the command that goes on
+from there (the same import with --skip-existing). Exit status: 0 when nothing
+was refused, 3 when some nodes were refused, 1 on failure.`,
 		Example: `  zkx import app.jsonl --dry-run
   zkx import app.jsonl --to /app-restored
   zkx import app.jsonl --skip-existing     # resume a stopped import
@@ -191,18 +208,23 @@ nodes earlier ones wrote and the last of them, and the same import run again wit
 			if err != nil {
 				return err
 			}
-			var in io.Reader = cmd.InOrStdin()
-			if args[0] != "-" {
-				f, err := os.Open(args[0])
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				in = f
-			}
-			src, err := transfer.ReadFile(in)
+			name := args[0]
+			file, err := openExport(name, cmd.InOrStdin())
 			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
+				return err
+			}
+			defer file.Close()
+			// The whole input is read and checked before anything is
+			// written: a bad line half way must not leave half an import.
+			if _, err := transfer.Check(file); err != nil {
+				return fmt.Errorf("%s: %w (nothing was written)", displayName(name), err)
+			}
+			if _, err := file.Seek(0, io.SeekStart); err != nil {
+				return err
+			}
+			src, err := transfer.ReadFile(file)
+			if err != nil {
+				return fmt.Errorf("%s: %w", displayName(name), err)
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
 			defer cancel()
@@ -212,12 +234,73 @@ nodes earlier ones wrote and the last of them, and the same import run again wit
 			}
 			defer c.Close()
 			defer bw.Close()
-			return runImport(ctx, cmd, bw, src, opts, format, flags.timeout)
+			err = runImport(ctx, cmd, bw, src, opts, format, flags.timeout)
+			var stopped *transfer.StoppedError
+			if errors.As(err, &stopped) {
+				return fmt.Errorf("%w; to go on: %s", err, resumeImport(name, to, stopped))
+			}
+			return err
 		},
 	}
 	flags.register(cmd)
 	cmd.Flags().StringVar(&to, "to", "", "recreate the export's root here (default: where it was)")
 	return cmd
+}
+
+// openExport opens the export to import, name or, for "-", stdin spooled
+// to a temporary file (removed on Close), so that it can be read twice:
+// once to check it whole, once to import it.
+func openExport(name string, stdin io.Reader) (*os.File, error) {
+	if name != "-" {
+		return os.Open(name)
+	}
+	f, err := os.CreateTemp("", "zkx-import-*.jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("spool stdin: %w", err)
+	}
+	os.Remove(f.Name()) // gone with the last descriptor
+	if _, err := io.Copy(f, stdin); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("spool stdin: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func displayName(name string) string {
+	if name == "-" {
+		return "stdin"
+	}
+	return name
+}
+
+// resumeImport is the command that goes on with an import that stopped.
+func resumeImport(name, to string, stopped *transfer.StoppedError) string {
+	flag := "--skip-existing"
+	if stopped.DataReplaced != "" {
+		flag = "--overwrite"
+	}
+	cmd := "zkx import " + shellQuote(name)
+	if to != "" {
+		cmd += " --to " + shellQuote(to)
+	}
+	cmd += " " + flag + " (with the same --server and credentials)"
+	if name == "-" {
+		cmd += ", the same export on stdin"
+	}
+	return cmd
+}
+
+// shellQuote quotes s for a shell when it holds more than plain
+// characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // runImport imports src with progress and prints the report.
