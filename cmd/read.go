@@ -175,7 +175,7 @@ func writeNodeTable(out io.Writer, rows []nodeJSON) error {
 	t.Row(st.Header("NAME"), st.Header("CHILDREN"), st.Header("BYTES"), st.Header("OWNER"), st.Header("MODIFIED"))
 	for _, r := range rows {
 		if r.Error != "" {
-			t.Row(cliout.Clean(r.Name), "-", "-", "-", st.Warn(r.Error))
+			t.Row(cliout.Clean(r.Name), "-", "-", "-", st.Warn(cliout.Clean(r.Error)))
 			continue
 		}
 		owner := st.Dim("persistent")

@@ -27,7 +27,7 @@ func (e *PathError) Error() string {
 	if e.Server == "" {
 		return fmt.Sprintf("%s %s: %s", e.Op, path, msg)
 	}
-	return fmt.Sprintf("%s %s on %s: %s", e.Op, path, e.Server, msg)
+	return fmt.Sprintf("%s %s on %s: %s", e.Op, path, display.Line(e.Server), msg)
 }
 
 func (e *PathError) Unwrap() error { return e.Err }

@@ -31,7 +31,7 @@ const (
 	Stalled
 )
 
-func (e *ProtocolError) Error() string { return e.Member + " " + e.withoutMember() }
+func (e *ProtocolError) Error() string { return display.Line(e.Member) + " " + e.withoutMember() }
 
 // withoutMember is the error as a line under its member's name.
 func (e *ProtocolError) withoutMember() string {

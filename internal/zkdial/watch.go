@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/internal/zktls"
 )
 
@@ -205,7 +206,7 @@ func (w *Watch) record(addr string, err error, soft bool) {
 	w.aborted = true
 	all := &AllFailedError{}
 	for _, m := range w.members {
-		all.Lines = append(all.Lines, m+": "+memberLine(w.failed[m].err))
+		all.Lines = append(all.Lines, display.Line(m)+": "+memberLine(w.failed[m].err))
 		all.Errs = append(all.Errs, w.failed[m].err)
 	}
 	w.fatal = all
