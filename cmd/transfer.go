@@ -186,8 +186,11 @@ transaction, and byte quotas a server enforces.)
 The report counts what was created, updated, skipped and refused, and why. Each
 transaction is all or nothing: if one fails half way the error names how many
 nodes earlier ones wrote and the last of them, and the command that goes on
-from there (the same import with --skip-existing). Exit status: 0 when nothing
-was refused, 3 when some nodes were refused, 1 on failure.`,
+from there (the same import with --skip-existing). With -o json the report is
+one object: created, updated, skipped, ephemeral, refused, refusals (path,
+reason; the first 100), last_written, transactions (in a dry run, those the
+import would send) and dry_run. Exit status: 0 when nothing was refused, 3 when
+some nodes were refused, 1 on failure.`,
 		Example: `  zkx import app.jsonl --dry-run
   zkx import app.jsonl --to /app-restored
   zkx import app.jsonl --skip-existing     # resume a stopped import
