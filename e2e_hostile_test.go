@@ -93,8 +93,10 @@ func TestNoTerminalInjection(t *testing.T) {
 	bin := goBuild(t)
 	evil := "127.0.0.1:1\x1b]0;pwned\x07\x1b[2J"
 	for name, run := range map[string]func() (int, string, time.Duration){
-		"--server":    func() (int, string, time.Duration) { return runBinary(t, bin, nil, "--server", evil, "ls", "/") },
-		"$ZK_SERVERS": func() (int, string, time.Duration) { return runBinary(t, bin, []string{"ZK_SERVERS=" + evil}, "ls", "/") },
+		"--server": func() (int, string, time.Duration) { return runBinary(t, bin, nil, "--server", evil, "ls", "/") },
+		"$ZK_SERVERS": func() (int, string, time.Duration) {
+			return runBinary(t, bin, []string{"ZK_SERVERS=" + evil}, "ls", "/")
+		},
 	} {
 		status, stderr, _ := run()
 		if status == 0 || strings.ContainsAny(stderr, "\x1b\x07") || !strings.Contains(stderr, `\x1b]0;pwned\x07`) {
