@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +13,22 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/jute"
 )
+
+// endConn closes ended when a read fails: the client has read all it
+// will.
+type endConn struct {
+	net.Conn
+	ended chan struct{}
+	once  sync.Once
+}
+
+func (c *endConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if err != nil {
+		c.once.Do(func() { close(c.ended) })
+	}
+	return n, err
+}
 
 // fuzzRequests are what the fuzzed session asks, in order (go-zookeeper
 // numbers them from xid 1): one of each kind of reply it decodes.
@@ -87,13 +104,15 @@ func FuzzGoZookeeperOverServerStream(f *testing.F) {
 func runGoZookeeperOver(t *testing.T, stream []byte) {
 	w := NewWatch([]string{"fuzz:2181"}, Options{})
 	dialed := false
+	ended := make(chan struct{}) // the client read the stream's end
 	dial := func(_, addr string, _ time.Duration) (net.Conn, error) {
 		if dialed {
 			return nil, errors.New("the fuzzed server takes one connection")
 		}
 		dialed = true
 		a := &attempt{addr: addr, w: w}
-		return newCheckedConn(newGuardConn(newScript(bytes.Clone(stream)), a, false), a, DefaultMaxFrame, false), nil
+		c := newCheckedConn(newGuardConn(newScript(bytes.Clone(stream)), a, false), a, DefaultMaxFrame, false)
+		return &endConn{Conn: c, ended: ended}, nil
 	}
 	conn, events, err := zk.Connect([]string{"fuzz:2181"}, 10*time.Second, zk.WithLogger(quietLogger{}), zk.WithLogInfo(false),
 		zk.WithMaxBufferSize(DefaultMaxFrame), zk.WithDialer(dial), zk.WithHostProvider(&Hosts{}))
@@ -109,15 +128,23 @@ func runGoZookeeperOver(t *testing.T, stream []byte) {
 			}
 		}
 	}()
+	// Once the client has read the stream's end, nothing more will come:
+	// a request queued since waits for a reconnection that cannot be.
 	hang := time.After(30 * time.Second)
 	select {
 	case <-asked:
+	case <-ended:
 	case <-hang:
 		t.Fatal("a request never ended")
 	}
 	// Close waits up to a second for an answer to closeSession that no
 	// connection will carry; the session's end is its events' close.
 	go conn.Close()
+	select {
+	case <-asked:
+	case <-hang:
+		t.Fatal("a request never ended")
+	}
 	for {
 		select {
 		case _, ok := <-events:
