@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 func newRootCommand() *cobra.Command { return newRoot(&globalOptions{}) }
@@ -78,7 +80,9 @@ func Run(buildVersion string) int {
 		if errors.As(err, &status) {
 			return int(status)
 		}
-		fmt.Fprintln(os.Stderr, "zkx:", err)
+		// What the user typed (--server, $ZK_SERVERS) and what the
+		// network sent may hold escape sequences: shown, not obeyed.
+		fmt.Fprintln(os.Stderr, "zkx:", display.Text(err.Error()))
 		var partial *partialError
 		if errors.As(err, &partial) {
 			return exitPartial

@@ -139,7 +139,7 @@ func Clean(s string) string { return display.Line(s) }
 
 // WriteJSON writes v as indented JSON with a trailing newline.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(display.JSONWriter{W: w}) // bidi and zero-width characters as \u escapes
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // "<9 bytes binary>" stays readable
 	return enc.Encode(v)
@@ -163,7 +163,7 @@ func (a *JSONArray) Add(v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	b := display.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	sep := ",\n  "
 	if a.count == 0 {
 		sep = "[\n  "
