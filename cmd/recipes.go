@@ -316,7 +316,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 		if format == cliout.JSON {
 			err = cliout.WriteJSON(out, locks)
 		} else {
-			err = writeLocks(out, locks, s.tables, flags.long)
+			err = writeLocks(out, locks, flags.long)
 		}
 	case kindQueues:
 		queues := normalQueues(s.res.Queues)
@@ -332,7 +332,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 		if format == cliout.JSON {
 			err = cliout.WriteJSON(out, elections)
 		} else {
-			err = writeElections(out, elections, s.tables, flags.long)
+			err = writeElections(out, elections, flags.long)
 		}
 	}
 	if err != nil {

@@ -153,6 +153,7 @@ type adminConnection struct {
 	Timeout     int64  `json:"session_timeout"`
 	LastCxid    int64  `json:"last_cxid"`
 	LastZxid    int64  `json:"last_zxid"`
+	LastResp    int64  `json:"last_response_time"`
 	LastLatency int64  `json:"last_latency"`
 	MinLatency  int64  `json:"min_latency"`
 	AvgLatency  int64  `json:"avg_latency"`
@@ -171,7 +172,7 @@ func (a adminConnections) connections() []Connection {
 			Client: javaSocketAddress(c.Address), SessionID: c.SessionID,
 			Queued: c.Outstanding, Received: c.Received, Sent: c.Sent, LastOp: c.LastOp,
 			Timeout:  time.Duration(c.Timeout) * time.Millisecond,
-			LastCxid: c.LastCxid, LastZxid: c.LastZxid,
+			LastCxid: c.LastCxid, LastZxid: c.LastZxid, LastResponse: c.LastResp,
 			LatencyLast: c.LastLatency, LatencyMin: c.MinLatency, LatencyAvg: c.AvgLatency, LatencyMax: c.MaxLatency,
 		}
 		if c.Established > 0 {

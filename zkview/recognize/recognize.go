@@ -32,6 +32,10 @@ type ServerTables interface {
 	// Watchers returns the sessions holding a data watch on path; known is
 	// whether the list is complete (every member's watch table was read).
 	Watchers(path string) (sessions []int64, known bool)
+	// LastHeard says when a server last answered the session (cons lresp,
+	// the AdminServer's last_response_time) and when it expires at the
+	// latest if silent; ok is false when the tables do not say.
+	LastHeard(session int64) (l zkview.Liveness, ok bool)
 }
 
 // Options tunes Dir and Scan.
@@ -46,6 +50,10 @@ type Options struct {
 	// HeldTooLong is how long a holder may hold before a warning (default
 	// 10 minutes).
 	HeldTooLong time.Duration
+	// Holds, when set, remembers across recognitions when holders began
+	// to hold (see HoldClock); without it a holder's start is known only
+	// when nothing changed in its directory since it was created.
+	Holds *HoldClock
 	// Viewer is the session of the program looking (the explorer's own),
 	// whose watches on the nodes it shows are not a contender's: it is
 	// left out of the sessions watching a lock held as one node.
@@ -375,6 +383,14 @@ const kazooSemaphoreLock = "-__lock__"
 // recognizePath classifies a listed directory, first looking around it:
 // with redirect, a component of a recipe is recognised as the recipe.
 func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (Recipe, error) {
+	r, err := rc.recognizePathRaw(ctx, dir, stat, children, redirect)
+	if r != nil {
+		settle(r)
+	}
+	return r, err
+}
+
+func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (Recipe, error) {
 	d := newRecDir(dir, stat, children)
 	if redirect && dir != "/" {
 		parent, base := path.Dir(dir), path.Base(dir)
@@ -446,9 +462,13 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 	if fam == rfNone {
 		return nil, nil
 	}
+	// Lock nodes of the strong layouts share one queue whoever wrote
+	// them: a lock of one library takes in the others' (see lock).
+	mixing := strongLockFamily(fam)
 	var members, foreign []recName
 	for _, n := range d.names {
-		if n.family() == fam || (fam == rfGeneric && n.HasSeq) {
+		f := n.family()
+		if f == fam || (fam == rfGeneric && n.HasSeq) || (mixing && lockFamily(f)) {
 			members = append(members, n)
 		} else {
 			foreign = append(foreign, n)
@@ -476,6 +496,9 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 		if ms, err = rc.readMembers(ctx, d.path, members); err != nil {
 			return nil, err
 		}
+		if mixing {
+			ms, foreign = weakPersistent(ms, foreign)
+		}
 	}
 	switch info.recipe {
 	case recElection:
@@ -483,7 +506,71 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 	case recSemaphore:
 		return rc.leasesOnly(d, ms, foreign), nil
 	}
-	return rc.lock(d, fam, ms, foreign), nil
+	return rc.lock(d, ms, foreign, present(d, members, ms, foreign)), nil
+}
+
+// lockFamily reports whether f's nodes are a mutex's or a read-write
+// lock's.
+func lockFamily(f recFamily) bool {
+	switch f {
+	case rfCuratorLock, rfCuratorRW, rfKazooLock, rfZKLock, rfPlainLock, rfPlainRW:
+		return true
+	}
+	return false
+}
+
+// strongLockFamily reports whether f is a lock layout of a library, whose
+// names alone say they are lock nodes.
+func strongLockFamily(f recFamily) bool {
+	switch f {
+	case rfCuratorLock, rfCuratorRW, rfKazooLock, rfZKLock:
+		return true
+	}
+	return false
+}
+
+// weakPersistent moves the persistent nodes of the plain layouts among a
+// library's lock nodes to foreign: the name alone is too weak a sign.
+func weakPersistent(ms []recMember, foreign []recName) ([]recMember, []recName) {
+	kept := ms[:0]
+	moved := false
+	for _, m := range ms {
+		if recFamilies[m.family()].ephemeral && m.session() == 0 {
+			foreign, moved = append(foreign, m.recName), true
+			continue
+		}
+		kept = append(kept, m)
+	}
+	if moved {
+		sortNames(foreign)
+	}
+	return kept, foreign
+}
+
+// present lists the children of d still there after its members were
+// read: every name listed, but the members found gone meanwhile (neither
+// read nor moved to foreign).
+func present(d recDir, members []recName, read []recMember, foreign []recName) []string {
+	kept := make(map[string]bool, len(read)+len(foreign))
+	for _, m := range read {
+		kept[m.Name] = true
+	}
+	for _, f := range foreign {
+		kept[f.Name] = true
+	}
+	gone := map[string]bool{}
+	for _, n := range members {
+		if !kept[n.Name] {
+			gone[n.Name] = true
+		}
+	}
+	out := make([]string, 0, len(d.names))
+	for _, n := range d.names {
+		if !gone[n.Name] {
+			out = append(out, n.Name)
+		}
+	}
+	return out
 }
 
 // readEphemeral reads members (sorted) when the lowest is ephemeral, and
