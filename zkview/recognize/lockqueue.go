@@ -41,11 +41,13 @@ func (rc *recognizer) lock(d recDir, ms []recMember, foreign []recName, children
 	rw := l.Recipe == recRWLock
 	l.Format, l.Formats = lockFormat(sides)
 	b := rc.buildDir(d)
+	choices := b.chooseRules(sides, children, ms)
 	var js []judged
-	for _, s := range sides {
+	for i, s := range sides {
 		j := judged{side: s}
-		var note string
-		j.rule, j.v, note = b.chooseRule(s, children, knownAt(children, ms, s.m))
+		ch := choices[i]
+		j.rule, j.v = s.rules[ch.rule], ch.v
+		note := ch.note
 		if j.v.holds {
 			j.c = b.holder(s.m, s.m.Name, "holder", true)
 		} else {
@@ -273,17 +275,53 @@ func decide(r lockRule, children, older []string, self string) verdict {
 	return then
 }
 
-// chooseRule decides which of the rules a contender's library may run by
-// it runs by. When they agree, it does not matter. Otherwise the servers'
-// watch tables tell: the rule whose predecessor the session watches, or,
-// when the tables show it watching none of them, the rule by which it
-// holds. Without them the library's default is taken, and note says what
-// else it may be.
-func (b *recBuild) chooseRule(s lockSide, children, older []string) (lockRule, verdict, string) {
-	vs := make([]verdict, len(s.rules))
-	for i, r := range s.rules {
-		vs[i] = decide(r, children, older, s.m.Name)
+// choice is the rule a contender is judged by (an index into its rules),
+// its verdict, and a note when the choice is a guess that matters.
+type choice struct {
+	rule int
+	v    verdict
+	note string
+	// evidence: the servers' watch tables showed which rule it runs by.
+	evidence bool
+}
+
+// chooseRules decides, for every contender, which of the rules its library
+// may run by it runs by. When they agree on what it does now, it does not
+// matter now; it is taken to run as the contenders of its format whose
+// rule is known do (a process configures all its locks alike), else by its
+// library's default. When they disagree, the servers' watch tables tell:
+// the rule whose predecessor the session watches, or, when the tables show
+// it watching none of them, the rule by which it holds. Without them the
+// default is taken, and the note says what else it may be.
+func (b *recBuild) chooseRules(sides []lockSide, children []string, ms []recMember) []choice {
+	out := make([]choice, len(sides))
+	verdicts := make([][]verdict, len(sides))
+	known := map[string]int{} // format → the rule contenders of it are seen to run by
+	for i, s := range sides {
+		older := knownAt(children, ms, s.m)
+		vs := make([]verdict, len(s.rules))
+		for k, r := range s.rules {
+			vs[k] = decide(r, children, older, s.m.Name)
+		}
+		verdicts[i] = vs
+		out[i] = b.chooseRule(s, vs)
+		if out[i].evidence {
+			known[s.format] = out[i].rule
+		}
 	}
+	for i, s := range sides {
+		if out[i].evidence || out[i].note != "" {
+			continue
+		}
+		if k, ok := known[s.format]; ok && k < len(s.rules) && verdicts[i][k] == out[i].v {
+			out[i].rule = k
+		}
+	}
+	return out
+}
+
+// chooseRule picks one contender's rule from its verdicts by each.
+func (b *recBuild) chooseRule(s lockSide, vs []verdict) choice {
 	alt := -1
 	for i := 1; i < len(vs); i++ {
 		if vs[i] != vs[0] {
@@ -292,7 +330,7 @@ func (b *recBuild) chooseRule(s lockSide, children, older []string) (lockRule, v
 		}
 	}
 	if alt < 0 {
-		return s.rules[0], vs[0], ""
+		return choice{v: vs[0]}
 	}
 	why := "the servers' watch tables were not read"
 	if t := b.rc.opts.Tables; t != nil && s.m.session() != 0 {
@@ -304,21 +342,21 @@ func (b *recBuild) chooseRule(s lockSide, children, older []string) (lockRule, v
 			}
 			watching, known := t.Watches(s.m.session(), ContenderPath(b.path, v.watch))
 			if watching {
-				return s.rules[i], v, ""
+				return choice{rule: i, v: v, evidence: true}
 			}
 			allKnown = allKnown && known
 		}
 		if allKnown {
 			for i, v := range vs {
 				if v.holds {
-					return s.rules[i], v, "" // it watches none of the nodes it would wait for
+					return choice{rule: i, v: v, evidence: true} // it watches none of the nodes it would wait for
 				}
 			}
 		}
 	}
 	note := fmt.Sprintf("%s %s: zkx cannot tell whether it runs as %s or as %s (%s); shown as the first, by which it would %s; as the second it would %s",
 		s.format, s.m.Name, s.rules[0].view, s.rules[alt].view, why, vs[0].text(), vs[alt].text())
-	return s.rules[0], vs[0], note
+	return choice{v: vs[0], note: note}
 }
 
 // text says what a verdict means in a sentence.
