@@ -98,7 +98,11 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	if kind.tables {
 		opts.Tables = tables
 		go func() {
-			in, err := g.introspect(ctx, progress, cs)
+			var own zkview.Toucher
+			if t, ok := c.(zkview.Toucher); ok {
+				own = t
+			}
+			in, err := g.introspectTouching(ctx, progress, cs, own)
 			if err != nil {
 				warnf(progress, "%v; client addresses, connections and watches are unknown", err)
 			}

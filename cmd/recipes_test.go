@@ -430,8 +430,9 @@ func TestSessionsCommand(t *testing.T) {
 		}
 		sessions := sessionClients(t, connect)
 		sa, sb := sessions[fmt.Sprintf("0x%x", a.SessionID())], sessions[fmt.Sprintf("0x%x", b.SessionID())]
-		if !reflect.DeepEqual(sa.Ephemerals, []string{base + "/a1", base + "/a2", base + "/a3"}) || !sa.Connected ||
-			!strings.HasPrefix(sa.Client, "127.0.0.1:") || sa.Server != connect || sa.TimeoutMs <= 0 {
+		if !reflect.DeepEqual(sa.Ephemerals, []string{base + "/a1", base + "/a2", base + "/a3"}) || sa.Connected == nil || !*sa.Connected ||
+			!strings.HasPrefix(sa.Client, "127.0.0.1:") || sa.Server != connect || sa.TimeoutMs <= 0 ||
+			sa.LastHeardMs == nil || sa.Silent || sa.From != "tables" {
 			t.Errorf("session a: %+v", sa)
 		}
 		if !reflect.DeepEqual(sb.Watches, []string{base + "/a1"}) || sb.WatchCount != 1 || len(sb.Ephemerals) != 0 ||
@@ -448,7 +449,9 @@ func TestSessionsCommand(t *testing.T) {
 }
 
 // Servers that allow only srvr: the refusals are told in one line, locks still
-// lists the lock (clients empty, watches inferred), sessions fails.
+// lists the lock (clients empty, watches inferred), sessions lists the
+// sessions the tree's ephemeral nodes name, says what is unknown and how
+// to let zkx read it.
 func TestRecipesRefusedIntrospection(t *testing.T) {
 	servers := map[string]func(t *testing.T) string{
 		"embedded": func(t *testing.T) string {
@@ -490,9 +493,30 @@ func TestRecipesRefusedIntrospection(t *testing.T) {
 			if err != nil || !strings.Contains(out, "inferred") || strings.Count(out, " ? ") != 4 {
 				t.Errorf("zkx locks -l without the tables: %v\n%s", err, out)
 			}
-			_, _, err = run(t, "--server", connect, "sessions")
-			if err == nil || !strings.Contains(err.Error(), "would list its sessions") {
-				t.Errorf("zkx sessions without cons and dump: %v", err)
+			var rows []sessionJSON
+			out, errs, err = run(t, "--server", connect, "sessions", "-o", "json")
+			if err != nil || json.Unmarshal([]byte(out), &rows) != nil {
+				t.Fatalf("zkx sessions without cons and dump: %v\n%s\n%s", err, out, errs)
+			}
+			found := map[string]sessionJSON{}
+			for _, r := range rows {
+				found[r.Session] = r
+			}
+			for _, c := range []contender{holder, waiter} {
+				r, ok := found[sessionHex(c.session)]
+				if !ok || !reflect.DeepEqual(r.Ephemerals, []string{dir + "/" + c.node}) || r.From != "ephemerals" || r.Client != "" ||
+					r.Connected != nil || r.LastHeardMs != nil {
+					t.Errorf("session %s from the tree: %+v (found %v)\n%s", sessionHex(c.session), r, ok, out)
+				}
+			}
+			if !strings.Contains(errs, "sessions are known from the ephemeral nodes of the tree") ||
+				!strings.Contains(errs, "add cons, wchc, wchp, dump to 4lw.commands.whitelist on every server, or give zkx the members' AdminServers") ||
+				!strings.Contains(errs, "--admin-url") {
+				t.Errorf("zkx sessions does not say what is unknown and how to read it:\n%s", errs)
+			}
+			out, _, err = run(t, "--server", connect, "sessions")
+			if err != nil || !strings.Contains(out, sessionHex(holder.session)) || strings.Contains(out, "0 sessions") {
+				t.Errorf("zkx sessions without the tables: %v\n%s", err, out)
 			}
 		})
 	}

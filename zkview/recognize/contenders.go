@@ -86,7 +86,7 @@ func (b *recBuild) session(c *Contender) {
 	if l, ok := t.LastHeard(c.SessionID); ok {
 		c.Liveness = l
 		ms := l.Silence(b.rc.opts.Now).Milliseconds()
-		c.LastHeardMs = &ms
+		c.LastHeardMs, c.LastHeardAtLeast = &ms, l.AtLeast
 		c.Silent = l.Silent(b.rc.opts.Now)
 	}
 }

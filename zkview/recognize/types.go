@@ -49,6 +49,10 @@ type Contender struct {
 	// (cons lresp, the AdminServer's last_response_time; pings count);
 	// absent when the tables do not say.
 	LastHeardMs *int64 `json:"last_heard_ms,omitempty"`
+	// LastHeardAtLeast is set when the silence may be longer than
+	// LastHeardMs says: zkx had no session on the session's server, whose
+	// present moment was then its freshest answer to another client.
+	LastHeardAtLeast bool `json:"last_heard_at_least,omitempty"`
 	// Silent is set when the session has not been heard from for more
 	// than a third of its timeout (zkview.Liveness.Silent).
 	Silent bool `json:"silent,omitempty"`
