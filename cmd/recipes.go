@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,7 @@ var (
 type scanFlags struct {
 	readFlags
 	long        bool
+	check       bool
 	heldTooLong time.Duration
 	connections int
 	walk        bool
@@ -233,7 +235,73 @@ curator | kazoo | zookeeper-recipes | go-zookeeper | generic), max_leases
 	flags.register(cmd, kindLocks)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
 	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
+	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the locks that need someone now (two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
 	return cmd
+}
+
+// exitCheckAlarm is zkx locks --check's exit status when a lock needs
+// someone now (Nagios's CRITICAL).
+const exitCheckAlarm = 2
+
+// runCheck prints the locks with alarms, one row per alarm (or their JSON
+// objects), and returns exitCheckAlarm when there is one.
+func runCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, locks []recognize.Lock, flags *scanFlags) error {
+	var alarmed []recognize.Lock
+	for _, l := range locks {
+		if len(l.Alarms) > 0 {
+			alarmed = append(alarmed, l)
+		}
+	}
+	out := cmd.OutOrStdout()
+	var err error
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(out, normalLocks(alarmed))
+	} else {
+		err = writeAlarms(out, alarmed)
+	}
+	if err != nil {
+		return err
+	}
+	if s.partial != nil {
+		warnf(cmd.ErrOrStderr(), "%v: locks not read were not checked", s.partial)
+	}
+	if len(alarmed) > 0 {
+		return exitStatus(exitCheckAlarm)
+	}
+	if format == cliout.Table && isTerminal(cmd.ErrOrStderr()) {
+		notef(cmd.ErrOrStderr(), "%s checked: none has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), flags.heldTooLong)
+	}
+	if s.partial != nil {
+		return &partialError{s.partial}
+	}
+	return nil
+}
+
+// writeAlarms prints one row per alarm of each lock: what is wrong, with
+// whom, in the warning's words.
+func writeAlarms(out io.Writer, locks []recognize.Lock) error {
+	if len(locks) == 0 {
+		return nil
+	}
+	st := cliout.NewStyles(out)
+	t := cliout.NewTable(out)
+	t.Row(st.Header("PATH"), st.Header("ALARM"), st.Header("HOLDER"), st.Header("WHAT"))
+	for _, l := range locks {
+		for _, a := range l.Alarms {
+			holder := "-"
+			for _, h := range l.Holders {
+				if h.Node == a.Node {
+					holder = who(h)
+				}
+			}
+			kind := st.Warn(a.Kind)
+			if a.Kind == recognize.AlarmTwoHolders {
+				kind = st.Bad(a.Kind)
+			}
+			t.Row(cliout.Clean(l.Path), kind, holder, cliout.Clean(a.Text))
+		}
+	}
+	return t.Flush()
 }
 
 func newQueuesCommand(g *globalOptions) *cobra.Command {
@@ -317,6 +385,9 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 	case kindLocks:
 		locks := normalLocks(s.res.Locks)
 		found = len(locks)
+		if flags.check {
+			return runCheck(cmd, s, format, locks, flags)
+		}
 		if format == cliout.JSON {
 			err = cliout.WriteJSON(out, locks)
 		} else {
