@@ -35,7 +35,7 @@ func TestLastHeard(t *testing.T) {
 		atLeast bool
 		expires time.Time
 	}{
-		{0x1, touched, false, touched.Add(34 * time.Second)},                      // + timeout + 2 ticks of zk1's conf
+		{0x1, touched, false, touched.Add(34 * time.Second)},                       // + timeout + 2 ticks of zk1's conf
 		{0x2, touched.Add(-25 * time.Second), false, touched.Add(9 * time.Second)}, // heard 25 s before the touch
 		{0x3, read, true, read.Add(13 * time.Second)},                              // zk2's freshest answer, at the read; its tick from zk1's conf
 		{0x4, read.Add(-3 * time.Second), true, read.Add(10 * time.Second)},
