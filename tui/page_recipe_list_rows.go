@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
@@ -38,22 +39,36 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 			{Title: "PATH", Weight: 4, Min: 16, Tail: true},
 			{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
 			{Title: "LEADER", Weight: 5, Min: 20},
-			{Title: "CLIENT", Fit: true, Most: 21, Hide: 1},
-			{Title: "LEADS", Fit: true, Most: 6, Hide: 3},
+			{Title: "CLIENT", Fit: true, Most: 21, Hide: 4},
+			{Title: "HEARD", Fit: true, Most: 10, Right: true, Hide: 3},
+			{Title: "LEADS", Fit: true, Most: 6, Right: true, Hide: 1},
 			{Title: "CANDIDATES", Fit: true, Most: 10, Right: true},
 			{Title: "WARNINGS", Weight: 1, Min: 8},
 		}
 	}
 	return []widget.ListColumn{
 		{Title: "PATH", Weight: 4, Min: 16, Tail: true},
-		{Title: "RECIPE", Fit: true, Most: 13, Hide: 3},
+		{Title: "RECIPE", Fit: true, Most: 13, Hide: 1},
 		{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
 		{Title: "HOLDER", Weight: 5, Min: 20},
-		{Title: "CLIENT", Fit: true, Most: 21, Hide: 1},
-		{Title: "HELD", Fit: true, Most: 6, Hide: 4},
+		{Title: "CLIENT", Fit: true, Most: 21, Hide: 5},
+		{Title: "HEARD", Fit: true, Most: 10, Right: true, Hide: 4},
+		{Title: "HELD", Fit: true, Most: 6, Right: true, Hide: 3},
 		{Title: "WAITERS", Fit: true, Most: 7, Right: true},
 		{Title: "WARNINGS", Weight: 1, Min: 8},
 	}
+}
+
+// heldCell says how long a holder has held: since zkx saw it begin, or
+// "≤" its node's age when that was not seen (a bound, dimmed).
+func heldCell(st theme.Styles, c recognize.Contender, now time.Time) string {
+	switch {
+	case !c.HeldSince.IsZero():
+		return display.Duration(now.Sub(c.HeldSince))
+	case c.Created.IsZero():
+		return ""
+	}
+	return st.Dim.Render("≤" + display.Duration(now.Sub(c.Created)))
 }
 
 // recipeRow draws one recipe of the list. The row's signature leaves out
@@ -71,22 +86,26 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 	}
 	switch r := v.(type) {
 	case *recognize.Lock:
-		holder, client, held := st.Dim.Render("(free)"), "", ""
+		holder, client, heard, held, heardSig := st.Dim.Render("(free)"), "", "", "", ""
 		if len(r.Holders) > 0 {
 			h := r.Holders[0]
 			holder = p.who(h)
 			if more := len(r.Holders) - 1; more > 0 {
 				holder += fmt.Sprintf(" +%d", more)
 			}
+			if r.Broken {
+				holder = st.Error.Render(fmt.Sprintf("✗ %d HOLDERS ", len(r.Holders))) + holder
+			}
 			client = display.Line(h.ClientText())
-			held = since(h.Created, now)
+			heard, heardSig = heardCell(st, h, now)
+			held = heldCell(st, h, now)
 		}
 		recipe := r.Recipe
 		if r.MaxLeases > 0 {
 			recipe += fmt.Sprintf(" %d/%d", len(r.Holders), r.MaxLeases)
 		}
-		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, held, strconv.Itoa(len(r.Waiters)), p.warnCell(warns)}
-		sig = append(append([]string{}, cells[:5]...), cells[6:]...)
+		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, heard, held, strconv.Itoa(len(r.Waiters)), p.warnCell(warns)}
+		sig = append(append(append([]string{}, cells[:5]...), heardSig), cells[7:]...)
 	case *recognize.Queue:
 		head := st.Dim.Render("(empty)")
 		if len(r.Items) > 0 {
@@ -102,14 +121,15 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 		cells = []string{p.pathCell(r.Path), r.Format, strconv.Itoa(r.Length), head, p.warnCell(warns)}
 		sig = append([]string{}, cells...)
 	case *recognize.Election:
-		leader, client, leads := st.Dim.Render("(none)"), "", ""
+		leader, client, heard, leads, heardSig := st.Dim.Render("(none)"), "", "", "", ""
 		if r.Leader != nil {
 			leader = p.who(*r.Leader)
 			client = display.Line(r.Leader.ClientText())
-			leads = since(r.Leader.Created, now)
+			heard, heardSig = heardCell(st, *r.Leader, now)
+			leads = heldCell(st, *r.Leader, now)
 		}
-		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
-		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
+		cells = []string{p.pathCell(r.Path), r.Format, leader, client, heard, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
+		sig = append(append(append([]string{}, cells[:4]...), heardSig), cells[6:]...)
 	}
 	if err := p.errs[key]; err != nil && len(cells) > 0 {
 		// The last read of a listed recipe failed: say so where its
@@ -139,7 +159,7 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 		if inLine > 0 {
 			state += st.Dim.Render(fmt.Sprintf(" · %d in line", inLine))
 		}
-		session, held = c.Session, since(c.Created, now)
+		session, held = c.Session, heldCell(st, *c, now)
 		if p.ctx.you(c.SessionID) {
 			session = st.You.Render("you")
 		}

@@ -28,6 +28,11 @@ type adminClient struct {
 	http *http.Client
 }
 
+// AdminBase checks and normalises an AdminServer URL as Options.AdminURLs
+// takes it: http or https with a host; a URL without a path gets
+// "/commands"; a trailing slash goes.
+func AdminBase(raw string) (string, error) { return adminBase(raw) }
+
 // adminBase normalises an AdminServer URL: a URL without a path gets
 // "/commands"; a trailing slash goes.
 func adminBase(raw string) (string, error) {

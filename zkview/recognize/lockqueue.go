@@ -565,8 +565,10 @@ func handovers(l *Lock, js []judged, children []string) map[string]string {
 			text = strings.Join(takes, " and ") + " take over: their watches on this node fire, and by their libraries' rules nothing is before them then"
 		case len(waits) > 0:
 			text = "nobody at once: " + strings.Join(waits, "; ")
-		case len(l.Waiters) == 0:
+		case len(l.Waiters) == 0 && len(others) == 0:
 			text = "nobody waits: the lock is free"
+		case len(l.Waiters) == 0:
+			text = "nobody waits"
 		default:
 			text = "nobody wakes: no waiter watches this node"
 		}
@@ -596,3 +598,23 @@ func contenderName(c Contender) string {
 // then finds nothing before them), or why nobody does. "" for a node that
 // is not a holder's.
 func (l *Lock) Handover(node string) string { return l.handovers[node] }
+
+// Handover says what happens when the leader's node is deleted: the
+// candidate watching it leads (every election recognised is a chain).
+func (e *Election) Handover(node string) string {
+	if e.Leader == nil || e.Leader.Node != node {
+		return ""
+	}
+	for _, c := range e.Candidates {
+		if c.WaitsFor == node {
+			if c.Node == "" {
+				return fmt.Sprintf("one of the %d sessions watching it, whichever creates it first", len(e.Candidates))
+			}
+			return contenderName(c) + " takes over: its watch on this node fires, and nothing is before it then"
+		}
+	}
+	if len(e.Candidates) == 0 {
+		return "nobody is in line: the election has no leader until someone stands"
+	}
+	return "nobody wakes: no candidate watches this node"
+}

@@ -2,6 +2,7 @@ package recognize
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,7 +22,8 @@ func (rc *recognizer) leasesOnly(d recDir, ms []recMember, foreign []recName) *L
 	}
 	b.checkForeign(foreign, "", "curator semaphore")
 	b.checkWrap(namesOf(ms), "")
-	l.Warnings = b.warn
+	l.Warnings, l.Alarms = b.warn, b.alarms
+	l.handovers = leaseHandovers(l, "its maximum (which Curator does not store)")
 	return l
 }
 
@@ -111,8 +113,26 @@ func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (Recipe, e
 	b.checkForeign(foreign, "", l.Format+" semaphore")
 	b.checkWrap(namesOf(leases), "leases/")
 	b.checkWrap(namesOf(locks), "locks/")
-	l.Warnings = b.warn
+	l.Warnings, l.Alarms = b.warn, b.alarms
+	l.handovers = leaseHandovers(l, "its maximum (which Curator does not store)")
 	return l, nil
+}
+
+// leaseHandovers says, for each lease of a semaphore, what its deletion
+// does: the waiter that holds the semaphore's lock (the only one watching
+// the leases) counts them again and takes a lease if fewer than max are
+// taken.
+func leaseHandovers(l *Lock, max string) map[string]string {
+	out := map[string]string{}
+	for _, h := range l.Holders {
+		switch {
+		case len(l.Waiters) == 0:
+			out[h.Node] = "nobody waits: one more lease is free"
+		default:
+			out[h.Node] = contenderName(l.Waiters[0]) + " counts the leases again and takes one if fewer than " + max + " are taken"
+		}
+	}
+	return out
 }
 
 // kazooSemaphore reads a Kazoo Semaphore: its node <p> holds max_leases as
@@ -173,6 +193,7 @@ func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (Recipe, err
 	b.checkOrphans(locks, lockDir+"/")
 	b.checkForeign(foreign, "", "kazoo semaphore")
 	b.checkWrap(namesOf(locks), lockDir+"/")
-	l.Warnings = b.warn
+	l.Warnings, l.Alarms = b.warn, b.alarms
+	l.handovers = leaseHandovers(l, fmt.Sprintf("max_leases (%d)", l.MaxLeases))
 	return l, nil
 }
