@@ -243,8 +243,9 @@ session timeout (cons lresp, the AdminServer's last_response_time, compared
 only with the same server's clock) is warned about: frozen or cut off, with
 when its session expires at the latest.
 
---check prints only the locks that need someone now — two holders, a holder
-whose session has no connection, a silent holder, a holder past
+--check prints only the locks that need someone now — two holders (or maybe
+two, when zkx had to assume a library's configuration), a holder whose
+session has no connection, a silent holder, a holder past
 --held-too-long (by held_ms; by its node's age, which bounds it, when the
 start of its holding was not seen, and the alarm says so) — and exits 2
 when there is one (0 when none, 3 when part of the tree could not be read).
@@ -255,9 +256,11 @@ are listed here, the leader as the holder.
 JSON objects: path, recipe (mutex | rwlock | semaphore), format (zkx |
 curator | kazoo | zookeeper-recipes | go-zookeeper | generic |
 ephemeral-node, or mixed with formats listing them), broken (two holders
-where one may hold), max_leases (Kazoo semaphores), holders, waiters (in
-queue order), warnings, and alarms ([{kind: two-holders | gone-holder |
-silent-holder | held-too-long, node, text}], the warnings --check acts on).
+where one may hold), maybe_broken (so only if a contender runs by its
+library's default rule, which zkx could not confirm), max_leases (Kazoo
+semaphores), holders, waiters (in queue order), warnings, and alarms
+([{kind: two-holders | maybe-two-holders | gone-holder | silent-holder |
+held-too-long, node, text}], the warnings --check acts on).
 ` + contenderHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx locks
@@ -333,7 +336,7 @@ func writeAlarms(out io.Writer, locks []recognize.Lock) error {
 				}
 			}
 			kind := st.Warn(a.Kind)
-			if a.Kind == recognize.AlarmTwoHolders {
+			if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
 				kind = st.Bad(a.Kind)
 			}
 			t.Row(cliout.Clean(l.Path), kind, holder, cliout.Clean(a.Text))

@@ -31,7 +31,7 @@ func writeLocks(out io.Writer, locks []recognize.Lock, long bool) error {
 			if l.MaxLeases > 0 {
 				title += fmt.Sprintf(", max %d leases", l.MaxLeases)
 			}
-			if err := writeRecipeBlock(out, st, i > 0, title, l.Lineup(), l.Warnings, l.Broken); err != nil {
+			if err := writeRecipeBlock(out, st, i > 0, title, l.Lineup(), l.Warnings, brokenLabel(st, l)); err != nil {
 				return err
 			}
 		}
@@ -49,8 +49,11 @@ func writeLocks(out io.Writer, locks []recognize.Lock, long bool) error {
 			}
 			held = heldText(h)
 		}
-		if l.Broken {
-			holder = st.Warn("BROKEN ") + holder
+		switch {
+		case l.Broken:
+			holder = st.Bad("BROKEN ") + holder
+		case l.MaybeBroken:
+			holder = st.Warn("MAYBE BROKEN ") + holder
 		}
 		t.Row(cliout.Clean(l.Path), l.Recipe, l.Format, holder, held, strconv.Itoa(len(l.Waiters)), warnCount(st, l.Warnings))
 	}
@@ -73,7 +76,7 @@ func writeElections(out io.Writer, elections []recognize.Election, long bool) er
 	if long {
 		for i, e := range elections {
 			title := fmt.Sprintf("%s  election  %s  %s", st.Header(cliout.Clean(e.Path)), e.Format, plural(len(e.Candidates), "candidate"))
-			if err := writeRecipeBlock(out, st, i > 0, title, e.Lineup(), e.Warnings, false); err != nil {
+			if err := writeRecipeBlock(out, st, i > 0, title, e.Lineup(), e.Warnings, ""); err != nil {
 				return err
 			}
 		}
@@ -164,10 +167,22 @@ func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 	})
 }
 
+// brokenLabel labels a broken lock's first warning: BROKEN in red, MAYBE
+// BROKEN when it rests on a rule zkx assumed; "" for a lock that is not.
+func brokenLabel(st cliout.Styles, l recognize.Lock) string {
+	switch {
+	case l.Broken:
+		return st.Bad("BROKEN:")
+	case l.MaybeBroken:
+		return st.Warn("MAYBE BROKEN:")
+	}
+	return ""
+}
+
 // writeRecipeBlock prints one recipe in the long view: a title, a row per
 // contender, the wait chain when it is one line, and the warnings (the
-// first in red when the lock is broken).
-func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, places []recognize.Place, warnings []string, broken bool) error {
+// first labelled broken when the lock is).
+func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, places []recognize.Place, warnings []string, broken string) error {
 	if gap {
 		fmt.Fprintln(out)
 	}
@@ -201,8 +216,8 @@ func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, p
 	}
 	for i, w := range warnings {
 		label := st.Warn("warning:")
-		if broken && i == 0 {
-			label = st.Bad("BROKEN:")
+		if broken != "" && i == 0 {
+			label = broken
 		}
 		fmt.Fprintf(out, "  %s %s\n", label, cliout.Clean(w))
 	}

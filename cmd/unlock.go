@@ -168,7 +168,7 @@ func unlockTarget(l *recognize.Lock, node string) (recognize.Contender, error) {
 		return l.Holders[0], nil
 	}
 	broken := ""
-	if l.Broken {
+	if l.Broken || l.MaybeBroken {
 		broken = " (" + l.Warnings[0] + ")"
 	}
 	return recognize.Contender{}, fmt.Errorf("%s has %d holders%s: pass --node with the one to release: %s", l.Path, len(l.Holders), broken, holderNames(l))
@@ -225,8 +225,11 @@ func describeUnlock(w io.Writer, l *recognize.Lock, h recognize.Contender) {
 	} {
 		fmt.Fprintf(w, "  %-8s %s\n", line[0], line[1])
 	}
-	if l.Broken {
+	switch {
+	case l.Broken:
 		fmt.Fprintf(w, "  BROKEN   %s\n", cliout.Clean(l.Warnings[0]))
+	case l.MaybeBroken:
+		fmt.Fprintf(w, "  MAYBE BROKEN %s\n", cliout.Clean(l.Warnings[0]))
 	}
 	fmt.Fprintln(w, "  Its owner is not told: if it is alive it may still believe it holds the lock.")
 }

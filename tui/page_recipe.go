@@ -221,8 +221,12 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	}
 	st := p.ctx.Styles
 	var body []string
-	if l, ok := p.view.recipe.(*recognize.Lock); ok && l.Broken {
-		body = append(body, st.Error.Render("✗ "+display.Line(l.Warnings[0])), "", "Which holder's node is to go?")
+	if l, ok := p.view.recipe.(*recognize.Lock); ok && (l.Broken || l.MaybeBroken) {
+		mark, style := "✗ ", st.Error
+		if !l.Broken {
+			mark, style = "⚠ ", st.Warning
+		}
+		body = append(body, style.Render(mark+display.Line(l.Warnings[0])), "", "Which holder's node is to go?")
 	} else {
 		body = append(body, fmt.Sprintf("%d hold at once. Which one's node is to go?", len(holders)))
 	}

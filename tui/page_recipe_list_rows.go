@@ -93,8 +93,11 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 			if more := len(r.Holders) - 1; more > 0 {
 				holder += fmt.Sprintf(" +%d", more)
 			}
-			if r.Broken {
+			switch {
+			case r.Broken:
 				holder = st.Error.Render(fmt.Sprintf("✗ %d HOLDERS ", len(r.Holders))) + holder
+			case r.MaybeBroken:
+				holder = st.Warning.Render(fmt.Sprintf("%d HOLDERS? ", len(r.Holders))) + holder
 			}
 			client = display.Line(h.ClientText())
 			heard, heardSig = heardCell(st, h, now)

@@ -373,9 +373,15 @@ func (v *recipePane) summary() []string {
 		add(st.Label.Render(info.System+" "+info.Role) + st.Dim.Render(" · "+display.Line(info.SystemRoot)))
 	}
 	warnings := info.Warnings
-	if l, ok := v.recipe.(*recognize.Lock); ok && l.Broken && len(warnings) > 0 {
-		add(st.Error.Render("✗ " + warnings[0]))
-		warnings = warnings[1:]
+	if l, ok := v.recipe.(*recognize.Lock); ok && len(warnings) > 0 {
+		switch {
+		case l.Broken:
+			add(st.Error.Render("✗ " + warnings[0]))
+			warnings = warnings[1:]
+		case l.MaybeBroken:
+			add(st.Warning.Render("⚠ " + warnings[0]))
+			warnings = warnings[1:]
+		}
 	}
 	add(st.Title.Render(v.head()))
 	now := v.ctx.Now()

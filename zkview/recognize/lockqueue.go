@@ -21,6 +21,12 @@ type judged struct {
 	rule lockRule
 	v    verdict
 	c    Contender
+	// assumed: the library could run by another rule that decides
+	// otherwise, and nothing told which (see chooseRules).
+	assumed bool
+	// known: the rule is the only one, or the watch tables showed it
+	// (for this contender or another of its format).
+	known bool
 }
 
 // lock builds a mutex or a read-write lock from the lock nodes ms of a
@@ -46,7 +52,8 @@ func (rc *recognizer) lock(d recDir, ms []recMember, foreign []recName, children
 	for i, s := range sides {
 		j := judged{side: s}
 		ch := choices[i]
-		j.rule, j.v = s.rules[ch.rule], ch.v
+		j.rule, j.v, j.assumed = s.rules[ch.rule], ch.v, ch.note != ""
+		j.known = len(s.rules) == 1 || ch.evidence
 		note := ch.note
 		if j.v.holds {
 			j.c = b.holder(s.m, s.m.Name, "holder", true)
@@ -84,10 +91,32 @@ func (rc *recognizer) lock(d recDir, ms []recMember, foreign []recName, children
 		l.Holders[i].Next = nextOf(js, l.Holders[i].Node, children)
 	}
 	l.Warnings, l.Alarms = b.warn, b.alarms
-	if broken := brokenText(l.Holders); broken != "" {
+	var sure []Contender // holders whose rule is known, or does not matter
+	var unsure []string
+	for _, j := range js {
+		switch {
+		case j.v.holds && !j.assumed:
+			sure = append(sure, j.c)
+		case j.v.holds:
+			unsure = append(unsure, j.side.format+" "+j.c.Node)
+		}
+	}
+	switch broken := brokenText(l.Holders); {
+	case broken == "":
+	case brokenText(sure) != "":
 		l.Broken = true
 		l.Warnings = append([]string{broken}, l.Warnings...)
 		l.Alarms = append([]Alarm{{Kind: AlarmTwoHolders, Text: broken}}, l.Alarms...)
+	default:
+		// The second holder holds only by a rule zkx had to assume.
+		who := strings.Join(unsure, " and ") + " hold only if they run by their libraries' defaults"
+		if len(unsure) == 1 {
+			who = unsure[0] + " holds only if it runs by its library's default"
+		}
+		maybe := fmt.Sprintf("maybe %s: %s, which zkx cannot confirm without the servers' watch tables", broken, who)
+		l.MaybeBroken = true
+		l.Warnings = append([]string{maybe}, l.Warnings...)
+		l.Alarms = append([]Alarm{{Kind: AlarmMaybeTwoHolders, Text: maybe}}, l.Alarms...)
 	}
 	return l
 }
@@ -281,7 +310,8 @@ type choice struct {
 	rule int
 	v    verdict
 	note string
-	// evidence: the servers' watch tables showed which rule it runs by.
+	// evidence: the servers' watch tables showed which rule it (or
+	// another contender of its format) runs by.
 	evidence bool
 }
 
@@ -314,7 +344,7 @@ func (b *recBuild) chooseRules(sides []lockSide, children []string, ms []recMemb
 			continue
 		}
 		if k, ok := known[s.format]; ok && k < len(s.rules) && verdicts[i][k] == out[i].v {
-			out[i].rule = k
+			out[i].rule, out[i].evidence = k, true
 		}
 	}
 	return out
@@ -483,8 +513,12 @@ func (b *recBuild) warnMixed(js []judged, children []string) {
 		if sp.j.v.holds {
 			continue // a holder: brokenText names it when the other holds too
 		}
-		b.warnf("%s waiter %s does not count %s %s, queued before it: once what it waits for goes, it takes the lock even while %s holds",
-			sp.j.side.format, b.who(sp.j.c), sp.before.side.format, sp.before.side.m.Name, sp.before.side.m.Name)
+		unless := ""
+		if !sp.j.known {
+			unless = " (if it runs as " + sp.j.rule.view + ", its library's default)"
+		}
+		b.warnf("%s waiter %s%s does not count %s %s, queued before it: once what it waits for goes, it takes the lock even while %s holds",
+			sp.j.side.format, b.who(sp.j.c), unless, sp.before.side.format, sp.before.side.m.Name, sp.before.side.m.Name)
 	}
 }
 

@@ -76,7 +76,8 @@ type Contender struct {
 // Alarm is a condition that calls for someone to look now: what `zkx
 // locks --check` reports.
 type Alarm struct {
-	// Kind is two-holders, gone-holder, silent-holder or held-too-long.
+	// Kind is two-holders, maybe-two-holders, gone-holder, silent-holder
+	// or held-too-long.
 	Kind string `json:"kind"`
 	// Node is the holder it is about ("" for two-holders).
 	Node string `json:"node,omitempty"`
@@ -86,10 +87,11 @@ type Alarm struct {
 
 // The kinds of Alarm.
 const (
-	AlarmTwoHolders  = "two-holders"
-	AlarmGoneHolder  = "gone-holder"
-	AlarmSilent      = "silent-holder"
-	AlarmHeldTooLong = "held-too-long"
+	AlarmTwoHolders      = "two-holders"
+	AlarmMaybeTwoHolders = "maybe-two-holders"
+	AlarmGoneHolder      = "gone-holder"
+	AlarmSilent          = "silent-holder"
+	AlarmHeldTooLong     = "held-too-long"
 )
 
 // SystemTag says which known system a recognised object belongs to and
@@ -122,10 +124,16 @@ type Lock struct {
 	// Broken is set when more contenders believe they hold than the
 	// recipe lets in: two holders of a mutex, a writer holding with anyone
 	// else. Warnings[0] then says who.
-	Broken   bool        `json:"broken,omitempty"`
-	Holders  []Contender `json:"holders"`
-	Waiters  []Contender `json:"waiters"`
-	Warnings []string    `json:"warnings"`
+	Broken bool `json:"broken,omitempty"`
+	// MaybeBroken is set instead when the lock is broken only if a
+	// contender runs by its library's default rule, which zkx had to
+	// assume (a Kazoo Lock with or without extra_lock_patterns, and the
+	// servers' watch tables not read). Warnings[0] then says who, and why
+	// zkx is not sure.
+	MaybeBroken bool        `json:"maybe_broken,omitempty"`
+	Holders     []Contender `json:"holders"`
+	Waiters     []Contender `json:"waiters"`
+	Warnings    []string    `json:"warnings"`
 	// Alarms are the conditions of Warnings that call for someone now.
 	Alarms []Alarm `json:"alarms,omitempty"`
 
