@@ -258,20 +258,18 @@ func (p *recipePage) confirmRelease(h recognize.Place) tea.Cmd {
 	if !c.HeldSince.IsZero() {
 		held = fmt.Sprintf("since %s (%s)", c.HeldSince.Format("15:04:05"), display.Duration(now.Sub(c.HeldSince)))
 	}
-	heard, _ := heardCell(st, c, now)
-	switch heard {
-	case "?":
-		heard = "unknown (the servers do not say)"
-	case "-":
-		heard = "-"
+	heard := "unknown (the servers do not say)"
+	switch {
+	case c.Connected != nil && !*c.Connected:
+		heard = st.Error.Render("no connection: its session is ending")
+	case c.Liveness.Heard.IsZero():
+	case c.Liveness.Silent(now):
+		heard = st.Error.Render("SILENT for " + display.Duration(c.Liveness.Silence(now)) + ": frozen or cut off")
+		if !c.Liveness.ExpiresBy.IsZero() {
+			heard += st.Error.Render(", its session expires by " + c.Liveness.ExpiresBy.Format("15:04:05"))
+		}
 	default:
-		heard += " ago"
-		if c.Liveness.Silent(now) {
-			heard = st.Error.Render("SILENT " + display.Duration(c.Liveness.Silence(now)) + ": frozen or cut off")
-		}
-		if c.Connected != nil && !*c.Connected {
-			heard = st.Error.Render("no connection: its session is ending")
-		}
+		heard = display.Duration(c.Liveness.Silence(now)) + " ago"
 	}
 	next := ""
 	switch r := p.view.recipe.(type) {

@@ -249,8 +249,16 @@ func (p *recipeListPage) rebuild() {
 func (p *recipeListPage) scheduleRedraw() {
 	now := p.ctx.Now()
 	p.redrawAt = time.Time{}
-	for _, r := range p.tbl.Visible() {
-		for _, t := range shownTimes(p.recipes[r.Key]) {
+	var tables []time.Time
+	if in := p.live.intro.last; p.kind.tables() && in != nil {
+		tables = append(tables, in.At)
+	}
+	for _, r := range append(p.tbl.Visible(), widget.TableRow{}) {
+		times := tables
+		if r.Key != "" {
+			times = shownTimes(p.recipes[r.Key])
+		}
+		for _, t := range times {
 			at := now.Add(display.DurationStep(now.Sub(t)))
 			if p.redrawAt.IsZero() || at.Before(p.redrawAt) {
 				p.redrawAt = at
@@ -407,6 +415,11 @@ func (p *recipeListPage) summary() string {
 		scanned = fmt.Sprintf("scanning again… %s nodes", display.Count(p.scan.nodes.Load()))
 	}
 	parts = append(parts, st.Dim.Render(scanned))
+	if in := p.live.intro.last; p.kind.tables() && in != nil {
+		// HEARD is as of this read: the list asks again only when a
+		// recipe changes (a recipe's own page asks every few seconds).
+		parts = append(parts, st.Dim.Render("server tables "+display.Duration(p.ctx.Now().Sub(in.At))+" old"))
+	}
 	return st.Title.Render(s) + st.Dim.Render(" · ") + strings.Join(parts, st.Dim.Render(" · "))
 }
 

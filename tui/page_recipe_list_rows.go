@@ -40,8 +40,8 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 			{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
 			{Title: "LEADER", Weight: 5, Min: 20},
 			{Title: "CLIENT", Fit: true, Most: 21, Hide: 4},
-			{Title: "HEARD", Fit: true, Most: 10, Right: true, Hide: 3},
-			{Title: "LEADS", Fit: true, Most: 6, Right: true, Hide: 1},
+			{Title: "HEARD", Fit: true, Most: 8, Right: true, Hide: 3},
+			{Title: "LEADS", Fit: true, Most: 7, Right: true, Hide: 1},
 			{Title: "CANDIDATES", Fit: true, Most: 10, Right: true},
 			{Title: "WARNINGS", Weight: 1, Min: 8},
 		}
@@ -52,8 +52,8 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 		{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
 		{Title: "HOLDER", Weight: 5, Min: 20},
 		{Title: "CLIENT", Fit: true, Most: 21, Hide: 5},
-		{Title: "HEARD", Fit: true, Most: 10, Right: true, Hide: 4},
-		{Title: "HELD", Fit: true, Most: 6, Right: true, Hide: 3},
+		{Title: "HEARD", Fit: true, Most: 8, Right: true, Hide: 4},
+		{Title: "HELD", Fit: true, Most: 7, Right: true, Hide: 3},
 		{Title: "WAITERS", Fit: true, Most: 7, Right: true},
 		{Title: "WARNINGS", Weight: 1, Min: 8},
 	}
@@ -95,9 +95,9 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 			}
 			switch {
 			case r.Broken:
-				holder = st.Error.Render(fmt.Sprintf("✗ %d HOLDERS ", len(r.Holders))) + holder
+				holder = st.Error.Render(fmt.Sprintf("✗ %d HOLDERS: %s", len(r.Holders), holderLabels(r.Holders)))
 			case r.MaybeBroken:
-				holder = st.Warning.Render(fmt.Sprintf("%d HOLDERS? ", len(r.Holders))) + holder
+				holder = st.Warning.Render(fmt.Sprintf("%d HOLDERS?: %s", len(r.Holders), holderLabels(r.Holders)))
 			}
 			client = display.Line(h.ClientText())
 			heard, heardSig = heardCell(st, h, now)
@@ -195,6 +195,15 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 		state = r.Kind
 	}
 	return []string{info.System, info.Role, state, session, held, p.pathCell(info.Path), p.warnCell(info.Warnings)}
+}
+
+// holderLabels names holders by their nodes: "#3 #4".
+func holderLabels(hs []recognize.Contender) string {
+	labels := make([]string, len(hs))
+	for i, h := range hs {
+		labels[i] = nodeLabel(h)
+	}
+	return strings.Join(labels, " ")
 }
 
 // pathCell shows a recipe's path, escaped.

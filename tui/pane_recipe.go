@@ -224,13 +224,13 @@ func (v *recipePane) columns() []widget.Column {
 		return []widget.Column{{Title: "#", Width: 5, Right: true}, {Title: "NODE", Width: 22}, {Title: "PRIORITY", Width: 8, Drop: 1},
 			{Title: "DATA", Min: 10}, {Title: "", Width: 6, Drop: 2}}
 	}
-	cols := []widget.Column{{Title: "ROLE", Width: 14}, {Title: "NODE", Width: 16}}
+	cols := []widget.Column{{Title: "ROLE", Width: 14}, {Title: "NODE", Width: 18}}
 	if v.mixed() {
 		cols = append(cols, widget.Column{Title: "FORMAT", Width: 7, Drop: 3})
 	}
 	return append(cols, widget.Column{Title: "SESSION", Width: 17, Drop: 2}, widget.Column{Title: "CLIENT", Width: 15, Drop: 4},
-		widget.Column{Title: "HEARD", Width: 10, Right: true}, widget.Column{Title: "AGE", Width: 6, Right: true},
-		widget.Column{Title: "WAITS FOR", Width: 18, Drop: 1}, widget.Column{Title: "DATA", Min: 8, Drop: 5})
+		widget.Column{Title: "HEARD", Width: 8, Right: true}, widget.Column{Title: "AGE", Width: 6, Right: true},
+		widget.Column{Title: "WAITS FOR", Width: 17, Drop: 1}, widget.Column{Title: "DATA", Min: 9, Drop: 5})
 }
 
 // rows builds the table; each row's key is its node, so the cursor and
@@ -267,7 +267,7 @@ func (v *recipePane) rows() []widget.TableRow {
 			if c.Watch == recognize.WatchObserved {
 				mark = "✓ "
 			}
-			waits = mark + tailName(relativeNode(c.WaitsFor), 16)
+			waits = mark + tailName(relativeNode(c.WaitsFor), 15)
 		}
 		age := "-"
 		if !c.Created.IsZero() {
@@ -286,7 +286,7 @@ func (v *recipePane) rows() []widget.TableRow {
 		if key == "" {
 			key = c.Session // a herd's waiters have no node, only a session
 		}
-		cells := []string{role, tailName(relativeNode(c.Node), 16)}
+		cells := []string{role, tailName(relativeNode(c.Node), 18)}
 		if v.mixed() {
 			cells = append(cells, formatShort(c.Format))
 		}
@@ -325,9 +325,10 @@ func formatShort(f string) string {
 }
 
 // heardCell says how long ago the contender's server last answered its
-// session, live: SILENT past a third of its timeout, "no conn" when no
-// server lists a connection of it, ? when the servers do not say. sig
-// changes only when what it says changes, not as seconds pass.
+// session, as of the last read of the servers' tables: ⚠ past a third of
+// its timeout (silent), "no conn" when no server lists a connection of
+// it, ? when the servers do not say. sig changes only when what it says
+// changes, not as seconds pass.
 func heardCell(st theme.Styles, c recognize.Contender, now time.Time) (cell, sig string) {
 	switch {
 	case c.Connected != nil && !*c.Connected:
@@ -338,7 +339,7 @@ func heardCell(st theme.Styles, c recognize.Contender, now time.Time) (cell, sig
 		}
 		return "?", "?"
 	case c.Liveness.Silent(now):
-		return st.Error.Render("SILENT " + display.Duration(c.Liveness.Silence(now))), "silent"
+		return st.Error.Render("⚠ " + display.Duration(c.Liveness.Silence(now))), "silent"
 	}
 	s := display.Duration(c.Liveness.Silence(now))
 	if c.Liveness.AtLeast {
@@ -479,7 +480,7 @@ func (v *recipePane) holderLine(p recognize.Place, now time.Time) string {
 	case !c.HeldSince.IsZero():
 		parts = append(parts, fmt.Sprintf("holding since %s (%s)", c.HeldSince.Format("15:04:05"), display.Duration(now.Sub(c.HeldSince))))
 	case !c.Created.IsZero():
-		parts = append(parts, st.Dim.Render(fmt.Sprintf("node %s old; when it began to hold was not seen", display.Duration(now.Sub(c.Created)))))
+		parts = append(parts, st.Dim.Render(fmt.Sprintf("held: start not seen (node %s old)", display.Duration(now.Sub(c.Created)))))
 	}
 	return strings.Join(parts, st.Dim.Render(" · "))
 }
@@ -512,7 +513,7 @@ func (v *recipePane) tablesLines(now time.Time) []string {
 const adminHow = ":admin http://HOST:PORT/commands,… (one per member), or :admin port N to look on every member"
 
 func watchLegend(st theme.Styles) string {
-	return st.Dim.Render("← waits for · HEARD: since its server last answered it · AGE: of its node · ✓ watch in the server's table, ? inferred")
+	return st.Dim.Render("← waits for · HEARD: since its server last answered it (⚠ silent) · AGE: of its node · ✓ watch observed, ? inferred")
 }
 
 // chainLine draws holders ← waiter ← waiter in one line, eliding the

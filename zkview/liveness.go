@@ -10,6 +10,9 @@ type Liveness struct {
 	// Heard is when the member the session is connected to last answered
 	// it, on this program's clock.
 	Heard time.Time
+	// ReadAt is when the member's table said so: what came after is not
+	// known, so the silence is measured up to it, not to the present.
+	ReadAt time.Time
 	// AtLeast is set when the silence since Heard may be longer than it
 	// reads: the member's present moment was taken from its freshest
 	// answer to another client, not to this program's own session.
@@ -21,8 +24,15 @@ type Liveness struct {
 	ExpiresBy time.Time
 }
 
-// Silence is how long the session has not been heard from at now.
-func (l Liveness) Silence(now time.Time) time.Duration { return max(now.Sub(l.Heard), 0) }
+// Silence is how long the session had not been heard from when the
+// tables were read (or at now, when that is earlier): a table read a
+// while ago says nothing of the time since.
+func (l Liveness) Silence(now time.Time) time.Duration {
+	if !l.ReadAt.IsZero() && l.ReadAt.Before(now) {
+		now = l.ReadAt
+	}
+	return max(now.Sub(l.Heard), 0)
+}
 
 // Silent reports whether the session has not been heard from for more than
 // a third of its timeout (and SilentSlack): an idle client pings after at

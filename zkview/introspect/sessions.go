@@ -61,6 +61,9 @@ type Session struct {
 	// stays silent after LastHeard (see expiresBy); zero when LastHeard or
 	// the timeout is not known.
 	ExpiresBy time.Time `json:"-"`
+	// HeardReadAt is when the member's connection list was read, on zkx's
+	// clock: LastHeard is known up to then.
+	HeardReadAt time.Time `json:"-"`
 }
 
 // MarshalJSON adds timeout_ms.
@@ -172,7 +175,7 @@ func buildSessions(in *Snapshot) []Session {
 	for _, a := range byID {
 		if a.member != nil && a.lresp > 0 {
 			if c, ok := clocks[a.member.Addr]; ok {
-				a.s.LastHeard, a.s.HeardBound = c.heard(a.lresp), !c.own
+				a.s.LastHeard, a.s.HeardBound, a.s.HeardReadAt = c.heard(a.lresp), !c.own, a.member.ConnectionsAt
 				a.s.ExpiresBy = expiresBy(a.s.LastHeard, a.s.Timeout, tickOf(in, a.member))
 			}
 		}
