@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,7 +108,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 		if r.MaxLeases > 0 {
 			recipe += fmt.Sprintf(" %d/%d", len(r.Holders), r.MaxLeases)
 		}
-		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, heard, held, strconv.Itoa(len(r.Waiters)), p.warnCell(warns)}
+		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, heard, held, strconv.Itoa(len(r.Waiters)), p.lockWarnCell(r)}
 		sig = append(append(append([]string{}, cells[:5]...), heardSig), cells[7:]...)
 	case *recognize.Queue:
 		head := st.Dim.Render("(empty)")
@@ -225,6 +226,27 @@ func (p *recipeListPage) who(c recognize.Contender) string {
 		s += " " + c.Session
 	}
 	return s
+}
+
+// lockWarnCell names a lock's alarms (two-holders, silent-holder…) when
+// it has any, with how many warnings it has in all, rather than the start
+// of a long sentence the column would cut; else as warnCell.
+func (p *recipeListPage) lockWarnCell(l *recognize.Lock) string {
+	if len(l.Alarms) == 0 {
+		return p.warnCell(l.Warnings)
+	}
+	st := p.ctx.Styles
+	var kinds []string
+	style := st.Warning
+	for _, a := range l.Alarms {
+		if !slices.Contains(kinds, a.Kind) {
+			kinds = append(kinds, a.Kind)
+		}
+		if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
+			style = st.Error
+		}
+	}
+	return style.Render(fmt.Sprintf("(%d) %s", len(l.Warnings), strings.Join(kinds, ", ")))
 }
 
 // warnCell is the first warning and how many more there are.

@@ -175,7 +175,9 @@ func (b *recBuild) waiter(m recMember, node, waitsFor string, dataWatch bool) Co
 		switch {
 		case known && watching:
 			c.Watch = WatchObserved
-		case known:
+		case known && (c.Connected == nil || *c.Connected):
+			// (A session without a connection has no watches anywhere:
+			// checkConnected says it is gone.)
 			b.warnf("waiter %s has no watch on %s, which it waits for: it may never wake", b.who(c), waitsFor)
 		}
 	}

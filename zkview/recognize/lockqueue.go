@@ -376,7 +376,9 @@ func (b *recBuild) chooseRule(s lockSide, vs []verdict) choice {
 			}
 			allKnown = allKnown && known
 		}
-		if allKnown {
+		// A session without a connection has no watches in any table:
+		// its silence there tells nothing.
+		if connected, known := t.Connected(s.m.session()); allKnown && connected && known {
 			for i, v := range vs {
 				if v.holds {
 					return choice{rule: i, v: v, evidence: true} // it watches none of the nodes it would wait for
