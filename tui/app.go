@@ -479,7 +479,7 @@ func (a *App) showNotices() tea.Cmd {
 		a.status = statusMsg{text: "no message and no notes on this page"}
 		return nil
 	}
-	a.dialog = widget.Confirm("Messages and notes", body, func() tea.Cmd { return nil })
+	a.dialog = widget.Show("Messages and notes", body)
 	return nil
 }
 

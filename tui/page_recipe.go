@@ -192,7 +192,7 @@ func (p *recipePage) showWarnings() tea.Cmd {
 		}
 		body = append(body, "⚠ "+display.Line(w))
 	}
-	return openDialog(widget.Confirm("Warnings on "+display.Line(p.view.path), body, func() tea.Cmd { return nil }))
+	return openDialog(widget.Show("Warnings on "+display.Line(p.view.path), body))
 }
 
 // holding are the places of the recipe that hold: a lock's holders, a

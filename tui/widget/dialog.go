@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,6 +24,13 @@ type Dialog struct {
 	Choices []string
 	Problem string
 	Submit  func(value string) tea.Cmd
+	// Shown makes the dialog a text to read: any of enter, esc, q closes it.
+	Shown bool
+}
+
+// Show shows body to read, wrapped to the dialog's width.
+func Show(title string, body []string) *Dialog {
+	return &Dialog{Title: title, Body: body, Shown: true, Submit: func(string) tea.Cmd { return nil }}
 }
 
 // Choose asks which of choices (at most nine) to go ahead with.
@@ -43,6 +51,13 @@ func Ask(title string, body []string, prompt, initial string, submit func(string
 
 // update handles a key; done reports that the dialog closes.
 func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
+	if d.Shown {
+		switch msg.String() {
+		case "enter", "esc", "q", "ctrl+c", "!", "w":
+			return nil, true
+		}
+		return nil, false
+	}
 	if len(d.Choices) > 0 {
 		k := msg.String()
 		switch {
@@ -80,9 +95,17 @@ func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 func (d *Dialog) View(st theme.Styles, width, height int) string {
 	inner := min(max(width-8, 20), 90)
 	lines := []string{st.Title.Render(d.Title), ""}
-	lines = append(lines, WrapAll(d.Body, inner)...)
+	body := WrapAll(d.Body, inner)
+	// The box must fit the screen: its border, title, gaps and keys take
+	// about eight lines.
+	if room := height - 8 - len(d.Choices); len(body) > room && room > 1 {
+		body = append(body[:room-1:room-1], st.Dim.Render(fmt.Sprintf("… %d more lines", len(body)-room+1)))
+	}
+	lines = append(lines, body...)
 	lines = append(lines, "")
 	switch {
+	case d.Shown:
+		lines = append(lines, st.HelpKey.Render("enter/esc")+st.HelpDesc.Render(" close"))
 	case len(d.Choices) > 0:
 		for i, c := range d.Choices[:min(len(d.Choices), 9)] {
 			lines = append(lines, WrapAll([]string{st.HelpKey.Render(string(rune('1'+i))) + " " + c}, inner)...)
