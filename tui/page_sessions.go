@@ -324,9 +324,29 @@ func (p *sessionsPage) summary() string {
 	default:
 		head = fmt.Sprintf("%d %s", n, plural(n, "session", "sessions"))
 	}
+	conns := fmt.Sprintf("%d connected", connected)
+	if !connectionsRead(in) {
+		conns = "connections unknown"
+	}
 	return st.Title.Render(head) +
-		st.Dim.Render(fmt.Sprintf(" · %d connected · %d ephemeral %s · %s · read at %s",
-			connected, ephemerals, plural(ephemerals, "node", "nodes"), membersText(in), in.At.Format("15:04:05")))
+		st.Dim.Render(fmt.Sprintf(" · %s · %d ephemeral %s · %s · read at %s",
+			conns, ephemerals, plural(ephemerals, "node", "nodes"), membersText(in), in.At.Format("15:04:05")))
+}
+
+// connectionsRead reports whether any member's connection list was read
+// (cons, the AdminServer, or dump's connection section).
+func connectionsRead(in *introspect.Snapshot) bool {
+	for _, m := range in.Members {
+		if m.Connections != nil {
+			return true
+		}
+	}
+	for _, s := range in.Sessions {
+		if s.Connected {
+			return true
+		}
+	}
+	return false
 }
 
 // notes are what the servers would not tell and how to let zkx read it,
