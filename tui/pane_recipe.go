@@ -594,20 +594,6 @@ func (v *recipePane) animates() bool {
 	return len(v.places()) > 0 || v.tbl.Flashing(v.ctx.Now())
 }
 
-// selected returns the contender under the cursor, if any.
-func (v *recipePane) selected() (recognize.Place, bool) {
-	r, ok := v.tbl.Selected()
-	if !ok {
-		return recognize.Place{}, false
-	}
-	for _, p := range v.places() {
-		if p.Node == r.Key || (p.Node == "" && p.Session == r.Key) {
-			return p, true
-		}
-	}
-	return recognize.Place{}, false
-}
-
 // relativeNode names a node the way the recipe's other nodes are: the
 // node of a lock held as one node, named by its absolute path, by its
 // last component.
