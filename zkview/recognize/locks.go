@@ -197,3 +197,58 @@ func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (Recipe, err
 	l.handovers = leaseHandovers(l, fmt.Sprintf("max_leases (%d)", l.MaxLeases))
 	return l, nil
 }
+
+func leasesText(n int) string {
+	if n == 1 {
+		return "1 lease"
+	}
+	return fmt.Sprintf("%d leases", n)
+}
+
+// mixedSemaphore reads a directory a Curator SemaphoreV2 and a Kazoo
+// Semaphore share: Curator's leases in leases/ and its internal lock in
+// locks/, Kazoo's leases as hex children beside them and its lock at the
+// sibling -__lock__. Each library counts only what its source counts:
+// Curator the children of leases/ (InterProcessSemaphoreV2), Kazoo every
+// child of the directory (Semaphore._get_lease), so Curator's two
+// directories look to Kazoo like two leases taken, and Curator does not see
+// Kazoo's leases at all. Every lease holds, whichever library took it.
+func (rc *recognizer) mixedSemaphore(ctx context.Context, d recDir) (Recipe, error) {
+	cr, err := rc.curatorSemaphore(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	kd := recDir{path: d.path, stat: d.stat}
+	dirs := 0
+	for _, n := range d.names {
+		if n.Kind == rkHexMember {
+			kd.names = append(kd.names, n)
+		} else {
+			dirs++
+		}
+	}
+	kr, err := rc.kazooSemaphore(ctx, kd)
+	if err != nil {
+		return nil, err
+	}
+	c, k := cr.(*Lock), kr.(*Lock)
+	l := &Lock{Path: d.path, Recipe: recSemaphore, Format: recFormatMixed, Formats: []string{recFormatCurator, recFormatKazoo},
+		MaxLeases: k.MaxLeases, Holders: append(append([]Contender{}, c.Holders...), k.Holders...),
+		Waiters: append(append([]Contender{}, c.Waiters...), k.Waiters...)}
+	b := rc.build(d.path)
+	b.warnf("mixed layouts: a Curator InterProcessSemaphoreV2 (%s in leases/) and a Kazoo Semaphore (%s) on one path: Curator counts only the children of leases/, so it does not see Kazoo's leases; Kazoo counts every child of %s, Curator's leases/ and locks/ among them, as %s taken",
+		leasesText(len(c.Holders)), leasesText(len(k.Holders)), d.path, leasesText(len(k.Holders)+dirs))
+	if k.MaxLeases > 0 && len(l.Holders) > k.MaxLeases {
+		b.warnf("%d leases are held in all, more than Kazoo's max_leases %d: neither library counts the other's", len(l.Holders), k.MaxLeases)
+	}
+	l.Warnings = append(b.warn, append(c.Warnings, k.Warnings...)...)
+	l.Alarms = append(append([]Alarm{}, c.Alarms...), k.Alarms...)
+	l.handovers = map[string]string{}
+	for n, h := range c.handovers {
+		l.handovers[n] = h
+	}
+	for n, h := range k.handovers {
+		l.handovers[n] = h
+	}
+	return l, nil
+}

@@ -243,3 +243,27 @@ func TestSilentHolder(t *testing.T) {
 		t.Errorf("alarms %+v", l.Alarms)
 	}
 }
+
+// TestMixedSemaphore: a Curator SemaphoreV2 and a Kazoo Semaphore of two
+// leases on one path: each library counts only its own (Kazoo counting
+// Curator's directories as leases too), and three leases are held.
+func TestMixedSemaphore(t *testing.T) {
+	f := newRecFake().
+		add("/sem", "2").
+		add("/sem/leases/"+curLease(0), "10.0.0.1", ephemeralOf(1)).
+		add("/sem/locks/"+curLock(0), "10.0.0.9", ephemeralOf(9)).
+		add("/sem/"+testHex, "k1", ephemeralOf(2)).
+		add("/sem/"+testHex2, "k2", ephemeralOf(3)).
+		add("/sem-__lock__/"+kzLock(0), "k3", ephemeralOf(4))
+	for _, p := range []string{"/sem", "/sem/leases", "/sem-__lock__"} {
+		l := recAsLock(t, recognizeT(t, f, p, Options{}))
+		if l.Path != "/sem" || l.Recipe != "semaphore" || l.Format != "mixed" || strings.Join(l.Formats, ",") != "curator,kazoo" || l.MaxLeases != 2 {
+			t.Errorf("Dir(%s): %s %s %s %v max %d", p, l.Path, l.Recipe, l.Format, l.Formats, l.MaxLeases)
+		}
+		recWantNodes(t, "holders", l.Holders, "lease:leases/"+curLease(0), "lease:"+testHex, "lease:"+testHex2)
+		recWantNodes(t, "waiters", l.Waiters, "locks/"+curLock(0)+">leases", "/sem-__lock__/"+kzLock(0)+">/sem")
+		recWantWarnings(t, l.Warnings,
+			"mixed layouts: a Curator InterProcessSemaphoreV2 (1 lease in leases/) and a Kazoo Semaphore (2 leases) on one path",
+			"3 leases are held in all, more than Kazoo's max_leases 2")
+	}
+}

@@ -300,6 +300,25 @@ func (d recDir) onlyOf(names ...string) bool {
 // isCuratorSemaphore: SemaphoreV2's directory holds leases/ and locks/.
 func (d recDir) isCuratorSemaphore() bool { return d.has("leases") && d.onlyOf("leases", "locks") }
 
+// isMixedSemaphore: a Curator SemaphoreV2's leases/ (and locks/) beside
+// Kazoo Semaphore leases (hex names) in one directory: both libraries took
+// the same path for a semaphore.
+func (d recDir) isMixedSemaphore() bool {
+	if !d.has("leases") {
+		return false
+	}
+	hex := false
+	for _, n := range d.names {
+		switch {
+		case n.Kind == rkHexMember:
+			hex = true
+		case n.Name != "leases" && n.Name != "locks":
+			return false
+		}
+	}
+	return hex
+}
+
 // isLockingQueue: Kazoo's LockingQueue holds entries/ and taken/.
 func (d recDir) isLockingQueue() bool {
 	return d.has("entries") && d.has("taken") && d.onlyOf("entries", "taken")
@@ -344,7 +363,7 @@ func (d recDir) walkLeaves() bool {
 	if len(d.names) == 0 {
 		return false
 	}
-	if d.isCuratorSemaphore() || d.isLockingQueue() {
+	if d.isCuratorSemaphore() || d.isMixedSemaphore() || d.isLockingQueue() {
 		return true
 	}
 	for _, n := range d.names {
@@ -401,6 +420,9 @@ func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk
 				return nil, err
 			}
 			pd := newRecDir(parent, ps, pc)
+			if pd.isMixedSemaphore() {
+				return rc.mixedSemaphore(ctx, pd)
+			}
 			if pd.isCuratorSemaphore() {
 				return rc.curatorSemaphore(ctx, pd)
 			}
@@ -414,6 +436,9 @@ func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk
 				return nil, err
 			}
 			if ss != nil {
+				if sd := newRecDir(sem, ss, sc); sd.isMixedSemaphore() {
+					return rc.mixedSemaphore(ctx, sd)
+				}
 				return rc.kazooSemaphore(ctx, newRecDir(sem, ss, sc))
 			}
 		}
@@ -453,6 +478,8 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 		return rc.ephemeralNode(ctx, d)
 	case len(d.names) == 0:
 		return rc.barrier(ctx, d)
+	case d.isMixedSemaphore():
+		return rc.mixedSemaphore(ctx, d)
 	case d.isCuratorSemaphore():
 		return rc.curatorSemaphore(ctx, d)
 	case d.isLockingQueue():
