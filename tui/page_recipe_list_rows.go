@@ -56,7 +56,8 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 		{Title: "HEARD", Fit: true, Most: 8, Right: true, Hide: 4},
 		{Title: "HELD", Fit: true, Most: 7, Right: true, Hide: 3},
 		{Title: "WAITERS", Fit: true, Most: 7, Right: true},
-		{Title: "WARNINGS", Weight: 1, Min: 8},
+		// Room for an alarm's name whole: "(4) maybe-two-holders".
+		{Title: "WARNINGS", Weight: 2, Min: 21},
 	}
 }
 
