@@ -48,16 +48,15 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 		}
 	}
 	return []widget.ListColumn{
-		{Title: "PATH", Weight: 4, Min: 16, Tail: true},
+		{Title: "PATH", Weight: 4, Min: 20, Tail: true},
 		{Title: "RECIPE", Fit: true, Most: 13, Hide: 1},
-		{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
+		{Title: "FORMAT", Fit: true, Most: 17, Hide: 3},
 		{Title: "HOLDER", Weight: 5, Min: 20},
 		{Title: "CLIENT", Fit: true, Most: 21, Hide: 5},
 		{Title: "HEARD", Fit: true, Most: 8, Right: true, Hide: 4},
-		{Title: "HELD", Fit: true, Most: 7, Right: true, Hide: 3},
+		{Title: "HELD", Fit: true, Most: 7, Right: true, Hide: 2},
 		{Title: "WAITERS", Fit: true, Most: 7, Right: true},
-		// Room for an alarm's name whole: "(4) maybe-two-holders".
-		{Title: "WARNINGS", Weight: 2, Min: 21},
+		{Title: "WARNINGS", Weight: 1, Min: 12},
 	}
 }
 
@@ -240,14 +239,23 @@ func (p *recipeListPage) lockWarnCell(l *recognize.Lock) string {
 	var kinds []string
 	style := st.Warning
 	for _, a := range l.Alarms {
-		if !slices.Contains(kinds, a.Kind) {
-			kinds = append(kinds, a.Kind)
+		if k := alarmWord[a.Kind]; !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
 		}
 		if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
 			style = st.Error
 		}
 	}
 	return style.Render(fmt.Sprintf("(%d) %s", len(l.Warnings), strings.Join(kinds, ", ")))
+}
+
+// alarmWord names an alarm in a few cells, for the list's narrow column.
+var alarmWord = map[string]string{
+	recognize.AlarmTwoHolders:      "2 HOLDERS",
+	recognize.AlarmMaybeTwoHolders: "2 HOLDERS?",
+	recognize.AlarmGoneHolder:      "GONE",
+	recognize.AlarmSilent:          "SILENT",
+	recognize.AlarmHeldTooLong:     "LONG",
 }
 
 // warnCell is the first warning and how many more there are.
