@@ -8,8 +8,12 @@ import (
 	"github.com/zkx-dev/zkx/cmd"
 )
 
-// version is set at release time with -ldflags "-X main.version=…"; builds
-// from a module download report the module version instead.
-var version = ""
+// A release build stamps these with -ldflags "-X main.version=…
+// -X main.commit=… -X main.date=…" (.goreleaser.yaml); other builds leave
+// them empty and zkx version reports what the go command recorded.
+var version, commit, date string
 
-func main() { os.Exit(cmd.Run(version)) }
+func main() {
+	cmd.SetBuildStamp(commit, date)
+	os.Exit(cmd.Run(version))
+}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/tui"
 	"github.com/zkx-dev/zkx/zkview"
 )
@@ -48,18 +50,39 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	if f.at != "" {
 		return fmt.Errorf("--at needs --data-dir: it names a moment of a data directory's past")
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), g.sessionTimeout+5*time.Second)
-	c, err := g.dial(ctx)
-	cancel()
+	// The connection is made under a screen that says what it waits for
+	// and quits on q: a server that never answers must not leave the
+	// user before a blank terminal.
+	status := zkview.NewConnectStatus()
+	limit := g.sessionTimeout + 5*time.Second
+	ended := func(err error) error {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("gave up after %v (--session-timeout + 5s): %w", limit, err)
+		}
+		return err
+	}
+	c, err := tui.Connect(cmd.Context(), g.server, status.Lines, func(ctx context.Context) (*zkview.Client, error) {
+		ctx, cancel := context.WithTimeout(ctx, limit)
+		defer cancel()
+		c, err := zkview.Dial(ctx, g.server, append(g.viewOptions(), zkview.WithConnectStatus(status))...)
+		if err != nil {
+			return nil, ended(err)
+		}
+		if _, err := c.Exists(ctx, start); err != nil {
+			go c.Close() // waits up to a second for a server that may not answer
+			return nil, ended(err)
+		}
+		return c, nil
+	})
+	if errors.Is(err, tui.ErrConnectCancelled) {
+		return nil // the user quit
+	}
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if _, err := c.Exists(cmd.Context(), start); err != nil {
-		return err
-	}
 	return tui.Run(cmd.Context(), tui.Config{
-		Client: c, Connect: g.server, ContextName: g.contextName, ReadOnly: g.readonly, Path: start,
+		Client: c, Connect: display.Line(g.server), ContextName: display.Line(g.contextName), ReadOnly: g.readonly, Path: start,
 		HeldTooLong: f.heldTooLong, Introspect: g.introspectOptions(),
 	})
 }

@@ -8,7 +8,8 @@ import (
 
 // TestFailFast: when every member refuses, zkx says so at once, one line
 // per member, whatever --timeout is; a member that accepts the connection
-// and stays silent (merely slow) gets the whole --timeout.
+// and stays silent is named once its answer is 4 s late (a ZooKeeper
+// server answers at once), unless --timeout ends the wait first.
 func TestFailFast(t *testing.T) {
 	_, _, err := run(t, "--server", "127.0.0.1:1,127.0.0.1:2", "--timeout", "60s", "ls", "/")
 	if err == nil || strings.Contains(err.Error(), "--timeout") ||
@@ -38,6 +39,11 @@ func TestFailFast(t *testing.T) {
 	}()
 	_, _, err = run(t, "--server", "127.0.0.1:1,"+silent.Addr().String(), "--timeout", "2s", "ls", "/")
 	if err == nil || !strings.Contains(err.Error(), "--timeout 2s reached") {
-		t.Errorf("a silent member: %v, want --timeout to end it", err)
+		t.Errorf("a silent member, --timeout 2s: %v, want --timeout to end it", err)
+	}
+	_, _, err = run(t, "--server", "127.0.0.1:1,"+silent.Addr().String(), "--timeout", "60s", "ls", "/")
+	if err == nil || strings.Contains(err.Error(), "--timeout") || !strings.Contains(err.Error(), "127.0.0.1:1: connection refused") ||
+		!strings.Contains(err.Error(), silent.Addr().String()+": does not speak ZooKeeper: no answer to the session request within 4s") {
+		t.Errorf("a silent member, --timeout 60s: %v, want it named with the other", err)
 	}
 }

@@ -61,9 +61,12 @@ condition given. With no condition every node matches.
   --older D       last modified more than D ago (90s, 10m, 48h)
 
 Output is one path a line, or with -o json an array of objects (path, depth,
-children, data_length, ephemeral_owner, mtime) streamed as found. On a terminal,
+children, data_length, ephemeral_owner, mtime) streamed as found. A node that
+could not be read (no READ permission) is printed too, marked "(unreadable, …)",
+or in JSON with its "error": what is below it was not searched. On a terminal,
 progress is shown on stderr. Exit status: 0 when something matched, 1 when
-nothing did (as grep), other errors 1 with a message.`,
+nothing did (as grep) or PATH does not exist, 3 when some nodes could not be
+read (a partial result), other errors 1 with a message.`,
 		Example: `  zkx find / --name 'lock-*'
   zkx find /app --name '/^_c_[0-9a-f-]{36}-lock-/' --older 1h
   zkx find / --ephemeral --owner 0x1000a2b3c4d0001
@@ -86,33 +89,61 @@ nothing did (as grep), other errors 1 with a message.`,
 			progress := newProgress(cmd.ErrOrStderr())
 			out := cmd.OutOrStdout()
 			opts := flags.options()
-			visited := func(n zkview.WalkNode) { progress.add(n.Path) }
-			var st zkview.FindStats
+			// A node that could not be read is shown, marked, matched or
+			// not: what is below it was not searched.
+			var emit func(n zkview.WalkNode) error
+			var arr *cliout.JSONArray
 			if format == cliout.JSON {
-				arr := cliout.NewJSONArray(out)
-				st, err = zkview.Find(ctx, c, root, q, opts, visited, func(n zkview.WalkNode) error {
+				arr = cliout.NewJSONArray(out)
+				emit = func(n zkview.WalkNode) error {
 					progress.finish() // a match's line is not drawn over
 					row := describeNode(n.Path, n.Stat, n.Err)
 					d := n.Depth
 					row.Depth = &d
 					return arr.Add(row)
-				})
+				}
+			} else {
+				warn := cliout.NewStyles(out).Warn
+				emit = func(n zkview.WalkNode) error {
+					progress.finish()
+					line := cliout.Clean(n.Path)
+					if n.Err != nil {
+						line += " " + warn("(unreadable, not searched below: "+cliout.Clean(n.Err.Error())+")")
+					}
+					_, err := fmt.Fprintln(out, line)
+					return err
+				}
+			}
+			var emitErr error
+			visited := func(n zkview.WalkNode) {
+				progress.add(n.Path)
+				if n.Err != nil && !q.Match(n) && emitErr == nil && zkview.MissingRoot(n) == nil {
+					emitErr = emit(n)
+				}
+			}
+			st, err := zkview.Find(ctx, c, root, q, opts, visited, func(n zkview.WalkNode) error {
+				if emitErr != nil {
+					return emitErr
+				}
+				return emit(n)
+			})
+			if err == nil {
+				err = emitErr
+			}
+			progress.finish()
+			if arr != nil && (st.Visited > 0 || err == nil) {
 				if cerr := arr.Close(); err == nil {
 					err = cerr
 				}
-			} else {
-				st, err = zkview.Find(ctx, c, root, q, opts, visited, func(n zkview.WalkNode) error {
-					progress.finish()
-					_, err := fmt.Fprintln(out, cliout.Clean(n.Path))
-					return err
-				})
 			}
-			progress.finish()
 			if err != nil {
-				return walkEnded(err, root, st.Matched > 0, flags.timeout)
+				return walkEnded(err, root, st.Matched+st.Unreadable > 0, flags.timeout)
 			}
 			if isTerminal(cmd.ErrOrStderr()) {
 				notef(cmd.ErrOrStderr(), "%s of %s matched (%s)", plural(st.Matched, "node"), plural(st.Visited, "node"), q)
+			}
+			if st.Unreadable > 0 {
+				return &partialError{fmt.Errorf("%s could not be read (marked; no READ permission for this session? pass --auth): what is below them was not searched; %s matched", plural(st.Unreadable, "node"), plural(st.Matched, "node"))}
 			}
 			if st.Matched == 0 {
 				return exitStatus(1)

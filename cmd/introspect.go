@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zkx-dev/zkx/internal/connstr"
+	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
@@ -40,7 +41,18 @@ func splitList(s string) []string {
 // other than refusals are warned about. The error is Ask's: no member
 // answered at all.
 func (g *globalOptions) introspect(ctx context.Context, stderr io.Writer, cs connstr.ConnectString) (*introspect.Snapshot, error) {
-	in, err := introspect.Ask(ctx, cs, g.introspectOptions())
+	return g.introspectTouching(ctx, stderr, cs, nil)
+}
+
+// introspectTouching is introspect with zkx's own sessions touched just
+// before the servers are asked, so that how long other sessions have been
+// silent is measured against a moment ago (introspect.Options.Touch).
+func (g *globalOptions) introspectTouching(ctx context.Context, stderr io.Writer, cs connstr.ConnectString, own zkview.Toucher) (*introspect.Snapshot, error) {
+	opts := g.introspectOptions()
+	if own != nil {
+		opts.Touch = own.Touch
+	}
+	in, err := introspect.Ask(ctx, cs, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // exitPartial is the exit status of a scan that printed a partial result,
@@ -87,4 +88,24 @@ func warnf(w io.Writer, format string, args ...any) {
 // but nothing is wrong.
 func notef(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "zkx: note: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))
+}
+
+// unreadableNodes counts the nodes a walk could not read (no READ
+// permission): each is marked where it is printed, and what is below it
+// is missing from the output.
+type unreadableNodes struct{ count int }
+
+func (u *unreadableNodes) note(n zkview.WalkNode) {
+	if n.Err != nil {
+		u.count++
+	}
+}
+
+// result is the walk's error, or, for a walk that ended well but met
+// nodes it could not read, a partial result (exit 3).
+func (u *unreadableNodes) result(err error) error {
+	if err != nil || u.count == 0 {
+		return err
+	}
+	return &partialError{fmt.Errorf("%s could not be read (marked; no READ permission for this session? pass --auth): what is below them is missing", plural(u.count, "node"))}
 }

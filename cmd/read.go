@@ -175,7 +175,7 @@ func writeNodeTable(out io.Writer, rows []nodeJSON) error {
 	t.Row(st.Header("NAME"), st.Header("CHILDREN"), st.Header("BYTES"), st.Header("OWNER"), st.Header("MODIFIED"))
 	for _, r := range rows {
 		if r.Error != "" {
-			t.Row(cliout.Clean(r.Name), "-", "-", "-", st.Warn(r.Error))
+			t.Row(cliout.Clean(r.Name), "-", "-", "-", st.Warn(cliout.Clean(r.Error)))
 			continue
 		}
 		owner := st.Dim("persistent")
@@ -196,8 +196,11 @@ func newTreeCommand(g *globalOptions) *cobra.Command {
 		Long: `tree prints PATH and everything below it as it is read: listings run ahead in
 parallel (--concurrency at a time) while output streams in order, so even trees of
 millions of nodes print without being held in memory. Nodes that cannot be read
-(no permission) are marked and the walk goes on. On a terminal, progress is shown
-on stderr.`,
+(no permission) are marked, in JSON with their "error", and the walk goes on. On
+a terminal, progress is shown on stderr. Exit status: 0 when every node was
+read, 3 when some could not be (a partial result: what is below them is
+missing) or --timeout ended the walk after it printed part of the tree, 1 on
+failure (PATH does not exist, no session).`,
 		Example: `  zkx tree /app
   zkx tree --depth 2 /
   zkx tree -o json /app/locks > locks.json`,
@@ -217,26 +220,38 @@ on stderr.`,
 			opts := flags.options()
 			opts.MaxDepth = depth
 			out := cmd.OutOrStdout()
+			var unreadable unreadableNodes
 			if format == cliout.JSON {
 				arr := cliout.NewJSONArray(out)
 				err := zkview.Walk(ctx, c, path, opts, func(n zkview.WalkNode) error {
+					if err := zkview.MissingRoot(n); err != nil {
+						return err
+					}
 					progress.add(n.Path)
+					unreadable.note(n)
 					row := describeNode(n.Path, n.Stat, n.Err)
 					d := n.Depth
 					row.Depth = &d
 					return arr.Add(row)
 				})
+				if progress.nodes() == 0 && err != nil {
+					return walkEnded(err, path, false, flags.timeout) // nothing printed, not even the array
+				}
 				if cerr := arr.Close(); err == nil {
 					err = cerr
 				}
-				return walkEnded(err, path, progress.nodes() > 0, flags.timeout)
+				return unreadable.result(walkEnded(err, path, progress.nodes() > 0, flags.timeout))
 			}
 			drawer := newTreeDrawer(out)
 			err = zkview.Walk(ctx, c, path, opts, func(n zkview.WalkNode) error {
+				if err := zkview.MissingRoot(n); err != nil {
+					return err
+				}
 				progress.add(n.Path)
+				unreadable.note(n)
 				return drawer.draw(n)
 			})
-			return walkEnded(err, path, progress.nodes() > 0, flags.timeout)
+			return unreadable.result(walkEnded(err, path, progress.nodes() > 0, flags.timeout))
 		},
 	}
 	flags.register(cmd)

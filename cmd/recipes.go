@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,7 @@ var (
 type scanFlags struct {
 	readFlags
 	long        bool
+	check       bool
 	heldTooLong time.Duration
 	connections int
 	walk        bool
@@ -98,7 +100,11 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	if kind.tables {
 		opts.Tables = tables
 		go func() {
-			in, err := g.introspect(ctx, progress, cs)
+			var own zkview.Toucher
+			if t, ok := c.(zkview.Toucher); ok {
+				own = t
+			}
+			in, err := g.introspectTouching(ctx, progress, cs, own)
 			if err != nil {
 				warnf(progress, "%v; client addresses, connections and watches are unknown", err)
 			}
@@ -180,11 +186,23 @@ error.`
 
 // contenderHelp documents the JSON of a holder, waiter or candidate.
 const contenderHelp = `A holder, waiter or candidate is {node, seq, kind (read | write | lease,
-when it applies), session (0x…), client ("ip:port"; "" when the servers do
-not say), data (the node's data as text), held_ms (holders: the age of the
-node) or waiting_ms, waits_for (the node it watches by its format's
-protocol), watch ("observed" when a server's watch table confirms it, else
-"inferred")}.`
+when it applies), format (its own node's layout: zkx | curator | kazoo |
+zookeeper-recipes | go-zookeeper | generic | ephemeral-node), view (the
+library rule zkx judged it by, e.g. "Kazoo Lock with
+extra_lock_patterns=(\"-lock-\",)"), session (0x…), client ("ip:port"; ""
+when the servers do not say), client_from ("node data" when the address is
+the node's data), data (the node's data as text), age_ms (since its node was
+created), held_ms (holders, only when zkx knows when it began to hold:
+nothing in the directory changed since its node was created, or the explorer
+saw its predecessor go; absent otherwise, age_ms bounds it), waits_for (the
+node it watches by its library's rule), watch ("observed" when a server's
+watch table confirms it, else "inferred"), connected (whether a server lists
+a connection of its session; absent when not known), last_heard_ms (how long
+ago its server last answered its session, pings included; absent when not
+known), last_heard_at_least (the silence may be longer: zkx had no session
+on that server), silent (not heard from for more than a third of its session
+timeout: frozen or cut off), next (holders: the waiters that hold once its
+node is deleted, by their libraries' rules)}.`
 
 // tablesHelp says what the servers' tables add, for locks and elections.
 const tablesHelp = `
@@ -202,25 +220,54 @@ func newLocksCommand(g *globalOptions) *cobra.Command {
 		Long: `locks finds every lock-like recipe at or under PATH — mutexes, read-write
 locks and semaphores laid out by Curator, Kazoo, ZooKeeper's recipes,
 go-zookeeper or zkx — and shows who holds each one, for how long, and who
-waits. With -l, every contender is shown: its session, client address,
-whether the session is still connected, how long it has held or waited, the
-node it waits for and whether the server confirms that watch, then the wait
-chain (holder ← first waiter ← second waiter …) and the warnings (a holder
-whose session is gone, a waiter with no watch, a lock held longer than
---held-too-long, orphaned nodes).
+waits. With -l, every contender is shown: its format, session, client
+address, whether the session is still connected, how long ago its server
+last heard from it, its node's age, how long it has held (when zkx knows),
+the node it waits for and whether the server confirms that watch, then the
+wait chain (holder ← first waiter ← second waiter …) and the warnings.
+
+Each contender is judged by its own library's rule, as that library's
+source has it: Curator sorts by the text after "lock-", Kazoo sees only its
+own names unless given extra_lock_patterns, go-zookeeper parses every
+child's number, ZooKeeper's WriteLock orders by the number after the last
+'-'. Lock nodes of several libraries in one directory are one queue (the
+server numbers every child of a parent in one sequence); every contender
+whose library lets it in is a holder, and two holders of a mutex (or a
+writer with anyone) is the first warning: "two holders: mutual exclusion is
+broken". Where a library may run in several ways (a Kazoo Lock with or
+without extra_lock_patterns), the servers' watch tables tell which; without
+them Kazoo's default is assumed and a warning says so.
+
+A holder whose server has not heard from it for more than a third of its
+session timeout (cons lresp, the AdminServer's last_response_time, compared
+only with the same server's clock) is warned about: frozen or cut off, with
+when its session expires at the latest.
+
+--check prints only the locks that need someone now — two holders (or maybe
+two, when zkx had to assume a library's configuration), a holder whose
+session has no connection, a silent holder, a holder past
+--held-too-long (by held_ms; by its node's age, which bounds it, when the
+start of its holding was not seen, and the alarm says so) — and exits 2
+when there is one (0 when none, 3 when part of the tree could not be read).
 
 Curator's LeaderSelector and Kazoo's Election are mutexes underneath: they
 are listed here, the leader as the holder.
 
 JSON objects: path, recipe (mutex | rwlock | semaphore), format (zkx |
-curator | kazoo | zookeeper-recipes | go-zookeeper | generic), max_leases
-(Kazoo semaphores), holders, waiters (in queue order) and warnings.
+curator | kazoo | zookeeper-recipes | go-zookeeper | generic |
+ephemeral-node, or mixed with formats listing them), broken (two holders
+where one may hold), maybe_broken (so only if a contender runs by its
+library's default rule, which zkx could not confirm), max_leases (Kazoo
+semaphores), holders, waiters (in queue order), warnings, and alarms
+([{kind: two-holders | maybe-two-holders | gone-holder | silent-holder |
+held-too-long, node, text}], the warnings --check acts on).
 ` + contenderHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx locks
   zkx locks -l /app/locks
   zkx locks -o json / | jq '.[] | select(.waiters | length > 0)'
-  zkx locks --held-too-long 1m --admin-url http://zk1:8080/commands /app`,
+  zkx locks --held-too-long 1m --admin-url http://zk1:8080/commands /app
+  zkx locks --check --held-too-long 15m /app || page-oncall`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecipes(cmd, g, &flags, args, kindLocks)
@@ -229,7 +276,73 @@ curator | kazoo | zookeeper-recipes | go-zookeeper | generic), max_leases
 	flags.register(cmd, kindLocks)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
 	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
+	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the locks that need someone now (two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
 	return cmd
+}
+
+// exitCheckAlarm is zkx locks --check's exit status when a lock needs
+// someone now (Nagios's CRITICAL).
+const exitCheckAlarm = 2
+
+// runCheck prints the locks with alarms, one row per alarm (or their JSON
+// objects), and returns exitCheckAlarm when there is one.
+func runCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, locks []recognize.Lock, flags *scanFlags) error {
+	var alarmed []recognize.Lock
+	for _, l := range locks {
+		if len(l.Alarms) > 0 {
+			alarmed = append(alarmed, l)
+		}
+	}
+	out := cmd.OutOrStdout()
+	var err error
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(out, normalLocks(alarmed))
+	} else {
+		err = writeAlarms(out, alarmed)
+	}
+	if err != nil {
+		return err
+	}
+	if s.partial != nil {
+		warnf(cmd.ErrOrStderr(), "%v: locks not read were not checked", s.partial)
+	}
+	if len(alarmed) > 0 {
+		return exitStatus(exitCheckAlarm)
+	}
+	if format == cliout.Table && isTerminal(cmd.ErrOrStderr()) {
+		notef(cmd.ErrOrStderr(), "%s checked: none has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), flags.heldTooLong)
+	}
+	if s.partial != nil {
+		return &partialError{s.partial}
+	}
+	return nil
+}
+
+// writeAlarms prints one row per alarm of each lock: what is wrong, with
+// whom, in the warning's words.
+func writeAlarms(out io.Writer, locks []recognize.Lock) error {
+	if len(locks) == 0 {
+		return nil
+	}
+	st := cliout.NewStyles(out)
+	t := cliout.NewTable(out)
+	t.Row(st.Header("PATH"), st.Header("ALARM"), st.Header("HOLDER"), st.Header("WHAT"))
+	for _, l := range locks {
+		for _, a := range l.Alarms {
+			holder := "-"
+			for _, h := range l.Holders {
+				if h.Node == a.Node {
+					holder = who(h)
+				}
+			}
+			kind := st.Warn(a.Kind)
+			if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
+				kind = st.Bad(a.Kind)
+			}
+			t.Row(cliout.Clean(l.Path), kind, holder, cliout.Clean(a.Text))
+		}
+	}
+	return t.Flush()
 }
 
 func newQueuesCommand(g *globalOptions) *cobra.Command {
@@ -313,10 +426,13 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 	case kindLocks:
 		locks := normalLocks(s.res.Locks)
 		found = len(locks)
+		if flags.check {
+			return runCheck(cmd, s, format, locks, flags)
+		}
 		if format == cliout.JSON {
 			err = cliout.WriteJSON(out, locks)
 		} else {
-			err = writeLocks(out, locks, s.tables, flags.long)
+			err = writeLocks(out, locks, flags.long)
 		}
 	case kindQueues:
 		queues := normalQueues(s.res.Queues)
@@ -332,7 +448,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 		if format == cliout.JSON {
 			err = cliout.WriteJSON(out, elections)
 		} else {
-			err = writeElections(out, elections, s.tables, flags.long)
+			err = writeElections(out, elections, flags.long)
 		}
 	}
 	if err != nil {

@@ -13,26 +13,25 @@ import (
 )
 
 // writeLocks prints locks as a table, one row per lock, or with long one
-// block per lock with every contender; warnings follow either way.
-func writeLocks(out io.Writer, locks []recognize.Lock, tables recognize.ServerTables, long bool) error {
+// block per lock with every contender; warnings follow either way. What it
+// shows is what recognize computed: who holds, who waits for whom, since
+// when, and what the servers said of each session.
+func writeLocks(out io.Writer, locks []recognize.Lock, long bool) error {
 	if len(locks) == 0 {
 		return nil
 	}
 	st := cliout.NewStyles(out)
 	if long {
 		for i, l := range locks {
-			title := fmt.Sprintf("%s  %s  %s  %s", st.Header(cliout.Clean(l.Path)), l.Recipe, l.Format, countHolders(l))
+			format := l.Format
+			if len(l.Formats) > 0 {
+				format += " (" + strings.Join(l.Formats, ", ") + ")"
+			}
+			title := fmt.Sprintf("%s  %s  %s  %s", st.Header(cliout.Clean(l.Path)), l.Recipe, format, countHolders(l))
 			if l.MaxLeases > 0 {
 				title += fmt.Sprintf(", max %d leases", l.MaxLeases)
 			}
-			rows := make([]contenderRow, 0, len(l.Holders)+len(l.Waiters))
-			for _, h := range l.Holders {
-				rows = append(rows, contenderRow{role: "holder", c: h})
-			}
-			for _, w := range l.Waiters {
-				rows = append(rows, contenderRow{role: "waiter", c: w})
-			}
-			if err := writeRecipeBlock(out, st, i > 0, title, rows, tables, l.Warnings); err != nil {
+			if err := writeRecipeBlock(out, st, i > 0, title, l.Lineup(), l.Warnings, brokenLabel(st, l)); err != nil {
 				return err
 			}
 		}
@@ -48,7 +47,13 @@ func writeLocks(out io.Writer, locks []recognize.Lock, tables recognize.ServerTa
 			if more := len(l.Holders) - 1; more > 0 {
 				holder += fmt.Sprintf(" (+%d more)", more)
 			}
-			held = heldFor(h.HeldMs)
+			held = heldText(h)
+		}
+		switch {
+		case l.Broken:
+			holder = st.Bad("BROKEN ") + holder
+		case l.MaybeBroken:
+			holder = st.Warn("MAYBE BROKEN ") + holder
 		}
 		t.Row(cliout.Clean(l.Path), l.Recipe, l.Format, holder, held, strconv.Itoa(len(l.Waiters)), warnCount(st, l.Warnings))
 	}
@@ -63,7 +68,7 @@ func writeLocks(out io.Writer, locks []recognize.Lock, tables recognize.ServerTa
 }
 
 // writeElections prints elections as writeLocks prints locks.
-func writeElections(out io.Writer, elections []recognize.Election, tables recognize.ServerTables, long bool) error {
+func writeElections(out io.Writer, elections []recognize.Election, long bool) error {
 	if len(elections) == 0 {
 		return nil
 	}
@@ -71,14 +76,7 @@ func writeElections(out io.Writer, elections []recognize.Election, tables recogn
 	if long {
 		for i, e := range elections {
 			title := fmt.Sprintf("%s  election  %s  %s", st.Header(cliout.Clean(e.Path)), e.Format, plural(len(e.Candidates), "candidate"))
-			rows := make([]contenderRow, 0, len(e.Candidates)+1)
-			if e.Leader != nil {
-				rows = append(rows, contenderRow{role: "leader", c: *e.Leader})
-			}
-			for _, c := range e.Candidates {
-				rows = append(rows, contenderRow{role: "candidate", c: c})
-			}
-			if err := writeRecipeBlock(out, st, i > 0, title, rows, tables, e.Warnings); err != nil {
+			if err := writeRecipeBlock(out, st, i > 0, title, e.Lineup(), e.Warnings, ""); err != nil {
 				return err
 			}
 		}
@@ -89,7 +87,7 @@ func writeElections(out io.Writer, elections []recognize.Election, tables recogn
 	for _, e := range elections {
 		leader, leading := st.Dim("(none)"), "-"
 		if e.Leader != nil {
-			leader, leading = who(*e.Leader), heldFor(e.Leader.HeldMs)
+			leader, leading = who(*e.Leader), heldText(*e.Leader)
 		}
 		t.Row(cliout.Clean(e.Path), e.Format, leader, leading, strconv.Itoa(len(e.Candidates)), warnCount(st, e.Warnings))
 	}
@@ -169,88 +167,84 @@ func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 	})
 }
 
-// contenderRow is one line of a recipe's block: a holder, leader, waiter
-// or candidate.
-type contenderRow struct {
-	role string
-	c    recognize.Contender
+// brokenLabel labels a broken lock's first warning: BROKEN in red, MAYBE
+// BROKEN when it rests on a rule zkx assumed; "" for a lock that is not.
+func brokenLabel(st cliout.Styles, l recognize.Lock) string {
+	switch {
+	case l.Broken:
+		return st.Bad("BROKEN:")
+	case l.MaybeBroken:
+		return st.Warn("MAYBE BROKEN:")
+	}
+	return ""
 }
 
 // writeRecipeBlock prints one recipe in the long view: a title, a row per
-// contender, the wait chain when it is one line, and the warnings.
-func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, rows []contenderRow, tables recognize.ServerTables, warnings []string) error {
+// contender, the wait chain when it is one line, and the warnings (the
+// first labelled broken when the lock is).
+func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, places []recognize.Place, warnings []string, broken string) error {
 	if gap {
 		fmt.Fprintln(out)
 	}
 	fmt.Fprintln(out, title)
 	t := cliout.NewTable(out)
-	t.Row("  "+st.Header("ROLE"), st.Header("NODE"), st.Header("SESSION"), st.Header("CLIENT"), st.Header("CONNECTED"),
-		st.Header("FOR"), st.Header("WAITS FOR"), st.Header("WATCH"), st.Header("DATA"))
-	for _, r := range rows {
-		c := r.c
-		role := r.role
-		switch {
-		case c.Kind == "lease" && role == "holder":
-			role = "lease"
-		case c.Kind != "":
+	t.Row("  "+st.Header("ROLE"), st.Header("NODE"), st.Header("FORMAT"), st.Header("SESSION"), st.Header("CLIENT"), st.Header("CONNECTED"),
+		st.Header("HEARD"), st.Header("AGE"), st.Header("HELD"), st.Header("WAITS FOR"), st.Header("WATCH"), st.Header("DATA"))
+	for _, p := range places {
+		c := p.Contender
+		role := p.Role
+		if c.Kind != "" && c.Kind != "lease" {
 			role += " " + c.Kind
 		}
-		since, waitsFor, watch := heldFor(c.HeldMs), "", ""
-		if role := r.role; role == "waiter" || role == "candidate" {
-			since, waitsFor, watch = heldFor(c.WaitingMs), recognize.BareName(c.WaitsFor), c.Watch
+		held := "-"
+		if p.Holding() {
+			held = heldText(c)
 		}
+		watch := c.Watch
 		if watch == recognize.WatchObserved {
 			watch = st.Good(watch)
 		}
-		t.Row("  "+role, cliout.Clean(recognize.BareName(c.Node)), orDash(st, c.Session), orDash(st, cliout.Clean(c.ClientText())),
-			connected(st, tables, c), since, cliout.Clean(waitsFor), watch, cliout.Clean(c.Data))
+		t.Row("  "+role, cliout.Clean(recognize.BareName(c.Node)), orDash(st, c.Format), orDash(st, c.Session), orDash(st, cliout.Clean(c.ClientText())),
+			connected(st, c), heard(st, c), ageText(c), held, cliout.Clean(recognize.BareName(c.WaitsFor)), watch, cliout.Clean(c.Data))
 	}
 	if err := t.Flush(); err != nil {
 		return err
 	}
-	if chain := waitChain(rows); chain != "" {
-		kind, line, _ := strings.Cut(chain, " ")
-		fmt.Fprintf(out, "  %s %s\n", st.Dim(kind), cliout.Clean(line))
+	if line := waitLine(places); line != "" {
+		kind, rest, _ := strings.Cut(line, " ")
+		fmt.Fprintf(out, "  %s %s\n", st.Dim(kind), cliout.Clean(rest))
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(out, "  %s %s\n", st.Warn("warning:"), cliout.Clean(w))
+	for i, w := range warnings {
+		label := st.Warn("warning:")
+		if broken != "" && i == 0 {
+			label = broken
+		}
+		fmt.Fprintf(out, "  %s %s\n", label, cliout.Clean(w))
 	}
 	return nil
 }
 
-// waitChain draws "holder ← waiter ← waiter" when each contender waits
-// for the one before it (a mutex, an election); "" otherwise (readers
+// waitLine draws the waiters as recognize.LineOf sees them: "chain: holder
+// ← waiter ← waiter", or "herd: node ⇐ sessions"; "" otherwise (readers
 // sharing a lock, a semaphore's waiters), where the WAITS FOR column says
 // it better.
-func waitChain(rows []contenderRow) string {
-	if len(rows) < 2 {
-		return ""
-	}
-	if herd := herdLine(rows); herd != "" {
-		return herd
-	}
-	names := []string{recognize.BareName(rows[0].c.Node)}
-	for i := 1; i < len(rows); i++ {
-		if rows[i].c.WaitsFor != rows[i-1].c.Node {
-			return ""
+func waitLine(places []recognize.Place) string {
+	switch recognize.LineOf(places) {
+	case recognize.LineChain:
+		names := make([]string, len(places))
+		for i, p := range places {
+			names[i] = recognize.BareName(p.Node)
 		}
-		names = append(names, recognize.BareName(rows[i].c.Node))
-	}
-	return "chain: " + strings.Join(names, " ← ")
-}
-
-// herdLine draws waiters with no node of their own, all watching the
-// holder's node (an ephemeral-node lock): a herd, not a chain.
-func herdLine(rows []contenderRow) string {
-	var sessions []string
-	for _, r := range rows[1:] {
-		if r.c.Node != "" || r.c.WaitsFor != rows[0].c.Node {
-			return ""
+		return "chain: " + strings.Join(names, " ← ")
+	case recognize.LineHerd:
+		sessions := make([]string, 0, len(places)-1)
+		for _, p := range places[1:] {
+			sessions = append(sessions, p.Session)
 		}
-		sessions = append(sessions, r.c.Session)
+		return fmt.Sprintf("herd: %s ⇐ %s (all watch it: every release wakes every one)",
+			recognize.BareName(places[0].Node), strings.Join(sessions, ", "))
 	}
-	return fmt.Sprintf("herd: %s ⇐ %s (all watch it: every release wakes every one)",
-		recognize.BareName(rows[0].c.Node), strings.Join(sessions, ", "))
+	return ""
 }
 
 // writeWarnings lists every recipe's warnings below a summary table.
@@ -282,32 +276,63 @@ func who(c recognize.Contender) string {
 	return strings.Join(parts, " ")
 }
 
-// connected says whether the contender's session has a live connection:
-// yes, NO (the servers list every connection and not this one), or ? when
-// the servers would not say.
-func connected(st cliout.Styles, tables recognize.ServerTables, c recognize.Contender) string {
-	if c.SessionID == 0 {
+// connected says whether the contender's session has a live connection,
+// as recognize read it from the servers: yes, NO, or ? when they would not
+// say.
+func connected(st cliout.Styles, c recognize.Contender) string {
+	switch {
+	case c.SessionID == 0 && c.Session == "":
 		return st.Dim("-")
-	}
-	if tables == nil {
+	case c.Connected == nil:
 		return "?"
-	}
-	switch conn, known := tables.Connected(c.SessionID); {
-	case !known:
-		return "?"
-	case conn:
+	case *c.Connected:
 		return st.Good("yes")
-	default:
-		return st.Warn("NO")
 	}
+	return st.Warn("NO")
 }
 
-// shortNode drops the random prefix of a protected node's name, which
-// tells clients apart to their library but not to a reader:
-// "_c_<uuid>-lock-0000000003" reads "lock-0000000003", "<32 hex>__lock__…"
-// reads "__lock__…". Any directory part ("leases/…") is kept; sequence
-// numbers are unique in a directory, so the short name still names one
-// node. JSON output keeps the full names.
+// heard says how long ago a server last answered the contender's session:
+// "2s ago", in red with "SILENT" past a third of its timeout, ? when the
+// servers would not say.
+func heard(st cliout.Styles, c recognize.Contender) string {
+	if c.LastHeardMs == nil {
+		if c.SessionID == 0 && c.Session == "" {
+			return st.Dim("-")
+		}
+		return "?"
+	}
+	s := heldFor(*c.LastHeardMs) + " ago"
+	if c.Liveness.AtLeast {
+		s = "≥" + s
+	}
+	if c.Silent {
+		return st.Bad("SILENT " + s)
+	}
+	return s
+}
+
+// ageText is how old the contender's node is ("-" for a herd's waiter,
+// which has none).
+func ageText(c recognize.Contender) string {
+	if c.Created.IsZero() {
+		return "-"
+	}
+	return heldFor(c.AgeMs)
+}
+
+// heldText is how long a holder has held: exact when zkx knows when it
+// began, else "≤" its node's age, which bounds it.
+func heldText(c recognize.Contender) string {
+	switch {
+	case c.HeldMs != nil:
+		return heldFor(*c.HeldMs)
+	case c.Created.IsZero():
+		return "?"
+	}
+	return "≤" + heldFor(c.AgeMs)
+}
+
+// countHolders says how many hold and wait.
 func countHolders(l recognize.Lock) string {
 	return plural(len(l.Holders), "holder") + ", " + plural(len(l.Waiters), "waiter")
 }
@@ -319,5 +344,5 @@ func warnCount(st cliout.Styles, warnings []string) string {
 	return st.Warn(strconv.Itoa(len(warnings)))
 }
 
-// heldFor shows a contender's held_ms or waiting_ms as a compact duration.
+// heldFor shows milliseconds as a compact duration.
 func heldFor(ms int64) string { return display.Duration(time.Duration(ms) * time.Millisecond) }

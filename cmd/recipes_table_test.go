@@ -20,7 +20,7 @@ func TestLongTableDrawsChainsAndHerds(t *testing.T) {
 		Holders: []recognize.Contender{{Node: "/exclusive/lock", Session: "0x10"}},
 		Waiters: []recognize.Contender{{Session: "0x11", WaitsFor: "/exclusive/lock"}, {Session: "0x12", WaitsFor: "/exclusive/lock"}}}
 	var out bytes.Buffer
-	if err := writeLocks(&out, []recognize.Lock{chain, herd}, nil, true); err != nil {
+	if err := writeLocks(&out, []recognize.Lock{chain, herd}, true); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -21,6 +21,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -170,7 +171,15 @@ func checkClients(t *testing.T, clients map[string]sessionJSON, cs []recognize.C
 			t.Errorf("%s: client %q, zkx sessions says %q", c.Node, c.Client, want)
 		}
 		seen[c.Client] = true
-		c.Client, c.HeldMs, c.WaitingMs = "", 0, 0
+		// What the servers said of the session: connected, heard from a
+		// moment ago (every contender pings or waits on a live session).
+		if c.Connected == nil || !*c.Connected || c.LastHeardMs == nil || *c.LastHeardMs < 0 || c.Silent {
+			t.Errorf("%s: connected %v last_heard_ms %v silent %v, want a live session heard from", c.Node, c.Connected, c.LastHeardMs, c.Silent)
+		}
+		if c.AgeMs < 0 || (c.HeldMs != nil && *c.HeldMs > c.AgeMs) {
+			t.Errorf("%s: age_ms %d held_ms %v", c.Node, c.AgeMs, c.HeldMs)
+		}
+		c.Client, c.HeldMs, c.AgeMs, c.Connected, c.LastHeardMs, c.Liveness = "", nil, 0, nil, nil, zkview.Liveness{}
 	}
 }
 
@@ -195,11 +204,14 @@ func TestLocksCommand(t *testing.T) {
 			name   string
 			opts   []recipes.Option
 			format string
+			view   string // the library rule zkx judges the contenders by
 			data   string // "" for ownerData
 		}{
-			{"curator", []recipes.Option{recipes.WithFormat(recipes.Curator), recipes.WithData([]byte("10.0.0.5"))}, "curator", "10.0.0.5"},
-			{"kazoo", []recipes.Option{recipes.WithFormat(recipes.Kazoo)}, "kazoo", ""},
-			{"zkx", nil, "zkx", ""},
+			{"curator", []recipes.Option{recipes.WithFormat(recipes.Curator), recipes.WithData([]byte("10.0.0.5"))}, "curator", "Curator InterProcessMutex", "10.0.0.5"},
+			// zkx's own nodes in Kazoo's layout are Kazoo's format (what zkx
+			// writes to join), judged by zkx's rule.
+			{"kazoo", []recipes.Option{recipes.WithFormat(recipes.Kazoo)}, "kazoo", "zkx Mutex (Kazoo layout)", ""},
+			{"zkx", nil, "zkx", "zkx Mutex", ""},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				base := zktest.Path(t)
@@ -228,16 +240,17 @@ func TestLocksCommand(t *testing.T) {
 				got := locks[0]
 				clients := sessionClients(t, connect)
 				// The holder's node is the oldest (times are in ms: all may be 0).
-				if h, w := got.Holders[0].HeldMs, got.Waiters[1].WaitingMs; h < w || w < 0 {
-					t.Errorf("held_ms %d, last waiter's waiting_ms %d", h, w)
+				if h, w := got.Holders[0].AgeMs, got.Waiters[1].AgeMs; h < w || w < 0 {
+					t.Errorf("holder's age_ms %d, last waiter's age_ms %d", h, w)
 				}
 				checkClients(t, clients, got.Holders)
 				checkClients(t, clients, got.Waiters)
 				want := recognize.Lock{Path: dir, Recipe: "mutex", Format: tc.format,
-					Holders: []recognize.Contender{{Node: holder.node, Seq: seqOf(t, holder.node), Session: sessionHex(holder.session), Data: data}},
+					Holders: []recognize.Contender{{Node: holder.node, Seq: seqOf(t, holder.node), Format: tc.format, View: tc.view,
+						Session: sessionHex(holder.session), Data: data, Next: []string{w1.node}}},
 					Waiters: []recognize.Contender{
-						{Node: w1.node, Seq: seqOf(t, w1.node), Session: sessionHex(w1.session), Data: data, WaitsFor: holder.node, Watch: "observed"},
-						{Node: w2.node, Seq: seqOf(t, w2.node), Session: sessionHex(w2.session), Data: data, WaitsFor: w1.node, Watch: "observed"},
+						{Node: w1.node, Seq: seqOf(t, w1.node), Format: tc.format, View: tc.view, Session: sessionHex(w1.session), Data: data, WaitsFor: holder.node, Watch: "observed"},
+						{Node: w2.node, Seq: seqOf(t, w2.node), Format: tc.format, View: tc.view, Session: sessionHex(w2.session), Data: data, WaitsFor: w1.node, Watch: "observed"},
 					},
 					Warnings: []string{}}
 				if !reflect.DeepEqual(got, want) {
@@ -381,13 +394,13 @@ func TestElectionsCommand(t *testing.T) {
 		got := elections[0]
 		clients := sessionClients(t, connect)
 		checkClients(t, clients, []recognize.Contender{*got.Leader})
-		got.Leader.Client, got.Leader.HeldMs = "", 0
+		got.Leader.Client, got.Leader.HeldMs, got.Leader.AgeMs, got.Leader.Connected, got.Leader.LastHeardMs = "", nil, 0, nil, nil
 		checkClients(t, clients, got.Candidates)
 		want := recognize.Election{Path: dir, Format: "curator",
-			Leader: &recognize.Contender{Node: leader.node, Seq: seqOf(t, leader.node), Session: sessionHex(leader.session), Data: "node-a"},
+			Leader: &recognize.Contender{Node: leader.node, Seq: seqOf(t, leader.node), Format: "curator", Session: sessionHex(leader.session), Data: "node-a"},
 			Candidates: []recognize.Contender{
-				{Node: c1.node, Seq: seqOf(t, c1.node), Session: sessionHex(c1.session), Data: "node-a", WaitsFor: leader.node, Watch: "observed"},
-				{Node: c2.node, Seq: seqOf(t, c2.node), Session: sessionHex(c2.session), Data: "node-a", WaitsFor: c1.node, Watch: "observed"},
+				{Node: c1.node, Seq: seqOf(t, c1.node), Format: "curator", Session: sessionHex(c1.session), Data: "node-a", WaitsFor: leader.node, Watch: "observed"},
+				{Node: c2.node, Seq: seqOf(t, c2.node), Format: "curator", Session: sessionHex(c2.session), Data: "node-a", WaitsFor: c1.node, Watch: "observed"},
 			},
 			Warnings: []string{}}
 		if !reflect.DeepEqual(got, want) {
@@ -417,8 +430,9 @@ func TestSessionsCommand(t *testing.T) {
 		}
 		sessions := sessionClients(t, connect)
 		sa, sb := sessions[fmt.Sprintf("0x%x", a.SessionID())], sessions[fmt.Sprintf("0x%x", b.SessionID())]
-		if !reflect.DeepEqual(sa.Ephemerals, []string{base + "/a1", base + "/a2", base + "/a3"}) || !sa.Connected ||
-			!strings.HasPrefix(sa.Client, "127.0.0.1:") || sa.Server != connect || sa.TimeoutMs <= 0 {
+		if !reflect.DeepEqual(sa.Ephemerals, []string{base + "/a1", base + "/a2", base + "/a3"}) || sa.Connected == nil || !*sa.Connected ||
+			!strings.HasPrefix(sa.Client, "127.0.0.1:") || sa.Server != connect || sa.TimeoutMs <= 0 ||
+			sa.LastHeardMs == nil || sa.Silent || sa.From != "tables" {
 			t.Errorf("session a: %+v", sa)
 		}
 		if !reflect.DeepEqual(sb.Watches, []string{base + "/a1"}) || sb.WatchCount != 1 || len(sb.Ephemerals) != 0 ||
@@ -435,7 +449,9 @@ func TestSessionsCommand(t *testing.T) {
 }
 
 // Servers that allow only srvr: the refusals are told in one line, locks still
-// lists the lock (clients empty, watches inferred), sessions fails.
+// lists the lock (clients empty, watches inferred), sessions lists the
+// sessions the tree's ephemeral nodes name, says what is unknown and how
+// to let zkx read it.
 func TestRecipesRefusedIntrospection(t *testing.T) {
 	servers := map[string]func(t *testing.T) string{
 		"embedded": func(t *testing.T) string {
@@ -473,12 +489,34 @@ func TestRecipesRefusedIntrospection(t *testing.T) {
 				t.Errorf("a refusal that costs locks nothing is reported:\n%s", errs)
 			}
 			out, _, err = run(t, "--server", connect, "locks", "-l", dir)
-			if err != nil || !strings.Contains(out, "inferred") || strings.Count(out, " ? ") != 2 {
+			// Two contenders, neither connection nor last answer known.
+			if err != nil || !strings.Contains(out, "inferred") || strings.Count(out, " ? ") != 4 {
 				t.Errorf("zkx locks -l without the tables: %v\n%s", err, out)
 			}
-			_, _, err = run(t, "--server", connect, "sessions")
-			if err == nil || !strings.Contains(err.Error(), "would list its sessions") {
-				t.Errorf("zkx sessions without cons and dump: %v", err)
+			var rows []sessionJSON
+			out, errs, err = run(t, "--server", connect, "sessions", "-o", "json")
+			if err != nil || json.Unmarshal([]byte(out), &rows) != nil {
+				t.Fatalf("zkx sessions without cons and dump: %v\n%s\n%s", err, out, errs)
+			}
+			found := map[string]sessionJSON{}
+			for _, r := range rows {
+				found[r.Session] = r
+			}
+			for _, c := range []contender{holder, waiter} {
+				r, ok := found[sessionHex(c.session)]
+				if !ok || !reflect.DeepEqual(r.Ephemerals, []string{dir + "/" + c.node}) || r.From != "ephemerals" || r.Client != "" ||
+					r.Connected != nil || r.LastHeardMs != nil {
+					t.Errorf("session %s from the tree: %+v (found %v)\n%s", sessionHex(c.session), r, ok, out)
+				}
+			}
+			if !strings.Contains(errs, "sessions are known from the ephemeral nodes of the tree") ||
+				!strings.Contains(errs, "add cons, wchc, wchp, dump to 4lw.commands.whitelist on every server, or give zkx the members' AdminServers") ||
+				!strings.Contains(errs, "--admin-url") {
+				t.Errorf("zkx sessions does not say what is unknown and how to read it:\n%s", errs)
+			}
+			out, _, err = run(t, "--server", connect, "sessions")
+			if err != nil || !strings.Contains(out, sessionHex(holder.session)) || strings.Contains(out, "0 sessions") {
+				t.Errorf("zkx sessions without the tables: %v\n%s", err, out)
 			}
 		})
 	}
@@ -624,10 +662,11 @@ func TestLocksStuckHolder(t *testing.T) {
 	var holderRow []string
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Fields(line); len(f) > 0 && f[0] == "holder" {
-			holderRow = f[:min(len(f), 7)]
+			holderRow = f[:min(len(f), 9)]
 		}
 	}
-	if err != nil || !reflect.DeepEqual(holderRow, []string{"holder", "lock-0000000000", hex, "10.0.0.9", "(node", "data)", "NO"}) || !strings.Contains(out, "warning: "+warning) ||
+	// No connection, so nothing heard either: the servers list none.
+	if err != nil || !reflect.DeepEqual(holderRow, []string{"holder", "lock-0000000000", "curator", hex, "10.0.0.9", "(node", "data)", "NO", "?"}) || !strings.Contains(out, "warning: "+warning) ||
 		!strings.Contains(out, "chain: lock-0000000000 ← "+recognize.BareName(waiter.node)) {
 		t.Errorf("zkx locks -l: %v, holder row %q:\n%s", err, holderRow, out)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 func newRootCommand() *cobra.Command { return newRoot(&globalOptions{}) }
@@ -53,10 +55,10 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		return opts.resolve(cmd, raw)
 	}
-	root.AddCommand(newVersionCommand(), newServeCommand(&raw), newLockCommand(opts),
+	root.AddCommand(newVersionCommand(), newManCommand(), newServeCommand(&raw), newLockCommand(opts),
 		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
 		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts),
-		newSessionsCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
+		newSessionsCommand(opts), newUnlockCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
 	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
 		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
 		newWatchCommand(opts))
@@ -79,7 +81,9 @@ func Run(buildVersion string) int {
 		if errors.As(err, &status) {
 			return int(status)
 		}
-		fmt.Fprintln(os.Stderr, "zkx:", err)
+		// What the user typed (--server, $ZK_SERVERS) and what the
+		// network sent may hold escape sequences: shown, not obeyed.
+		fmt.Fprintln(os.Stderr, "zkx:", display.Text(err.Error()))
 		var partial *partialError
 		if errors.As(err, &partial) {
 			return exitPartial

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -11,8 +12,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
 	"github.com/zkx-dev/zkx/zkview/recognize"
+)
+
+// Where a session of `zkx sessions` is known from.
+const (
+	sessionFromTables     = "tables"     // the servers' session tables
+	sessionFromEphemerals = "ephemerals" // only its ephemeral nodes, read from the tree
 )
 
 // sessionJSON is one session as `zkx sessions -o json` prints it.
@@ -21,8 +30,17 @@ type sessionJSON struct {
 	Client    string `json:"client"`               // "ip:port"; "" when no server lists a connection
 	Server    string `json:"server"`               // the member it is connected to; "" when unknown
 	CreatedBy string `json:"created_by,omitempty"` // the member that created it (its id's top byte), when known
-	Connected bool   `json:"connected"`            // a member lists a connection for it
-	TimeoutMs int64  `json:"timeout_ms"`
+	// Connected: a member lists a connection for it (true), or every
+	// member's list was read and none does (false); absent when not known.
+	Connected *bool `json:"connected,omitempty"`
+	TimeoutMs int64 `json:"timeout_ms"` // 0 when not known
+	// LastHeardMs is how long ago its member last answered it (pings
+	// count); absent when not known. LastHeardAtLeast: zkx had no session
+	// on that member, so the silence may be longer.
+	LastHeardMs      *int64 `json:"last_heard_ms,omitempty"`
+	LastHeardAtLeast bool   `json:"last_heard_at_least,omitempty"`
+	// Silent: not heard from for more than a third of its timeout.
+	Silent bool `json:"silent,omitempty"`
 	// Ephemerals are its ephemeral nodes (paths under the chroot), sorted.
 	Ephemerals []string `json:"ephemerals"`
 	// Watches are the paths (under the chroot) it holds data watches on;
@@ -32,12 +50,22 @@ type sessionJSON struct {
 	LastOp      string   `json:"last_op,omitempty"`
 	Established string   `json:"established,omitempty"` // RFC 3339, UTC
 	Expires     string   `json:"expires,omitempty"`     // RFC 3339, UTC; from the leader's dump
+	// From is where the session is known from: tables, or ephemerals when
+	// the servers refused their tables and only its ephemeral nodes tell.
+	From string `json:"from"`
 }
 
-func describeSession(s introspect.Session) sessionJSON {
-	j := sessionJSON{Session: s.Hex, Client: s.Client, Server: s.Server, CreatedBy: s.CreatedBy, Connected: s.Connected,
+func describeSession(s introspect.Session, tables recognize.ServerTables, now time.Time) sessionJSON {
+	j := sessionJSON{Session: s.Hex, Client: s.Client, Server: s.Server, CreatedBy: s.CreatedBy,
 		TimeoutMs: s.Timeout.Milliseconds(), Ephemerals: nonNil(s.Ephemerals), Watches: nonNil(s.Watches),
-		WatchCount: s.WatchCount, LastOp: s.LastOp}
+		WatchCount: s.WatchCount, LastOp: s.LastOp, From: sessionFromTables}
+	if conn, known := tables.Connected(s.ID); known {
+		j.Connected = &conn
+	}
+	if l, ok := tables.LastHeard(s.ID); ok {
+		ms := l.Silence(now).Milliseconds()
+		j.LastHeardMs, j.LastHeardAtLeast, j.Silent = &ms, l.AtLeast, l.Silent(now)
+	}
 	if !s.Established.IsZero() {
 		j.Established = s.Established.UTC().Format(statMillisFormat)
 	}
@@ -51,27 +79,44 @@ func newSessionsCommand(g *globalOptions) *cobra.Command {
 	var flags readFlags
 	cmd := &cobra.Command{
 		Use:   "sessions",
-		Short: "List the ensemble's sessions: clients, ephemerals, watches",
+		Short: "List the ensemble's sessions: clients, liveness, ephemerals, watches",
 		Long: `sessions asks every server of --server what it knows of the sessions — the
 four-letter words cons (connections), dump (ephemeral nodes, expiry) and
-wchc / wchp (watches), or one member's AdminServer with --admin-url — and
+wchc / wchp (watches), or the members' AdminServers with --admin-url — and
 prints one row per session: its id, client address, the server it is
-connected to, its timeout, its ephemeral nodes and its watch count. No
-ZooKeeper session is opened for this, so zkx itself is not listed.
+connected to, how long ago that server last answered it (HEARD; a client
+pings at least every third of its timeout, so a live one is never quieter:
+past that it is marked SILENT), its timeout, its ephemeral nodes and its
+watch count. No ZooKeeper session is opened for this unless the tables are
+refused, so zkx itself is not listed.
+
+When a server last answered a session is read from cons's lresp or the
+AdminServer's last_response_time, which are that server's monotonic clock:
+zkx compares them only with the same server's freshest answer, never with
+its own clock or another server's, so clock skew does not enter. Without a
+session of zkx's on that server the freshest answer may be a little old,
+and the silence is then at least what is shown (≥).
 
 A server that refuses a word (4lw.commands.whitelist) or does not answer is
 warned about on stderr, and what it would have told is left empty. When no
-server lists any session at all (cons and dump both refused), the command
-fails.
+server lists ephemeral nodes (dump refused everywhere), zkx reads the tree
+instead and lists the sessions that own ephemeral nodes, with their nodes;
+their clients, connections and watches are then unknown, and stderr says how
+to let zkx read them.
 
 JSON (-o json) is an array, one object per session, sorted by id: session
-(0x…), client ("ip:port", "" when unknown), server, connected, timeout_ms,
-ephemerals (paths under the chroot), watches (paths under the chroot with a
-data watch), watch_count (every data watch, outside the chroot too),
-last_op, established and expires (RFC 3339, when known).`,
+(0x…), client ("ip:port", "" when unknown), server, created_by (when known),
+connected (absent when not known), timeout_ms (0 when not known),
+last_heard_ms (how long ago its server last answered it; absent when not
+known), last_heard_at_least (the silence may be longer), silent (not heard
+from for more than a third of its timeout), ephemerals (paths under the
+chroot), watches (paths under the chroot with a data watch), watch_count
+(every data watch, outside the chroot too), last_op, established and
+expires (RFC 3339, when known), from (tables, or ephemerals when only the
+tree told of the session).`,
 		Example: `  zkx sessions
   zkx sessions --server zk1:2181,zk2:2181,zk3:2181
-  zkx sessions -o json | jq -r '.[] | select(.ephemerals | length > 0) | .client'`,
+  zkx sessions -o json | jq -r '.[] | select(.silent) | "\(.session) \(.client) \(.last_heard_ms)"'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := cliout.ParseFormat(flags.output)
@@ -91,32 +136,71 @@ last_op, established and expires (RFC 3339, when known).`,
 			if err != nil {
 				return err
 			}
-			if !sessionsKnown(in) {
-				return fmt.Errorf("no server of %s would list its sessions (cons and dump refused or failed): add them to 4lw.commands.whitelist, or pass --admin-url", cs)
+			now := time.Now()
+			tables := in.Tables()
+			rows := make([]sessionJSON, 0, len(in.Sessions))
+			for _, s := range in.Sessions {
+				rows = append(rows, describeSession(s, tables, now))
+			}
+			if _, listed := in.Ephemerals(); !listed {
+				rows, err = g.sessionsFromTree(ctx, cmd.ErrOrStderr(), in, rows)
+				if err != nil {
+					return err
+				}
 			}
 			out := cmd.OutOrStdout()
 			if format == cliout.JSON {
-				rows := make([]sessionJSON, len(in.Sessions))
-				for i, s := range in.Sessions {
-					rows[i] = describeSession(s)
-				}
 				return cliout.WriteJSON(out, rows)
 			}
-			return writeSessions(out, in.Sessions, in.Tables())
+			return writeSessions(out, rows)
 		},
 	}
 	flags.register(cmd)
 	return cmd
 }
 
-// sessionsKnown reports whether any member listed its sessions.
-func sessionsKnown(in *introspect.Snapshot) bool {
-	for _, m := range in.Members {
-		if m.Connections != nil || m.Dump != nil {
-			return true
-		}
+// sessionsFromTree adds the sessions that own ephemeral nodes, read from
+// the tree, when no server would list ephemerals (dump refused): those the
+// tables did not list, and the nodes of those they did. It says on stderr
+// what is unknown and how to let zkx read it.
+func (g *globalOptions) sessionsFromTree(ctx context.Context, stderr io.Writer, in *introspect.Snapshot, rows []sessionJSON) ([]sessionJSON, error) {
+	c, err := g.dialBulk(ctx, 4, true)
+	if err != nil {
+		return nil, fmt.Errorf("the servers list no ephemeral nodes (dump refused), and reading the tree instead failed: %w", err)
 	}
-	return false
+	defer c.Close()
+	owners, nodes, err := zkview.EphemeralOwners(ctx, c, "/")
+	if err != nil && len(owners) == 0 {
+		return nil, fmt.Errorf("the servers list no ephemeral nodes (dump refused), and reading the tree instead failed after %d nodes: %w", nodes, err)
+	}
+	byHex := map[string]int{}
+	for i, r := range rows {
+		byHex[r.Session] = i
+	}
+	added := 0
+	for id, paths := range owners {
+		hex := display.Hex(id)
+		if i, ok := byHex[hex]; ok {
+			rows[i].Ephemerals = paths
+			continue
+		}
+		rows = append(rows, sessionJSON{Session: hex, Ephemerals: paths, Watches: []string{}, From: sessionFromEphemerals})
+		added++
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, _ := strconv.ParseUint(strings.TrimPrefix(rows[i].Session, "0x"), 16, 64)
+		b, _ := strconv.ParseUint(strings.TrimPrefix(rows[j].Session, "0x"), 16, 64)
+		return a < b
+	})
+	unknown := "their clients, connections, liveness and watches are unknown"
+	if remedy := in.TablesRemedy("pass --admin-url http://HOST:PORT/commands,… (one per member; --admin-port finds them on another port)"); remedy != "" {
+		unknown += ": " + remedy
+	}
+	warnf(stderr, "the servers list no sessions' ephemeral nodes (dump refused); %d sessions are known from the ephemeral nodes of the tree (%d nodes read), %s", added, nodes, unknown)
+	if err != nil {
+		warnf(stderr, "the read of the tree ended early: %v", err)
+	}
+	return rows, nil
 }
 
 // sessionEphemeralsShown is how many ephemeral nodes a table row names.
@@ -125,21 +209,34 @@ const sessionEphemeralsShown = 2
 // writeSessions prints one row per session. A session no member lists a
 // connection for is "(no connection)" only when every member's connection
 // list was read; otherwise its member may simply not have said ("?").
-func writeSessions(out io.Writer, sessions []introspect.Session, tables recognize.ServerTables) error {
+func writeSessions(out io.Writer, rows []sessionJSON) error {
 	st := cliout.NewStyles(out)
 	t := cliout.NewTable(out)
-	t.Row(st.Header("SESSION"), st.Header("CLIENT"), st.Header("SERVER"), st.Header("TIMEOUT"), st.Header("WATCHES"), st.Header("EPHEMERALS"))
-	for _, s := range sessions {
+	t.Row(st.Header("SESSION"), st.Header("CLIENT"), st.Header("SERVER"), st.Header("HEARD"), st.Header("TIMEOUT"), st.Header("WATCHES"), st.Header("EPHEMERALS"))
+	for _, s := range rows {
 		client := cliout.Clean(s.Client)
 		if client == "" {
 			client = "?"
-			if conn, known := tables.Connected(s.ID); known && !conn {
+			if s.Connected != nil && !*s.Connected {
 				client = st.Warn("(no connection)")
 			}
 		}
-		timeout := "?"
-		if s.Timeout > 0 {
-			timeout = s.Timeout.Round(time.Millisecond).String()
+		heard := "?"
+		if s.LastHeardMs != nil {
+			heard = heldFor(*s.LastHeardMs) + " ago"
+			if s.LastHeardAtLeast {
+				heard = "≥" + heard
+			}
+			if s.Silent {
+				heard = st.Bad("SILENT " + heard)
+			}
+		}
+		timeout, watches := "?", "?"
+		if s.TimeoutMs > 0 {
+			timeout = (time.Duration(s.TimeoutMs) * time.Millisecond).String()
+		}
+		if s.From == sessionFromTables {
+			watches = strconv.Itoa(s.WatchCount)
 		}
 		eph := strconv.Itoa(len(s.Ephemerals))
 		if n := len(s.Ephemerals); n > 0 {
@@ -152,7 +249,7 @@ func writeSessions(out io.Writer, sessions []introspect.Session, tables recogniz
 				eph += st.Dim(fmt.Sprintf(" … (%d more)", n-sessionEphemeralsShown))
 			}
 		}
-		t.Row(s.Hex, client, orDash(st, cliout.Clean(s.Server)), timeout, strconv.Itoa(s.WatchCount), eph)
+		t.Row(s.Session, client, orDash(st, cliout.Clean(s.Server)), heard, timeout, watches, eph)
 	}
 	return t.Flush()
 }

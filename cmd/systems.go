@@ -92,7 +92,7 @@ func writeSystems(out io.Writer, systems []recognize.SystemSummary) error {
 		for _, l := range s.Leaders {
 			who, session, client, held := st.Dim("(nobody)"), "-", "", "-"
 			if c := l.Leader; c != nil {
-				who, session, client, held = cliout.Clean(c.Data), orDash(st, c.Session), cliout.Clean(c.ClientText()), heldFor(c.HeldMs)
+				who, session, client, held = cliout.Clean(c.Data), orDash(st, c.Session), cliout.Clean(c.ClientText()), heldText(*c)
 				if who == "" {
 					who = cliout.Clean(recognize.BareName(c.Node))
 				}

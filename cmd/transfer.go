@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,7 +36,8 @@ first, written as the walk reaches it:
 
 Reads are batched and run ahead in parallel as for zkx tree; data and ACL are
 read beside each listing. On a terminal, progress is shown on stderr; a summary
-always ends there.`,
+always ends there. Exit status: 0 when every node was read, 3 when some could
+not be (they are in the file with their error), 1 on failure.`,
 		Example: `  zkx export /app > app.jsonl
   zkx export / | gzip > everything.jsonl.gz
   jq -r 'select(.text) | [.path, .text] | @tsv' app.jsonl`,
@@ -70,7 +73,7 @@ always ends there.`,
 				warnf(cmd.ErrOrStderr(), "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
 			}
 			if st.Unreadable > 0 {
-				warnf(cmd.ErrOrStderr(), "%s could not be read (no READ for this session? try --auth): they are in the file with an error and import refuses them", plural(st.Unreadable, "node"))
+				return &partialError{fmt.Errorf("%s could not be read (no READ for this session? try --auth): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"))}
 			}
 			return nil
 		},
@@ -165,11 +168,29 @@ unless --skip-existing (keep it, quietly) or --overwrite (replace its data and
 ACL). Ephemeral nodes are skipped unless --ephemerals. Sequential names are
 recreated as they were (a parent's next sequence number is not moved past them).
 
+The whole file is read and checked before anything is written: a line that is
+not a record, a path twice or before its parent, a node without an ACL ("acl":
+[]) or with a permission that is not cdrwa stops the import with its line
+number, and nothing is written. Nodes too large for a ZooKeeper request (its
+default jute.maxbuffer, 1 MiB) are refused, with what is below them.
+
+--dry-run writes nothing and predicts exactly what the import would do: each
+transaction the import would send is sent to the server to be judged, and
+failed on purpose at its end (each such transaction takes a zxid, as any
+does, and changes no node), so a missing parent, a node that exists, an ACL
+the server finds invalid or a parent whose ACL does not let this session
+create are refused in the report as the real run would refuse them. (Not
+predicted: --overwrite's ACL replacement, which is not part of a
+transaction, and byte quotas a server enforces.)
+
 The report counts what was created, updated, skipped and refused, and why. Each
-transaction is all or nothing: if one fails half way the report says how many
-nodes earlier ones wrote and the last of them, and the same import run again with
---skip-existing goes on from there. Exit status: 0 when nothing was refused,
-3 when some nodes were refused, 1 on failure.`,
+transaction is all or nothing: if one fails half way the error names how many
+nodes earlier ones wrote and the last of them, and the command that goes on
+from there (the same import with --skip-existing). With -o json the report is
+one object: created, updated, skipped, ephemeral, refused, refusals (path,
+reason; the first 100), last_written, transactions (in a dry run, those the
+import would send) and dry_run. Exit status: 0 when nothing was refused, 3 when
+some nodes were refused, 1 on failure.`,
 		Example: `  zkx import app.jsonl --dry-run
   zkx import app.jsonl --to /app-restored
   zkx import app.jsonl --skip-existing     # resume a stopped import
@@ -190,18 +211,23 @@ nodes earlier ones wrote and the last of them, and the same import run again wit
 			if err != nil {
 				return err
 			}
-			var in io.Reader = cmd.InOrStdin()
-			if args[0] != "-" {
-				f, err := os.Open(args[0])
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				in = f
-			}
-			src, err := transfer.ReadFile(in)
+			name := args[0]
+			file, err := openExport(name, cmd.InOrStdin())
 			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
+				return err
+			}
+			defer file.Close()
+			// The whole input is read and checked before anything is
+			// written: a bad line half way must not leave half an import.
+			if _, err := transfer.Check(file); err != nil {
+				return fmt.Errorf("%s: %w (nothing was written)", displayName(name), err)
+			}
+			if _, err := file.Seek(0, io.SeekStart); err != nil {
+				return err
+			}
+			src, err := transfer.ReadFile(file)
+			if err != nil {
+				return fmt.Errorf("%s: %w", displayName(name), err)
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
 			defer cancel()
@@ -211,12 +237,73 @@ nodes earlier ones wrote and the last of them, and the same import run again wit
 			}
 			defer c.Close()
 			defer bw.Close()
-			return runImport(ctx, cmd, bw, src, opts, format, flags.timeout)
+			err = runImport(ctx, cmd, bw, src, opts, format, flags.timeout)
+			var stopped *transfer.StoppedError
+			if errors.As(err, &stopped) {
+				return fmt.Errorf("%w; to go on: %s", err, resumeImport(name, to, stopped))
+			}
+			return err
 		},
 	}
 	flags.register(cmd)
 	cmd.Flags().StringVar(&to, "to", "", "recreate the export's root here (default: where it was)")
 	return cmd
+}
+
+// openExport opens the export to import, name or, for "-", stdin spooled
+// to a temporary file (removed on Close), so that it can be read twice:
+// once to check it whole, once to import it.
+func openExport(name string, stdin io.Reader) (*os.File, error) {
+	if name != "-" {
+		return os.Open(name)
+	}
+	f, err := os.CreateTemp("", "zkx-import-*.jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("spool stdin: %w", err)
+	}
+	os.Remove(f.Name()) // gone with the last descriptor
+	if _, err := io.Copy(f, stdin); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("spool stdin: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func displayName(name string) string {
+	if name == "-" {
+		return "stdin"
+	}
+	return name
+}
+
+// resumeImport is the command that goes on with an import that stopped.
+func resumeImport(name, to string, stopped *transfer.StoppedError) string {
+	flag := "--skip-existing"
+	if stopped.DataReplaced != "" {
+		flag = "--overwrite"
+	}
+	cmd := "zkx import " + shellQuote(name)
+	if to != "" {
+		cmd += " --to " + shellQuote(to)
+	}
+	cmd += " " + flag + " (with the same --server and credentials)"
+	if name == "-" {
+		cmd += ", the same export on stdin"
+	}
+	return cmd
+}
+
+// shellQuote quotes s for a shell when it holds more than plain
+// characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // runImport imports src with progress and prints the report.

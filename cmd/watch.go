@@ -155,7 +155,7 @@ func writeChange(out io.Writer, ch zkview.Change, format cliout.Format) error {
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(out, "%s\n", b)
+		_, err = fmt.Fprintf(out, "%s\n", display.JSON(b))
 		return err
 	}
 	_, err := fmt.Fprintln(out, cliout.Clean(changeLine(ch)))

@@ -157,7 +157,9 @@ func Dial(servers []string, opts ...SessionOption) (*Session, error) {
 	o.abort = dials.Abort()
 	s, err := newSession(conn, events, o, true)
 	if err == nil && o.dial.Wrap == nil {
-		err = zkdial.Probe(conn, dials)
+		ctx, cancel := context.WithTimeout(context.Background(), o.connectTimeout)
+		err = zkdial.Probe(ctx, conn, dials)
+		cancel()
 	}
 	if err != nil {
 		conn.Close()
@@ -197,7 +199,7 @@ func newSession(conn *zk.Conn, events <-chan zk.Event, o sessionOptions, owned b
 		}
 	}
 	for _, a := range o.auth {
-		if err := conn.AddAuth(a.scheme, a.creds); err != nil {
+		if err := addAuth(conn, a, o.connectTimeout, o.abort); err != nil {
 			return nil, fmt.Errorf("recipes: add %s credentials: %w", a.scheme, err)
 		}
 	}
@@ -211,6 +213,23 @@ func newSession(conn *zk.Conn, events <-chan zk.Event, o sessionOptions, owned b
 	}
 	go s.watchEvents(events)
 	return s, nil
+}
+
+// addAuth adds credentials, waiting for the server's answer at most
+// timeout (go-zookeeper waits as long as the connection lives).
+func addAuth(conn *zk.Conn, a zkAuth, timeout time.Duration, abort <-chan error) error {
+	done := make(chan error, 1)
+	go func() { done <- conn.AddAuth(a.scheme, a.creds) }()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case err := <-abort:
+		return err
+	case <-t.C:
+		return fmt.Errorf("no answer within %v", timeout)
+	}
 }
 
 func waitForSession(conn *zk.Conn, events <-chan zk.Event, timeout time.Duration, abort <-chan error) error {

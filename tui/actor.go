@@ -28,6 +28,10 @@ type heldLock struct {
 	mutex  *recipes.Mutex
 	cancel context.CancelFunc // ends a wait
 	held   bool
+	// over is closed when the explorer lets go of the lock (Release,
+	// Close), which ends its watcher: the mutex's Done is closed only when
+	// the holding is lost, never by Unlock.
+	over chan struct{}
 }
 
 // campaign is the explorer's candidacy in an election.
@@ -35,6 +39,7 @@ type campaign struct {
 	election *recipes.Election
 	cancel   context.CancelFunc
 	leader   bool
+	over     chan struct{} // as heldLock's: Resign does not close Done
 }
 
 // ActorState is what the explorer does in one recipe directory.
@@ -101,7 +106,7 @@ func (a *Actor) Acquire(ctx context.Context, dir, format string) error {
 		return fmt.Errorf("you already hold or wait for %s", dir)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	h := &heldLock{mutex: recipes.NewMutex(s, a.client.Abs(dir), recipes.WithFormat(f)), cancel: cancel}
+	h := &heldLock{mutex: recipes.NewMutex(s, a.client.Abs(dir), recipes.WithFormat(f)), cancel: cancel, over: make(chan struct{})}
 	a.locks[dir] = h
 	a.mu.Unlock()
 
@@ -117,14 +122,19 @@ func (a *Actor) Acquire(ctx context.Context, dir, format string) error {
 		return fmt.Errorf("lock %s: %w", dir, err)
 	}
 	h.held = true
-	go a.forgetWhenLost(dir, h)
+	go a.forgetWhenLost(dir, h, h.mutex.Done())
 	return nil
 }
 
-// forgetWhenLost drops a held lock whose session ended, so the explorer
-// no longer claims it.
-func (a *Actor) forgetWhenLost(dir string, h *heldLock) {
-	<-h.mutex.Done()
+// forgetWhenLost drops a held lock whose holding was lost (its session
+// ended, its node was deleted), so the explorer no longer claims it; it
+// ends when the explorer lets go of the lock itself.
+func (a *Actor) forgetWhenLost(dir string, h *heldLock, lost <-chan struct{}) {
+	select {
+	case <-lost:
+	case <-h.over:
+		return
+	}
 	a.mu.Lock()
 	if a.locks[dir] == h {
 		delete(a.locks, dir)
@@ -147,6 +157,7 @@ func (a *Actor) Release(ctx context.Context, dir string) error {
 	}
 	delete(a.locks, dir)
 	a.mu.Unlock()
+	close(h.over)
 	defer h.cancel()
 	if err := h.mutex.Unlock(ctx); err != nil {
 		return fmt.Errorf("unlock %s: %w", dir, err)
@@ -225,7 +236,7 @@ func (a *Actor) Volunteer(ctx context.Context, dir, format string) error {
 		return fmt.Errorf("you already stand in %s", dir)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	c := &campaign{election: recipes.NewElection(s, a.client.Abs(dir)), cancel: cancel}
+	c := &campaign{election: recipes.NewElection(s, a.client.Abs(dir)), cancel: cancel, over: make(chan struct{})}
 	a.campaigns[dir] = c
 	a.mu.Unlock()
 
@@ -241,14 +252,18 @@ func (a *Actor) Volunteer(ctx context.Context, dir, format string) error {
 		return fmt.Errorf("campaign in %s: %w", dir, err)
 	}
 	c.leader = true
-	go func() {
-		<-c.election.Done()
+	go func(lost <-chan struct{}) {
+		select {
+		case <-lost:
+		case <-c.over:
+			return
+		}
 		a.mu.Lock()
 		if a.campaigns[dir] == c {
 			delete(a.campaigns, dir)
 		}
 		a.mu.Unlock()
-	}()
+	}(c.election.Done())
 	return nil
 }
 
@@ -267,6 +282,7 @@ func (a *Actor) Resign(ctx context.Context, dir string) error {
 	}
 	delete(a.campaigns, dir)
 	a.mu.Unlock()
+	close(c.over)
 	defer c.cancel()
 	if err := c.election.Resign(ctx); err != nil {
 		return fmt.Errorf("resign from %s: %w", dir, err)
@@ -297,12 +313,14 @@ func (a *Actor) Close(ctx context.Context) {
 	a.mu.Unlock()
 	for _, h := range locks {
 		if h.held {
+			close(h.over)
 			_ = h.mutex.Unlock(ctx)
 		}
 		h.cancel()
 	}
 	for _, c := range campaigns {
 		if c.leader {
+			close(c.over)
 			_ = c.election.Resign(ctx)
 		}
 		c.cancel()

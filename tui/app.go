@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -107,6 +108,7 @@ func New(cfg Config) *App {
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
+		Holds: recognize.NewHoldClock(),
 	}
 	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo, past: cfg.Past}
 	if a.past != nil {
@@ -276,8 +278,10 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case statusMsg:
 		// One line, and nothing a terminal would act on: errors can
-		// carry several lines and names from the server.
+		// carry several lines and names from the server. The whole of it
+		// stays for ! to show.
 		first, _, _ := strings.Cut(msg.text, "\n")
+		msg.full = msg.text
 		msg.text = display.Line(first)
 		a.status = msg
 		return nil
@@ -395,6 +399,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.status = statusMsg{}
 		a.input, a.inputKind = &widget.LineInput{Prompt: "/", Value: f.Filter().Text, Limit: 1024}, '/'
 		return nil
+	case key.Matches(msg, g.Notices):
+		return a.showNotices()
 	case key.Matches(msg, g.Refresh):
 		a.ctx.Tree.Refresh()
 		a.status = statusMsg{text: "reading everything on screen again"}
@@ -467,6 +473,83 @@ func (a *App) run(line string) tea.Cmd {
 		return nil
 	}
 	return pc.cmd.open(a, pc.arg)
+}
+
+// noter is a page with notes above its rows (what the servers would not
+// tell, a failed scan): ! shows them in full with the last message.
+type noter interface{ Notes() []string }
+
+// showNotices opens the last status message and the page's notes in
+// full, wrapped: nothing on the screen's single lines is lost.
+func (a *App) showNotices() tea.Cmd {
+	var body []string
+	if a.status.full != "" {
+		for _, l := range strings.Split(a.status.full, "\n") {
+			body = append(body, display.Line(l))
+		}
+	}
+	if n, ok := a.top().(noter); ok {
+		for _, note := range n.Notes() {
+			if len(body) > 0 {
+				body = append(body, "")
+			}
+			body = append(body, note)
+		}
+	}
+	if len(body) == 0 {
+		a.status = statusMsg{text: "no message and no notes on this page"}
+		return nil
+	}
+	a.dialog = widget.Show("Messages and notes", body)
+	return nil
+}
+
+// admin sets the AdminServers the servers' tables are read from (:admin
+// URL[,URL…]), the port one is looked for on every member (:admin port
+// N), clears both (:admin off), or says what they are (:admin).
+func (a *App) admin(arg string) tea.Cmd {
+	o := a.ctx.introspectOptions()
+	switch fields := strings.Fields(strings.ReplaceAll(arg, ",", " ")); {
+	case len(fields) == 0:
+		urls := "none given"
+		if len(o.AdminURLs) > 0 {
+			urls = strings.Join(o.AdminURLs, ", ")
+		}
+		port := "not looked for"
+		if o.AdminPort > 0 {
+			port = fmt.Sprintf("looked for on port %d of a member that refuses the four-letter words", o.AdminPort)
+		}
+		a.status = statusMsg{text: "AdminServers: " + urls + "; " + port + " (:admin URL[,URL…] or :admin port N sets them)"}
+		return nil
+	case len(fields) == 1 && fields[0] == "off":
+		a.ctx.setAdmin(nil, 0)
+		a.status = statusMsg{text: "no AdminServers: the servers are asked with four-letter words only"}
+	case fields[0] == "port":
+		if len(fields) != 2 {
+			a.status = statusMsg{text: ":admin port N: one port", err: true}
+			return nil
+		}
+		port, err := strconv.Atoi(fields[1])
+		if err != nil || port <= 0 || port > 65535 {
+			a.status = statusMsg{text: fmt.Sprintf(":admin port %s: not a port", display.Line(fields[1])), err: true}
+			return nil
+		}
+		a.ctx.setAdmin(o.AdminURLs, port)
+		a.status = statusMsg{text: fmt.Sprintf("AdminServers looked for on port %d of every member that refuses the four-letter words; asking again", port)}
+	default:
+		urls := make([]string, 0, len(fields))
+		for _, f := range fields {
+			u, err := introspect.AdminBase(f)
+			if err != nil {
+				a.status = statusMsg{text: err.Error(), err: true}
+				return nil
+			}
+			urls = append(urls, u)
+		}
+		a.ctx.setAdmin(urls, o.AdminPort)
+		a.status = statusMsg{text: "AdminServers " + strings.Join(urls, ", ") + "; asking the servers again"}
+	}
+	return a.broadcast(refreshMsg{})
 }
 
 // cd goes to path in the tree page.
@@ -597,14 +680,29 @@ func (a *App) statusLine() string {
 		return a.input.View(st, a.width)
 	}
 	if a.status.text != "" {
+		more := st.Dim.Render(" … ! shows all")
 		if a.status.err {
-			return widget.Fit(st.Error.Render("✗ ")+a.status.text, a.width)
+			return widget.FitWords(st.Error.Render("✗ ")+a.status.text, a.width, more)
 		}
-		return widget.Fit(st.Info.Render("✓ ")+a.status.text, a.width)
+		return widget.FitWords(st.Info.Render("✓ ")+a.status.text, a.width, more)
 	}
 	right := keyHints(st, []key.Binding{a.ctx.Keys.Global.Command, a.ctx.Keys.Global.Help, a.ctx.Keys.Global.Back})
-	left := widget.Fit(keyHints(st, enabled(a.top().Keys())), max(a.width-lipgloss.Width(right)-2, 0))
+	left := fitHints(st, enabled(a.top().Keys()), max(a.width-lipgloss.Width(right)-2, 0))
 	return widget.Fit(left+"  "+right, a.width)
+}
+
+// fitHints writes as many whole hints as fit in width (? lists them all):
+// a hint cut in the middle tells nothing.
+func fitHints(st theme.Styles, keys []key.Binding, width int) string {
+	out := ""
+	for i := range keys {
+		next := keyHints(st, keys[:i+1])
+		if lipgloss.Width(next) > width {
+			break
+		}
+		out = next
+	}
+	return widget.Fit(out, width)
 }
 
 // keyHints writes bindings as "key desc  key desc".

@@ -48,6 +48,8 @@ var commands = []command{
 		open: openRecipeList(kindSystems)},
 	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches",
 		open: func(a *App, _ string) tea.Cmd { return push(newSessionsPage(a.ctx)) }},
+	{name: "admin", usage: "admin [URL[,URL…] | port N | off]", help: "AdminServers to read the servers' tables from, or the port to find them on",
+		arg: argText, open: (*App).admin},
 	{name: "server", usage: "server", help: "the ensemble: every member's srvr and mntr",
 		open: func(a *App, _ string) tea.Cmd { return push(newServerPage(a.ctx)) }},
 	{name: "demo", usage: "demo", help: "chain vs herd vs spin vs redis (zkx demo)",

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
 func TestRegistryRowsAreComplete(t *testing.T) {
@@ -56,5 +58,36 @@ func TestParseTextArgument(t *testing.T) {
 	pc, err := parseCommand("echo  a, b  c ")
 	if err != nil || pc.arg != "a, b  c" {
 		t.Fatalf("got %q %v, want the text as typed, trimmed", pc.arg, err)
+	}
+}
+
+// TestAdminCommand: :admin sets the AdminServers the servers' tables are
+// read from, and the port one is looked for on; pages ask again at once.
+func TestAdminCommand(t *testing.T) {
+	a := newTestApp(t, zktest.Embedded(t), true)
+	a.run("admin http://zk1:9181, https://zk2:9181/commands/")
+	if got := a.ctx.introspectOptions().AdminURLs; strings.Join(got, " ") != "http://zk1:9181/commands https://zk2:9181/commands" || a.status.err {
+		t.Errorf("AdminURLs %q, status %+v", got, a.status)
+	}
+	a.run("admin port 9181")
+	if o := a.ctx.introspectOptions(); o.AdminPort != 9181 || len(o.AdminURLs) != 2 {
+		t.Errorf("after :admin port: %+v", o)
+	}
+	a.run("admin")
+	if !strings.Contains(a.status.text, "AdminServers: http://zk1:9181/commands, https://zk2:9181/commands; looked for on port 9181") {
+		t.Errorf(":admin says %q", a.status.text)
+	}
+	for _, bad := range []string{"admin ftp://zk1", "admin port x", "admin port 1 2"} {
+		a.run(bad)
+		if !a.status.err {
+			t.Errorf(":%s: no error (%q)", bad, a.status.text)
+		}
+	}
+	a.run("admin off")
+	if o := a.ctx.introspectOptions(); o.AdminPort != 0 || len(o.AdminURLs) != 0 {
+		t.Errorf("after :admin off: %+v", o)
+	}
+	if o := a.ctx.introspectOptions(); o.Touch == nil {
+		t.Error("the explorer's own session is not touched before the servers are asked")
 	}
 }

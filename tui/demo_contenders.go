@@ -115,6 +115,9 @@ func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) s
 		right = strings.TrimSpace(right + " ✱")
 	}
 	left := fmt.Sprintf("%s%s %3s %s", gutter, glyph, fmt.Sprintf("#%d", r.c.ID), desc)
+	if short, ok := demoShortDesc[desc]; ok && lipgloss.Width(left)+lipgloss.Width(right) >= cw {
+		left = fmt.Sprintf("%s%s %3s %s", gutter, glyph, fmt.Sprintf("#%d", r.c.ID), short)
+	}
 	gap := cw - lipgloss.Width(left) - lipgloss.Width(right)
 	var line string
 	if gap < 1 {
@@ -129,6 +132,14 @@ func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) s
 		return arrow + st.Flash.Render(style.Render(rest))
 	}
 	return arrow + style.Render(rest)
+}
+
+// demoShortDesc are the short forms of the states that do not fit a narrow
+// lane whole.
+var demoShortDesc = map[string]string{
+	"working (not in line)":    "working",
+	"NodeExists, retrying":     "retrying",
+	"SET NX refused, retrying": "retrying",
 }
 
 // strip is a lane's contenders as one glyph each, in queue order.

@@ -125,12 +125,14 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 	st := p.ctx.Styles
 	wide := cw >= demoWideColumn
 	maxRows := 1
-	why := 0
+	why, how := 0, 0
 	for _, l := range lanes {
 		maxRows = max(maxRows, len(l.rows))
 		why = max(why, len(demoWrap(laneWhy(l.snap.Kind, l.live), cw)))
+		_, h := laneHeadline(l.snap.Kind)
+		how = max(how, len(demoWrap(h, cw)))
 	}
-	why = min(why, 4)
+	legend := p.legend()
 	// Fixed: header, title, the lock line, two rules and the counters;
 	// the contenders come next (the sparkline gives way to them when space
 	// is short); then, if there is room, the extras in this order.
@@ -149,10 +151,12 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 		}
 		return false
 	}
+	// Each text shows whole or not at all: a sentence cut off tells less
+	// than none.
 	showLesson := take(2)
-	showHow := take(1)
+	showHow := take(how)
+	showLegend := take(len(legend))
 	showWhy := why > 0 && take(why+1)
-	showLegend := take(1)
 	showGap := take(1)
 	showTip := p.hold() < demoTipBelow && take(1)
 
@@ -161,18 +165,11 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 		var c []string
 		c = append(c, p.laneTitle(l, cw))
 		if showHow {
-			_, how := laneHeadline(l.snap.Kind)
-			c = append(c, st.Dim.Render(widget.Clip(how, cw)))
+			_, h := laneHeadline(l.snap.Kind)
+			c = append(c, padLines(demoWrap(h, cw), how, st.Dim)...)
 		}
 		if showWhy {
-			w := demoWrap(laneWhy(l.snap.Kind, l.live), cw)
-			for j := 0; j < why; j++ {
-				if j < len(w) {
-					c = append(c, widget.Clip(w[j], cw))
-				} else {
-					c = append(c, "")
-				}
-			}
+			c = append(c, padLines(demoWrap(laneWhy(l.snap.Kind, l.live), cw), why, lipgloss.NewStyle())...)
 			c = append(c, "")
 		}
 		rule := st.Border.Render(strings.Repeat("─", cw))
@@ -185,7 +182,7 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 	}
 	out := []string{p.header(lanes)}
 	if showLegend {
-		out = append(out, p.legend())
+		out = append(out, legend...)
 	}
 	if showGap {
 		out = append(out, "")
@@ -218,8 +215,20 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 // demoTipBelow is the hold time under which the page suggests slowing down.
 const demoTipBelow = 200 * time.Millisecond
 
-// legend says what the glyphs mean.
-func (p *demoPage) legend() string {
+// padLines gives lines exactly n entries (blank ones after), styled.
+func padLines(lines []string, n int, style lipgloss.Style) []string {
+	out := make([]string, n)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = style.Render(lines[i])
+		}
+	}
+	return out
+}
+
+// legend says what the glyphs mean, in as many lines as the page's width
+// needs, an item never split.
+func (p *demoPage) legend() []string {
 	st := p.ctx.Styles
 	items := []string{
 		st.Holder.Render("●") + st.Dim.Render(" holds"),
@@ -229,7 +238,20 @@ func (p *demoPage) legend() string {
 		st.Error.Render("✗") + st.Dim.Render(" crashed, lock kept to expiry"),
 		st.Warning.Render("‖") + st.Dim.Render(" stalled"),
 	}
-	return strings.Join(items, "  ")
+	var lines []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case lipgloss.Width(line)+2+lipgloss.Width(it) <= p.w:
+			line += "  " + it
+		default:
+			lines = append(lines, line)
+			line = it
+		}
+	}
+	return append(lines, line)
 }
 
 // laneTitle is "▸ CHAIN  12 contenders", marked when k and K act on it.
@@ -319,5 +341,10 @@ func (p *demoPage) lockLine(l laneView, cw int) string {
 			st.HeaderValue.Render(fmt.Sprintf("%.1fs", k.Remaining(p.ctx.Now()).Seconds())) +
 			st.Dim.Render("/"+fmtDuration(s.Lease))
 	}
-	return widget.Clip(state+st.Dim.Render("  "+k.Key), cw)
+	// The key's name when it fits whole: the lock line says where the
+	// lock is, and a cut name says nothing.
+	if named := state + st.Dim.Render("  "+k.Key); lipgloss.Width(named) <= cw {
+		return named
+	}
+	return widget.Clip(state, cw)
 }

@@ -40,14 +40,6 @@ func humanDuration(d time.Duration) string {
 	return display.Duration(d)
 }
 
-// since is how long ago t was, for a live column; "" when unknown.
-func since(t, now time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return display.Duration(now.Sub(t))
-}
-
 // firstLine is the first line of a message, for one-line places.
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -25,7 +25,7 @@ type helpGroup struct {
 func helpGroups(k Keys, pageTitle string, pageKeys []key.Binding) []helpGroup {
 	g := k.Global
 	groups := []helpGroup{
-		{title: "Everywhere", keys: []key.Binding{g.Command, g.Filter, g.Help, g.Back, g.Refresh, g.Quit}},
+		{title: "Everywhere", keys: []key.Binding{g.Command, g.Filter, g.Help, g.Notices, g.Back, g.Refresh, g.Quit}},
 	}
 	if len(pageKeys) > 0 {
 		groups = append(groups, helpGroup{title: "On this page", keys: pageKeys})

@@ -9,6 +9,9 @@ import (
 // GlobalKeys work on every page.
 type GlobalKeys struct {
 	Quit, Back, Help, Command, Filter, Refresh key.Binding
+	// Notices opens the last status message and the page's notices in
+	// full; Warnings a recipe's warnings.
+	Notices, Warnings key.Binding
 }
 
 // DetailKeys switch the detail pane's tabs and decoders.
@@ -54,12 +57,14 @@ func bind(keys []string, help, desc string) key.Binding {
 func NewKeys(readOnly bool) Keys {
 	k := Keys{
 		Global: GlobalKeys{
-			Quit:    bind([]string{"ctrl+c"}, "ctrl+c", "quit"),
-			Back:    bind([]string{"esc", "q"}, "esc/q", "back (quit on the first page)"),
-			Help:    bind([]string{"?"}, "?", "help"),
-			Command: bind([]string{":"}, ":", "command (:locks, :cd /path …)"),
-			Filter:  bind([]string{"/"}, "/", "filter (substring, or /regex/)"),
-			Refresh: bind([]string{"ctrl+r"}, "ctrl+r", "read everything again"),
+			Quit:     bind([]string{"ctrl+c"}, "ctrl+c", "quit"),
+			Back:     bind([]string{"esc", "q"}, "esc/q", "back (quit on the first page)"),
+			Help:     bind([]string{"?"}, "?", "help"),
+			Command:  bind([]string{":"}, ":", "command (:locks, :cd /path …)"),
+			Filter:   bind([]string{"/"}, "/", "filter (substring, or /regex/)"),
+			Refresh:  bind([]string{"ctrl+r"}, "ctrl+r", "read everything again"),
+			Notices:  bind([]string{"!"}, "!", "the last message and the page's notes in full"),
+			Warnings: bind([]string{"w"}, "w", "every warning in full"),
 		},
 		Nav: widget.NavKeys{
 			Up:       bind([]string{"up", "k"}, "↑/k", "up"),

@@ -29,6 +29,7 @@ type serverStatusMsg struct {
 type statusMsg struct {
 	text string
 	err  bool
+	full string // the text as sent, every line, for ! to show
 }
 
 // pushMsg opens a page on top of the current one.
@@ -111,8 +112,10 @@ type recipeMsg struct {
 	path     string
 	recipe   recognize.Recipe
 	err      error
-	tables   *introspect.Snapshot
+	tables   *introspect.Snapshot // nil when not asked, or the ask failed
 	tablesAt time.Time
+	// tablesErr is why the servers did not answer.
+	tablesErr error
 }
 
 func status(text string) tea.Cmd { return func() tea.Msg { return statusMsg{text: text} } }

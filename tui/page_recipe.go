@@ -10,7 +10,6 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/tui/widget"
-	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/decode"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
@@ -37,37 +36,43 @@ func (p *recipePage) View() string     { return p.view.view(true) }
 func (p *recipePage) SetFilter(f widget.Filter) { p.view.tbl.SetFilter(f) }
 func (p *recipePage) Filter() widget.Filter     { return p.view.tbl.Filter }
 
+// nextFrame asks for frames while rows flash, every second while
+// durations are on screen, and when the servers' tables are due again
+// (the page is on top: App asks only the top page).
 func (p *recipePage) nextFrame() time.Duration {
+	now := p.ctx.Now()
+	var anim time.Duration
 	switch {
-	case p.view.tbl.Flashing(p.ctx.Now()):
-		return 100 * time.Millisecond
+	case p.view.tbl.Flashing(now):
+		anim = 100 * time.Millisecond
 	case p.view.animates():
-		return time.Second
+		anim = time.Second
 	}
-	return 0
+	return soonest(anim, p.view.tablesDue(now))
 }
 
 func (p *recipePage) Keys() []key.Binding {
 	n, a := p.ctx.Keys.Nav, p.ctx.Keys.Action
 	keys := []key.Binding{n.Up, n.Down}
+	warnings := p.ctx.Keys.Global.Warnings
 	if p.system() != "" {
 		// A real system's lock, election or queue: zkx does not take part
 		// in it, it only clears a stale holder.
-		return append(keys, a.ForceRelease)
+		return append(keys, a.ForceRelease, warnings)
 	}
 	switch p.view.recipe.(type) {
 	case *recognize.Lock, nil:
-		keys = append(keys, a.Acquire, a.Release, a.ForceRelease)
+		keys = append(keys, a.ForceRelease, a.Acquire, a.Release)
 	case *recognize.Queue:
 		keys = append(keys, a.Enqueue, a.Dequeue)
 	case *recognize.Election:
-		keys = append(keys, a.Volunteer, a.Resign, a.ForceRelease)
+		keys = append(keys, a.ForceRelease, a.Volunteer, a.Resign)
 	}
-	return keys
+	return append(keys, warnings)
 }
 
 func (p *recipePage) Mouse(msg tea.MouseMsg) tea.Cmd {
-	widget.MouseTable(p.view.tbl, msg, len(p.view.summary()))
+	widget.MouseTable(p.view.tbl, msg, p.view.summaryHeight())
 	return nil
 }
 
@@ -83,6 +88,8 @@ func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
 	a := p.ctx.Keys.Action
 	switch {
 	case widget.Navigate(p.view.tbl, p.ctx.Keys.Nav, msg):
+	case key.Matches(msg, p.ctx.Keys.Global.Warnings):
+		return p.showWarnings()
 	case p.ctx.Actor == nil || p.ctx.Writer == nil:
 		return nil // read-only: no action exists
 	case key.Matches(msg, a.ForceRelease):
@@ -157,70 +164,153 @@ func (p *recipePage) release() tea.Cmd {
 	}
 }
 
-// forceRelease deletes the selected holder's node after a confirmation
-// naming its session and client. The delete is conditional on the node
-// still belonging to that session, so a lock that changed hands in the
-// meantime is left alone.
+// Notes implements noter: the warnings and what the servers' tables say,
+// for ! to show in full.
+func (p *recipePage) Notes() []string {
+	var out []string
+	if p.view.recipe != nil {
+		for _, w := range p.view.recipe.Info().Warnings {
+			out = append(out, "⚠ "+w)
+		}
+	}
+	return append(out, p.view.tablesLines(p.ctx.Now())...)
+}
+
+// showWarnings opens every warning of the recipe in full.
+func (p *recipePage) showWarnings() tea.Cmd {
+	if p.view.recipe == nil {
+		return nil
+	}
+	ws := p.view.recipe.Info().Warnings
+	if len(ws) == 0 {
+		return status("no warnings on " + p.view.path)
+	}
+	body := make([]string, 0, 2*len(ws))
+	for i, w := range ws {
+		if i > 0 {
+			body = append(body, "")
+		}
+		body = append(body, "⚠ "+display.Line(w))
+	}
+	return openDialog(widget.Show("Warnings on "+display.Line(p.view.path), body))
+}
+
+// holding are the places of the recipe that hold: a lock's holders, a
+// semaphore's leases, an election's leader.
+func (p *recipePage) holding() []recognize.Place {
+	var out []recognize.Place
+	for _, pl := range p.view.places() {
+		if pl.Holding() {
+			out = append(out, pl)
+		}
+	}
+	return out
+}
+
+// forceRelease deletes a holder's node after a confirmation that names
+// it, and says who takes over by the model. With one holder it is that
+// one, wherever the cursor is; with several (a semaphore's leases, a
+// broken lock) the user picks.
 func (p *recipePage) forceRelease() tea.Cmd {
-	c, ok := p.view.selected()
-	if !ok {
-		return failure(fmt.Errorf("select the holder to force-release"))
+	holders := p.holding()
+	switch len(holders) {
+	case 0:
+		return failure(fmt.Errorf("nobody holds %s: nothing to release", p.view.path))
+	case 1:
+		return p.confirmRelease(holders[0])
 	}
+	st := p.ctx.Styles
+	var body []string
+	if l, ok := p.view.recipe.(*recognize.Lock); ok && (l.Broken || l.MaybeBroken) {
+		mark, style := "✗ ", st.Error
+		if !l.Broken {
+			mark, style = "⚠ ", st.Warning
+		}
+		body = append(body, style.Render(mark+display.Line(l.Warnings[0])), "", "Which holder's node is to go?")
+	} else {
+		body = append(body, fmt.Sprintf("%d hold at once. Which one's node is to go?", len(holders)))
+	}
+	now := p.ctx.Now()
+	choices := make([]string, len(holders))
+	for i, h := range holders {
+		choices[i] = p.view.holderLine(h, now)
+	}
+	return openDialog(widget.Choose("Force-release: which holder?", body, choices, func(i int) tea.Cmd {
+		return p.confirmRelease(holders[i])
+	}))
+}
+
+// confirmRelease asks before deleting h's node: whose it is, since when it
+// holds (when zkx saw it begin), when its server last heard from it, and
+// who takes over. The delete is conditional on the node still belonging
+// to that session at the version just read, so a lock that changed hands
+// in the meantime is left alone.
+func (p *recipePage) confirmRelease(h recognize.Place) tea.Cmd {
+	st := p.ctx.Styles
+	now := p.ctx.Now()
+	c := h.Contender
 	node := recognize.ContenderPath(p.view.path, c.Node)
-	client := c.Client
+	client := c.ClientText()
 	if client == "" {
-		client = "unknown (cons not readable)"
+		client = "unknown (the servers' connection lists were not read)"
 	}
-	held := "unknown"
-	if !c.Created.IsZero() {
-		held = display.Duration(p.ctx.Now().Sub(c.Created))
+	held := "unknown: its node is " + display.Duration(now.Sub(c.Created)) + " old, and zkx did not see it begin to hold"
+	if !c.HeldSince.IsZero() {
+		held = fmt.Sprintf("since %s (%s)", c.HeldSince.Format("15:04:05"), display.Duration(now.Sub(c.HeldSince)))
+	}
+	heard := "unknown (the servers do not say)"
+	switch {
+	case c.Connected != nil && !*c.Connected:
+		heard = st.Error.Render("no connection: its session is ending")
+	case c.Liveness.Heard.IsZero():
+	case c.Liveness.Silent(now):
+		heard = st.Error.Render("SILENT for " + display.Duration(c.Liveness.Silence(now)) + ": frozen or cut off")
+		if !c.Liveness.ExpiresBy.IsZero() {
+			heard += st.Error.Render(", its session expires by " + c.Liveness.ExpiresBy.Format("15:04:05"))
+		}
+	default:
+		heard = display.Duration(c.Liveness.Silence(now)) + " ago"
+	}
+	next := ""
+	switch r := p.view.recipe.(type) {
+	case *recognize.Lock:
+		next = r.Handover(c.Node)
+	case *recognize.Election:
+		next = r.Handover(c.Node)
+	}
+	if next == "" {
+		next = "not known"
+	}
+	who := h.Role + " " + nodeLabel(c) + " · " + c.Format
+	if c.View != "" {
+		who += " (" + c.View + ")"
 	}
 	body := []string{
 		"Delete " + display.Line(node) + "?",
 		"",
+		"holder   " + who,
 		"session  " + c.Session,
-		"client   " + client,
+		"client   " + display.Line(client),
 		"held     " + held,
+		"heard    " + heard,
+		"next     " + display.Line(next),
 		"",
-		p.ctx.Styles.Warning.Render("Its owner is not told: if it is alive it may still believe it holds the lock."),
-		"The next waiter is notified and takes over.",
+		st.Warning.Render("Its owner is not told: if it is alive it may still believe it holds the lock."),
 	}
 	if sys := p.system(); sys != "" {
-		body = append(body, p.ctx.Styles.Warning.Render(fmt.Sprintf("It is %s's %s: %s reacts as to its holder's crash.", sys, p.view.recipe.Info().Role, sys)))
+		body = append(body, st.Warning.Render(fmt.Sprintf("It is %s's %s: %s reacts as to its holder's crash.", sys, p.view.recipe.Info().Role, sys)))
 	}
-	c0, w, ctx, session := p.ctx.Client, p.ctx.Writer, p.ctx.Ctx, c.SessionID
+	w, ctx, session := p.ctx.Writer, p.ctx.Ctx, c.SessionID
 	return openDialog(widget.Confirm("Force-release", body, func() tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			defer cancel()
-			if err := deleteOwnedBy(ctx, c0, w, node, session); err != nil {
+			if err := w.DeleteOwned(ctx, node, session); err != nil {
 				return statusMsg{text: err.Error(), err: true}
 			}
-			return statusMsg{text: "deleted " + node}
+			return statusMsg{text: "deleted " + node + "; next: " + next}
 		}
 	}))
-}
-
-// deleteOwnedBy deletes node if it is still the ephemeral node of session
-// at the version just read.
-func deleteOwnedBy(ctx context.Context, c *zkview.Client, w *zkview.Writer, node string, session int64) error {
-	st, err := c.Exists(ctx, node)
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		return fmt.Errorf("%s is already gone", node)
-	}
-	if session != 0 && st.EphemeralOwner != session {
-		return fmt.Errorf("%s now belongs to session %s, not %s: left alone", node, display.Hex(st.EphemeralOwner), display.Hex(session))
-	}
-	if err := w.Delete(ctx, node, st.Version); err != nil {
-		if zkview.IsNoNode(err) {
-			return fmt.Errorf("%s is already gone", node)
-		}
-		return err
-	}
-	return nil
 }
 
 func (p *recipePage) enqueue() tea.Cmd {

@@ -243,29 +243,44 @@ func (p *recipeListPage) rebuild() {
 	p.scheduleRedraw()
 }
 
-// scheduleRedraw finds when a duration on screen next changes.
+// scheduleRedraw finds when a duration on screen next changes: how long
+// a holder has held (or its node's age), and how long ago its server
+// last heard from it.
 func (p *recipeListPage) scheduleRedraw() {
 	now := p.ctx.Now()
 	p.redrawAt = time.Time{}
-	for _, r := range p.tbl.Visible() {
-		t := heldSince(p.recipes[r.Key])
-		if t.IsZero() {
-			continue
+	var tables []time.Time
+	if in := p.live.intro.last; p.kind.tables() && in != nil {
+		tables = append(tables, in.At)
+	}
+	for _, r := range append(p.tbl.Visible(), widget.TableRow{}) {
+		times := tables
+		if r.Key != "" {
+			times = shownTimes(p.recipes[r.Key])
 		}
-		at := now.Add(display.DurationStep(now.Sub(t)))
-		if p.redrawAt.IsZero() || at.Before(p.redrawAt) {
-			p.redrawAt = at
+		for _, t := range times {
+			at := now.Add(display.DurationStep(now.Sub(t)))
+			if p.redrawAt.IsZero() || at.Before(p.redrawAt) {
+				p.redrawAt = at
+			}
 		}
 	}
 }
 
-// heldSince is when a recipe's holder or leader got its node; zero when
-// it has none.
-func heldSince(r recognize.Recipe) time.Time {
-	if h := r.Holding(); len(h) > 0 {
-		return h[0].Created
+// shownTimes are the moments a recipe's row counts from: its holder's
+// (or leader's) start or node's creation, and when it was last heard.
+func shownTimes(r recognize.Recipe) []time.Time {
+	h := r.Holding()
+	if len(h) == 0 {
+		return nil
 	}
-	return time.Time{}
+	var out []time.Time
+	for _, t := range []time.Time{h[0].HeldSince, h[0].Created, h[0].Liveness.Heard} {
+		if !t.IsZero() {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // nextFrame asks for frames while a scan runs (its progress), while a
@@ -292,26 +307,36 @@ func (p *recipeListPage) SetSize(w, h int) {
 // hint line.
 func (p *recipeListPage) View() string {
 	st := p.ctx.Styles
-	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
+	lines := p.head()
 	lines = lines[:min(len(lines), p.headLines())]
 	if th := p.tableHeight(); th > 0 {
 		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
 	}
 	if p.height >= 6 {
-		lines = append(lines, st.Dim.Render("rows stay live · ctrl+r scans again for new "+string(p.kind)+" · enter opens one"))
+		lines = append(lines, st.Dim.Render("rows stay live · ctrl+r scans again for new "+string(p.kind)+" · enter opens one · ! shows the notes in full"))
 	}
 	return widget.Block(lines, p.width, p.height)
 }
 
-// headLines is how many lines go above the table: the summary and up to
-// three notes, fewer on a short screen.
+// head is the summary and the notes, wrapped to the page's width; the
+// notes take at most a third of the page, the rest behind !.
+func (p *recipeListPage) head() []string {
+	w := max(p.width, 20)
+	return append(widget.Wrap(p.summary(), w), wrapNotes(p.ctx.Styles, p.notes(), w, max(p.height/3-1, 1))...)
+}
+
+// headLines is how many lines go above the table, fewer on a short
+// screen.
 func (p *recipeListPage) headLines() int {
-	n := 1 + min(len(p.notes()), 3)
+	n := len(p.head())
 	if p.height < 10 {
 		n = 1
 	}
 	return min(n, max(p.height, 0))
 }
+
+// Notes implements noter: ! shows them in full.
+func (p *recipeListPage) Notes() []string { return p.notes() }
 
 func (p *recipeListPage) tableTop() int { return p.headLines() }
 
@@ -390,6 +415,11 @@ func (p *recipeListPage) summary() string {
 		scanned = fmt.Sprintf("scanning again… %s nodes", display.Count(p.scan.nodes.Load()))
 	}
 	parts = append(parts, st.Dim.Render(scanned))
+	if in := p.live.intro.last; p.kind.tables() && in != nil {
+		// HEARD is as of this read: the list asks again only when a
+		// recipe changes (a recipe's own page asks every few seconds).
+		parts = append(parts, st.Dim.Render("server tables "+display.Duration(p.ctx.Now().Sub(in.At))+" old"))
+	}
 	return st.Title.Render(s) + st.Dim.Render(" · ") + strings.Join(parts, st.Dim.Render(" · "))
 }
 

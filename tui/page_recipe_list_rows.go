@@ -3,11 +3,13 @@ package tui
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
@@ -38,22 +40,36 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 			{Title: "PATH", Weight: 4, Min: 16, Tail: true},
 			{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
 			{Title: "LEADER", Weight: 5, Min: 20},
-			{Title: "CLIENT", Fit: true, Most: 21, Hide: 1},
-			{Title: "LEADS", Fit: true, Most: 6, Hide: 3},
+			{Title: "CLIENT", Fit: true, Most: 21, Hide: 4},
+			{Title: "HEARD", Fit: true, Most: 8, Right: true, Hide: 3},
+			{Title: "LEADS", Fit: true, Most: 7, Right: true, Hide: 1},
 			{Title: "CANDIDATES", Fit: true, Most: 10, Right: true},
 			{Title: "WARNINGS", Weight: 1, Min: 8},
 		}
 	}
 	return []widget.ListColumn{
-		{Title: "PATH", Weight: 4, Min: 16, Tail: true},
-		{Title: "RECIPE", Fit: true, Most: 13, Hide: 3},
-		{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
+		{Title: "PATH", Weight: 4, Min: 20, Tail: true},
+		{Title: "RECIPE", Fit: true, Most: 13, Hide: 1},
+		{Title: "FORMAT", Fit: true, Most: 17, Hide: 3},
 		{Title: "HOLDER", Weight: 5, Min: 20},
-		{Title: "CLIENT", Fit: true, Most: 21, Hide: 1},
-		{Title: "HELD", Fit: true, Most: 6, Hide: 4},
+		{Title: "CLIENT", Fit: true, Most: 21, Hide: 5},
+		{Title: "HEARD", Fit: true, Most: 8, Right: true, Hide: 4},
+		{Title: "HELD", Fit: true, Most: 7, Right: true, Hide: 2},
 		{Title: "WAITERS", Fit: true, Most: 7, Right: true},
-		{Title: "WARNINGS", Weight: 1, Min: 8},
+		{Title: "WARNINGS", Weight: 1, Min: 12},
 	}
+}
+
+// heldCell says how long a holder has held: since zkx saw it begin, or
+// "≤" its node's age when that was not seen (a bound, dimmed).
+func heldCell(st theme.Styles, c recognize.Contender, now time.Time) string {
+	switch {
+	case !c.HeldSince.IsZero():
+		return display.Duration(now.Sub(c.HeldSince))
+	case c.Created.IsZero():
+		return ""
+	}
+	return st.Dim.Render("≤" + display.Duration(now.Sub(c.Created)))
 }
 
 // recipeRow draws one recipe of the list. The row's signature leaves out
@@ -71,22 +87,29 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 	}
 	switch r := v.(type) {
 	case *recognize.Lock:
-		holder, client, held := st.Dim.Render("(free)"), "", ""
+		holder, client, heard, held, heardSig := st.Dim.Render("(free)"), "", "", "", ""
 		if len(r.Holders) > 0 {
 			h := r.Holders[0]
 			holder = p.who(h)
 			if more := len(r.Holders) - 1; more > 0 {
 				holder += fmt.Sprintf(" +%d", more)
 			}
+			switch {
+			case r.Broken:
+				holder = st.Error.Render(fmt.Sprintf("✗ %d HOLDERS: %s", len(r.Holders), holderLabels(r.Holders)))
+			case r.MaybeBroken:
+				holder = st.Warning.Render(fmt.Sprintf("%d HOLDERS?: %s", len(r.Holders), holderLabels(r.Holders)))
+			}
 			client = display.Line(h.ClientText())
-			held = since(h.Created, now)
+			heard, heardSig = heardCell(st, h, now)
+			held = heldCell(st, h, now)
 		}
 		recipe := r.Recipe
 		if r.MaxLeases > 0 {
 			recipe += fmt.Sprintf(" %d/%d", len(r.Holders), r.MaxLeases)
 		}
-		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, held, strconv.Itoa(len(r.Waiters)), p.warnCell(warns)}
-		sig = append(append([]string{}, cells[:5]...), cells[6:]...)
+		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, heard, held, strconv.Itoa(len(r.Waiters)), p.lockWarnCell(r)}
+		sig = append(append(append([]string{}, cells[:5]...), heardSig), cells[7:]...)
 	case *recognize.Queue:
 		head := st.Dim.Render("(empty)")
 		if len(r.Items) > 0 {
@@ -102,14 +125,15 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 		cells = []string{p.pathCell(r.Path), r.Format, strconv.Itoa(r.Length), head, p.warnCell(warns)}
 		sig = append([]string{}, cells...)
 	case *recognize.Election:
-		leader, client, leads := st.Dim.Render("(none)"), "", ""
+		leader, client, heard, leads, heardSig := st.Dim.Render("(none)"), "", "", "", ""
 		if r.Leader != nil {
 			leader = p.who(*r.Leader)
 			client = display.Line(r.Leader.ClientText())
-			leads = since(r.Leader.Created, now)
+			heard, heardSig = heardCell(st, *r.Leader, now)
+			leads = heldCell(st, *r.Leader, now)
 		}
-		cells = []string{p.pathCell(r.Path), r.Format, leader, client, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
-		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
+		cells = []string{p.pathCell(r.Path), r.Format, leader, client, heard, leads, strconv.Itoa(len(r.Candidates)), p.warnCell(warns)}
+		sig = append(append(append([]string{}, cells[:4]...), heardSig), cells[6:]...)
 	}
 	if err := p.errs[key]; err != nil && len(cells) > 0 {
 		// The last read of a listed recipe failed: say so where its
@@ -139,7 +163,7 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 		if inLine > 0 {
 			state += st.Dim.Render(fmt.Sprintf(" · %d in line", inLine))
 		}
-		session, held = c.Session, since(c.Created, now)
+		session, held = c.Session, heldCell(st, *c, now)
 		if p.ctx.you(c.SessionID) {
 			session = st.You.Render("you")
 		}
@@ -174,6 +198,15 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 	return []string{info.System, info.Role, state, session, held, p.pathCell(info.Path), p.warnCell(info.Warnings)}
 }
 
+// holderLabels names holders by their nodes: "#3 #4".
+func holderLabels(hs []recognize.Contender) string {
+	labels := make([]string, len(hs))
+	for i, h := range hs {
+		labels[i] = nodeLabel(h)
+	}
+	return strings.Join(labels, " ")
+}
+
 // pathCell shows a recipe's path, escaped.
 func (p *recipeListPage) pathCell(full string) string {
 	return display.Line(full)
@@ -193,6 +226,36 @@ func (p *recipeListPage) who(c recognize.Contender) string {
 		s += " " + c.Session
 	}
 	return s
+}
+
+// lockWarnCell names a lock's alarms (two-holders, silent-holder…) when
+// it has any, with how many warnings it has in all, rather than the start
+// of a long sentence the column would cut; else as warnCell.
+func (p *recipeListPage) lockWarnCell(l *recognize.Lock) string {
+	if len(l.Alarms) == 0 {
+		return p.warnCell(l.Warnings)
+	}
+	st := p.ctx.Styles
+	var kinds []string
+	style := st.Warning
+	for _, a := range l.Alarms {
+		if k := alarmWord[a.Kind]; !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+		if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
+			style = st.Error
+		}
+	}
+	return style.Render(fmt.Sprintf("(%d) %s", len(l.Warnings), strings.Join(kinds, ", ")))
+}
+
+// alarmWord names an alarm in a few cells, for the list's narrow column.
+var alarmWord = map[string]string{
+	recognize.AlarmTwoHolders:      "2 HOLDERS",
+	recognize.AlarmMaybeTwoHolders: "2 HOLDERS?",
+	recognize.AlarmGoneHolder:      "GONE",
+	recognize.AlarmSilent:          "SILENT",
+	recognize.AlarmHeldTooLong:     "LONG",
 }
 
 // warnCell is the first warning and how many more there are.

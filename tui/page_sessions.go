@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"time"
 
@@ -27,17 +28,42 @@ type sessionsPage struct {
 	poll   poller
 	pctx   context.Context
 	cancel context.CancelFunc
+	src    source
+
+	// The tree's ephemeral nodes by owner, read when the servers would not
+	// list them (dump refused): the sessions they name are known even so.
+	tree      map[int64][]string
+	treeNodes int
+	treeErr   error
+	treeState walkState
 
 	tbl *widget.ListTable
 
 	width, height int
 }
 
+// walkState is where the page's read of the tree's ephemerals is.
+type walkState int
+
+const (
+	walkNone walkState = iota
+	walkRunning
+	walkDone
+)
+
+// ephemeralsMsg is a read of the tree's ephemeral nodes by owner.
+type ephemeralsMsg struct {
+	owner  *sessionsPage
+	owners map[int64][]string
+	nodes  int
+	err    error
+}
+
 func newSessionsPage(ctx *Shared) page { return newSessionsPageFrom(ctx, clientSource(ctx)) }
 
 func newSessionsPageFrom(ctx *Shared, src source) *sessionsPage {
 	pctx, cancel := context.WithCancel(ctx.Ctx)
-	p := &sessionsPage{ctx: ctx, pctx: pctx, cancel: cancel}
+	p := &sessionsPage{ctx: ctx, pctx: pctx, cancel: cancel, src: src}
 	p.poll.ask = src.introspect
 	p.tbl = widget.NewListTable(sessionColumns()...)
 	return p
@@ -49,6 +75,7 @@ func sessionColumns() []widget.ListColumn {
 		{Title: "CLIENT", Fit: true, Most: 21},
 		{Title: "SERVER", Fit: true, Most: 21, Hide: 2},
 		{Title: "CONN", Fit: true, Most: 4},
+		{Title: "HEARD", Fit: true, Most: 10, Right: true, Hide: 4},
 		{Title: "EPHEMERALS", Weight: 1, Min: 12},
 		{Title: "WATCHES", Fit: true, Most: 7, Right: true, Hide: 3},
 		{Title: "TIMEOUT", Fit: true, Most: 7, Right: true, Hide: 1},
@@ -85,13 +112,39 @@ func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			if msg.err != nil {
 				return p, failureLine(fmt.Errorf("sessions: %w", msg.err))
 			}
+			return p, p.walkIfRefused()
 		}
-	case refreshMsg, sessionMsg:
+	case ephemeralsMsg:
+		if msg.owner == p {
+			p.tree, p.treeNodes, p.treeErr, p.treeState = msg.owners, msg.nodes, msg.err, walkDone
+			p.rebuild()
+		}
+	case refreshMsg:
+		if p.treeState == walkDone {
+			p.treeState = walkNone // read the tree again with the next answer
+		}
+		return p, p.poll.start(p.pctx, p.ctx.Now())
+	case sessionMsg:
 		return p, p.poll.start(p.pctx, p.ctx.Now())
 	case frameMsg:
 		return p, p.poll.frame(p.pctx, p.ctx.Now())
 	}
 	return p, nil
+}
+
+// walkIfRefused reads the tree's ephemeral nodes when the servers would
+// not list them (no member's dump was read), once per page and ctrl+r: a
+// walk of the tree is too dear to repeat at every poll.
+func (p *sessionsPage) walkIfRefused() tea.Cmd {
+	if _, listed := p.poll.last.Ephemerals(); listed || p.poll.last == nil || p.treeState != walkNone || p.src.ephemerals == nil {
+		return nil
+	}
+	p.treeState = walkRunning
+	ctx, read, owner := p.pctx, p.src.ephemerals, p
+	return func() tea.Msg {
+		owners, nodes, err := read(ctx)
+		return ephemeralsMsg{owner: owner, owners: owners, nodes: nodes, err: err}
+	}
 }
 
 // open pushes the detail of the selected session.
@@ -125,30 +178,73 @@ func (p *sessionsPage) rebuild() {
 		return
 	}
 	st := p.ctx.Styles
-	rows := make([]widget.TableRow, 0, len(in.Sessions))
+	now := p.ctx.Now()
+	tables := in.Tables()
+	rows := make([]widget.TableRow, 0, len(in.Sessions)+len(p.tree))
+	listed := map[int64]bool{}
 	for _, s := range in.Sessions {
+		listed[s.ID] = true
 		id := s.Hex
 		if p.ctx.you(s.ID) {
 			id += " " + st.You.Render("you")
 		}
-		conn := "yes"
-		if !s.Connected {
+		conn := "?"
+		switch c, known := tables.Connected(s.ID); {
+		case c:
+			conn = "yes"
+		case known:
 			conn = st.Warning.Render("no")
 		}
+		heard := "?"
+		if l, ok := tables.LastHeard(s.ID); ok {
+			heard = display.Duration(l.Silence(now))
+			if l.AtLeast {
+				heard = "≥" + heard
+			}
+			if l.Silent(now) {
+				heard = st.Error.Render("SILENT " + heard)
+			}
+		}
+		ephemerals := s.Ephemerals
+		if len(ephemerals) == 0 {
+			ephemerals = p.tree[s.ID]
+		}
 		eph := ""
-		if n := len(s.Ephemerals); n > 0 {
-			eph = fmt.Sprintf("%d  %s", n, display.Line(s.Ephemerals[0]))
+		if n := len(ephemerals); n > 0 {
+			eph = fmt.Sprintf("%d  %s", n, display.Line(ephemerals[0]))
 		}
 		timeout := ""
 		if s.Timeout > 0 {
 			timeout = s.Timeout.String()
 		}
 		rows = append(rows, widget.TableRow{Key: strconv.FormatUint(uint64(s.ID), 16), Cells: []string{
-			id, display.Line(s.Client), display.Line(s.Server), conn, eph,
+			id, display.Line(s.Client), display.Line(s.Server), conn, heard, eph,
 			strconv.Itoa(s.WatchCount), timeout, display.Line(s.LastOp)}})
 	}
+	for _, id := range p.treeOnly(listed) {
+		paths := p.tree[id]
+		hex := display.Hex(id)
+		if p.ctx.you(id) {
+			hex += " " + st.You.Render("you")
+		}
+		rows = append(rows, widget.TableRow{Key: strconv.FormatUint(uint64(id), 16), Cells: []string{
+			hex, "?", "?", "?", "?", fmt.Sprintf("%d  %s", len(paths), display.Line(paths[0])), "?", "?", ""}})
+	}
 	p.tbl.SetSize(p.width, p.tableHeight())
-	p.tbl.SetRows(rows, p.ctx.Now())
+	p.tbl.SetRows(rows, now)
+}
+
+// treeOnly are the sessions the tree's ephemeral nodes name that the
+// servers' tables do not list, in id order.
+func (p *sessionsPage) treeOnly(listed map[int64]bool) []int64 {
+	var ids []int64
+	for id, paths := range p.tree {
+		if !listed[id] && len(paths) > 0 {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
 }
 
 func (p *sessionsPage) SetSize(w, h int) {
@@ -160,7 +256,13 @@ func (p *sessionsPage) headLines() int {
 	if p.height < 10 {
 		return min(1, p.height)
 	}
-	return 1 + min(len(p.notes()), 3)
+	return min(len(p.head()), max(p.height/3, 1))
+}
+
+// head is the summary and the notes, wrapped to the page's width; at most
+// a third of the page, the rest behind !.
+func (p *sessionsPage) head() []string {
+	return append(widget.Wrap(p.summary(), max(p.width, 20)), wrapNotes(p.ctx.Styles, p.notes(), max(p.width, 20), max(p.height/3-1, 1))...)
 }
 
 func (p *sessionsPage) tableHeight() int {
@@ -173,13 +275,13 @@ func (p *sessionsPage) tableHeight() int {
 
 func (p *sessionsPage) View() string {
 	st := p.ctx.Styles
-	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
+	lines := p.head()
 	lines = lines[:min(len(lines), p.headLines())]
 	if p.tableHeight() > 0 {
 		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
 	}
 	if p.height >= 6 {
-		lines = append(lines, st.Dim.Render("server tables have no watches: asked again every 5s while shown, and on ctrl+r"))
+		lines = append(lines, st.Dim.Render("server tables have no watches: asked again every 5s while shown, and on ctrl+r · ! shows the notes in full"))
 	}
 	return widget.Block(lines, p.width, p.height)
 }
@@ -200,16 +302,65 @@ func (p *sessionsPage) summary() string {
 		}
 		ephemerals += len(s.Ephemerals)
 	}
-	n := len(in.Sessions)
-	return st.Title.Render(fmt.Sprintf("%d %s", n, plural(n, "session", "sessions"))) +
-		st.Dim.Render(fmt.Sprintf(" · %d connected · %d ephemeral %s · %s · read at %s",
-			connected, ephemerals, plural(ephemerals, "node", "nodes"), membersText(in), in.At.Format("15:04:05")))
+	listed := map[int64]bool{}
+	for _, s := range in.Sessions {
+		listed[s.ID] = true
+	}
+	fromTree := p.treeOnly(listed)
+	for _, id := range fromTree {
+		ephemerals += len(p.tree[id])
+	}
+	n := len(in.Sessions) + len(fromTree)
+	_, dumped := in.Ephemerals()
+	var head string
+	switch {
+	case !dumped && p.treeState == walkRunning:
+		head = fmt.Sprintf("%d %s listed by the servers · reading the tree for the sessions its ephemeral nodes name…", len(in.Sessions), plural(len(in.Sessions), "session", "sessions"))
+	case !dumped && n == 0 && p.treeState == walkDone:
+		head = fmt.Sprintf("no session is listed by the servers, and none owns an ephemeral node (a read of %s nodes)", display.Count(int64(p.treeNodes)))
+	case !dumped && p.treeState == walkDone:
+		head = fmt.Sprintf("%d %s · %d known only from their ephemeral nodes (a read of %s nodes): their clients, connections and watches are unknown",
+			n, plural(n, "session", "sessions"), len(fromTree), display.Count(int64(p.treeNodes)))
+	default:
+		head = fmt.Sprintf("%d %s", n, plural(n, "session", "sessions"))
+	}
+	conns := fmt.Sprintf("%d connected", connected)
+	if !connectionsRead(in) {
+		conns = "connections unknown"
+	}
+	return st.Title.Render(head) +
+		st.Dim.Render(fmt.Sprintf(" · %s · %d ephemeral %s · %s · read at %s",
+			conns, ephemerals, plural(ephemerals, "node", "nodes"), membersText(in), in.At.Format("15:04:05")))
 }
 
-// notes are what the servers would not tell, and a failed last ask.
-func (p *sessionsPage) notes() []string {
-	return introNotes(p.ctx.Styles, p.poll.last, p.poll.err)
+// connectionsRead reports whether any member's connection list was read
+// (cons, the AdminServer, or dump's connection section).
+func connectionsRead(in *introspect.Snapshot) bool {
+	for _, m := range in.Members {
+		if m.Connections != nil {
+			return true
+		}
+	}
+	for _, s := range in.Sessions {
+		if s.Connected {
+			return true
+		}
+	}
+	return false
 }
+
+// notes are what the servers would not tell and how to let zkx read it,
+// and a failed last ask.
+func (p *sessionsPage) notes() []string {
+	notes := introNotes(p.ctx.Styles, p.poll.last, p.poll.err)
+	if p.treeErr != nil {
+		notes = append(notes, p.ctx.Styles.Warning.Render("⚠ the read of the tree's ephemeral nodes ended early: "+firstLine(p.treeErr.Error())))
+	}
+	return notes
+}
+
+// Notes implements noter: ! shows them in full.
+func (p *sessionsPage) Notes() []string { return p.notes() }
 
 // membersText says how many members answered.
 func membersText(in *introspect.Snapshot) string {
@@ -225,8 +376,9 @@ func membersText(in *introspect.Snapshot) string {
 	return fmt.Sprintf("%d of %d members answering", up, len(in.Members))
 }
 
-// introNotes are the refusals and problems of an introspection, and the
-// failure of the last ask when it failed after an earlier answer.
+// introNotes are the refusals and problems of an introspection, how to
+// let zkx read what is refused, and the failure of the last ask when it
+// failed after an earlier answer.
 func introNotes(st theme.Styles, in *introspect.Snapshot, err error) []string {
 	var out []string
 	if err != nil && in != nil {
@@ -240,10 +392,23 @@ func introNotes(st theme.Styles, in *introspect.Snapshot, err error) []string {
 	} else if line != "" {
 		out = append(out, st.Dim.Render(line))
 	}
+	if remedy := in.TablesRemedy(adminHow); remedy != "" {
+		out = append(out, st.Dim.Render("To read them: "+remedy))
+	}
 	for _, pr := range in.OtherProblems() {
 		out = append(out, st.Warning.Render("⚠ "+firstLine(pr.String())))
 	}
 	return out
+}
+
+// wrapNotes wraps notes to width and keeps at most max lines, the last
+// then saying that ! shows them all.
+func wrapNotes(st theme.Styles, notes []string, width, max int) []string {
+	lines := widget.WrapAll(notes, width)
+	if len(lines) <= max || max < 1 {
+		return lines
+	}
+	return append(lines[:max-1:max-1], st.Dim.Render(fmt.Sprintf("… %d more lines: ! shows every note in full", len(lines)-max+1)))
 }
 
 // capNotes keeps at most n notes, the last saying how many were left out.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *listsClock) {
@@ -154,5 +156,55 @@ func TestShortVersion(t *testing.T) {
 		if got := shortVersion(in); got != want {
 			t.Errorf("shortVersion(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestSessionsRefusedTables: servers that refuse cons and dump list no
+// session; the page reads the tree's ephemeral nodes instead and lists the
+// sessions they name, says what is unknown and how to let zkx read it, and
+// never says "0 sessions".
+func TestSessionsRefusedTables(t *testing.T) {
+	clock := &listsClock{now: listsEpoch}
+	in := &introspect.Snapshot{At: clock.now,
+		Members: []introspect.Member{{Addr: "zk1:2181", Mode: introspect.ModeStandalone, TablesFrom: introspect.TablesRefused,
+			AdminNote: "no AdminServer at http://zk1:8080/commands: connection refused"}},
+		Refused: []introspect.Refusal{{Member: "zk1:2181", Command: "cons"}, {Member: "zk1:2181", Command: "wchc"},
+			{Member: "zk1:2181", Command: "wchp"}, {Member: "zk1:2181", Command: "dump"}},
+	}
+	f := &fakeSource{in: in}
+	src := f.source()
+	walks := 0
+	src.ephemerals = func(context.Context) (map[int64][]string, int, error) {
+		walks++
+		return map[int64][]string{0x1000000000000b2: {"/app/locks/orders/lock-0000000001"}, 0x1000000000000b1: {"/app/members/web-1", "/app/leader"}}, 42, nil
+	}
+	p := newSessionsPageFrom(listsContext(t, clock), src)
+	r := newPageRunner(t, p, 120, 40)
+	v := r.p.View()
+	for _, want := range []string{
+		"2 sessions · 2 known only from their ephemeral nodes (a read of 42 nodes): their clients, connections and watches are",
+		"connections unknown",
+		"To read them: add cons, wchc, wchp, dump to 4lw.commands.whitelist on every server, or give zkx the members'",
+		":admin http://HOST:PORT/commands",
+		"0x1000000000000b1  ?       ?       ?         ?  2  /app/members/web-1",
+		"0x1000000000000b2",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the page lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "0 sessions") {
+		t.Errorf("0 sessions:\n%s", v)
+	}
+	// A poll does not walk the tree again; ctrl+r does.
+	clock.advance(time.Minute)
+	p.nextFrame()
+	r.send(frameMsg(clock.now))
+	if walks != 1 {
+		t.Errorf("%d walks after a poll, want 1", walks)
+	}
+	r.send(refreshMsg{})
+	if walks != 2 {
+		t.Errorf("%d walks after ctrl+r, want 2", walks)
 	}
 }

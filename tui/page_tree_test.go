@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
@@ -232,15 +233,21 @@ func TestForceRelease(t *testing.T) {
 	d.waitText("zookeeper")
 	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
 	d.waitText("1 holding · 1 waiting")
+	// The cursor on the waiter: F is about the holder all the same.
+	d.key("down")
 	d.key("F")
-	d.waitText(fmt.Sprintf("session  0x%x", stuck.ID()))
+	d.waitFor("the dialog naming the holder and who takes over", func(s string) bool {
+		return strings.Contains(s, fmt.Sprintf("session  0x%x", stuck.ID())) &&
+			strings.Contains(s, fmt.Sprintf("next     zkx lock-0000000001 (session 0x%x) takes over", waiter.ID()))
+	})
 	d.key("y")
 	if err := <-acquired; err != nil {
 		t.Fatalf("the waiter did not take over: %v", err)
 	}
-	d.waitFor("the waiter holding", func(s string) bool {
+	// The page saw the waiter take over: how long it has held is known.
+	d.waitFor("the waiter holding, since it was seen taking over", func(s string) bool {
 		return strings.Contains(s, "deleted "+dir) && strings.Contains(s, "1 holding · 0 waiting") &&
-			strings.Contains(s, fmt.Sprintf("0x%x", waiter.ID()))
+			strings.Contains(s, fmt.Sprintf("holder #1 0x%x", waiter.ID())) && strings.Contains(s, "holding since")
 	})
 	select {
 	case <-stuck.Done():
@@ -307,4 +314,44 @@ func serverZxid(t *testing.T, addr string) int64 {
 		t.Fatal(err)
 	}
 	return st.Zxid
+}
+
+// TestForceReleaseTwoHolders: a Curator holder and a Kazoo holder that
+// does not see Curator's nodes. The page says in red that mutual exclusion
+// is broken; F asks which holder's node is to go.
+func TestForceReleaseTwoHolders(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserverConfig())
+	connect := srv.ConnectString()
+	dir := zktest.Path(t) + "/lock"
+	admin := zktest.Conn(t, connect)
+	mustCreate(t, admin, path.Dir(dir), "", 0)
+	mustCreate(t, admin, dir, "", 0)
+	cur, kz := zktest.Conn(t, connect), zktest.Conn(t, connect)
+	_, err := cur.Create(dir+"/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-", []byte("10.0.0.5"), zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kz.Create(dir+"/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1__lock__", []byte("k1"), zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	app := newTestApp(t, connect, false)
+	d := newDriver(t, app, 120, 40)
+	d.waitText("zookeeper")
+	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.waitFor("the broken lock in the first line", func(s string) bool {
+		lines := strings.Split(s, "\n")
+		return len(lines) > 2 && strings.HasPrefix(lines[2], "✗ two holders: mutual exclusion is broken: curator") &&
+			strings.Contains(s, "mutex · mixed (curator, kazoo) · 2 holding · 0 waiting")
+	})
+	d.key("F")
+	d.waitText("Force-release: which holder?")
+	d.key("1")
+	d.waitFor("the confirmation for the Curator holder", func(s string) bool {
+		return strings.Contains(s, "lock-0000000000?") && strings.Contains(s, fmt.Sprintf("session  0x%x", cur.SessionID())) &&
+			strings.Contains(s, "next     nobody waits; kazoo __lock__0000000001")
+	})
+	d.key("y")
+	d.waitFor("one holder left", func(s string) bool {
+		return strings.Contains(s, "mutex · kazoo · 1 holding · 0 waiting") && !strings.Contains(s, "mutual exclusion is broken")
+	})
 }

@@ -46,8 +46,14 @@ func TestHistoryTab(t *testing.T) {
 	// No settle: with the clock fixed, the row whose count moved flashes
 	// for ever, and frames keep coming. The screen is complete once the
 	// row's live count is back to none.
-	s := d.waitFor("the removal, and the count back", func(s string) bool {
-		return strings.Contains(s, "−feature-x") && !strings.Contains(s, "config  1")
+	// The header's zxid follows the tree's stats as they arrive: wait for
+	// the delete's, which the golden shows.
+	_, st, err := writer.Exists("/app/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.waitFor("the removal, the count back, and the header at the delete's zxid", func(s string) bool {
+		return strings.Contains(s, "−feature-x") && !strings.Contains(s, "config  1") && strings.Contains(s, fmt.Sprintf("zxid 0x%x ", st.Pzxid))
 	})
 	goldenScreen(t, s)
 

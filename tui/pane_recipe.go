@@ -19,12 +19,16 @@ import (
 )
 
 // recipePane is the live picture of one recipe directory: a lock's wait
-// chain (holder ← waiter ← waiter, with sessions, clients, durations and
-// who watches whom), a queue's items in order, an election's candidates
-// with the leader marked. It follows the directory's children through
-// the live tree and recognises it again when they change; the servers'
-// tables (client addresses, observed watches) are asked again at most
-// once a second while things change, never while nothing does.
+// chain (holder ← waiter ← waiter, with sessions, clients, how long ago
+// each was heard from, who watches whom), a queue's items in order, an
+// election's candidates with the leader marked. It follows the directory's
+// children through the live tree and recognises it again when they change.
+// What it shows is what recognize computed.
+//
+// The servers' tables (client addresses, connections, when each session
+// was last heard from, observed watches) have no watches: they are asked
+// again when the recipe changes (at most once every tablesEvery) and every
+// tablesPoll while the page is on top, never while it is not.
 type recipePane struct {
 	ctx  *Shared
 	path string
@@ -36,8 +40,13 @@ type recipePane struct {
 	loading  bool
 	dirty    bool // changed while a load was running
 	tables   *introspect.Snapshot
-	tablesAt time.Time
-	tablesOK bool
+	tablesAt time.Time // when the tables were read; zero before the first answer
+	tablesOK bool      // the tables are recent enough for a recognition
+	// tablesErr is why the last ask failed (the tables shown are older).
+	tablesErr error
+	// onTop is set when App asked the page for its next frame: the page is
+	// on top, and its tables are asked again every tablesPoll.
+	onTop bool
 
 	followed map[string]bool // directories expanded in the tree
 	tbl      *widget.Table
@@ -45,8 +54,15 @@ type recipePane struct {
 	height   int
 }
 
-// tablesEvery is the least time between two rounds of server questions.
-const tablesEvery = time.Second
+const (
+	// tablesEvery is the least time between two rounds of server
+	// questions while the recipe changes.
+	tablesEvery = time.Second
+	// tablesPoll is how often the page on top asks the servers again: a
+	// contender's session may go quiet, lose its connection or vanish
+	// without any change to the recipe's nodes.
+	tablesPoll = 3 * time.Second
+)
 
 func newRecipePane(ctx *Shared, p string) *recipePane {
 	return &recipePane{ctx: ctx, path: p, followed: map[string]bool{}, tbl: widget.NewTable()}
@@ -71,7 +87,8 @@ func (v *recipePane) close() {
 	v.followed = map[string]bool{}
 }
 
-// load recognises the directory again in a command.
+// load recognises the directory again in a command, asking the servers
+// first unless their tables are fresh.
 func (v *recipePane) load() tea.Cmd {
 	if v.loading {
 		v.dirty = true
@@ -79,22 +96,29 @@ func (v *recipePane) load() tea.Cmd {
 	}
 	v.loading, v.dirty = true, false
 	c, ctx, p := v.ctx.Client, v.ctx.Ctx, v.path
-	tables, at := v.tables, v.tablesAt
-	fresh := v.tablesOK && v.ctx.Now().Sub(at) < tablesEvery
-	askOpts := v.ctx.Introspect
+	tables := v.tables
+	fresh := v.tablesOK && v.ctx.Now().Sub(v.tablesAt) < tablesEvery
+	askOpts := v.ctx.introspectOptions()
 	opts := v.ctx.scanOptions(nil) // tables and clock set below, once read
 	now := v.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, introspectRequestTimeout)
 		defer cancel()
+		msg := recipeMsg{path: p}
 		if !fresh {
-			if in, err := introspect.Ask(ctx, c.Target(), askOpts); err == nil {
-				tables, at = in, now()
+			in, err := introspect.Ask(ctx, c.Target(), askOpts)
+			if err == nil {
+				tables, msg.tables, msg.tablesAt = in, in, now()
+			} else {
+				msg.tablesErr = err
 			}
 		}
-		opts.Tables, opts.Now = tables.Tables(), now()
-		r, err := recognize.Dir(ctx, c, p, opts)
-		return recipeMsg{path: p, recipe: r, err: err, tables: tables, tablesAt: at}
+		if tables != nil {
+			opts.Tables = tables.Tables()
+		}
+		opts.Now = now()
+		msg.recipe, msg.err = recognize.Dir(ctx, c, p, opts)
+		return msg
 	}
 }
 
@@ -114,8 +138,12 @@ func (v *recipePane) update(msg tea.Msg) tea.Cmd {
 		if v.gone {
 			v.err = nil
 		}
-		if msg.tables != nil {
-			v.tables, v.tablesAt, v.tablesOK = msg.tables, msg.tablesAt, true
+		switch {
+		case msg.tables != nil:
+			v.tables, v.tablesAt, v.tablesOK, v.tablesErr = msg.tables, msg.tablesAt, true, nil
+		case msg.tablesErr != nil:
+			v.tablesErr = msg.tablesErr
+			v.tablesAt = v.ctx.Now() // try again after tablesPoll, not at once
 		}
 		for _, dir := range v.dirs() {
 			v.follow(dir)
@@ -140,11 +168,24 @@ func (v *recipePane) update(msg tea.Msg) tea.Cmd {
 		v.tablesOK = false
 		return v.load()
 	case frameMsg:
+		if v.onTop && !v.loading && v.ctx.Now().Sub(v.tablesAt) >= tablesPoll {
+			v.onTop, v.tablesOK = false, false
+			return v.load()
+		}
 		if v.loaded {
 			v.tbl.SetRows(v.rows(), v.ctx.Now()) // durations move on
 		}
 	}
 	return nil
+}
+
+// tablesDue is how long until the page on top asks the servers again.
+func (v *recipePane) tablesDue(now time.Time) time.Duration {
+	if v.loading {
+		return 0
+	}
+	v.onTop = true
+	return max(v.tablesAt.Add(tablesPoll).Sub(now), time.Millisecond)
 }
 
 // dirs are the directories whose children make up the recipe: its own,
@@ -163,42 +204,19 @@ func (v *recipePane) setSize(w, h int) {
 	v.tbl.SetSize(w, max(h-len(v.summary()), 2))
 }
 
-// contenders returns the rows of a lock or an election in queue order.
-func (v *recipePane) contenders() (roles []string, cs []recognize.Contender) {
-	switch r := v.recipe.(type) {
-	case *recognize.Lock:
-		for _, c := range r.Holders {
-			role := "holder"
-			if c.Kind != "" {
-				role += " (" + c.Kind + ")"
-			}
-			roles, cs = append(roles, role), append(cs, c)
-		}
-		for i, c := range r.Waiters {
-			role := fmt.Sprintf("waiter %d", i+1)
-			if c.Kind != "" {
-				role += " (" + c.Kind + ")"
-			}
-			roles, cs = append(roles, role), append(cs, c)
-		}
-	case *recognize.Election:
-		for i, c := range electionOrder(r) {
-			role := fmt.Sprintf("candidate %d", i)
-			if r.Leader != nil && c.Node == r.Leader.Node {
-				role = "leader"
-			}
-			roles, cs = append(roles, role), append(cs, c)
-		}
-	case *recognize.Barrier:
-		for _, c := range r.Participants {
-			roles, cs = append(roles, "participant"), append(cs, c)
-		}
-	case *recognize.Group:
-		for _, c := range r.Members {
-			roles, cs = append(roles, "member"), append(cs, c)
-		}
+// places are the recipe's contenders where they stand (none for a queue).
+func (v *recipePane) places() []recognize.Place {
+	if v.recipe == nil {
+		return nil
 	}
-	return roles, cs
+	return v.recipe.Lineup()
+}
+
+// mixed reports whether the recipe's contenders are of several layouts:
+// the table then shows each one's format.
+func (v *recipePane) mixed() bool {
+	l, ok := v.recipe.(*recognize.Lock)
+	return ok && len(l.Formats) > 0
 }
 
 func (v *recipePane) columns() []widget.Column {
@@ -206,9 +224,13 @@ func (v *recipePane) columns() []widget.Column {
 		return []widget.Column{{Title: "#", Width: 5, Right: true}, {Title: "NODE", Width: 22}, {Title: "PRIORITY", Width: 8, Drop: 1},
 			{Title: "DATA", Min: 10}, {Title: "", Width: 6, Drop: 2}}
 	}
-	return []widget.Column{{Title: "ROLE", Width: 15}, {Title: "NODE", Width: 20}, {Title: "SESSION", Width: 18, Drop: 2},
-		{Title: "CLIENT", Width: 15, Drop: 4}, {Title: "FOR", Width: 7, Right: true}, {Title: "WAITS FOR", Width: 16, Drop: 1},
-		{Title: "WATCH", Width: 5, Drop: 3}, {Title: "DATA", Min: 8, Drop: 5}}
+	cols := []widget.Column{{Title: "ROLE", Width: 14}, {Title: "NODE", Width: 18}}
+	if v.mixed() {
+		cols = append(cols, widget.Column{Title: "FORMAT", Width: 7, Drop: 3})
+	}
+	return append(cols, widget.Column{Title: "SESSION", Width: 17, Drop: 2}, widget.Column{Title: "CLIENT", Width: 15, Drop: 4},
+		widget.Column{Title: "HEARD", Width: 8, Right: true}, widget.Column{Title: "AGE", Width: 6, Right: true},
+		widget.Column{Title: "WAITS FOR", Width: 17, Drop: 1}, widget.Column{Title: "DATA", Min: 9, Drop: 5})
 }
 
 // rows builds the table; each row's key is its node, so the cursor and
@@ -231,127 +253,281 @@ func (v *recipePane) rows() []widget.TableRow {
 		}
 		return rows
 	}
-	roles, cs := v.contenders()
-	rows := make([]widget.TableRow, 0, len(cs))
-	for i, c := range cs {
-		role := roles[i]
+	places := v.places()
+	rows := make([]widget.TableRow, 0, len(places))
+	for _, p := range places {
+		c := p.Contender
+		role := roleText(p)
 		if v.ctx.you(c.SessionID) {
 			role += " (you)"
 		}
-		watch := ""
-		switch c.Watch {
-		case recognize.WatchObserved:
-			watch = "✓"
-		case recognize.WatchInferred:
-			watch = "?"
+		waits := ""
+		if c.WaitsFor != "" {
+			mark := "? "
+			if c.Watch == recognize.WatchObserved {
+				mark = "✓ "
+			}
+			waits = mark + tailName(relativeNode(c.WaitsFor), 15)
 		}
-		dur := ""
+		age := "-"
 		if !c.Created.IsZero() {
-			dur = display.Duration(now.Sub(c.Created))
+			age = display.Duration(now.Sub(c.Created))
 		}
 		var style *lipgloss.Style
 		switch {
 		case v.ctx.you(c.SessionID):
 			style = &st.You
-		case strings.HasPrefix(roles[i], "holder"), roles[i] == "leader":
+		case p.Holding():
 			style = &st.Holder
 		}
-		sig := strings.Join([]string{roles[i], c.Session, c.ClientText(), c.WaitsFor, c.Watch, c.Data}, "\x00")
+		heard, heardSig := heardCell(st, c, now)
+		sig := strings.Join([]string{role, c.Session, c.ClientText(), c.WaitsFor, c.Watch, c.Data, heardSig}, "\x00")
 		key := c.Node
 		if key == "" {
 			key = c.Session // a herd's waiters have no node, only a session
 		}
-		rows = append(rows, widget.TableRow{Key: key, Style: style, Sig: sig, Cells: []string{
-			role, tailName(relativeNode(c.Node), 20), c.Session, display.Line(c.ClientText()), dur, tailName(relativeNode(c.WaitsFor), 16), watch, c.Data}})
+		cells := []string{role, tailName(relativeNode(c.Node), 18)}
+		if v.mixed() {
+			cells = append(cells, formatShort(c.Format))
+		}
+		cells = append(cells, c.Session, display.Line(c.ClientText()), heard, age, waits, display.Line(c.Data))
+		rows = append(rows, widget.TableRow{Key: key, Style: style, Sig: sig, Cells: cells})
 	}
 	return rows
 }
 
-// summary is the lines above the table: what the recipe is, the chain
-// drawn in one line, warnings, and what the servers would not tell.
+// roleText names a place in a row: "holder", "waiter 2", "waiter 1 (r)".
+func roleText(p recognize.Place) string {
+	s := p.Role
+	if p.N > 0 {
+		s += fmt.Sprintf(" %d", p.N)
+	}
+	switch p.Kind {
+	case "read":
+		s += " (r)"
+	case "write":
+		s += " (w)"
+	}
+	return s
+}
+
+// formatShort fits a format in the FORMAT column.
+func formatShort(f string) string {
+	switch f {
+	case "go-zookeeper":
+		return "go-zk"
+	case "zookeeper-recipes":
+		return "zk-rcp"
+	case "ephemeral-node":
+		return "node"
+	}
+	return f
+}
+
+// heardCell says how long ago the contender's server last answered its
+// session, as of the last read of the servers' tables: ⚠ past a third of
+// its timeout (silent), "no conn" when no server lists a connection of
+// it, ? when the servers do not say. sig changes only when what it says
+// changes, not as seconds pass.
+func heardCell(st theme.Styles, c recognize.Contender, now time.Time) (cell, sig string) {
+	switch {
+	case c.Connected != nil && !*c.Connected:
+		return st.Error.Render("no conn"), "gone"
+	case c.Liveness.Heard.IsZero():
+		if c.SessionID == 0 && c.Session == "" {
+			return "-", "-"
+		}
+		return "?", "?"
+	case c.Liveness.Silent(now):
+		return st.Error.Render("⚠ " + display.Duration(c.Liveness.Silence(now))), "silent"
+	}
+	s := display.Duration(c.Liveness.Silence(now))
+	if c.Liveness.AtLeast {
+		s = "≥" + s
+	}
+	return s, "heard"
+}
+
+// summary is the lines above the table: whose it is, a broken lock in
+// red, what the recipe is, each holder in a line (client, last heard, how
+// long it has held when zkx saw it begin), the chain, the warnings, and
+// how old the servers' tables are — wrapped, nothing cut.
 func (v *recipePane) summary() []string {
 	st := v.ctx.Styles
+	w := max(v.width, 20)
 	switch {
 	case v.err != nil:
-		return []string{st.Error.Render(v.err.Error()), ""}
+		return append(widget.Wrap(st.Error.Render(v.err.Error()), w), "")
 	case !v.loaded:
 		return []string{st.Dim.Render("recognising " + display.Line(v.path) + "…"), ""}
 	case v.gone:
-		return []string{st.Title.Render("(free)") + st.Dim.Render(" · the directory is gone: recipes keep lock directories as"+
-			" containers, which ZooKeeper removes with their last child; it comes back with the next contender"), ""}
+		return append(widget.Wrap(st.Title.Render("(free)")+st.Dim.Render(" · the directory is gone: recipes keep lock directories as"+
+			" containers, which ZooKeeper removes with their last child; it comes back with the next contender"), w), "")
 	case v.recipe == nil:
-		return []string{st.Dim.Render("not a recipe zkx recognises (no lock, queue, election or barrier layout, no known system's node)"), ""}
+		return append(widget.Wrap(st.Dim.Render("not a recipe zkx recognises (no lock, queue, election or barrier layout, no known system's node)"), w), "")
 	}
 	var lines []string
-	var warnings []string
+	add := func(s string) { lines = append(lines, widget.Wrap(s, w)...) }
+	info := v.recipe.Info()
+	if info.System != "" {
+		// Whose it is first: what the system calls it, and where the system is.
+		add(st.Label.Render(info.System+" "+info.Role) + st.Dim.Render(" · "+display.Line(info.SystemRoot)))
+	}
+	warnings := info.Warnings
+	if l, ok := v.recipe.(*recognize.Lock); ok && len(warnings) > 0 {
+		switch {
+		case l.Broken:
+			add(st.Error.Render("✗ " + warnings[0]))
+			warnings = warnings[1:]
+		case l.MaybeBroken:
+			add(st.Warning.Render("⚠ " + warnings[0]))
+			warnings = warnings[1:]
+		}
+	}
+	add(st.Title.Render(v.head()))
+	now := v.ctx.Now()
+	places := v.places()
+	for _, p := range places {
+		if p.Holding() && p.Role != recognize.RoleLease {
+			add(v.holderLine(p, now))
+		}
+	}
+	if line := v.chainLine(places); line != "" {
+		add(line)
+	}
+	if len(places) > 0 {
+		add(watchLegend(st))
+	}
+	for _, wn := range warnings {
+		add(st.Warning.Render("⚠ " + wn))
+	}
+	for _, l := range v.tablesLines(now) {
+		add(l)
+	}
+	return append(lines, "")
+}
+
+// head says what the recipe is in one line.
+func (v *recipePane) head() string {
 	switch r := v.recipe.(type) {
 	case *recognize.Lock:
-		head := fmt.Sprintf("%s · %s · %d holding · %d waiting", r.Recipe, r.Format, len(r.Holders), len(r.Waiters))
+		format := r.Format
+		if len(r.Formats) > 0 {
+			format += " (" + strings.Join(r.Formats, ", ") + ")"
+		}
+		head := fmt.Sprintf("%s · %s · %d holding · %d waiting", r.Recipe, format, len(r.Holders), len(r.Waiters))
 		if r.MaxLeases > 0 {
 			head += fmt.Sprintf(" · at most %d leases", r.MaxLeases)
 		}
-		lines = append(lines, st.Title.Render(head), v.chainLine(r.Holders, r.Waiters), watchLegend(st))
-		warnings = r.Warnings
+		return head
 	case *recognize.Election:
 		head := fmt.Sprintf("election · %s · %d in line behind the leader", r.Format, len(r.Candidates))
 		if r.Leader != nil {
 			head += " · leader " + r.Leader.Session
 		}
-		var leader, rest []recognize.Contender
-		for _, c := range electionOrder(r) {
-			if r.Leader != nil && c.Node == r.Leader.Node {
-				leader = append(leader, c)
-			} else {
-				rest = append(rest, c)
-			}
-		}
-		lines = append(lines, st.Title.Render(head), v.chainLine(leader, rest), watchLegend(st))
-		warnings = r.Warnings
+		return head
 	case *recognize.Queue:
 		head := fmt.Sprintf("queue · %s · %d items", r.Format, r.Length)
 		if len(r.Items) < r.Length {
 			head += fmt.Sprintf(" (first %d shown)", len(r.Items))
 		}
-		lines = append(lines, st.Title.Render(head), st.Dim.Render("taken from the top, in this order"))
-		warnings = r.Warnings
+		return head + " · taken from the top, in this order"
 	case *recognize.Barrier:
 		head := fmt.Sprintf("%s · %s · %d participants", r.Kind, r.Format, len(r.Participants))
 		if r.Ready {
 			head += " · ready"
 		}
-		lines = append(lines, st.Title.Render(head))
-		warnings = r.Warnings
+		return head
 	case *recognize.Group:
-		lines = append(lines, st.Title.Render(fmt.Sprintf("members · %s · %d live", r.Format, len(r.Members))),
-			st.Dim.Render("one ephemeral node per live member: it goes when the member's session does"))
-		warnings = r.Warnings
+		return fmt.Sprintf("members · %s · %d live · one ephemeral node per live member: it goes when the member's session does", r.Format, len(r.Members))
 	}
-	if info := v.recipe.Info(); info.System != "" {
-		// Whose it is first: what the system calls it, and where the system is.
-		sys := st.Label.Render(info.System+" "+info.Role) + st.Dim.Render(" · "+display.Line(info.SystemRoot))
-		lines = append([]string{sys}, lines...)
-	}
-	for _, w := range warnings {
-		lines = append(lines, st.Warning.Render("⚠ "+w))
-	}
-	if line := v.tables.SourcesLine(); line != "" {
-		lines = append(lines, st.Dim.Render(line))
-	}
-	return append(lines, "")
+	return ""
 }
 
+// holderLine tells one holder (or the leader) in a line: who, from
+// where, when its server last heard from it, and how long it has held —
+// only when zkx saw it begin.
+func (v *recipePane) holderLine(p recognize.Place, now time.Time) string {
+	st := v.ctx.Styles
+	c := p.Contender
+	who := p.Role + " " + nodeLabel(c)
+	if c.Session != "" {
+		who += " " + c.Session
+	}
+	if v.ctx.you(c.SessionID) {
+		who += " (you)"
+	}
+	parts := []string{st.Holder.Render(who)}
+	if v.mixed() {
+		parts = append(parts, c.Format)
+	}
+	if client := c.ClientText(); client != "" {
+		parts = append(parts, display.Line(client))
+	}
+	switch {
+	case c.Connected != nil && !*c.Connected:
+		parts = append(parts, st.Error.Render("NO CONNECTION: no server lists its session; its node stays until the session expires"))
+	case c.Liveness.Silent(now):
+		s := "SILENT " + display.Duration(c.Liveness.Silence(now)) + ": frozen or cut off"
+		if !c.Liveness.ExpiresBy.IsZero() {
+			s += ", its session expires by " + c.Liveness.ExpiresBy.Format("15:04:05")
+		}
+		parts = append(parts, st.Error.Render(s))
+	case !c.Liveness.Heard.IsZero():
+		parts = append(parts, "heard "+display.Duration(c.Liveness.Silence(now))+" ago")
+	}
+	switch {
+	case !c.HeldSince.IsZero():
+		parts = append(parts, fmt.Sprintf("holding since %s (%s)", c.HeldSince.Format("15:04:05"), display.Duration(now.Sub(c.HeldSince))))
+	case !c.Created.IsZero():
+		parts = append(parts, st.Dim.Render(fmt.Sprintf("held: start not seen (node %s old)", display.Duration(now.Sub(c.Created)))))
+	}
+	return strings.Join(parts, st.Dim.Render(" · "))
+}
+
+// tablesLines say how old the servers' tables are and what they would not
+// tell, with how to let zkx read them.
+func (v *recipePane) tablesLines(now time.Time) []string {
+	st := v.ctx.Styles
+	var out []string
+	switch {
+	case v.tables == nil && v.tablesErr != nil:
+		out = append(out, st.Warning.Render("⚠ no server tables ("+firstLine(v.tablesErr.Error())+"): clients, connections and watches unknown"))
+	case v.tables != nil:
+		age := "server tables read " + display.Duration(now.Sub(v.tablesAt)) + " ago, again every " + display.Duration(tablesPoll) + " while shown"
+		if v.tablesErr != nil {
+			age += " · the last ask failed: " + firstLine(v.tablesErr.Error())
+		}
+		out = append(out, st.Dim.Render(age))
+	}
+	if line := v.tables.SourcesLine(); line != "" {
+		out = append(out, st.Dim.Render(line))
+	}
+	if remedy := v.tables.TablesRemedy(adminHow); remedy != "" {
+		out = append(out, st.Dim.Render(remedy))
+	}
+	return out
+}
+
+// adminHow says how the explorer is told of the AdminServers.
+const adminHow = ":admin http://HOST:PORT/commands,… (one per member), or :admin port N to look on every member"
+
 func watchLegend(st theme.Styles) string {
-	return st.Dim.Render("← waits for · FOR: held or waiting · WATCH ✓ in the server's watch table, ? inferred from the protocol")
+	return st.Dim.Render("← waits for · HEARD: since its server last answered it (⚠ silent) · AGE: of its node · ✓ watch observed, ? inferred")
 }
 
 // chainLine draws holders ← waiter ← waiter in one line, eliding the
-// middle of long queues.
-func (v *recipePane) chainLine(holders, waiters []recognize.Contender) string {
+// middle of long queues; a herd (every waiter watching the one node) as
+// holder ⇐ waiters.
+func (v *recipePane) chainLine(places []recognize.Place) string {
 	st := v.ctx.Styles
-	herd := len(holders) == 1 && len(waiters) > 0
-	for _, w := range waiters {
-		herd = herd && w.Node == "" && w.WaitsFor == holders[0].Node
+	if len(places) == 0 {
+		if l, ok := v.recipe.(*recognize.Lock); ok && len(l.Holders) == 0 {
+			return st.Dim.Render("(free)")
+		}
+		return ""
 	}
+	herd := recognize.LineOf(places) == recognize.LineHerd
 	name := func(c recognize.Contender, s lipgloss.Style) string {
 		label := "#" + fmt.Sprint(c.Seq) + " " + shortSession(c.SessionID)
 		if herd {
@@ -362,24 +538,25 @@ func (v *recipePane) chainLine(holders, waiters []recognize.Contender) string {
 		}
 		return s.Render(label)
 	}
-	var parts []string
-	if len(holders) == 0 {
-		parts = append(parts, st.Dim.Render("(free)"))
-	} else {
-		var hs []string
-		for _, h := range holders {
-			hs = append(hs, name(h, st.Holder))
+	var holders, waiters []string
+	for _, p := range places {
+		if p.Holding() {
+			holders = append(holders, name(p.Contender, st.Holder))
+		} else {
+			waiters = append(waiters, name(p.Contender, st.Waiter))
 		}
-		parts = append(parts, strings.Join(hs, ", "))
+	}
+	parts := []string{st.Dim.Render("(free)")}
+	if len(holders) > 0 {
+		parts = []string{strings.Join(holders, ", ")}
 	}
 	const show = 6
 	for i, w := range waiters {
 		if len(waiters) > show+1 && i == show-1 {
-			parts = append(parts, st.Dim.Render(fmt.Sprintf("… %d more", len(waiters)-show)))
-			parts = append(parts, name(waiters[len(waiters)-1], st.Waiter))
+			parts = append(parts, st.Dim.Render(fmt.Sprintf("… %d more", len(waiters)-show)), waiters[len(waiters)-1])
 			break
 		}
-		parts = append(parts, name(w, st.Waiter))
+		parts = append(parts, w)
 	}
 	if herd {
 		// Every waiter watches the one node: a release wakes them all.
@@ -390,6 +567,9 @@ func (v *recipePane) chainLine(holders, waiters []recognize.Contender) string {
 
 func (v *recipePane) view(focused bool) string {
 	sum := v.summary()
+	if max := v.height - 5; len(sum) > max && max > 2 {
+		sum = append(sum[:max-1:max-1], v.ctx.Styles.Dim.Render(fmt.Sprintf("… %d more lines: w shows every warning in full", len(sum)-max+1)))
+	}
 	if v.tbl.Height != max(v.height-len(sum), 2) {
 		v.tbl.SetSize(v.width, max(v.height-len(sum), 2))
 	}
@@ -400,25 +580,18 @@ func (v *recipePane) view(focused bool) string {
 	return widget.Block(lines, v.width, v.height)
 }
 
-// animates reports whether durations or flashes are on screen.
-func (v *recipePane) animates() bool {
-	_, cs := v.contenders()
-	return len(cs) > 0 || v.tbl.Flashing(v.ctx.Now())
+// summaryHeight is how many lines go above the table, as view draws them.
+func (v *recipePane) summaryHeight() int {
+	n := len(v.summary())
+	if max := v.height - 5; n > max && max > 2 {
+		return max
+	}
+	return n
 }
 
-// selected returns the contender under the cursor, if any.
-func (v *recipePane) selected() (recognize.Contender, bool) {
-	r, ok := v.tbl.Selected()
-	if !ok {
-		return recognize.Contender{}, false
-	}
-	_, cs := v.contenders()
-	for _, c := range cs {
-		if c.Node == r.Key {
-			return c, true
-		}
-	}
-	return recognize.Contender{}, false
+// animates reports whether durations or flashes are on screen.
+func (v *recipePane) animates() bool {
+	return len(v.places()) > 0 || v.tbl.Flashing(v.ctx.Now())
 }
 
 // relativeNode names a node the way the recipe's other nodes are: the
@@ -431,24 +604,10 @@ func relativeNode(node string) string {
 	return node
 }
 
-// electionOrder is the leader, then the candidates in line.
-func electionOrder(e *recognize.Election) []recognize.Contender {
-	out := make([]recognize.Contender, 0, len(e.Candidates)+1)
-	if e.Leader != nil {
-		out = append(out, *e.Leader)
-	}
-	for _, c := range e.Candidates {
-		if e.Leader == nil || c.Node != e.Leader.Node {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // tailName keeps the end of a long node name, where its sequence number
 // is: _c_3f2a…-lock-0000000003 → …-lock-0000000003.
 func tailName(name string, width int) string {
-	name = display.Line(name)
+	name = display.Line(recognize.BareName(name))
 	r := []rune(name)
 	if len(r) <= width || width < 2 {
 		return name

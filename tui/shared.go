@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/zkx-dev/zkx/demo"
@@ -41,15 +42,50 @@ type Shared struct {
 	Now func() time.Time
 
 	// Scan tunes recognition (held-too-long threshold); Introspect tunes
-	// the server questions that name clients and confirm watches.
+	// the server questions that name clients and confirm watches, as the
+	// explorer started (:admin changes the AdminServers: see
+	// introspectOptions).
 	Scan       recognize.Options
 	Introspect introspect.Options
+	// Holds remembers across every page's recognitions when holders began
+	// to hold (nil in tests that do not care).
+	Holds *recognize.HoldClock
+
+	// admin is the AdminServers :admin set, read by commands in flight.
+	admin atomic.Pointer[adminSetting]
 
 	// DemoCap caps + on the demo page.
 	DemoCap demo.Cap
 
 	// Width and Height are those of the page area below the header.
 	Width, Height int
+}
+
+// adminSetting is what :admin set: AdminServer URLs, and the port to look
+// for one on a member that refuses the four-letter words.
+type adminSetting struct {
+	urls []string
+	port int
+}
+
+// introspectOptions are the options to ask the servers with now: as the
+// explorer started, with :admin's AdminServers, and the explorer's own
+// session touched first (introspect.Options.Touch). Safe from any goroutine.
+func (c *Shared) introspectOptions() introspect.Options {
+	o := c.Introspect
+	if a := c.admin.Load(); a != nil {
+		o.AdminURLs, o.AdminPort = a.urls, a.port
+	}
+	if c.Client != nil && o.Touch == nil {
+		o.Touch = c.Client.Touch
+	}
+	return o
+}
+
+// setAdmin makes the servers be asked through these AdminServers (and
+// looked for on port) from now on.
+func (c *Shared) setAdmin(urls []string, port int) {
+	c.admin.Store(&adminSetting{urls: urls, port: port})
 }
 
 // you reports whether a session id is the explorer's own.
@@ -63,6 +99,7 @@ func (c *Shared) scanOptions(tables recognize.ServerTables) recognize.Options {
 	o := c.Scan
 	o.Now = c.Now()
 	o.Tables = tables
+	o.Holds = c.Holds
 	if c.Client != nil {
 		o.Viewer = c.Client.SessionID()
 	}

@@ -18,6 +18,9 @@ type source struct {
 	scan       func(ctx context.Context, root string, opts recognize.Options, list recognize.EphemeralList) (recognize.Result, error)
 	recognize  func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error)
 	introspect func(ctx context.Context) (*introspect.Snapshot, error)
+	// ephemerals reads the tree's ephemeral nodes by owner, for when the
+	// servers refuse to list them (zkview.EphemeralOwners); nil: not read.
+	ephemerals func(ctx context.Context) (map[int64][]string, int, error)
 }
 
 var errNoClient = errors.New("not connected to ZooKeeper")
@@ -27,7 +30,7 @@ const scanSessions = 3
 
 // clientSource reads through the explorer's client.
 func clientSource(c *Shared) source {
-	client, opts := c.Client, c.Introspect
+	client := c.Client
 	if client == nil {
 		return source{
 			scan: func(context.Context, string, recognize.Options, recognize.EphemeralList) (recognize.Result, error) {
@@ -35,6 +38,7 @@ func clientSource(c *Shared) source {
 			},
 			recognize:  func(context.Context, string, recognize.Options) (recognize.Recipe, error) { return nil, errNoClient },
 			introspect: func(context.Context) (*introspect.Snapshot, error) { return nil, errNoClient },
+			ephemerals: func(context.Context) (map[int64][]string, int, error) { return nil, 0, errNoClient },
 		}
 	}
 	return source{
@@ -54,7 +58,15 @@ func clientSource(c *Shared) source {
 			return recognize.Dir(ctx, client, dir, o)
 		},
 		introspect: func(ctx context.Context) (*introspect.Snapshot, error) {
-			return introspect.Ask(ctx, client.Target(), opts)
+			return introspect.Ask(ctx, client.Target(), c.introspectOptions())
+		},
+		ephemerals: func(ctx context.Context) (map[int64][]string, int, error) {
+			var r zkview.Reader = client
+			if bulk, err := client.DialBulk(ctx, scanSessions); err == nil {
+				defer bulk.Close()
+				r = bulk
+			}
+			return zkview.EphemeralOwners(ctx, r, "/")
 		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/connstr"
 	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/zkdial"
 	"github.com/zkx-dev/zkx/internal/zkwire"
 )
 
@@ -189,11 +191,15 @@ func (b *Batch) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, error
 	return acl, zkStat(resp.Stat), nil
 }
 
-// Close ends the batch's sessions.
+// Close ends the batch's sessions, all at once: each waits up to a
+// second for its closeSession to be answered, which a server gone silent
+// never does.
 func (b *Batch) Close() {
+	var wg sync.WaitGroup
 	for _, c := range b.conns {
-		c.Close()
+		wg.Go(func() { c.Close() })
 	}
+	wg.Wait()
 	if b.owner != nil {
 		b.owner.Close()
 	}
@@ -206,6 +212,10 @@ func (b *Batch) pathError(path string, err error) error { return b.opError("list
 // opError is pathError for another operation.
 func (b *Batch) opError(op, path string, err error) error {
 	var se *zkwire.ServerError
+	var bad *zkdial.ProtocolError
+	if errors.As(err, &bad) {
+		err = bad // what the server did, rather than the connection's end it caused
+	}
 	if errors.As(err, &se) {
 		switch se.Code {
 		case jute.ErrNoNode:

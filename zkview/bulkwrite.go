@@ -2,6 +2,8 @@ package zkview
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -84,6 +86,35 @@ func (bw *BulkWriter) Close() { bw.b.Close() }
 // *MultiError naming the operation; an oversized request is refused
 // before it is sent (zklimit).
 func (bw *BulkWriter) Multi(ctx context.Context, ops []WriteOp) error {
+	return bw.multi(ctx, ops, false)
+}
+
+// Validate asks the server whether ops would apply, as Multi would, and
+// applies none: the transaction it sends ends with a check of a node that
+// does not exist, which fails it whole once every op before it has been
+// judged. A refusal is a *MultiError as Multi's. (The failed transaction
+// takes a zxid, as every transaction does; it changes no node.)
+func (bw *BulkWriter) Validate(ctx context.Context, ops []WriteOp) error {
+	return bw.multi(ctx, ops, true)
+}
+
+// CheckSize refuses an operation too large for a ZooKeeper request, alone
+// in a transaction.
+func (bw *BulkWriter) CheckSize(op WriteOp) error {
+	op.Path = bw.b.target.Abs(op.Path)
+	return zklimit.CheckMulti("the "+opName(op.Kind)+" of "+op.Path, 1, op.Size()-zklimit.MultiOpHeader)
+}
+
+// validationEnd is the node a Validate transaction checks last: random, so
+// that it never exists, with a version no node has, so that even then the
+// check fails.
+func validationEnd() *jute.PathIntRequest {
+	var b [16]byte
+	rand.Read(b[:])
+	return &jute.PathIntRequest{Path: "/zkx-dry-run-" + hex.EncodeToString(b[:]), N: -2}
+}
+
+func (bw *BulkWriter) multi(ctx context.Context, ops []WriteOp, validate bool) error {
 	req := &jute.MultiRequest{Ops: make([]jute.MultiOp, len(ops))}
 	records := 0
 	for i, op := range ops {
@@ -101,12 +132,31 @@ func (bw *BulkWriter) Multi(ctx context.Context, ops []WriteOp) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	if err := zklimit.CheckMulti(fmt.Sprintf("a transaction of %d operations from %s", len(ops), ops[0].Path), len(ops), records); err != nil {
+	if validate {
+		end := validationEnd()
+		req.Ops = append(req.Ops, jute.MultiOp{Type: jute.OpCheck, Rec: end})
+		records += zklimit.DeleteSize(end.Path)
+	}
+	if err := zklimit.CheckMulti(fmt.Sprintf("a transaction of %d operations from %s", len(req.Ops), ops[0].Path), len(req.Ops), records); err != nil {
 		return err
 	}
 	var resp jute.MultiResponse
 	if err := bw.b.pick().Call(ctx, jute.OpMulti, req, &resp); err != nil {
 		return bw.b.opError("write", ops[0].Path, err)
+	}
+	if validate {
+		if len(resp.Results) != len(req.Ops) {
+			return fmt.Errorf("a transaction of %d operations was answered with %d results", len(req.Ops), len(resp.Results))
+		}
+		last := resp.Results[len(ops)]
+		if last.Type != jute.OpError || last.Err == jute.ErrOK {
+			// Nothing can make the check pass; were it to, the ops
+			// applied, and a dry run must say so.
+			return fmt.Errorf("the transaction meant to validate %d operations from %s applied them", len(ops), ops[0].Path)
+		}
+		// The check failed, as meant: an op before it that failed is
+		// the refusal, found below; when none did, every op would apply.
+		resp.Results = resp.Results[:len(ops)]
 	}
 	for i, r := range resp.Results {
 		// The failed operation carries its code; the others say "rolled

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +55,7 @@ type SessionEvent struct {
 // Client is a ZooKeeper connection as zkview uses it.
 type Client struct {
 	conn     *zk.Conn
+	dials    *zkdial.Watch
 	target   connstr.ConnectString
 	readOnly bool
 	timeout  time.Duration
@@ -80,6 +82,7 @@ type options struct {
 	readOnly bool
 	logger   *slog.Logger
 	dial     zkdial.Options // TLS, and what wraps a connection (SASL)
+	status   *ConnectStatus
 }
 
 type auth struct {
@@ -115,11 +118,13 @@ type zkLogger struct{ l *slog.Logger }
 func (z zkLogger) Printf(format string, args ...any) { z.l.Debug(fmt.Sprintf(format, args...)) }
 
 // maxResponse is large enough for the children of a node with a million
-// short-named children; go-zookeeper's default (1.5 MiB) is not.
-const maxResponse = 64 << 20
+// short-named children; go-zookeeper's default (1.5 MiB) is not. The dial
+// wrapper refuses a longer frame before go-zookeeper reads it.
+const maxResponse = zkdial.DefaultMaxFrame
 
 // Dial connects to a connect string ("h1:2181,h2:2181[/chroot]") and waits,
-// until ctx ends, for the first session.
+// until ctx ends, for the first session, its first answer and its
+// credentials (WithAuth).
 func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) {
 	o := options{timeout: 10 * time.Second, logger: slog.New(slog.DiscardHandler)}
 	for _, opt := range opts {
@@ -129,14 +134,16 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 	if err != nil {
 		return nil, err
 	}
+	o.dial.MaxFrame = maxResponse
 	dials := zkdial.NewWatch(target.Servers, o.dial)
+	o.status.watching(dials)
 	conn, events, err := zk.Connect(target.Servers, o.timeout,
 		zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false), zk.WithMaxBufferSize(maxResponse),
 		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{}))
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", target, err)
 	}
-	c := &Client{conn: conn, target: target, readOnly: o.readOnly, timeout: o.timeout, connect: connect, opts: opts,
+	c := &Client{conn: conn, dials: dials, target: target, readOnly: o.readOnly, timeout: o.timeout, connect: connect, opts: opts,
 		closing: make(chan struct{})}
 	connected := make(chan struct{})
 	go c.follow(events, connected)
@@ -149,22 +156,40 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 		// In the background: Close waits up to a second for a server
 		// that, here, never answered.
 		go conn.Close()
-		return nil, fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum, or at its maxClientCnxns for this address, drops new connections; is the address right?)", target, ctx.Err())
+		err := fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum, or at its maxClientCnxns for this address, drops new connections; is the address right?)", target, ctx.Err())
+		if failed := dials.Progress().Failed; len(failed) > 0 {
+			err = fmt.Errorf("%w; so far:\n  %s", err, strings.Join(failed, "\n  "))
+		}
+		return nil, err
 	}
 	if o.dial.Wrap == nil {
-		if err := zkdial.Probe(conn, dials); err != nil {
+		o.status.set("asking its first question (exists /)")
+		if err := zkdial.Probe(ctx, conn, dials); err != nil {
 			go conn.Close()
 			return nil, fmt.Errorf("connect to %s: %w", target, err)
 		}
 	}
 	go c.giveUpOn(dials.Abort())
 	for _, a := range o.auth {
-		if err := conn.AddAuth(a.scheme, a.creds); err != nil {
-			c.Close()
+		o.status.set("adding " + a.scheme + " credentials")
+		if err := c.addAuth(ctx, a); err != nil {
+			go c.Close()
 			return nil, fmt.Errorf("add %s credentials on %s: %w", a.scheme, target, err)
 		}
 	}
 	return c, nil
+}
+
+// addAuth adds credentials to the session, waiting at most until ctx ends.
+func (c *Client) addAuth(ctx context.Context, a auth) error {
+	done := make(chan error, 1)
+	go func() { done <- c.conn.AddAuth(a.scheme, a.creds) }()
+	select {
+	case err := <-done:
+		return c.why(err)
+	case <-ctx.Done():
+		return c.waited(ctx.Err())
+	}
 }
 
 // giveUpOn closes the connection when a reconnect meets a failure no

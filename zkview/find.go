@@ -164,6 +164,15 @@ func (q FindQuery) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// MissingRoot is the error of a walk whose root does not exist (the
+// walk's first node), nil for any other node.
+func MissingRoot(n WalkNode) error {
+	if n.Depth == 0 && IsNoNode(n.Err) {
+		return n.Err
+	}
+	return nil
+}
+
 // IsSessionOwner reports whether an ephemeralOwner is a session's (an
 // ephemeral node), not 0 nor the markers of container and TTL nodes.
 func IsSessionOwner(id int64) bool {
@@ -174,11 +183,15 @@ func IsSessionOwner(id int64) bool {
 // FindStats counts a find's progress.
 type FindStats struct {
 	Visited, Matched int
+	// Unreadable counts the nodes that could not be listed (no READ
+	// permission): what is below them was not searched.
+	Unreadable int
 }
 
 // Find walks root (as Walk, listings in parallel, output in preorder) and
 // calls found for each node the query matches; visited, when not nil, is
-// called for every node walked (for progress).
+// called for every node walked (for progress, and to show the nodes that
+// could not be read). A root that does not exist is an error.
 func Find(ctx context.Context, r Reader, root string, q FindQuery, opts WalkOptions, visited func(WalkNode), found func(WalkNode) error) (FindStats, error) {
 	if q.Now.IsZero() {
 		q.Now = time.Now()
@@ -186,7 +199,13 @@ func Find(ctx context.Context, r Reader, root string, q FindQuery, opts WalkOpti
 	opts.Data = opts.Data || q.NeedsData()
 	var st FindStats
 	err := Walk(ctx, r, root, opts, func(n WalkNode) error {
+		if err := MissingRoot(n); err != nil {
+			return err
+		}
 		st.Visited++
+		if n.Err != nil {
+			st.Unreadable++
+		}
 		if visited != nil {
 			visited(n)
 		}

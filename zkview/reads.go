@@ -27,7 +27,7 @@ func (e *PathError) Error() string {
 	if e.Server == "" {
 		return fmt.Sprintf("%s %s: %s", e.Op, path, msg)
 	}
-	return fmt.Sprintf("%s %s on %s: %s", e.Op, path, e.Server, msg)
+	return fmt.Sprintf("%s %s on %s: %s", e.Op, path, display.Line(e.Server), msg)
 }
 
 func (e *PathError) Unwrap() error { return e.Err }
@@ -66,13 +66,44 @@ func do[T any](ctx context.Context, c *Client, op, path string, f func(server st
 	select {
 	case r := <-ch:
 		if r.err != nil {
-			return r.v, &PathError{Op: op, Path: path, Server: server, Err: r.err}
+			return r.v, &PathError{Op: op, Path: path, Server: server, Err: c.why(r.err)}
 		}
 		return r.v, nil
 	case <-ctx.Done():
 		var zero T
-		return zero, &PathError{Op: op, Path: path, Server: server, Err: ctx.Err()}
+		return zero, &PathError{Op: op, Path: path, Server: server, Err: c.waited(ctx.Err())}
 	}
+}
+
+// why names what lies behind a request that failed with its connection:
+// the server's fault the dial wrapper found (a reply that is not
+// ZooKeeper's), or how the connection ended, when that was named.
+func (c *Client) why(err error) error {
+	if c.dials == nil || !IsConnectionLoss(err) && !errors.Is(err, zk.ErrClosing) {
+		return err
+	}
+	if fatal := c.dials.Fatal(); fatal != nil {
+		return fatal
+	}
+	if broken := c.dials.Broken(); broken != nil {
+		return fmt.Errorf("%w (%v)", err, broken)
+	}
+	return err
+}
+
+// waited names what a wait that ended (its context's err) was waiting
+// for: a request the server has not answered.
+func (c *Client) waited(err error) error {
+	if c.dials == nil {
+		return err
+	}
+	if fatal := c.dials.Fatal(); fatal != nil {
+		return fmt.Errorf("%w (%v)", err, fatal)
+	}
+	if u := c.dials.Unanswered(); u != "" {
+		return fmt.Errorf("%w (%s)", err, u)
+	}
+	return err
 }
 
 // Children lists a node's children and returns its stat.

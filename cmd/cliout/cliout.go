@@ -60,12 +60,13 @@ func (s Styles) wrap(code, text string) string {
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
-// Header, Dim, Warn and Good colour a header, secondary text, a warning
-// and a healthy state.
+// Header, Dim, Warn, Good and Bad colour a header, secondary text, a
+// warning, a healthy state and a broken one (red, bold).
 func (s Styles) Header(t string) string { return s.wrap("1", t) }
 func (s Styles) Dim(t string) string    { return s.wrap("2", t) }
 func (s Styles) Warn(t string) string   { return s.wrap("33", t) }
 func (s Styles) Good(t string) string   { return s.wrap("32", t) }
+func (s Styles) Bad(t string) string    { return s.wrap("1;31", t) }
 
 // TableWriter aligns rows into columns. Widths are measured as a terminal
 // shows them: colour escape sequences (Styles) take no room, so a coloured
@@ -139,7 +140,7 @@ func Clean(s string) string { return display.Line(s) }
 
 // WriteJSON writes v as indented JSON with a trailing newline.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(display.JSONWriter{W: w}) // bidi and zero-width characters as \u escapes
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // "<9 bytes binary>" stays readable
 	return enc.Encode(v)
@@ -163,7 +164,7 @@ func (a *JSONArray) Add(v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	b := display.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	sep := ",\n  "
 	if a.count == 0 {
 		sep = "[\n  "

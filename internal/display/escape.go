@@ -32,7 +32,7 @@ func AppendEscaped(b *strings.Builder, data []byte, multiline bool, limit int) E
 		if c < utf8.RuneSelf {
 			i++
 			switch {
-			case c >= 0x20 && c != 0x7f:
+			case Visible(rune(c)):
 				b.WriteByte(c)
 			case c == '\n' && multiline:
 				b.WriteByte('\n')
@@ -57,7 +57,7 @@ func AppendEscaped(b *strings.Builder, data []byte, multiline bool, limit int) E
 		case r == utf8.RuneError && size == 1:
 			st.Invalid++
 			writeByteEscape(b, c)
-		case unicode.IsGraphic(r):
+		case Visible(r):
 			b.Write(data[i : i+size])
 		case r > 0xffff:
 			st.Controls++
@@ -69,6 +69,24 @@ func AppendEscaped(b *strings.Builder, data []byte, multiline bool, limit int) E
 		i += size
 	}
 	return st
+}
+
+// Visible reports whether r shows as itself on a terminal: not a control
+// character, not an invisible rune that reorders or hides text (U+202E,
+// U+200B), not unassigned or private. Everything else zkx escapes.
+func Visible(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 0x20 && r != 0x7f
+	}
+	return unicode.IsGraphic(r)
+}
+
+// Text shows s with nothing a terminal would act on, as Line does, but
+// keeps its line breaks and tabs: for messages of several lines.
+func Text(s string) string {
+	var b strings.Builder
+	AppendEscaped(&b, []byte(s), true, 0)
+	return b.String()
 }
 
 // Line shows s on one line with nothing a terminal would act on: newlines,

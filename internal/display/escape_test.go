@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,39 @@ func TestHex(t *testing.T) {
 	}
 	if got := Hex(0x10000a2b3c4d); got != "0x10000a2b3c4d" {
 		t.Errorf("Hex = %s", got)
+	}
+}
+
+func TestText(t *testing.T) {
+	in := "no member answered:\n  127.0.0.1:1\x1b]0;owned\x07: refused\r\n\ttab"
+	want := "no member answered:\n  127.0.0.1:1\\x1b]0;owned\\x07: refused\n\ttab"
+	if got := Text(in); got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	value := "rtl\u202eevil zero\u200bwidth del\x7f bom\ufeff tag\U000e0041 ok: ü 名前 \U0001F600"
+	enc, err := json.Marshal(map[string]string{"name": value})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := JSON(enc)
+	for _, raw := range []string{"\u202e", "\u200b", "\x7f", "\ufeff", "\U000e0041"} {
+		if strings.Contains(string(got), raw) {
+			t.Errorf("%q left raw in %s", raw, got)
+		}
+	}
+	for _, kept := range []string{"ü 名前 \U0001F600", `\u202e`, `\u200b`, `\u007f`, `\ufeff`, `\udb40\udc41`} {
+		if !strings.Contains(string(got), kept) {
+			t.Errorf("%q missing from %s", kept, got)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil || back["name"] != value {
+		t.Errorf("escaped JSON decodes to %q (%v), want %q", back["name"], err, value)
+	}
+	if plain := []byte(`{"a":"b"}`); &JSON(plain)[0] != &plain[0] {
+		t.Error("clean JSON was copied")
 	}
 }

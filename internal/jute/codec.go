@@ -53,6 +53,9 @@ func (d *Decoder) take(n int) []byte {
 	return b
 }
 
+// Skip passes over n bytes, failing as a read past the end does.
+func (d *Decoder) Skip(n int) { d.take(n) }
+
 // Int reads a 32-bit big-endian integer.
 func (d *Decoder) Int() int32 {
 	b := d.take(4)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
-	"io"
 	"net"
 	"strings"
 	"sync"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/internal/zktls"
 )
 
@@ -24,7 +23,26 @@ type Options struct {
 	// returns the one the session uses: an authentication that runs on
 	// the connection, as SASL's does, goes there. Its error fails the dial.
 	Wrap func(conn net.Conn, addr string) (net.Conn, error)
+	// MaxFrame bounds a frame the server may send (zkx's jute.maxbuffer
+	// for what it reads); 0 is DefaultMaxFrame.
+	MaxFrame int
 }
+
+// DefaultMaxFrame is large enough for the listing of a node with a
+// million short-named children; ZooKeeper's own default (1 MiB) is not.
+const DefaultMaxFrame = 64 << 20
+
+func (o Options) maxFrame() int {
+	if o.MaxFrame > 0 {
+		return o.MaxFrame
+	}
+	return DefaultMaxFrame
+}
+
+// answerTimeout is how long a peer has to begin its answer to the session
+// request: ZooKeeper answers at once, so a peer still silent then is not
+// ZooKeeper, or a server that has stopped.
+const answerTimeout = 4 * time.Second
 
 // Watch records how each dial to each member went until a session is
 // answered, and gives up when every member has failed.
@@ -37,6 +55,10 @@ type Watch struct {
 	answered bool
 	abort    chan error
 	aborted  bool
+	fatal    error        // what the watch gave up on
+	current  *checkedConn // the newest connection
+	broken   error        // why the newest connection that ended did, when it was named
+	progress Progress
 }
 
 // failure is how a member last failed. A soft one (it closed the
@@ -62,12 +84,45 @@ func NewWatch(members []string, o Options) *Watch {
 // Abort delivers an error, once: when every member has failed with no
 // session answered (one line per member says how), or at any time when a
 // member's answer shows that no member will do (a FatalError: SASL
-// refused, or required and not given).
+// refused, or required and not given; a server that sent what ZooKeeper
+// never sends).
 func (w *Watch) Abort() <-chan error { return w.abort }
 
+// Fatal is the error the watch gave up on, nil until it does. A request
+// that failed because the connection closed reads it to say why.
+func (w *Watch) Fatal() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.fatal
+}
+
+// Broken says why the newest connection that ended did, when that was
+// named (a peer that went silent), nil otherwise.
+func (w *Watch) Broken() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.broken
+}
+
+// Unanswered describes the oldest request of the newest connection that
+// waits for its answer ("" when none does), for an error that ends a wait.
+func (w *Watch) Unanswered() string {
+	w.mu.Lock()
+	c := w.current
+	w.mu.Unlock()
+	if c == nil {
+		return ""
+	}
+	return c.unanswered()
+}
+
 // Dial opens one connection to addr as the options say: plain or TLS,
-// then wrapped.
+// then wrapped, every frame checked (see the package doc).
 func (o Options) Dial(ctx context.Context, addr string, timeout time.Duration) (net.Conn, error) {
+	return o.dial(ctx, addr, timeout, &attempt{addr: addr})
+}
+
+func (o Options) dial(ctx context.Context, addr string, timeout time.Duration, a *attempt) (net.Conn, error) {
 	var conn net.Conn
 	var err error
 	if o.TLS != nil {
@@ -75,15 +130,20 @@ func (o Options) Dial(ctx context.Context, addr string, timeout time.Duration) (
 	} else {
 		conn, err = (&net.Dialer{Timeout: timeout}).DialContext(ctx, "tcp", addr)
 	}
-	if err != nil || o.Wrap == nil {
-		return conn, err
-	}
-	wrapped, err := o.Wrap(conn, addr)
 	if err != nil {
-		conn.Close()
 		return nil, err
 	}
-	return wrapped, nil
+	// The guard sits under the wrap, which may speak first (SASL), and
+	// sees the member's first bytes; the check sits over it, where the
+	// session reads.
+	var below net.Conn = newGuardConn(conn, a, o.TLS != nil)
+	if o.Wrap != nil {
+		if below, err = o.Wrap(below, addr); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
+	return newCheckedConn(below, a, o.maxFrame(), o.Wrap != nil), nil
 }
 
 // Dialer is the zk.Dialer to hand go-zookeeper: Options.Dial, watched.
@@ -91,34 +151,20 @@ func (w *Watch) Dialer() zk.Dialer {
 	return func(network, addr string, timeout time.Duration) (net.Conn, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), max(timeout, time.Second)+5*time.Second)
 		defer cancel()
-		// The watch sits under the wrap, which may speak first (SASL).
-		o := w.opts
-		wrap := o.Wrap
-		o.Wrap = func(conn net.Conn, addr string) (net.Conn, error) {
-			watched := &watchedConn{Conn: conn, w: w, addr: addr}
-			if wrap == nil {
-				return watched, nil
-			}
-			return wrap(watched, addr)
-		}
-		conn, err := o.Dial(ctx, addr, timeout)
+		a := &attempt{addr: addr, w: w}
+		w.setPhase(addr, "opening a connection")
+		conn, err := w.opts.dial(ctx, addr, timeout, a)
 		if err != nil {
-			w.fail(addr, dialFailure(err))
+			a.fail(dialFailure(err))
 			return nil, err
 		}
-		// ...and over it, where the session's own answer shows.
-		return &sessionConn{Conn: conn, w: w, addr: addr, wrapped: wrap != nil}, nil
+		w.mu.Lock()
+		w.current = conn.(*checkedConn)
+		w.mu.Unlock()
+		w.setPhase(addr, "waiting for its answer to the session request")
+		return conn, nil
 	}
 }
-
-// FatalError is a failure that going round the members again cannot
-// mend — credentials the servers refuse, a mechanism they do not speak —
-// so the watch gives up at once, even after a session was answered:
-// retrying would only hammer every member with the same refusal.
-type FatalError struct{ Err error }
-
-func (e *FatalError) Error() string { return e.Err.Error() }
-func (e *FatalError) Unwrap() error { return e.Err }
 
 // giveUp delivers err on Abort at once, whatever else was seen.
 func (w *Watch) giveUp(err error) {
@@ -128,6 +174,7 @@ func (w *Watch) giveUp(err error) {
 		return
 	}
 	w.aborted = true
+	w.fatal = err
 	w.abort <- err
 }
 
@@ -157,11 +204,13 @@ func (w *Watch) record(addr string, err error, soft bool) {
 		}
 	}
 	w.aborted = true
-	lines := make([]string, 0, len(w.members))
+	all := &AllFailedError{}
 	for _, m := range w.members {
-		lines = append(lines, m+": "+w.failed[m].err.Error())
+		all.Lines = append(all.Lines, display.Line(m)+": "+memberLine(w.failed[m].err))
+		all.Errs = append(all.Errs, w.failed[m].err)
 	}
-	w.abort <- &AllFailedError{Lines: lines}
+	w.fatal = all
+	w.abort <- w.fatal
 }
 
 // answer records that a member answered the session request.
@@ -170,13 +219,14 @@ func (w *Watch) answer(addr string) {
 	defer w.mu.Unlock()
 	w.answered = true
 	delete(w.failed, addr)
+	w.progress.Member, w.progress.Phase, w.progress.Since = addr, "session open", time.Now()
 }
 
-// AllFailedError is every member failing, one line each.
-type AllFailedError struct{ Lines []string }
-
-func (e *AllFailedError) Error() string {
-	return "no member of the ensemble answered:\n  " + strings.Join(e.Lines, "\n  ")
+// noteBroken records why a connection ended, when it was named.
+func (w *Watch) noteBroken(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.broken = err
 }
 
 // dialFailure says in a few words why a dial failed.
@@ -194,81 +244,46 @@ func dialFailure(err error) error {
 	return err
 }
 
-// watchedConn sees the member's first bytes, under any wrap: TLS where
-// plain was expected, or the connection closed instead of an answer.
-type watchedConn struct {
-	net.Conn
-	w    *Watch
+// attempt is one connection to one member, from its dial to its end. Its
+// layers (the guard, the wrap, the check) may each find a fault; the
+// first one named is the member's failure, and goes to the watch when
+// there is one (a connection dialed with Options.Dial alone has none: its
+// errors are what its reads return).
+type attempt struct {
 	addr string
-	once sync.Once
+	w    *Watch
+
+	mu     sync.Mutex
+	failed bool
 }
 
-func (c *watchedConn) Read(b []byte) (int, error) {
-	n, err := c.Conn.Read(b)
-	c.once.Do(func() {
-		switch {
-		case n > 0 && isTLSRecord(b[:n]):
-			c.w.fail(c.addr, errors.New("it answered with TLS: the port requires TLS (give --tls-ca, and --tls-cert/--tls-key if it wants a client certificate)"))
-		case n > 0:
-			// An answer; whether it is a session's, sessionConn says.
-		case (errors.Is(err, io.EOF) || isReset(err)) && c.w.opts.TLS == nil && speaksTLS(c.addr):
-			c.w.fail(c.addr, errors.New("it speaks TLS on this port: the port requires TLS (give --tls-ca, and --tls-cert/--tls-key if it wants a client certificate)"))
-		case errors.Is(err, io.EOF) || isReset(err):
-			c.w.failSoft(c.addr, fmt.Errorf("it closed the connection without answering the session request (not serving: out of its quorum? at its maxClientCnxns for this address?)"))
-		case isTLSAlert(err):
-			// TLS 1.3 refuses a client certificate after the handshake,
-			// on the first read.
-			var te *zktls.Error
-			if errors.As(zktls.Explain(err, c.addr, ""), &te) {
-				c.w.fail(c.addr, errors.New(te.Reason))
-			}
-		}
-	})
-	return n, err
-}
+func (a *attempt) fail(err error)     { a.record(err, false) }
+func (a *attempt) failSoft(err error) { a.record(err, true) }
 
-// speaksTLS reports whether addr answers a TLS handshake: asked after a
-// plain session request went unanswered, it tells a TLS-only port from a
-// member that is not serving. The certificate is not checked (nothing is
-// sent over it); any TLS answer, a refusal included, is one.
-func speaksTLS(addr string) bool {
-	d := &net.Dialer{Timeout: time.Second}
-	conn, err := tls.DialWithDialer(d, "tcp", addr, &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}) // #nosec: a probe, no data
-	if err == nil {
-		conn.Close()
-		return true
+func (a *attempt) record(err error, soft bool) {
+	a.mu.Lock()
+	first := !a.failed
+	a.failed = true
+	a.mu.Unlock()
+	if first && a.w != nil {
+		a.w.record(a.addr, err, soft)
 	}
-	return isTLSAlert(err)
 }
 
-// isTLSRecord reports whether b starts like a TLS record (an alert or a
-// handshake, version 3.x): a TLS port answering a plain request.
-func isTLSRecord(b []byte) bool {
-	return len(b) >= 3 && (b[0] == 0x15 || b[0] == 0x16) && b[1] == 0x03 && b[2] <= 0x04
-}
-
-// isTLSAlert reports whether err is the server's TLS alert.
-func isTLSAlert(err error) bool {
-	var alert tls.AlertError
-	return errors.As(err, &alert) || (err != nil && strings.Contains(err.Error(), "remote error: tls:"))
-}
-
-func isReset(err error) bool {
-	return err != nil && (strings.Contains(err.Error(), "connection reset") || strings.Contains(err.Error(), "broken pipe"))
-}
-
-// Probe asks the new session one cheap question (does / exist?). A
-// server that requires SASL of every session answers an unauthenticated
-// one with error -124 and closes it, which go-zookeeper reports as an
-// unknown error and answers by reconnecting forever; the watch saw the
-// -124 first, so the probe returns its named error instead.
-func Probe(conn *zk.Conn, w *Watch) error {
-	if _, _, err := conn.Exists("/"); err != nil {
-		select {
-		case abort := <-w.Abort():
-			return abort
-		default: // a passing trouble: go-zookeeper reconnects
-		}
+func (a *attempt) answer() {
+	if a.w != nil {
+		a.w.answer(a.addr)
 	}
-	return nil
+}
+
+func (a *attempt) giveUp(err error) {
+	if a.w != nil {
+		a.w.giveUp(err)
+	}
+}
+
+func (a *attempt) broke(err error) {
+	if a.w != nil {
+		a.w.noteBroken(err)
+	}
 }

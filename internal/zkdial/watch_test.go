@@ -82,36 +82,6 @@ func TestHosts(t *testing.T) {
 	}
 }
 
-// TestReplySniffer: the first reply's error code after the connect
-// response, however the bytes are cut.
-func TestReplySniffer(t *testing.T) {
-	frame := func(body ...byte) []byte {
-		return append([]byte{0, 0, 0, byte(len(body))}, body...)
-	}
-	connect := frame(make([]byte, 36)...)
-	reply := frame(0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x84) // xid 1, zxid 0, err -124
-	stream := append(append([]byte{}, connect...), reply...)
-	for cut := 1; cut <= len(stream); cut++ {
-		var s replySniffer
-		var code int32
-		known := false
-		for b := stream; len(b) > 0; {
-			k := min(cut, len(b))
-			if c, ok := s.feed(b[:k]); ok {
-				code, known = c, true
-			}
-			b = b[k:]
-		}
-		if !known || code != -124 {
-			t.Fatalf("pieces of %d bytes: code %d known %v", cut, code, known)
-		}
-	}
-	var s replySniffer
-	if _, known := s.feed(connect); known {
-		t.Error("the connect response read as a reply")
-	}
-}
-
 // TestGiveUp: a fatal failure aborts at once, even after an answer, and
 // only once.
 func TestGiveUp(t *testing.T) {

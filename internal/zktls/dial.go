@@ -10,6 +10,8 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // handshakeTimeout bounds a handshake at least this long, whatever the
@@ -110,5 +112,6 @@ func certNames(c *x509.Certificate) string {
 	if len(names) == 0 && c.Subject.CommonName != "" {
 		names = append(names, c.Subject.CommonName)
 	}
-	return strings.Join(names, ", ")
+	// The names are the server's to choose: shown, not obeyed.
+	return display.Line(strings.Join(names, ", "))
 }

@@ -236,7 +236,7 @@ func (c *Conn) fail(err error) {
 	case err == nil || errors.Is(err, ErrClosed):
 		c.err = ErrClosed
 	default:
-		c.err = fmt.Errorf("%w: %v", ErrClosed, err)
+		c.err = fmt.Errorf("%w: %w", ErrClosed, err)
 	}
 	close(c.done)
 	c.nc.Close()

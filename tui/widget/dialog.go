@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,8 +19,26 @@ type Dialog struct {
 	Input *LineInput // nil for a yes/no question
 	// mustType, when set, is what the input must equal to go ahead.
 	MustType string
-	Problem  string
-	Submit   func(value string) tea.Cmd
+	// Choices, when set, make the dialog a choice: keys 1… pick one, and
+	// Submit gets its index as text.
+	Choices []string
+	Problem string
+	Submit  func(value string) tea.Cmd
+	// Shown makes the dialog a text to read: any of enter, esc, q closes it.
+	Shown bool
+}
+
+// Show shows body to read, wrapped to the dialog's width.
+func Show(title string, body []string) *Dialog {
+	return &Dialog{Title: title, Body: body, Shown: true, Submit: func(string) tea.Cmd { return nil }}
+}
+
+// Choose asks which of choices (at most nine) to go ahead with.
+func Choose(title string, body, choices []string, pick func(i int) tea.Cmd) *Dialog {
+	return &Dialog{Title: title, Body: body, Choices: choices, Submit: func(v string) tea.Cmd {
+		i := int(v[0] - '1')
+		return pick(i)
+	}}
 }
 
 func Confirm(title string, body []string, yes func() tea.Cmd) *Dialog {
@@ -32,6 +51,23 @@ func Ask(title string, body []string, prompt, initial string, submit func(string
 
 // update handles a key; done reports that the dialog closes.
 func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
+	if d.Shown {
+		switch msg.String() {
+		case "enter", "esc", "q", "ctrl+c", "!", "w":
+			return nil, true
+		}
+		return nil, false
+	}
+	if len(d.Choices) > 0 {
+		k := msg.String()
+		switch {
+		case len(k) == 1 && k[0] >= '1' && int(k[0]-'1') < min(len(d.Choices), 9):
+			return d.Submit(k), true
+		case k == "n", k == "N", k == "esc", k == "q", k == "ctrl+c":
+			return nil, true
+		}
+		return nil, false
+	}
 	if d.Input == nil {
 		switch msg.String() {
 		case "y", "Y", "enter":
@@ -59,13 +95,25 @@ func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 func (d *Dialog) View(st theme.Styles, width, height int) string {
 	inner := min(max(width-8, 20), 90)
 	lines := []string{st.Title.Render(d.Title), ""}
-	for _, l := range d.Body {
-		lines = append(lines, ClipStyled(l, inner))
+	body := WrapAll(d.Body, inner)
+	// The box must fit the screen: its border, title, gaps and keys take
+	// about eight lines.
+	if room := height - 8 - len(d.Choices); len(body) > room && room > 1 {
+		body = append(body[:room-1:room-1], st.Dim.Render(fmt.Sprintf("… %d more lines", len(body)-room+1)))
 	}
+	lines = append(lines, body...)
 	lines = append(lines, "")
-	if d.Input == nil {
+	switch {
+	case d.Shown:
+		lines = append(lines, st.HelpKey.Render("enter/esc")+st.HelpDesc.Render(" close"))
+	case len(d.Choices) > 0:
+		for i, c := range d.Choices[:min(len(d.Choices), 9)] {
+			lines = append(lines, WrapAll([]string{st.HelpKey.Render(string(rune('1'+i))) + " " + c}, inner)...)
+		}
+		lines = append(lines, "", st.HelpKey.Render("1…")+st.HelpDesc.Render(" choose   ")+st.HelpKey.Render("esc")+st.HelpDesc.Render(" cancel"))
+	case d.Input == nil:
 		lines = append(lines, st.HelpKey.Render("y")+st.HelpDesc.Render(" yes   ")+st.HelpKey.Render("n/esc")+st.HelpDesc.Render(" no"))
-	} else {
+	default:
 		lines = append(lines, d.Input.View(st, inner))
 		if d.Problem != "" {
 			lines = append(lines, st.Error.Render(d.Problem))

@@ -32,6 +32,47 @@ func Block(lines []string, width, height int) string {
 	return strings.Join(out, "\n")
 }
 
+// Wrap breaks a styled line into lines of at most width cells, at spaces
+// where it can (a word longer than the line, a node's name, is broken
+// where it must): nothing is cut off.
+func Wrap(s string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	if lipgloss.Width(s) <= width {
+		return []string{s}
+	}
+	return strings.Split(ansi.Wrap(s, width, ""), "\n")
+}
+
+// WrapAll wraps every line of lines (see Wrap).
+func WrapAll(lines []string, width int) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, Wrap(l, width)...)
+	}
+	return out
+}
+
+// FitWords fits a styled line in width cells as Fit does, but when it is
+// too long it ends at a space (not inside a word) and with more, which
+// says where the rest is ("… ! shows all").
+func FitWords(s string, width int, more string) string {
+	if lipgloss.Width(s) <= width {
+		return Fit(s, width)
+	}
+	room := width - lipgloss.Width(more)
+	if room < 8 {
+		return Fit(s, width)
+	}
+	cut := ansi.Truncate(s, room, "")
+	plain := ansi.Strip(cut)
+	if i := strings.LastIndexByte(plain, ' '); i > room/2 {
+		cut = ansi.Truncate(s, ansi.StringWidth(plain[:i]), "")
+	}
+	return Fit(cut+more, width)
+}
+
 // splitLines splits a rendered block into its lines.
 func SplitLines(s string) []string {
 	if s == "" {

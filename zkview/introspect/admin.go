@@ -28,6 +28,11 @@ type adminClient struct {
 	http *http.Client
 }
 
+// AdminBase checks and normalises an AdminServer URL as Options.AdminURLs
+// takes it: http or https with a host; a URL without a path gets
+// "/commands"; a trailing slash goes.
+func AdminBase(raw string) (string, error) { return adminBase(raw) }
+
 // adminBase normalises an AdminServer URL: a URL without a path gets
 // "/commands"; a trailing slash goes.
 func adminBase(raw string) (string, error) {
@@ -153,6 +158,7 @@ type adminConnection struct {
 	Timeout     int64  `json:"session_timeout"`
 	LastCxid    int64  `json:"last_cxid"`
 	LastZxid    int64  `json:"last_zxid"`
+	LastResp    int64  `json:"last_response_time"`
 	LastLatency int64  `json:"last_latency"`
 	MinLatency  int64  `json:"min_latency"`
 	AvgLatency  int64  `json:"avg_latency"`
@@ -171,7 +177,7 @@ func (a adminConnections) connections() []Connection {
 			Client: javaSocketAddress(c.Address), SessionID: c.SessionID,
 			Queued: c.Outstanding, Received: c.Received, Sent: c.Sent, LastOp: c.LastOp,
 			Timeout:  time.Duration(c.Timeout) * time.Millisecond,
-			LastCxid: c.LastCxid, LastZxid: c.LastZxid,
+			LastCxid: c.LastCxid, LastZxid: c.LastZxid, LastResponse: c.LastResp,
 			LatencyLast: c.LastLatency, LatencyMin: c.MinLatency, LatencyAvg: c.AvgLatency, LatencyMax: c.MaxLatency,
 		}
 		if c.Established > 0 {

@@ -44,7 +44,9 @@ func TestAdminParseMatchesFourLetter(t *testing.T) {
 	clients := map[int64]string{}
 	for _, c := range conns {
 		clients[c.SessionID] = c.Client
-		if c.SessionID == f.waiter && (c.LastOp != "GETC" || c.Timeout.Seconds() != 30 || c.Established.Year() < 2020) {
+		// last_response_time is the member's monotonic clock (as the
+		// fixture's cons reads lresp=7164303 for the waiter).
+		if c.SessionID == f.waiter && (c.LastOp != "GETC" || c.Timeout.Seconds() != 30 || c.Established.Year() < 2020 || c.LastResponse != 7164303) {
 			t.Errorf("waiter's connection: %+v", c)
 		}
 	}

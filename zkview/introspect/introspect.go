@@ -62,6 +62,10 @@ type Member struct {
 	Monitor map[string]string `json:"monitor,omitempty"`
 	// Connections is cons (or connections): nil when unknown.
 	Connections []Connection `json:"connections"`
+	// ConnectionsAt is when Connections arrived, on zkx's clock: the
+	// moment the member's freshest LastResponse stands for (see
+	// Session.LastHeard).
+	ConnectionsAt time.Time `json:"-"`
 	// Watches is the data-watch table from wchc and wchp (or watches and
 	// watches_by_path): nil when unknown. See WatchTable for what ZooKeeper
 	// leaves out.
@@ -143,6 +147,8 @@ type Snapshot struct {
 	Sessions []Session `json:"sessions"`
 	Refused  []Refusal `json:"refused"`
 	Problems []Problem `json:"problems"`
+
+	touch touchRecord // what Options.Touch did
 }
 
 // Leader returns the leader (or the standalone server), nil when no
@@ -203,6 +209,12 @@ type Options struct {
 	TLS *tls.Config
 	// HTTPClient asks the AdminServer (default: http.DefaultTransport).
 	HTTPClient *http.Client
+	// Touch, when set, makes a request on the caller's own ZooKeeper
+	// sessions just before the members are asked, and returns their ids:
+	// the member each is connected to then has an answer from a moment ago
+	// among its connections, which Session.LastHeard measures the others'
+	// silence against (see liveness.go).
+	Touch func(ctx context.Context) (sessions []int64)
 }
 
 // Ask asks every member of servers (host:port, as a connect string
@@ -231,7 +243,14 @@ func Ask(ctx context.Context, target connstr.ConnectString, opts Options) (*Snap
 			opts.HTTPClient.Transport = &http.Transport{TLSClientConfig: opts.TLS}
 		}
 	}
-	in := &Snapshot{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}}
+	var touch touchRecord
+	if opts.Touch != nil {
+		tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+		touch.sessions = opts.Touch(tctx)
+		touch.at = time.Now()
+		cancel()
+	}
+	in := &Snapshot{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}, touch: touch}
 	admins, problems := resolveAdmins(ctx, servers, opts)
 	in.Problems = append(in.Problems, problems...)
 	probes := make([]*memberProbe, len(servers))

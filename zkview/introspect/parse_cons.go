@@ -28,7 +28,14 @@ type Connection struct {
 	Established time.Time     `json:"established,omitzero"`
 	Timeout     time.Duration `json:"-"` // the negotiated session timeout
 	LastCxid    int64         `json:"last_cxid,omitempty"`
-	LastZxid    int64         `json:"last_zxid,omitempty"`
+	// LastResponse is when the member last answered the connection (a
+	// ping included): cons's lresp, the AdminServer's last_response_time.
+	// It is the member's monotonic clock in milliseconds
+	// (System.nanoTime()/1e6 in ZooKeeper 3.8's ServerCnxn), meaningful
+	// only against the same member's other readings; 0 before the first
+	// answer.
+	LastResponse int64 `json:"-"`
+	LastZxid     int64 `json:"last_zxid,omitempty"`
 	// Latencies are in milliseconds.
 	LatencyLast int64 `json:"latency_last_ms,omitempty"`
 	LatencyMin  int64 `json:"latency_min_ms,omitempty"`
@@ -105,6 +112,8 @@ func parseConsLine(line string) (Connection, error) {
 			c.LastCxid, err = parseHexLong(v)
 		case "lzxid":
 			c.LastZxid, err = parseHexLong(v)
+		case "lresp":
+			c.LastResponse, err = strconv.ParseInt(v, 10, 64)
 		case "llat":
 			c.LatencyLast, err = strconv.ParseInt(v, 10, 64)
 		case "minlat":

@@ -80,11 +80,11 @@ func TestFourLetterParseCons(t *testing.T) {
 				if c.Client != want.client || c.LastOp != want.lastOp || c.Timeout != 30*time.Second || c.Session != display.Hex(want.id) {
 					t.Errorf("session %s: got client %q lop %q timeout %v, want %q %q 30s", display.Hex(want.id), c.Client, c.LastOp, c.Timeout, want.client, want.lastOp)
 				}
-				if c.Established.Year() < 2020 || c.Received == 0 || c.Sent == 0 || c.LastCxid == 0 || c.LastZxid == 0 {
+				if c.Established.Year() < 2020 || c.Received == 0 || c.Sent == 0 || c.LastCxid == 0 || c.LastZxid == 0 || c.LastResponse <= 0 {
 					t.Errorf("session %s: counters not read: %+v", display.Hex(want.id), c)
 				}
 			}
-			if asker, ok := bySession[0]; !ok || asker.Client == "" || asker.LastOp != "" {
+			if asker, ok := bySession[0]; !ok || asker.Client == "" || asker.LastOp != "" || asker.LastResponse != 0 {
 				t.Errorf("the sessionless cons connection: got %+v", asker)
 			}
 		})

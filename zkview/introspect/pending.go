@@ -1,6 +1,10 @@
 package introspect
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
 
 // Pending are tables that arrive while a scan runs: Ask and the scan start
 // together, and a recogniser that asks before the answer is in waits for
@@ -47,6 +51,12 @@ func (p *Pending) Connected(session int64) (bool, bool) {
 func (p *Pending) Watches(session int64, path string) (bool, bool) {
 	<-p.ready
 	return p.t.Watches(session, path)
+}
+
+// LastHeard is Tables.LastHeard, once the tables are in.
+func (p *Pending) LastHeard(session int64) (zkview.Liveness, bool) {
+	<-p.ready
+	return p.t.LastHeard(session)
 }
 
 // Watchers is Tables.Watchers, once the tables are in.

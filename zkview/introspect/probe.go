@@ -135,7 +135,11 @@ func (p *memberProbe) runFourLetter(ctx context.Context) {
 	}
 	// Each goroutine writes only its own field of the member.
 	run("mntr", m.Monitor != nil, func(text string) (err error) { m.Monitor, err = parseMntr(text); return })
-	run("cons", m.Connections != nil, func(text string) (err error) { m.Connections, err = parseCons(text); return })
+	run("cons", m.Connections != nil, func(text string) (err error) {
+		m.Connections, err = parseCons(text)
+		m.ConnectionsAt = time.Now()
+		return
+	})
 	run("wchc", m.Watches != nil, func(text string) (err error) { p.bySession, err = parseWchc(text); return })
 	run("wchp", m.Watches != nil, func(text string) (err error) { p.byPath, err = parseWchp(text); return })
 	run("dump", m.Dump != nil, func(text string) (err error) { m.Dump, err = parseDump(text); return })
@@ -209,7 +213,10 @@ func (p *memberProbe) runAdmin(ctx context.Context) {
 	var mon map[string]any
 	get("monitor", &mon, func() error { m.Monitor = adminFlat(mon); return nil })
 	var conns adminConnections
-	get("connections", &conns, func() error { m.Connections = conns.connections(); return nil })
+	get("connections", &conns, func() error {
+		m.Connections, m.ConnectionsAt = conns.connections(), time.Now()
+		return nil
+	})
 	var watches adminWatches
 	get("watches", &watches, func() (err error) { p.bySession, err = watches.table(); return })
 	var byPath adminWatchesByPath

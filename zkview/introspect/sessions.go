@@ -48,6 +48,22 @@ type Session struct {
 	// session if its client stays silent, to the tick (four-letter dump
 	// on the leader only).
 	Expires time.Time `json:"expires,omitzero"`
+	// LastHeard is when the member the session is connected to last
+	// answered it (pings included), on zkx's clock; zero when no member
+	// says (cons and the AdminServer refused, or no connection). See
+	// lastHeard for how the member's clock is read.
+	LastHeard time.Time `json:"-"`
+	// HeardBound is set when LastHeard may be later than the truth: zkx
+	// had no session of its own on the member, so the member's "now" is
+	// its freshest answer to another client, which may be a little old.
+	HeardBound bool `json:"-"`
+	// ExpiresBy is the latest the servers expire the session if its client
+	// stays silent after LastHeard (see expiresBy); zero when LastHeard or
+	// the timeout is not known.
+	ExpiresBy time.Time `json:"-"`
+	// HeardReadAt is when the member's connection list was read, on zkx's
+	// clock: LastHeard is known up to then.
+	HeardReadAt time.Time `json:"-"`
 }
 
 // MarshalJSON adds timeout_ms.
@@ -64,6 +80,8 @@ func (s Session) MarshalJSON() ([]byte, error) {
 func buildSessions(in *Snapshot) []Session {
 	type acc struct {
 		s          Session
+		lresp      int64   // the connection's LastResponse, 0 when none
+		member     *Member // the member listing the connection
 		ephemerals map[string]bool
 		watches    map[string]bool
 		watched    map[string]bool // server paths, for WatchCount
@@ -89,6 +107,7 @@ func buildSessions(in *Snapshot) []Session {
 			}
 			a.s.Client, a.s.Server, a.s.Connected = c.Client, m.Addr, true
 			a.s.LastOp, a.s.Established = c.LastOp, c.Established
+			a.lresp, a.member = c.LastResponse, m
 			if c.Timeout > 0 {
 				a.s.Timeout = c.Timeout
 			}
@@ -151,8 +170,15 @@ func buildSessions(in *Snapshot) []Session {
 			byServerID[id] = in.Members[i].Addr
 		}
 	}
+	clocks := memberClocks(in, in.touch)
 	out := make([]Session, 0, len(byID))
 	for _, a := range byID {
+		if a.member != nil && a.lresp > 0 {
+			if c, ok := clocks[a.member.Addr]; ok {
+				a.s.LastHeard, a.s.HeardBound, a.s.HeardReadAt = c.heard(a.lresp), !c.own, a.member.ConnectionsAt
+				a.s.ExpiresBy = expiresBy(a.s.LastHeard, a.s.Timeout, tickOf(in, a.member))
+			}
+		}
 		a.s.CreatedBy = byServerID[int64(uint64(a.s.ID)>>56)]
 		a.s.Ephemerals, a.s.Watches, a.s.WatchCount = sortedSet(a.ephemerals), sortedSet(a.watches), len(a.watched)
 		out = append(out, a.s)

@@ -112,3 +112,39 @@ func tableWord(cmd string) bool {
 	}
 	return false
 }
+
+// RefusedTables lists the four-letter words of the session tables (cons,
+// wchc, wchp, dump) that some member refused and no AdminServer answered
+// instead, in the order zkview asks them.
+func (s *Snapshot) RefusedTables() []string {
+	if s == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, r := range s.Refused {
+		if m := s.Member(r.Member); tableWord(r.Command) && (m == nil || m.AdminURL == "") {
+			seen[r.Command] = true
+		}
+	}
+	var out []string
+	for _, w := range fourLetterOrder {
+		if seen[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// TablesRemedy says how to let zkx read the session tables the servers
+// refuse, ending where the caller says how to name AdminServers
+// ("--admin-url URL[,URL…]", ":admin URL[,URL…]"): "add cons, dump to
+// 4lw.commands.whitelist on every server, or give zkx the members'
+// AdminServers, which answer whatever the whitelist says: …". "" when
+// nothing is refused.
+func (s *Snapshot) TablesRemedy(adminHow string) string {
+	words := s.RefusedTables()
+	if len(words) == 0 {
+		return ""
+	}
+	return "add " + strings.Join(words, ", ") + " to 4lw.commands.whitelist on every server, or give zkx the members' AdminServers, which answer whatever the whitelist says: " + adminHow
+}

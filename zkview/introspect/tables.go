@@ -1,5 +1,7 @@
 package introspect
 
+import "github.com/zkx-dev/zkx/zkview"
+
 // Tables returns the introspection's answers for recognisers: client
 // addresses, live connections and data watches, by session, with paths
 // under the chroot (server paths outside it are never reported). A nil
@@ -82,6 +84,18 @@ func (t *Tables) Watches(session int64, path string) (watching, known bool) {
 		}
 	}
 	return false, t.watchesComplete
+}
+
+// LastHeard returns when a member last answered the session, from its
+// connection's lresp (cons) or last_response_time (the AdminServer); ok is
+// false when no member's connection list says (refused, or the session has
+// no connection).
+func (t *Tables) LastHeard(session int64) (zkview.Liveness, bool) {
+	s := t.sessions[session]
+	if s == nil || s.LastHeard.IsZero() {
+		return zkview.Liveness{}, false
+	}
+	return zkview.Liveness{Heard: s.LastHeard, ReadAt: s.HeardReadAt, AtLeast: s.HeardBound, Timeout: s.Timeout, ExpiresBy: s.ExpiresBy}, true
 }
 
 // Watchers returns the sessions holding a data watch on path (under the

@@ -18,32 +18,77 @@ const (
 type recBuild struct {
 	rc   *recognizer
 	path string
-	warn []string
+	// pzxid is the recipe directory's Pzxid (the zxid of the last child
+	// created or deleted), 0 when not known: a holder whose node was the
+	// last change has held since it was created.
+	pzxid  int64
+	warn   []string
+	alarms []Alarm
 }
 
 func (rc *recognizer) build(recipePath string) *recBuild {
 	return &recBuild{rc: rc, path: recipePath, warn: []string{}}
 }
 
+// buildDir is build for a recipe made of the children of d, whose stat
+// tells when they last changed.
+func (rc *recognizer) buildDir(d recDir) *recBuild {
+	b := rc.build(d.path)
+	if d.stat != nil {
+		b.pzxid = d.stat.Pzxid
+	}
+	return b
+}
+
 func (b *recBuild) warnf(format string, args ...any) {
 	b.warn = append(b.warn, fmt.Sprintf(format, args...))
 }
 
-// contender fills in what every contender shows.
+// alarm records a warning that calls for someone now.
+func (b *recBuild) alarm(kind, node, format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
+	b.warn = append(b.warn, text)
+	b.alarms = append(b.alarms, Alarm{Kind: kind, Node: node, Text: text})
+}
+
+// contender fills in what every contender shows: its session, client,
+// data, age, and what the servers say of its session's connection.
 func (b *recBuild) contender(m recMember, node string) Contender {
-	c := Contender{Node: node, Seq: m.Seq, SessionID: m.session(), Session: sessionText(m.session()), Data: dataText(m.data)}
+	c := Contender{Node: node, Seq: m.Seq, Format: m.format(), SessionID: m.session(), Session: sessionText(m.session()), Data: dataText(m.data)}
+	if isZkxIdentity(m.data) && c.Format == recFormatCurator {
+		c.Format = recFormatZkx
+	}
 	if m.stat.Ctime != 0 {
 		c.Created = time.UnixMilli(m.stat.Ctime)
 	}
-	if t := b.rc.opts.Tables; t != nil && c.SessionID != 0 {
-		if addr, ok := t.ClientAddress(c.SessionID); ok {
-			c.Client = addr
-		}
-	}
+	c.AgeMs = b.age(c)
+	b.session(&c)
 	if c.Client == "" && c.SessionID != 0 {
 		c.Client, c.ClientFrom = clientFromData(m.data)
 	}
 	return c
+}
+
+// session fills in what the servers' tables say of the contender's
+// session: its client address, whether it is connected, when it was last
+// heard from.
+func (b *recBuild) session(c *Contender) {
+	t := b.rc.opts.Tables
+	if t == nil || c.SessionID == 0 {
+		return
+	}
+	if addr, ok := t.ClientAddress(c.SessionID); ok {
+		c.Client = addr
+	}
+	if conn, known := t.Connected(c.SessionID); known {
+		c.Connected = &conn
+	}
+	if l, ok := t.LastHeard(c.SessionID); ok {
+		c.Liveness = l
+		ms := l.Silence(b.rc.opts.Now).Milliseconds()
+		c.LastHeardMs, c.LastHeardAtLeast = &ms, l.AtLeast
+		c.Silent = l.Silent(b.rc.opts.Now)
+	}
 }
 
 // ClientFromNodeData is Contender.ClientFrom for an address read from the
@@ -75,12 +120,43 @@ func (b *recBuild) age(c Contender) int64 {
 // names it in warnings; heldCheck warns when it has held too long.
 func (b *recBuild) holder(m recMember, node, role string, heldCheck bool) Contender {
 	c := b.contender(m, node)
-	c.HeldMs = b.age(c)
+	b.held(&c, m)
 	b.checkConnected(c, role)
-	if limit := b.rc.opts.HeldTooLong; heldCheck && time.Duration(c.HeldMs)*time.Millisecond > limit {
-		b.warnf("%s %s has held for %v, longer than %v", role, b.who(c), roundDuration(c.HeldMs), limit)
+	b.checkSilent(c, role)
+	if heldCheck {
+		b.checkHeld(c, role)
 	}
 	return c
+}
+
+// held fills in when the holder began to hold, when that is known: no
+// child of the directory changed since its node was created (it held from
+// the start), or the HoldClock saw it begin.
+func (b *recBuild) held(c *Contender, m recMember) {
+	switch {
+	case b.pzxid != 0 && m.stat.Czxid == b.pzxid && !c.Created.IsZero():
+		c.HeldSince = c.Created
+	case b.rc.opts.Holds != nil:
+		c.HeldSince = b.rc.opts.Holds.began(b.path, c.Node, c.SessionID, b.rc.opts.Now)
+	}
+	if !c.HeldSince.IsZero() {
+		ms := max(b.rc.opts.Now.Sub(c.HeldSince).Milliseconds(), 0)
+		c.HeldMs = &ms
+	}
+}
+
+// checkHeld warns when a holder has held longer than Options.HeldTooLong:
+// by HeldSince when known, else by its node's age, which bounds it (and
+// says so).
+func (b *recBuild) checkHeld(c Contender, role string) {
+	limit := b.rc.opts.HeldTooLong
+	switch {
+	case c.HeldMs != nil && time.Duration(*c.HeldMs)*time.Millisecond > limit:
+		b.alarm(AlarmHeldTooLong, c.Node, "%s %s has held for %v, longer than %v", role, b.who(c), roundDuration(*c.HeldMs), limit)
+	case c.HeldMs == nil && time.Duration(c.AgeMs)*time.Millisecond > limit:
+		b.alarm(AlarmHeldTooLong, c.Node, "%s %s may have held for up to %v, longer than %v (its node's age: when it began to hold was not seen)",
+			role, b.who(c), roundDuration(c.AgeMs), limit)
+	}
 }
 
 // waiter is a contender waiting for waitsFor (a node name as Contender
@@ -89,7 +165,9 @@ func (b *recBuild) holder(m recMember, node, role string, heldCheck bool) Conten
 // watch cannot be confirmed.
 func (b *recBuild) waiter(m recMember, node, waitsFor string, dataWatch bool) Contender {
 	c := b.contender(m, node)
-	c.WaitingMs = b.age(c)
+	if b.rc.opts.Holds != nil {
+		b.rc.opts.Holds.waits(b.path, c.Node, c.SessionID, b.rc.opts.Now)
+	}
 	c.WaitsFor = waitsFor
 	c.Watch = WatchInferred
 	if t := b.rc.opts.Tables; t != nil && dataWatch && c.SessionID != 0 && waitsFor != "" {
@@ -97,7 +175,9 @@ func (b *recBuild) waiter(m recMember, node, waitsFor string, dataWatch bool) Co
 		switch {
 		case known && watching:
 			c.Watch = WatchObserved
-		case known:
+		case known && (c.Connected == nil || *c.Connected):
+			// (A session without a connection has no watches anywhere:
+			// checkConnected says it is gone.)
 			b.warnf("waiter %s has no watch on %s, which it waits for: it may never wake", b.who(c), waitsFor)
 		}
 	}
@@ -115,13 +195,36 @@ func (b *recBuild) who(c Contender) string {
 // checkConnected warns when the servers know the contender's session has
 // no live connection.
 func (b *recBuild) checkConnected(c Contender, role string) {
-	t := b.rc.opts.Tables
-	if t == nil || c.SessionID == 0 {
+	if c.Connected == nil || *c.Connected {
 		return
 	}
-	if connected, known := t.Connected(c.SessionID); known && !connected {
-		b.warnf("%s session %s has no live connection (%s): no server lists it, and its node stays until the session expires", role, c.Session, c.Node)
+	b.alarm(AlarmGoneHolder, c.Node, "%s session %s has no live connection (%s): no server lists it, and its node stays until the session expires", role, c.Session, c.Node)
+}
+
+// checkSilent warns about a holder the servers have not heard from for
+// more than a third of its session timeout while it is still connected:
+// its process is stopped or cut off, and holds until its session expires.
+func (b *recBuild) checkSilent(c Contender, role string) {
+	if !c.Silent {
+		return
 	}
+	l := c.Liveness
+	quiet := "for " + roundDuration(*c.LastHeardMs).String()
+	if l.AtLeast {
+		quiet = "for at least " + roundDuration(*c.LastHeardMs).String()
+	}
+	expiry := "when its session times out"
+	if !l.ExpiresBy.IsZero() {
+		when := "by " + l.ExpiresBy.Format("15:04:05")
+		if left := l.ExpiresBy.Sub(b.rc.opts.Now); left > 0 {
+			when += fmt.Sprintf(" (in %v)", left.Round(time.Second))
+		} else {
+			when += " (due now)"
+		}
+		expiry = when + " at the latest"
+	}
+	b.alarm(AlarmSilent, c.Node, "%s %s has not been heard from %s, more than a third of its %v session timeout: its process is likely frozen (a GC pause, a stopped process) or cut off from the servers, and it still holds; the servers expire its session, and free its node, %s",
+		role, b.who(c), quiet, l.Timeout.Round(time.Millisecond), expiry)
 }
 
 // checkOrphans warns about a session owning more than one node of one

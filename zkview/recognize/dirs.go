@@ -61,6 +61,10 @@ func (d *recipeDirs) lock(l Lock) {
 		switch {
 		case l.Format == recFormatKazoo:
 			d.add(l.Path + kazooSemaphoreLock)
+		case l.Format == recFormatMixed:
+			d.add(zkview.ChildPath(l.Path, "leases"))
+			d.add(zkview.ChildPath(l.Path, "locks"))
+			d.add(l.Path + kazooSemaphoreLock)
 		case !leasesOnly(l):
 			d.add(zkview.ChildPath(l.Path, "leases"))
 			d.add(zkview.ChildPath(l.Path, "locks"))

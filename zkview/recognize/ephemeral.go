@@ -2,6 +2,7 @@ package recognize
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"strings"
 )
@@ -89,8 +90,17 @@ func (rc *recognizer) ephemeralNode(ctx context.Context, d recDir) (Recipe, erro
 		return &Election{Path: d.path, Format: recFormatEphemeralNode, Leader: &holder,
 			Candidates: nonNilContenders(waiters), Warnings: b.warn}, nil
 	}
-	return &Lock{Path: d.path, Recipe: recMutex, Format: recFormatEphemeralNode,
-		Holders: []Contender{holder}, Waiters: nonNilContenders(waiters), Warnings: b.warn}, nil
+	l := &Lock{Path: d.path, Recipe: recMutex, Format: recFormatEphemeralNode,
+		Holders: []Contender{holder}, Waiters: nonNilContenders(waiters), Warnings: b.warn, Alarms: b.alarms}
+	switch known := rc.opts.Tables != nil; {
+	case len(waiters) > 0:
+		l.handovers = map[string]string{d.path: fmt.Sprintf("one of the %d sessions watching it, whichever creates it first: a herd", len(waiters))}
+	case known:
+		l.handovers = map[string]string{d.path: "nobody watches it: whoever tries next creates it"}
+	default:
+		l.handovers = map[string]string{d.path: "whoever creates it first (who watches it is not known: the servers' watch tables were not read)"}
+	}
+	return l, nil
 }
 
 func nonNilContenders(cs []Contender) []Contender {

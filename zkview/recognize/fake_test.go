@@ -80,8 +80,24 @@ func (f *recFake) ensure(p string) {
 	}
 	f.ensure(parent)
 	f.zxid++
-	f.nodes[p] = &recFakeNode{children: map[string]bool{}, stat: zk.Stat{Czxid: f.zxid, Ctime: recEpoch.UnixMilli()}}
+	f.nodes[p] = &recFakeNode{children: map[string]bool{}, stat: zk.Stat{Czxid: f.zxid, Mzxid: f.zxid, Pzxid: f.zxid, Ctime: recEpoch.UnixMilli()}}
 	f.nodes[parent].children[p[strings.LastIndexByte(p, '/')+1:]] = true
+	f.nodes[parent].stat.Pzxid = f.zxid
+}
+
+// remove deletes the leaf p, as a server does: its parent's Pzxid moves on.
+func (f *recFake) remove(p string) *recFake {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	parent := p[:strings.LastIndexByte(p, '/')]
+	if parent == "" {
+		parent = "/"
+	}
+	delete(f.nodes, p)
+	delete(f.nodes[parent].children, p[strings.LastIndexByte(p, '/')+1:])
+	f.zxid++
+	f.nodes[parent].stat.Pzxid = f.zxid
+	return f
 }
 
 func (f *recFake) Children(ctx context.Context, p string) ([]string, *zk.Stat, error) {
@@ -129,6 +145,12 @@ type recTables struct {
 	addrs     map[int64]string
 	connected map[int64]bool
 	watches   map[int64]map[string]bool // session → path → watching
+	heard     map[int64]zkview.Liveness
+}
+
+func (f recTables) LastHeard(s int64) (zkview.Liveness, bool) {
+	l, ok := f.heard[s]
+	return l, ok
 }
 
 func (f recTables) ClientAddress(s int64) (string, bool) {

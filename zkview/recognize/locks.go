@@ -2,124 +2,13 @@ package recognize
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/zkx-dev/zkx/zkview"
 )
-
-// lock builds a mutex or a read-write lock from its members, sorted by
-// sequence number.
-//
-// Who holds and whom each waiter watches, by protocol:
-//   - a mutex (every format): the lowest holds; each other node watches
-//     its immediate predecessor;
-//   - a writer of a read-write lock: as in a mutex, over readers and
-//     writers alike;
-//   - a Curator reader: holds unless a writer is below it, else watches the
-//     lowest writer below it (InterProcessReadWriteLock's ReadLock);
-//   - a Kazoo or plain reader: holds unless a writer is below it, else
-//     watches the nearest writer below it (the ZooKeeper recipe's shared
-//     lock; Kazoo's ReadLock, see warnKazooReaders for 2.8's bug).
-func (rc *recognizer) lock(d recDir, fam recFamily, ms []recMember, foreign []recName) *Lock {
-	info := recFamilies[fam]
-	l := &Lock{Path: d.path, Recipe: info.recipe, Format: info.format, Holders: []Contender{}, Waiters: []Contender{}}
-	switch fam {
-	case rfCuratorLock:
-		l.Format = curatorLockFormat(ms)
-	case rfCuratorRW:
-		l.Format = dataFormat(ms, recFormatCurator)
-	case rfKazooLock:
-		for _, m := range ms {
-			if m.Kind == rkKazooRead {
-				l.Recipe = recRWLock
-			}
-		}
-	}
-	rw := l.Recipe == recRWLock
-	b := rc.build(d.path)
-	for i, m := range ms {
-		holds, pred := lockRule(fam, rw, ms, i)
-		var c Contender
-		if holds {
-			c = b.holder(m, m.Name, "holder", true)
-			l.Holders = append(l.Holders, c)
-		} else {
-			c = b.waiter(m, m.Name, ms[pred].Name, true)
-			l.Waiters = append(l.Waiters, c)
-		}
-		if rw {
-			c.Kind = m.role()
-			if holds {
-				l.Holders[len(l.Holders)-1] = c
-			} else {
-				l.Waiters[len(l.Waiters)-1] = c
-			}
-		}
-	}
-	if fam == rfKazooLock && rw {
-		warnKazooReaders(b, ms)
-	}
-	b.checkOrphans(ms, "")
-	b.checkForeign(foreign, "", l.Format+" "+l.Recipe)
-	b.checkWrap(namesOf(ms), "")
-	l.Warnings = b.warn
-	return l
-}
-
-// lockRule says whether ms[i] holds, and if not the index of the node it
-// watches.
-func lockRule(fam recFamily, rw bool, ms []recMember, i int) (holds bool, pred int) {
-	if !rw || ms[i].role() != "read" {
-		return i == 0, i - 1
-	}
-	writer := -1
-	for j := 0; j < i; j++ {
-		if ms[j].role() == "write" {
-			writer = j
-			if fam == rfCuratorRW {
-				break // Curator: the lowest writer
-			}
-		}
-	}
-	return writer < 0, writer
-}
-
-// warnKazooReaders warns about waiting Kazoo readers with a writer above
-// them: Kazoo 2.8's ReadLock watches the highest writer in the directory
-// rather than the nearest one below it (python-zk/kazoo#649), so once the
-// writer it waits for goes, it waits for a writer that waits for it.
-func warnKazooReaders(b *recBuild, ms []recMember) {
-	highest := -1
-	for i, m := range ms {
-		if m.role() == "write" {
-			highest = i
-		}
-	}
-	for i, m := range ms {
-		if m.role() != "read" || highest <= i {
-			continue
-		}
-		if holds, _ := lockRule(rfKazooLock, true, ms, i); holds {
-			continue
-		}
-		b.warnf("reader %s waits with writer %s queued behind it: Kazoo 2.8's ReadLock waits for the highest writer (python-zk/kazoo#649) and deadlocks here", m.Name, ms[highest].Name)
-	}
-}
-
-// curatorLockFormat tells go-zookeeper's zk.Lock (hex ids), zkx (owner
-// identity data) and Curator apart.
-func curatorLockFormat(ms []recMember) string {
-	gozk := len(ms) > 0
-	for _, m := range ms {
-		gozk = gozk && m.format() == recFormatGoZooKeeper
-	}
-	if gozk {
-		return recFormatGoZooKeeper
-	}
-	return dataFormat(ms, recFormatCurator)
-}
 
 // leasesOnly is a directory of Curator lease nodes met on its own: every
 // lease holds.
@@ -133,7 +22,8 @@ func (rc *recognizer) leasesOnly(d recDir, ms []recMember, foreign []recName) *L
 	}
 	b.checkForeign(foreign, "", "curator semaphore")
 	b.checkWrap(namesOf(ms), "")
-	l.Warnings = b.warn
+	l.Warnings, l.Alarms = b.warn, b.alarms
+	l.handovers = leaseHandovers(l, "its maximum (which Curator does not store)")
 	return l
 }
 
@@ -223,8 +113,26 @@ func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (Recipe, e
 	b.checkForeign(foreign, "", l.Format+" semaphore")
 	b.checkWrap(namesOf(leases), "leases/")
 	b.checkWrap(namesOf(locks), "locks/")
-	l.Warnings = b.warn
+	l.Warnings, l.Alarms = b.warn, b.alarms
+	l.handovers = leaseHandovers(l, "its maximum (which Curator does not store)")
 	return l, nil
+}
+
+// leaseHandovers says, for each lease of a semaphore, what its deletion
+// does: the waiter that holds the semaphore's lock (the only one watching
+// the leases) counts them again and takes a lease if fewer than max are
+// taken.
+func leaseHandovers(l *Lock, max string) map[string]string {
+	out := map[string]string{}
+	for _, h := range l.Holders {
+		switch {
+		case len(l.Waiters) == 0:
+			out[h.Node] = "nobody waits: one more lease is free"
+		default:
+			out[h.Node] = contenderName(l.Waiters[0]) + " counts the leases again and takes one if fewer than " + max + " are taken"
+		}
+	}
+	return out
 }
 
 // kazooSemaphore reads a Kazoo Semaphore: its node <p> holds max_leases as
@@ -285,6 +193,62 @@ func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (Recipe, err
 	b.checkOrphans(locks, lockDir+"/")
 	b.checkForeign(foreign, "", "kazoo semaphore")
 	b.checkWrap(namesOf(locks), lockDir+"/")
-	l.Warnings = b.warn
+	l.Warnings, l.Alarms = b.warn, b.alarms
+	l.handovers = leaseHandovers(l, fmt.Sprintf("max_leases (%d)", l.MaxLeases))
+	return l, nil
+}
+
+func leasesText(n int) string {
+	if n == 1 {
+		return "1 lease"
+	}
+	return fmt.Sprintf("%d leases", n)
+}
+
+// mixedSemaphore reads a directory a Curator SemaphoreV2 and a Kazoo
+// Semaphore share: Curator's leases in leases/ and its internal lock in
+// locks/, Kazoo's leases as hex children beside them and its lock at the
+// sibling -__lock__. Each library counts only what its source counts:
+// Curator the children of leases/ (InterProcessSemaphoreV2), Kazoo every
+// child of the directory (Semaphore._get_lease), so Curator's two
+// directories look to Kazoo like two leases taken, and Curator does not see
+// Kazoo's leases at all. Every lease holds, whichever library took it.
+func (rc *recognizer) mixedSemaphore(ctx context.Context, d recDir) (Recipe, error) {
+	cr, err := rc.curatorSemaphore(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	kd := recDir{path: d.path, stat: d.stat}
+	dirs := 0
+	for _, n := range d.names {
+		if n.Kind == rkHexMember {
+			kd.names = append(kd.names, n)
+		} else {
+			dirs++
+		}
+	}
+	kr, err := rc.kazooSemaphore(ctx, kd)
+	if err != nil {
+		return nil, err
+	}
+	c, k := cr.(*Lock), kr.(*Lock)
+	l := &Lock{Path: d.path, Recipe: recSemaphore, Format: recFormatMixed, Formats: []string{recFormatCurator, recFormatKazoo},
+		MaxLeases: k.MaxLeases, Holders: append(append([]Contender{}, c.Holders...), k.Holders...),
+		Waiters: append(append([]Contender{}, c.Waiters...), k.Waiters...)}
+	b := rc.build(d.path)
+	b.warnf("mixed layouts: a Curator InterProcessSemaphoreV2 (%s in leases/) and a Kazoo Semaphore (%s) on one path: Curator counts only the children of leases/, so it does not see Kazoo's leases; Kazoo counts every child of %s, Curator's leases/ and locks/ among them, as %s taken",
+		leasesText(len(c.Holders)), leasesText(len(k.Holders)), d.path, leasesText(len(k.Holders)+dirs))
+	if k.MaxLeases > 0 && len(l.Holders) > k.MaxLeases {
+		b.warnf("%d leases are held in all, more than Kazoo's max_leases %d: neither library counts the other's", len(l.Holders), k.MaxLeases)
+	}
+	l.Warnings = append(b.warn, append(c.Warnings, k.Warnings...)...)
+	l.Alarms = append(append([]Alarm{}, c.Alarms...), k.Alarms...)
+	l.handovers = map[string]string{}
+	for n, h := range c.handovers {
+		l.handovers[n] = h
+	}
+	for n, h := range k.handovers {
+		l.handovers[n] = h
+	}
 	return l, nil
 }

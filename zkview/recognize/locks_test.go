@@ -2,6 +2,7 @@ package recognize
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,8 +21,8 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 	const dir = "/app/locks/orders"
 	now := recEpoch.Add(20 * time.Minute)
 	f := newRecFake().
-		add(dir+"/"+curLock(4), "10.0.0.6", ephemeralOf(0x102), createdAt(recEpoch.Add(15*time.Minute))).
 		add(dir+"/"+curLock(3), "10.0.0.5", ephemeralOf(0x101), createdAt(recEpoch)).
+		add(dir+"/"+curLock(4), "10.0.0.6", ephemeralOf(0x102), createdAt(recEpoch.Add(15*time.Minute))).
 		add(dir+"/"+curLock(12), "10.0.0.7", ephemeralOf(0x103), createdAt(recEpoch.Add(19*time.Minute))).
 		add(dir+"/junk", "")
 	tables := recTables{
@@ -39,12 +40,18 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 	recWantNodes(t, "holders", l.Holders, curLock(3))
 	recWantNodes(t, "waiters", l.Waiters, curLock(4)+">"+curLock(3), curLock(12)+">"+curLock(4))
 	h := l.Holders[0]
+	// Children came and went after the holder's node: when it began to
+	// hold is not known, only its node's age.
 	if h.Session != "0x101" || h.SessionID != 0x101 || h.Client != "127.0.0.1:5001" || h.Data != "10.0.0.5" || h.Seq != 3 ||
-		h.HeldMs != (20*time.Minute).Milliseconds() || h.WaitingMs != 0 || h.Watch != "" || !h.Created.Equal(recEpoch) {
+		h.AgeMs != (20*time.Minute).Milliseconds() || h.HeldMs != nil || h.Watch != "" || !h.Created.Equal(recEpoch) ||
+		h.Format != "curator" || h.View != "Curator InterProcessMutex" || h.Connected == nil || *h.Connected {
 		t.Errorf("holder %+v", h)
 	}
+	if want := []string{curLock(4)}; !recEqual(h.Next, want) || !strings.Contains(l.Handover(h.Node), "takes over") {
+		t.Errorf("next of the holder %q (%q), want %q", h.Next, l.Handover(h.Node), want)
+	}
 	w1, w2 := l.Waiters[0], l.Waiters[1]
-	if w1.Watch != "observed" || w1.WaitingMs != (5*time.Minute).Milliseconds() || w1.Client != "127.0.0.1:5002" || w1.HeldMs != 0 {
+	if w1.Watch != "observed" || w1.AgeMs != (5*time.Minute).Milliseconds() || w1.Client != "127.0.0.1:5002" || w1.HeldMs != nil {
 		t.Errorf("first waiter %+v", w1)
 	}
 	// The tables do not name this client: Curator's data does.
@@ -56,7 +63,7 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 	}
 	recWantWarnings(t, l.Warnings,
 		"holder session 0x101 has no live connection",
-		"holder session 0x101 ("+curLock(3)+") has held for 20m0s, longer than 10m0s",
+		"holder session 0x101 ("+curLock(3)+") may have held for up to 20m0s, longer than 10m0s (its node's age",
 		"waiter session 0x103 ("+curLock(12)+") has no watch on "+curLock(4),
 		"foreign child junk: not of the curator mutex layout")
 
@@ -90,13 +97,15 @@ func TestRecognizeLockFormats(t *testing.T) {
 			"mutex", "curator", []string{curLock(1)}, []string{curLock(2) + ">" + curLock(1)}},
 		{"go-zookeeper", []node{eph("_c_"+testHex+"-lock-0000000000", "", 1), eph("_c_"+testHex2+"-lock-0000000001", "", 2)},
 			"mutex", "go-zookeeper", []string{"_c_" + testHex + "-lock-0000000000"}, []string{"_c_" + testHex2 + "-lock-0000000001>_c_" + testHex + "-lock-0000000000"}},
+		// Two layouts, so mixed; but each library sees the other's nodes
+		// in sequence order: nothing to warn about.
 		{"go-zookeeper and curator", []node{eph("_c_"+testHex+"-lock-0000000000", "", 1), eph(curLock(1), "", 2)},
-			"mutex", "curator", []string{"_c_" + testHex + "-lock-0000000000"}, []string{curLock(1) + ">_c_" + testHex + "-lock-0000000000"}},
+			"mutex", "mixed", []string{"_c_" + testHex + "-lock-0000000000"}, []string{curLock(1) + ">_c_" + testHex + "-lock-0000000000"}},
 		{"kazoo", []node{eph(kzLock(7), "worker-1", 1), eph(kzLock(9), "worker-2", 2)},
 			"mutex", "kazoo", []string{kzLock(7)}, []string{kzLock(9) + ">" + kzLock(7)}},
-		{"zookeeper WriteLock", []node{eph("x-72057594037927937-0000000001", "\x12\x34", 1), eph("x-72057594037927938-0000000000", "\x12\x34", 2)},
+		{"zookeeper WriteLock", []node{eph("x-72057594037927938-0000000000", "\x12\x34", 2), eph("x-72057594037927937-0000000001", "\x12\x34", 1)},
 			"mutex", "zookeeper-recipes", []string{"x-72057594037927938-0000000000"}, []string{"x-72057594037927937-0000000001>x-72057594037927938-0000000000"}},
-		{"tutorial lock-", []node{eph("lock-0000000001", "", 1), eph("lock-0000000000", "", 2)},
+		{"tutorial lock-", []node{eph("lock-0000000000", "", 2), eph("lock-0000000001", "", 1)},
 			"mutex", "generic", []string{"lock-0000000000"}, []string{"lock-0000000001>lock-0000000000"}},
 		{"tutorial node_", []node{eph("node_0000000005", "", 1), eph("node_0000000006", "", 2)},
 			"mutex", "generic", []string{"node_0000000005"}, []string{"node_0000000006>node_0000000005"}},
@@ -104,7 +113,7 @@ func TestRecognizeLockFormats(t *testing.T) {
 			"mutex", "generic", []string{"lockid 0000000005"}, []string{"lockid 0000000006>lockid 0000000005"}},
 		{"bare sequence numbers", []node{eph("0000000001", "", 1), eph("0000000002", "", 2)},
 			"mutex", "generic", []string{"0000000001"}, []string{"0000000002>0000000001"}},
-		{"generic", []node{eph("member-0000000003", "", 1), eph("other0000000001", "", 2)},
+		{"generic", []node{eph("other0000000001", "", 2), eph("member-0000000003", "", 1)},
 			"mutex", "generic", []string{"other0000000001"}, []string{"member-0000000003>other0000000001"}},
 		{"tutorial read-write", []node{eph("web-1-R-0000000001", "", 1), eph("web-2-W-0000000002", "", 2), eph("web-3-R-0000000003", "", 3)},
 			"rwlock", "generic", []string{"read:web-1-R-0000000001"}, []string{"write:web-2-W-0000000002>web-1-R-0000000001", "read:web-3-R-0000000003>web-2-W-0000000002"}},
@@ -174,9 +183,9 @@ func TestRecognizeReadWriteLocks(t *testing.T) {
 		recWantNodes(t, "holders", l.Holders, "read:"+kzRead(1), "read:"+kzRead(2))
 		recWantNodes(t, "waiters", l.Waiters,
 			"write:"+kzLock(3)+">"+kzRead(2),
-			"read:"+kzRead(4)+">"+kzLock(3),
+			"read:"+kzRead(4)+">"+kzLock(5), // the highest writer: python-zk/kazoo#649
 			"write:"+kzLock(5)+">"+kzRead(4),
-			"read:"+kzRead(6)+">"+kzLock(5)) // the nearest writer ahead
+			"read:"+kzRead(6)+">"+kzLock(5))
 		recWantWarnings(t, l.Warnings, "reader "+kzRead(4)+" waits with writer "+kzLock(5)+" queued behind it: Kazoo 2.8")
 	})
 	t.Run("writer first", func(t *testing.T) {
@@ -208,16 +217,28 @@ func TestRecognizeLockDiagnostics(t *testing.T) {
 		recWantWarnings(t, l.Warnings, curLock(2147483001)+" has sequence number 2147483001, within 646 of the int32 wrap")
 	})
 	t.Run("past the wrap", func(t *testing.T) {
+		// Curator compares the text after "lock-" as strings
+		// (StandardLockInternalsDriver.fixForSorting), so after the wrap
+		// each new node sorts before the older ones ("-2147483647" <
+		// "-2147483648" < "2147483647") and takes the lock at once: every
+		// one believes it holds.
 		f := newRecFake().
 			add("/w/"+curLock(2147483647), "", ephemeralOf(1)).
 			add("/w/"+curLock(-2147483648), "", ephemeralOf(2)).
 			add("/w/"+curLock(-2147483647), "", ephemeralOf(3))
 		l := recAsLock(t, recognizeT(t, f, "/w", Options{}))
-		recWantNodes(t, "holders", l.Holders, curLock(-2147483648))
-		recWantNodes(t, "waiters", l.Waiters, curLock(-2147483647)+">"+curLock(-2147483648), curLock(2147483647)+">"+curLock(-2147483647))
+		recWantNodes(t, "holders", l.Holders, curLock(-2147483648), curLock(-2147483647), curLock(2147483647))
+		recWantNodes(t, "waiters", l.Waiters)
+		if !l.Broken || len(l.Alarms) == 0 || l.Alarms[0].Kind != AlarmTwoHolders {
+			t.Errorf("broken %v alarms %+v, want two-holders first", l.Broken, l.Alarms)
+		}
 		recWantWarnings(t, l.Warnings,
+			"three holders: mutual exclusion is broken",
 			curLock(-2147483648)+" has a negative sequence number (-2147483648)",
 			curLock(2147483647)+" has sequence number 2147483647, within 0 of the int32 wrap")
+		if !strings.HasPrefix(l.Warnings[0], "three holders: mutual exclusion is broken") {
+			t.Errorf("first warning %q, want the broken lock", l.Warnings[0])
+		}
 	})
 	t.Run("many foreign children", func(t *testing.T) {
 		f := newRecFake().add("/f/"+curLock(1), "", ephemeralOf(1))

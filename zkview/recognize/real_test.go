@@ -109,7 +109,7 @@ func recChain(t *testing.T, what string, holders, waiters []Contender, holderDat
 		if i > 0 && c.Seq <= all[i-1].Seq {
 			t.Errorf("%s: %s (seq %d) after %s (seq %d)", what, c.Node, c.Seq, all[i-1].Node, all[i-1].Seq)
 		}
-		if i >= len(holders) && (c.WaitsFor != all[i-1].Node || c.Watch != "inferred" || c.HeldMs != 0) {
+		if i >= len(holders) && (c.WaitsFor != all[i-1].Node || c.Watch != "inferred" || c.HeldMs != nil) {
 			t.Errorf("%s: waiter %+v, want it waiting for %s", what, c, all[i-1].Node)
 		}
 		if i < len(holders) && c.WaitsFor != "" {

@@ -11,6 +11,9 @@ type Recipe interface {
 	// Holding are those the recipe lets in: a lock's holders, an
 	// election's leader; none for queues and barriers.
 	Holding() []Contender
+	// Lineup is every contender where it stands: those let in first, then
+	// those in line, in order; none for a queue.
+	Lineup() []Place
 	// Dirs are the directories whose children make up the recipe, its own
 	// path first: what a viewer keeps child watches on to follow it live,
 	// recognising it again when one of them changes. Besides the
@@ -25,6 +28,8 @@ type Recipe interface {
 	Emptied() Recipe
 	// addTo appends the recipe to its list in a Result.
 	addTo(res *Result)
+	// members are the recipe's contenders, to fill in what every one has.
+	members() []*Contender
 }
 
 // Info is what every recipe has.
@@ -130,3 +135,36 @@ func (l *Lock) addTo(res *Result)     { res.Locks = append(res.Locks, *l) }
 func (e *Election) addTo(res *Result) { res.Elections = append(res.Elections, *e) }
 func (q *Queue) addTo(res *Result)    { res.Queues = append(res.Queues, *q) }
 func (b *Barrier) addTo(res *Result)  { res.Barriers = append(res.Barriers, *b) }
+
+func (l *Lock) members() []*Contender { return memberPtrs(l.Holders, l.Waiters) }
+func (e *Election) members() []*Contender {
+	out := memberPtrs(e.Candidates)
+	if e.Leader != nil {
+		out = append(out, e.Leader)
+	}
+	return out
+}
+func (q *Queue) members() []*Contender   { return nil }
+func (b *Barrier) members() []*Contender { return memberPtrs(b.Participants) }
+func (g *Group) members() []*Contender   { return memberPtrs(g.Members) }
+
+func memberPtrs(lists ...[]Contender) []*Contender {
+	var out []*Contender
+	for _, l := range lists {
+		for i := range l {
+			out = append(out, &l[i])
+		}
+	}
+	return out
+}
+
+// settle fills in what the recognisers leave to the recipe: a
+// contender's format, when its name alone does not say, is the recipe's.
+func settle(r Recipe) {
+	format := r.Info().Format
+	for _, c := range r.members() {
+		if c.Format == "" {
+			c.Format = format
+		}
+	}
+}

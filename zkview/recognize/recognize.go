@@ -32,6 +32,10 @@ type ServerTables interface {
 	// Watchers returns the sessions holding a data watch on path; known is
 	// whether the list is complete (every member's watch table was read).
 	Watchers(path string) (sessions []int64, known bool)
+	// LastHeard says when a server last answered the session (cons lresp,
+	// the AdminServer's last_response_time) and when it expires at the
+	// latest if silent; ok is false when the tables do not say.
+	LastHeard(session int64) (l zkview.Liveness, ok bool)
 }
 
 // Options tunes Dir and Scan.
@@ -46,6 +50,10 @@ type Options struct {
 	// HeldTooLong is how long a holder may hold before a warning (default
 	// 10 minutes).
 	HeldTooLong time.Duration
+	// Holds, when set, remembers across recognitions when holders began
+	// to hold (see HoldClock); without it a holder's start is known only
+	// when nothing changed in its directory since it was created.
+	Holds *HoldClock
 	// Viewer is the session of the program looking (the explorer's own),
 	// whose watches on the nodes it shows are not a contender's: it is
 	// left out of the sessions watching a lock held as one node.
@@ -292,6 +300,25 @@ func (d recDir) onlyOf(names ...string) bool {
 // isCuratorSemaphore: SemaphoreV2's directory holds leases/ and locks/.
 func (d recDir) isCuratorSemaphore() bool { return d.has("leases") && d.onlyOf("leases", "locks") }
 
+// isMixedSemaphore: a Curator SemaphoreV2's leases/ (and locks/) beside
+// Kazoo Semaphore leases (hex names) in one directory: both libraries took
+// the same path for a semaphore.
+func (d recDir) isMixedSemaphore() bool {
+	if !d.has("leases") {
+		return false
+	}
+	hex := false
+	for _, n := range d.names {
+		switch {
+		case n.Kind == rkHexMember:
+			hex = true
+		case n.Name != "leases" && n.Name != "locks":
+			return false
+		}
+	}
+	return hex
+}
+
 // isLockingQueue: Kazoo's LockingQueue holds entries/ and taken/.
 func (d recDir) isLockingQueue() bool {
 	return d.has("entries") && d.has("taken") && d.onlyOf("entries", "taken")
@@ -336,7 +363,7 @@ func (d recDir) walkLeaves() bool {
 	if len(d.names) == 0 {
 		return false
 	}
-	if d.isCuratorSemaphore() || d.isLockingQueue() {
+	if d.isCuratorSemaphore() || d.isMixedSemaphore() || d.isLockingQueue() {
 		return true
 	}
 	for _, n := range d.names {
@@ -375,6 +402,14 @@ const kazooSemaphoreLock = "-__lock__"
 // recognizePath classifies a listed directory, first looking around it:
 // with redirect, a component of a recipe is recognised as the recipe.
 func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (Recipe, error) {
+	r, err := rc.recognizePathRaw(ctx, dir, stat, children, redirect)
+	if r != nil {
+		settle(r)
+	}
+	return r, err
+}
+
+func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (Recipe, error) {
 	d := newRecDir(dir, stat, children)
 	if redirect && dir != "/" {
 		parent, base := path.Dir(dir), path.Base(dir)
@@ -385,6 +420,9 @@ func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.St
 				return nil, err
 			}
 			pd := newRecDir(parent, ps, pc)
+			if pd.isMixedSemaphore() {
+				return rc.mixedSemaphore(ctx, pd)
+			}
 			if pd.isCuratorSemaphore() {
 				return rc.curatorSemaphore(ctx, pd)
 			}
@@ -398,6 +436,9 @@ func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.St
 				return nil, err
 			}
 			if ss != nil {
+				if sd := newRecDir(sem, ss, sc); sd.isMixedSemaphore() {
+					return rc.mixedSemaphore(ctx, sd)
+				}
 				return rc.kazooSemaphore(ctx, newRecDir(sem, ss, sc))
 			}
 		}
@@ -437,6 +478,8 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 		return rc.ephemeralNode(ctx, d)
 	case len(d.names) == 0:
 		return rc.barrier(ctx, d)
+	case d.isMixedSemaphore():
+		return rc.mixedSemaphore(ctx, d)
 	case d.isCuratorSemaphore():
 		return rc.curatorSemaphore(ctx, d)
 	case d.isLockingQueue():
@@ -446,9 +489,13 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 	if fam == rfNone {
 		return nil, nil
 	}
+	// Lock nodes of the strong layouts share one queue whoever wrote
+	// them: a lock of one library takes in the others' (see lock).
+	mixing := strongLockFamily(fam)
 	var members, foreign []recName
 	for _, n := range d.names {
-		if n.family() == fam || (fam == rfGeneric && n.HasSeq) {
+		f := n.family()
+		if f == fam || (fam == rfGeneric && n.HasSeq) || (mixing && lockFamily(f)) {
 			members = append(members, n)
 		} else {
 			foreign = append(foreign, n)
@@ -476,6 +523,9 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 		if ms, err = rc.readMembers(ctx, d.path, members); err != nil {
 			return nil, err
 		}
+		if mixing {
+			ms, foreign = weakPersistent(ms, foreign)
+		}
 	}
 	switch info.recipe {
 	case recElection:
@@ -483,7 +533,71 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 	case recSemaphore:
 		return rc.leasesOnly(d, ms, foreign), nil
 	}
-	return rc.lock(d, fam, ms, foreign), nil
+	return rc.lock(d, ms, foreign, present(d, members, ms, foreign)), nil
+}
+
+// lockFamily reports whether f's nodes are a mutex's or a read-write
+// lock's.
+func lockFamily(f recFamily) bool {
+	switch f {
+	case rfCuratorLock, rfCuratorRW, rfKazooLock, rfZKLock, rfPlainLock, rfPlainRW:
+		return true
+	}
+	return false
+}
+
+// strongLockFamily reports whether f is a lock layout of a library, whose
+// names alone say they are lock nodes.
+func strongLockFamily(f recFamily) bool {
+	switch f {
+	case rfCuratorLock, rfCuratorRW, rfKazooLock, rfZKLock:
+		return true
+	}
+	return false
+}
+
+// weakPersistent moves the persistent nodes of the plain layouts among a
+// library's lock nodes to foreign: the name alone is too weak a sign.
+func weakPersistent(ms []recMember, foreign []recName) ([]recMember, []recName) {
+	kept := ms[:0]
+	moved := false
+	for _, m := range ms {
+		if recFamilies[m.family()].ephemeral && m.session() == 0 {
+			foreign, moved = append(foreign, m.recName), true
+			continue
+		}
+		kept = append(kept, m)
+	}
+	if moved {
+		sortNames(foreign)
+	}
+	return kept, foreign
+}
+
+// present lists the children of d still there after its members were
+// read: every name listed, but the members found gone meanwhile (neither
+// read nor moved to foreign).
+func present(d recDir, members []recName, read []recMember, foreign []recName) []string {
+	kept := make(map[string]bool, len(read)+len(foreign))
+	for _, m := range read {
+		kept[m.Name] = true
+	}
+	for _, f := range foreign {
+		kept[f.Name] = true
+	}
+	gone := map[string]bool{}
+	for _, n := range members {
+		if !kept[n.Name] {
+			gone[n.Name] = true
+		}
+	}
+	out := make([]string, 0, len(d.names))
+	for _, n := range d.names {
+		if !gone[n.Name] {
+			out = append(out, n.Name)
+		}
+	}
+	return out
 }
 
 // readEphemeral reads members (sorted) when the lowest is ephemeral, and

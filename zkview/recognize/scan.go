@@ -130,7 +130,9 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 				// The root's surroundings were not listed: look around.
 				s.v, s.err = rc.recognizePath(ctx, n.Path, n.Stat, n.Children, false)
 			} else {
-				s.v, s.err = rc.recognize(ctx, d, h)
+				if s.v, s.err = rc.recognize(ctx, d, h); s.v != nil {
+					settle(s.v)
+				}
 			}
 		}()
 		return nil

@@ -175,7 +175,6 @@ func (rc *recognizer) group(ctx context.Context, d recDir, format string, t Syst
 	b := rc.build(d.path)
 	for _, m := range ms {
 		c := b.contender(m, m.Name)
-		c.HeldMs = b.age(c)
 		if describe != nil {
 			if s := describe(m.Name, m.data); s != "" {
 				c.Data = s

@@ -104,7 +104,7 @@ func (s sysScan) checkLeader(t *testing.T, e *Election, client, data string) {
 	if want := s.sessions[client].SessionID(); e.Leader.SessionID != want {
 		t.Errorf("%s: leader session %s, want %s's %s", e.Path, e.Leader.Session, client, sessionText(want))
 	}
-	if e.Leader.Client == "" || e.Leader.HeldMs < 0 {
+	if e.Leader.Client == "" || e.Leader.AgeMs < 0 {
 		t.Errorf("%s: leader %+v has no client from the servers", e.Path, e.Leader)
 	}
 }

@@ -1,14 +1,30 @@
 package recognize
 
-import "time"
+import (
+	"time"
+
+	"github.com/zkx-dev/zkx/zkview"
+)
 
 // Contender is one node of a recognised recipe: a holder, a waiter, a
 // candidate or a lease. Its JSON fields are the contract of docs/json.md.
 type Contender struct {
-	Node    string `json:"node"`
-	Seq     int32  `json:"seq"`
-	Kind    string `json:"kind,omitempty"` // read | write (rwlock), lease (semaphore)
-	Session string `json:"session"`        // ephemeralOwner as 0x…, "" for a persistent node
+	Node string `json:"node"`
+	Seq  int32  `json:"seq"`
+	Kind string `json:"kind,omitempty"` // read | write (rwlock), lease (semaphore)
+	// Format is the layout of this contender's node, so the library that
+	// wrote it: zkx (zkx's own, in Curator's layout; in Kazoo's it is
+	// kazoo, as zkx joins a Kazoo lock) | curator | kazoo |
+	// zookeeper-recipes | go-zookeeper | generic, or ephemeral-node for a
+	// lock or leadership held as one node (its holder and the sessions
+	// watching it).
+	Format string `json:"format"`
+	// View is the library's rule by which zkx judged whether this contender
+	// holds and what it watches ("Curator InterProcessMutex", "Kazoo Lock
+	// with extra_lock_patterns=(\"-lock-\",)"); empty where the recipe has
+	// one rule for all.
+	View    string `json:"view,omitempty"`
+	Session string `json:"session"` // ephemeralOwner as 0x…, "" for a persistent node
 	// Client is the session's client address from the servers'
 	// connection lists (cons, the AdminServer); when they do not name it,
 	// the address the node's data gives (Curator writes the client's IP
@@ -16,20 +32,67 @@ type Contender struct {
 	Client     string `json:"client"`
 	ClientFrom string `json:"client_from,omitempty"`
 	Data       string `json:"data,omitempty"` // decoded node data
-	// HeldMs is for holders: how long since the node was created, an upper
-	// bound on how long it has held.
-	HeldMs int64 `json:"held_ms,omitempty"`
-	// WaitingMs is for waiters: how long since the node was created.
-	WaitingMs int64 `json:"waiting_ms,omitempty"`
-	// WaitsFor is the node this waiter watches by its format's protocol.
+	// AgeMs is how long ago the node was created.
+	AgeMs int64 `json:"age_ms"`
+	// HeldMs is for holders: how long it has held, only when zkx knows
+	// when holding began (HeldSince); absent otherwise. AgeMs bounds it.
+	HeldMs *int64 `json:"held_ms,omitempty"`
+	// WaitsFor is the node this waiter watches by its library's rule.
 	WaitsFor string `json:"waits_for,omitempty"`
 	// Watch is "observed" when the server's watch table shows the watch,
 	// "inferred" when only the protocol says so.
 	Watch string `json:"watch,omitempty"`
+	// Connected says whether a server lists a live connection of the
+	// session; absent when the servers' tables do not say.
+	Connected *bool `json:"connected,omitempty"`
+	// LastHeardMs is how long ago a server last answered the session
+	// (cons lresp, the AdminServer's last_response_time; pings count);
+	// absent when the tables do not say.
+	LastHeardMs *int64 `json:"last_heard_ms,omitempty"`
+	// LastHeardAtLeast is set when the silence may be longer than
+	// LastHeardMs says: zkx had no session on the session's server, whose
+	// present moment was then its freshest answer to another client.
+	LastHeardAtLeast bool `json:"last_heard_at_least,omitempty"`
+	// Silent is set when the session has not been heard from for more
+	// than a third of its timeout (zkview.Liveness.Silent).
+	Silent bool `json:"silent,omitempty"`
+	// Next is for holders: the waiters that hold once this holder's node
+	// is deleted, by their libraries' rules (those whose watch on it fires
+	// and who then find nothing before them); empty when nobody would.
+	Next []string `json:"next,omitempty"`
 
 	SessionID int64     `json:"-"`
 	Created   time.Time `json:"-"`
+	// HeldSince is when a holder began to hold, when known: zkx saw it
+	// begin (a HoldClock saw its predecessor go), or no child of its
+	// directory was created or deleted since its node was (it held from
+	// the start). Zero otherwise.
+	HeldSince time.Time `json:"-"`
+	// Liveness is what the servers said of the session's last contact
+	// (Heard zero when they did not).
+	Liveness zkview.Liveness `json:"-"`
 }
+
+// Alarm is a condition that calls for someone to look now: what `zkx
+// locks --check` reports.
+type Alarm struct {
+	// Kind is two-holders, maybe-two-holders, gone-holder, silent-holder
+	// or held-too-long.
+	Kind string `json:"kind"`
+	// Node is the holder it is about ("" for two-holders).
+	Node string `json:"node,omitempty"`
+	// Text says it in a sentence (the warning's words).
+	Text string `json:"text"`
+}
+
+// The kinds of Alarm.
+const (
+	AlarmTwoHolders      = "two-holders"
+	AlarmMaybeTwoHolders = "maybe-two-holders"
+	AlarmGoneHolder      = "gone-holder"
+	AlarmSilent          = "silent-holder"
+	AlarmHeldTooLong     = "held-too-long"
+)
 
 // SystemTag says which known system a recognised object belongs to and
 // what it is to that system; empty for a plain recipe.
@@ -51,12 +114,32 @@ type SystemTag struct {
 type Lock struct {
 	Path   string `json:"path"`
 	Recipe string `json:"recipe"` // mutex | rwlock | semaphore
-	Format string `json:"format"` // zkx | curator | kazoo | zookeeper-recipes | go-zookeeper | generic
+	// Format is zkx | curator | kazoo | zookeeper-recipes | go-zookeeper |
+	// generic | ephemeral-node, or mixed when contenders of several layouts
+	// share the directory (Formats lists them).
+	Format  string   `json:"format"`
+	Formats []string `json:"formats,omitempty"`
 	SystemTag
-	MaxLeases int         `json:"max_leases,omitempty"`
-	Holders   []Contender `json:"holders"`
-	Waiters   []Contender `json:"waiters"`
-	Warnings  []string    `json:"warnings"`
+	MaxLeases int `json:"max_leases,omitempty"`
+	// Broken is set when more contenders believe they hold than the
+	// recipe lets in: two holders of a mutex, a writer holding with anyone
+	// else. Warnings[0] then says who.
+	Broken bool `json:"broken,omitempty"`
+	// MaybeBroken is set instead when the lock is broken only if a
+	// contender runs by its library's default rule, which zkx had to
+	// assume (a Kazoo Lock with or without extra_lock_patterns, and the
+	// servers' watch tables not read). Warnings[0] then says who, and why
+	// zkx is not sure.
+	MaybeBroken bool        `json:"maybe_broken,omitempty"`
+	Holders     []Contender `json:"holders"`
+	Waiters     []Contender `json:"waiters"`
+	Warnings    []string    `json:"warnings"`
+	// Alarms are the conditions of Warnings that call for someone now.
+	Alarms []Alarm `json:"alarms,omitempty"`
+
+	// handovers says, by holder node, what happens when that node is
+	// deleted (see Handover).
+	handovers map[string]string
 }
 
 // Election is a recognised election.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/go-zookeeper/zk"
@@ -30,7 +31,12 @@ type ImportOptions struct {
 	// To is where the source's root is recreated ("": where it was).
 	To       string
 	Existing Existing
-	// DryRun reads the destination and reports what would be done.
+	// DryRun reports what the import would do, and writes nothing: each
+	// transaction the import would send is sent to be judged and not
+	// applied (zkview.BulkWriter.Validate), so that what the server
+	// refuses — a missing parent, a node that exists, an invalid ACL, a
+	// parent whose ACL does not let this session create — is what the
+	// real run would see.
 	DryRun bool
 	// Ephemerals recreates ephemeral nodes, as persistent ones.
 	Ephemerals bool
@@ -106,7 +112,35 @@ type importer struct {
 	src   Source
 	known map[string]state
 	rep   Report
+	// dryCreated are the ACLs of the nodes a dry run counted as created:
+	// a later transaction that creates below them has them created first
+	// in the transaction it sends to be judged.
+	dryCreated map[string][]zk.ACL
 }
+
+// StoppedError is an import that failed once it had begun to write: the
+// transactions before the failing one are written, Written nodes, the
+// last of them Last; nothing of the failing one is. The same import again
+// with Skip goes on from there.
+type StoppedError struct {
+	Written int
+	Last    string
+	Err     error
+	// DataReplaced names a node whose data was replaced (overwrite) but
+	// whose ACL could not be.
+	DataReplaced string
+}
+
+func (e *StoppedError) Error() string {
+	if e.DataReplaced != "" {
+		return fmt.Sprintf("%v (the data of %s was replaced, its ACL not; %d nodes were written, the last %s: run the import again with --overwrite to go on)",
+			e.Err, e.DataReplaced, e.Written, orNone(e.Last))
+	}
+	return fmt.Sprintf("%v (nothing of this transaction was written; %d nodes were written before it, the last %s: run the import again with --skip-existing to go on)",
+		e.Err, e.Written, orNone(e.Last))
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
 
 // Import recreates src's nodes under opts.To, parents first, in
 // transactions of many nodes each. Each transaction is all or nothing;
@@ -115,6 +149,9 @@ type importer struct {
 func Import(ctx context.Context, w *zkview.BulkWriter, src Source, opts ImportOptions) (Report, error) {
 	im := &importer{w: w, opts: opts, src: src, known: map[string]state{}}
 	im.rep.DryRun = opts.DryRun
+	if opts.DryRun {
+		im.dryCreated = map[string][]zk.ACL{}
+	}
 	if im.opts.To == "" {
 		im.opts.To = src.Root()
 	}
@@ -169,15 +206,12 @@ func Import(ctx context.Context, w *zkview.BulkWriter, src Source, opts ImportOp
 // do (counted).
 func (im *importer) prepare(rec Record) (*plan, error) {
 	root := im.src.Root()
-	rel, ok := strings.CutPrefix(rec.Path, root)
-	if root == "/" {
-		rel, ok = rec.Path, true
-		if rel == "/" {
-			rel = ""
-		}
-	}
-	if !ok || (rel != "" && !strings.HasPrefix(rel, "/")) {
+	if !under(rec.Path, root) {
 		return nil, fmt.Errorf("%s is not under the export's root %s", rec.Path, root)
+	}
+	rel := strings.TrimPrefix(rec.Path, root)
+	if root == "/" {
+		rel = strings.TrimSuffix(rec.Path, "/")
 	}
 	dst := im.opts.To + rel
 	if im.opts.To == "/" && rel != "" {
@@ -209,7 +243,9 @@ func (im *importer) prepare(rec Record) (*plan, error) {
 		return nil, nil
 	}
 	if len(acl) == 0 {
-		acl = zk.WorldACL(zk.PermAll) // a node with no ACL cannot be created; ZooKeeper shows none only when it hides it
+		im.known[dst] = failed
+		im.refuse(p, "it has no ACL: ZooKeeper refuses to create a node without one (InvalidACL)")
+		return nil, nil
 	}
 	p.acl = acl
 	if im.known[path.Dir(dst)] == failed {
@@ -268,7 +304,7 @@ func (im *importer) decide(ctx context.Context, batch []*plan) error {
 		exists, errs := im.w.Exists(ctx, paths)
 		for i, p := range ask {
 			if errs[i] != nil {
-				return errs[i]
+				return im.stopped(errs[i])
 			}
 			im.settle(p, exists[i])
 		}
@@ -278,9 +314,11 @@ func (im *importer) decide(ctx context.Context, batch []*plan) error {
 // settle decides a plan once it is known whether its node exists.
 func (im *importer) settle(p *plan, exists bool) {
 	switch {
+	case !exists && im.tooLarge(p, zkview.OpCreate, failed):
 	case !exists:
 		p.action = doCreate
 		im.known[p.dst] = created
+	case im.opts.Existing == Overwrite && im.tooLarge(p, zkview.OpSetData, existed):
 	case im.opts.Existing == Skip:
 		p.action = doSkip
 		im.known[p.dst] = existed
@@ -294,9 +332,30 @@ func (im *importer) settle(p *plan, exists bool) {
 	}
 }
 
-// apply decides a batch and writes it as one transaction; a refused
-// operation is taken out (with what depended on it) and the rest sent
-// again.
+// tooLarge refuses a plan whose operation no ZooKeeper request can hold
+// (jute.maxbuffer), before anything is sent: alone in a transaction, the
+// server would drop the connection. The node is then known as st.
+func (im *importer) tooLarge(p *plan, kind zkview.WriteKind, st state) bool {
+	err := im.w.CheckSize(zkview.WriteOp{Kind: kind, Path: p.dst, Data: p.rec.Data, ACL: p.acl})
+	if err == nil {
+		return false
+	}
+	im.known[p.dst] = st
+	im.refuse(p, err.Error())
+	return true
+}
+
+// stopped is err, once the import has begun to write.
+func (im *importer) stopped(err error) error {
+	if im.opts.DryRun {
+		return err
+	}
+	return &StoppedError{Written: im.rep.Created + im.rep.Updated, Last: im.rep.LastWritten, Err: err}
+}
+
+// apply decides a batch and writes it as one transaction (a dry run sends
+// it to be judged); a refused operation is taken out (with what depended
+// on it) and the rest sent again.
 func (im *importer) apply(ctx context.Context, batch []*plan) error {
 	if err := im.decide(ctx, batch); err != nil {
 		return err
@@ -317,31 +376,67 @@ func (im *importer) apply(ctx context.Context, batch []*plan) error {
 		if len(ops) == 0 {
 			return nil
 		}
+		var err error
 		if im.opts.DryRun {
-			im.count(owners)
-			return nil
+			err = im.validate(ctx, ops, owners)
+		} else {
+			err = im.w.Multi(ctx, ops)
 		}
-		err := im.w.Multi(ctx, ops)
 		var me *zkview.MultiError
 		if errors.As(err, &me) {
 			im.drop(batch, owners[me.Index], me.Err)
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("%w (nothing of this transaction was written; %d nodes written before it, the last %s: run the import again with --skip-existing to go on)",
-				err, im.rep.Created+im.rep.Updated, orNone(im.rep.LastWritten))
+			return im.stopped(err)
 		}
 		im.rep.Transactions++
 		for _, p := range owners {
-			if p.action == doOverwrite {
+			if p.action == doOverwrite && !im.opts.DryRun {
 				if err := im.w.SetACL(ctx, p.dst, p.acl, -1); err != nil {
-					return fmt.Errorf("%w (its data was replaced; %d nodes written before it)", err, im.rep.Created+im.rep.Updated)
+					return &StoppedError{Written: im.rep.Created + im.rep.Updated, Last: im.rep.LastWritten, Err: err, DataReplaced: p.dst}
 				}
+			}
+			if p.action == doCreate && im.opts.DryRun {
+				im.dryCreated[p.dst] = p.acl
 			}
 		}
 		im.count(owners)
 		return nil
 	}
+}
+
+// validate sends a dry run's transaction to be judged: its operations
+// without their data (sizes were checked apart: data changes nothing
+// else of what the server judges), after the creation of the nodes the
+// dry run counted as created in earlier transactions that they sit below.
+// A refusal is a *zkview.MultiError indexing ops.
+func (im *importer) validate(ctx context.Context, ops []zkview.WriteOp, owners []*plan) error {
+	need := map[string]bool{}
+	for _, p := range owners {
+		for dir := path.Dir(p.dst); im.dryCreated[dir] != nil && !need[dir]; dir = path.Dir(dir) {
+			need[dir] = true
+		}
+	}
+	prefix := make([]zkview.WriteOp, 0, len(need))
+	for dir := range need {
+		prefix = append(prefix, zkview.WriteOp{Kind: zkview.OpCreate, Path: dir, ACL: im.dryCreated[dir]})
+	}
+	sort.Slice(prefix, func(i, j int) bool { return prefix[i].Path < prefix[j].Path }) // parents first
+	all := append(prefix, ops...)
+	for i := len(prefix); i < len(all); i++ {
+		all[i].Data = nil
+	}
+	err := im.w.Validate(ctx, all)
+	var me *zkview.MultiError
+	if errors.As(err, &me) {
+		if me.Index < len(prefix) {
+			return fmt.Errorf("the server now refuses %s, which this dry run counted as created: %w", me.Op.Path, me.Err)
+		}
+		me.Index -= len(prefix)
+		me.Op = ops[me.Index]
+	}
+	return err
 }
 
 func orNone(s string) string {
@@ -366,8 +461,13 @@ func (im *importer) count(done []*plan) {
 // batch below it.
 func (im *importer) drop(batch []*plan, bad *plan, err error) {
 	reason := err.Error()
-	if zkview.IsNoAuth(err) {
+	switch {
+	case zkview.IsNoAuth(err) && bad.action == doOverwrite:
+		reason += " (its ACL does not let this session write; import with --auth of an identity its ACL names)"
+	case zkview.IsNoAuth(err):
 		reason += " (the parent's ACL does not let this session create; import with --auth of an identity its ACL names)"
+	case zkview.IsNoNode(err) && bad.action == doCreate:
+		reason = "its parent " + path.Dir(bad.dst) + " does not exist"
 	}
 	// A node that is there (created meanwhile by someone else, or one
 	// whose data could not be replaced) still takes children.

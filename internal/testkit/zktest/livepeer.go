@@ -3,7 +3,9 @@ package zktest
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -29,17 +31,29 @@ type LivePeer struct {
 	exited chan struct{}
 	err    error // once exited
 
-	mu  sync.Mutex
-	log strings.Builder // stdout and stderr
+	mu     sync.Mutex
+	log    strings.Builder // stdout and stderr
+	lines  []string        // stdout, line by line
+	said   chan struct{}   // closed (and replaced) at each new line
+	paused bool
 }
 
 // StartLivePeer starts a peer program in a process group of its own; the
 // test's cleanup closes its stdin and waits for it to clean up and exit.
 func StartLivePeer(t testing.TB, name string, args ...string) *LivePeer {
 	t.Helper()
+	return startLivePeerEnv(t, nil, name, args...)
+}
+
+// startLivePeerEnv is StartLivePeer with env added to the environment.
+func startLivePeerEnv(t testing.TB, env []string, name string, args ...string) *LivePeer {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), livePeerDeadline)
-	p := &LivePeer{name: filepath.Base(name), cancel: cancel, ready: make(chan struct{}), exited: make(chan struct{})}
+	p := &LivePeer{name: filepath.Base(name), cancel: cancel, ready: make(chan struct{}), exited: make(chan struct{}), said: make(chan struct{})}
 	p.cmd = exec.CommandContext(ctx, name, args...)
+	if env != nil {
+		p.cmd.Env = append(os.Environ(), env...)
+	}
 	setProcessGroup(p.cmd)
 	p.cmd.WaitDelay = 10 * time.Second
 	p.cmd.Stderr = peerLog{p}
@@ -60,6 +74,11 @@ func StartLivePeer(t testing.TB, name string, args ...string) *LivePeer {
 		readied := false
 		for lines.Scan() {
 			peerLog{p}.Write([]byte(lines.Text() + "\n"))
+			p.mu.Lock()
+			p.lines = append(p.lines, lines.Text())
+			close(p.said)
+			p.said = make(chan struct{})
+			p.mu.Unlock()
 			if lines.Text() == "READY" && !readied {
 				readied = true
 				close(p.ready)
@@ -93,9 +112,92 @@ func (p *LivePeer) WaitReady(t testing.TB) {
 	}
 }
 
+// WaitLine waits until the peer prints a line starting with prefix (at or
+// after line from, counting from 0) and returns it with its index.
+func (p *LivePeer) WaitLine(t testing.TB, from int, prefix string) (string, int) {
+	t.Helper()
+	deadline := time.After(livePeerDeadline)
+	for {
+		p.mu.Lock()
+		for i := from; i < len(p.lines); i++ {
+			if strings.HasPrefix(p.lines[i], prefix) {
+				line := p.lines[i]
+				p.mu.Unlock()
+				return line, i
+			}
+		}
+		said := p.said
+		p.mu.Unlock()
+		select {
+		case <-said:
+		case <-p.exited:
+			t.Fatalf("%s exited before printing %q: %v\n%s", p.name, prefix, p.err, p.Output())
+		case <-deadline:
+			t.Fatalf("%s did not print %q within %v:\n%s", p.name, prefix, livePeerDeadline, p.Output())
+		}
+	}
+}
+
+// Said reports whether the peer printed a line starting with prefix.
+func (p *LivePeer) Said(prefix string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// Send writes one line to the peer's stdin.
+func (p *LivePeer) Send(t testing.TB, line string) {
+	t.Helper()
+	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
+		t.Fatalf("%s: write %q: %v", p.name, line, err)
+	}
+}
+
+// Pause stops the peer's process group with SIGSTOP: its sockets stay
+// open and it answers nothing, like a process frozen in a GC pause.
+// Resume (or the cleanup) continues it.
+func (p *LivePeer) Pause(t testing.TB) {
+	t.Helper()
+	pid := p.cmd.Process.Pid
+	if err := stopGroup(pid); err != nil {
+		t.Fatalf("%s: SIGSTOP: %v", p.name, err)
+	}
+	p.mu.Lock()
+	p.paused = true
+	p.mu.Unlock()
+	if err := waitStopped(pid, 10*time.Second); err != nil {
+		t.Fatalf("%s: %v", p.name, err)
+	}
+}
+
+// Resume continues a paused peer with SIGCONT.
+func (p *LivePeer) Resume(t testing.TB) {
+	t.Helper()
+	if err := contGroup(p.cmd.Process.Pid); err != nil {
+		t.Fatalf("%s: SIGCONT: %v", p.name, err)
+	}
+	p.mu.Lock()
+	p.paused = false
+	p.mu.Unlock()
+}
+
+// Pid is the peer's process id (its process group's too).
+func (p *LivePeer) Pid() int { return p.cmd.Process.Pid }
+
 // stop closes the peer's stdin, which tells it to clean up, and waits for
 // it (killing its group if it does not exit).
 func (p *LivePeer) stop(t testing.TB) {
+	p.mu.Lock()
+	paused := p.paused
+	p.mu.Unlock()
+	if paused {
+		contGroup(p.cmd.Process.Pid)
+	}
 	p.stdin.Close()
 	select {
 	case <-p.exited:
@@ -131,6 +233,36 @@ func recipesTestdata() string {
 func StartKazooRecipes(t testing.TB, connect, base string) *LivePeer {
 	t.Helper()
 	return StartLivePeer(t, KazooPython(t), filepath.Join(recipesTestdata(), "kazoo_recipes.py"), connect, base)
+}
+
+// interopTestdata is the project's testdata/interop, which holds the lock
+// peers.
+func interopTestdata() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "interop")
+}
+
+// StartKazooLock starts testdata/interop/kazoo/lock_peer.py: a Kazoo Lock
+// on path (with extra_lock_patterns when given) that prints SESSION, then
+// HOLDING when Kazoo believes it holds, and releases on Send("release").
+// Its session times out after sessionTimeout.
+func StartKazooLock(t testing.TB, connect, path, id string, sessionTimeout time.Duration, extra ...string) *LivePeer {
+	t.Helper()
+	args := append([]string{filepath.Join(interopTestdata(), "kazoo", "lock_peer.py"), connect, path, id}, extra...)
+	p := startLivePeerEnv(t, []string{fmt.Sprintf("PEER_SESSION_TIMEOUT=%g", sessionTimeout.Seconds())}, KazooPython(t), args...)
+	return p
+}
+
+// StartCuratorLock compiles and starts testdata/interop/curator/LockPeer:
+// a Curator InterProcessMutex on path that prints SESSION, then HOLDING
+// when Curator believes it holds, and releases on Send("release"). Its
+// session times out after sessionTimeout.
+func StartCuratorLock(t testing.TB, connect, path string, sessionTimeout time.Duration) *LivePeer {
+	t.Helper()
+	classpath := CompileCurator(t, filepath.Join(interopTestdata(), "curator", "LockPeer.java"))
+	args := append(append([]string{}, JavaQuietFlags...), fmt.Sprintf("-Dpeer.sessionTimeoutMs=%d", sessionTimeout.Milliseconds()),
+		"-cp", classpath, "LockPeer", connect, path)
+	return StartLivePeer(t, Java(t), args...)
 }
 
 // StartCuratorRecipes compiles and starts testdata/recognize/RecognizeMain

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zkx-dev/zkx/internal/testkit/fakezk"
+)
+
+// hostileCase is zkx run against one misbehaving fake server: the exit
+// status, what stderr must say, and the time it must end within. The
+// bounds are the requirement (--timeout + 5 s; a peer that is not
+// ZooKeeper named within its 4 s answer deadline + 5 s), generous so as
+// not to flake on a loaded machine; docs/robustness.md has the figures.
+type hostileCase struct {
+	fake   string
+	args   []string
+	status int
+	says   []string
+	within time.Duration
+}
+
+var hostileCases = []hostileCase{
+	{"timeout-zero", []string{"ls", "--timeout", "5s", "/"}, 1,
+		[]string{"does not speak ZooKeeper: it opened session 0x1000f4ce0001 with a session timeout of 0 ms"}, 10 * time.Second},
+	{"huge-vector", []string{"ls", "--timeout", "5s", "/"}, 1,
+		[]string{"sent a reply that is not ZooKeeper's: vector length 2147483647 (children) with 0 bytes left in a 20-byte getChildren2 reply"}, 10 * time.Second},
+	{"pings-only", []string{"ls", "--timeout", "5s", "/"}, 1,
+		[]string{"--timeout 5s reached", "has not answered exists / in 5s, though it answered", "ping"}, 10 * time.Second},
+	{"pings-only", []string{"get", "--timeout", "5s", "/zookeeper"}, 1,
+		[]string{"--timeout 5s reached", "has not answered exists /"}, 10 * time.Second},
+	{"pings-only", []string{"tree", "--timeout", "5s", "/"}, 1,
+		[]string{"--timeout 5s reached", "has not answered exists /"}, 10 * time.Second},
+	{"pings-only", []string{"--session-timeout", "3s", "ls", "--timeout", "30s", "/"}, 1,
+		[]string{"stopped answering requests: exists / has waited", "ZooKeeper answers a session's requests in order"}, 3*time.Second + 5*time.Second},
+	{"wrong-xids", []string{"ls", "--timeout", "5s", "/"}, 1,
+		[]string{"sent a reply that is not ZooKeeper's: a reply to request 1001, which was not sent"}, 10 * time.Second},
+	{"notification-flood", []string{"ls", "--timeout", "5s", "/"}, 1,
+		[]string{`sent a reply that is not ZooKeeper's: a notification for "/flood/0", which this session does not watch`}, 10 * time.Second},
+	{"silent-after-handshake", []string{"tree", "--timeout", "10s", "/"}, 1,
+		[]string{"--timeout 10s reached", "has not answered exists /"}, 15 * time.Second},
+	{"random-bytes", []string{"ls", "--timeout", "30s", "/"}, 1,
+		[]string{"does not speak ZooKeeper: its answer to the session request announces a frame of"}, 9 * time.Second},
+	{"huge-frame", []string{"ls", "--timeout", "30s", "/"}, 1,
+		[]string{"does not speak ZooKeeper: its answer to the session request announces a frame of 2147483648 bytes"}, 9 * time.Second},
+	{"http", []string{"ls", "--timeout", "30s", "/"}, 1,
+		[]string{`does not speak ZooKeeper: it answered in HTTP ("HTTP/1.1 400 Bad Request")`}, 9 * time.Second},
+	{"silent", []string{"ls", "--timeout", "30s", "/"}, 1,
+		[]string{"does not speak ZooKeeper: no answer to the session request within 4s"}, 9 * time.Second},
+}
+
+// TestHostileServers runs the real binary against each fake server: it
+// ends by itself, with the status, the named error and within the time of
+// its case, and never panics.
+func TestHostileServers(t *testing.T) {
+	bin := goBuild(t)
+	for _, hc := range hostileCases {
+		t.Run(hc.fake+" "+strings.Join(hc.args, " "), func(t *testing.T) {
+			c, ok := fakezk.Lookup(hc.fake)
+			if !ok {
+				t.Fatalf("no fake server %s", hc.fake)
+			}
+			server := fakezk.New(t, c.Behaviour)
+			status, stderr, took := runBinary(t, bin, nil, append([]string{"--server", server.Addr()}, hc.args...)...)
+			t.Logf("exit %d after %v: %s", status, took.Round(100*time.Millisecond), strings.TrimSpace(stderr))
+			if status != hc.status {
+				t.Errorf("exit status %d, want %d", status, hc.status)
+			}
+			for _, s := range hc.says {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr does not say %q", s)
+				}
+			}
+			if strings.Contains(stderr, "panic") || strings.Contains(stderr, "goroutine ") {
+				t.Errorf("a panic or a runtime trace on stderr")
+			}
+			if took > hc.within {
+				t.Errorf("took %v, want at most %v", took.Round(100*time.Millisecond), hc.within)
+			}
+		})
+	}
+}
+
+// TestNoTerminalInjection: an escape sequence or a bell in --server or in
+// $ZK_SERVERS reaches the terminal escaped, never raw.
+func TestNoTerminalInjection(t *testing.T) {
+	bin := goBuild(t)
+	evil := "127.0.0.1:1\x1b]0;pwned\x07\x1b[2J"
+	for name, run := range map[string]func() (int, string, time.Duration){
+		"--server": func() (int, string, time.Duration) { return runBinary(t, bin, nil, "--server", evil, "ls", "/") },
+		"$ZK_SERVERS": func() (int, string, time.Duration) {
+			return runBinary(t, bin, []string{"ZK_SERVERS=" + evil}, "ls", "/")
+		},
+	} {
+		status, stderr, _ := run()
+		if status == 0 || strings.ContainsAny(stderr, "\x1b\x07") || !strings.Contains(stderr, `\x1b]0;pwned\x07`) {
+			t.Errorf("%s: exit %d, stderr %q: want the sequence shown escaped", name, status, stderr)
+		}
+	}
+}
+
+// runBinary runs zkx with args (and env added) and returns its exit
+// status, stderr and wall time; it kills a run still going after two
+// minutes.
+func runBinary(t *testing.T, bin string, env []string, args ...string) (int, string, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(append(os.Environ(), "HOME="+t.TempDir(), "XDG_CONFIG_HOME="+filepath.Join(t.TempDir(), "config")), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	begin := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("zkx %v still running after 2 minutes; stderr:\n%s", args, stderr.String())
+	}
+	took := time.Since(begin)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, stderr.String(), took
+	case errors.As(err, &exit):
+		return exit.ExitCode(), stderr.String(), took
+	}
+	t.Fatal(err)
+	return 0, "", 0
+}
+
+// TestExplorerConnectScreen: while the explorer waits for a server that
+// does not answer, it says what it waits for, and q quits at once with
+// status 0.
+func TestExplorerConnectScreen(t *testing.T) {
+	bin := buildBinary(t)
+	for _, fake := range []string{"pings-only", "silent"} {
+		t.Run(fake, func(t *testing.T) {
+			c, _ := fakezk.Lookup(fake)
+			server := fakezk.New(t, c.Behaviour)
+			dir := t.TempDir()
+			stderr, exitFile := filepath.Join(dir, "stderr"), filepath.Join(dir, "exit")
+			m := newTmux(t, "connect")
+			m.start(bin + " --server " + server.Addr() + " 2>" + stderr + "; echo $? >" + exitFile)
+			want := map[string]string{"pings-only": "asking its first question (exists /)", "silent": "waiting for its answer to the session request"}[fake]
+			m.waitFor("the connecting screen", 10*time.Second, stderr, func(s string) bool {
+				return strings.Contains(s, "connecting to "+server.Addr()) && strings.Contains(s, want) && strings.Contains(s, "q quits")
+			})
+			begin := time.Now()
+			m.keys("q")
+			if code := m.waitExit(exitFile, stderr); code != "0" {
+				t.Fatalf("exit status %s after q", code)
+			}
+			if took := time.Since(begin); took > 2*time.Second {
+				t.Errorf("q took %v to quit", took)
+			} else {
+				t.Logf("q quit in %v", took.Round(time.Millisecond))
+			}
+		})
+	}
+}

@@ -1,0 +1,656 @@
+package recognize
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// lockSide is one contender of a mutex or a read-write lock, with the
+// rules its library may run by, the library's default first.
+type lockSide struct {
+	m      recMember
+	format string
+	role   string // read | write in a read-write lock, "" in a mutex
+	rules  []lockRule
+}
+
+// judged is a contender and what its library decides.
+type judged struct {
+	side lockSide
+	rule lockRule
+	v    verdict
+	c    Contender
+	// assumed: the library could run by another rule that decides
+	// otherwise, and nothing told which (see chooseRules).
+	assumed bool
+	// known: the rule is the only one, or the watch tables showed it
+	// (for this contender or another of its format).
+	known bool
+}
+
+// lock builds a mutex or a read-write lock from the lock nodes ms of a
+// directory, sorted by sequence number: of one layout or of several, which
+// are one queue then (the server numbers every child of a parent in one
+// sequence). Each contender is judged by its own library's rule
+// (lockview.go) over children, every child of the directory still there:
+// whether it holds, and which node it watches. Every contender that
+// believes it holds is a holder.
+func (rc *recognizer) lock(d recDir, ms []recMember, foreign []recName, children []string) *Lock {
+	sides := lockSides(d.path, ms)
+	l := &Lock{Path: d.path, Recipe: recMutex, Holders: []Contender{}, Waiters: []Contender{}}
+	for _, s := range sides {
+		if f := s.m.family(); s.role == "read" || f == rfCuratorRW || f == rfPlainRW {
+			l.Recipe = recRWLock
+		}
+	}
+	rw := l.Recipe == recRWLock
+	l.Format, l.Formats = lockFormat(sides)
+	b := rc.buildDir(d)
+	choices := b.chooseRules(sides, children, ms)
+	var js []judged
+	for i, s := range sides {
+		j := judged{side: s}
+		ch := choices[i]
+		j.rule, j.v, j.assumed = s.rules[ch.rule], ch.v, ch.note != ""
+		j.known = len(s.rules) == 1 || ch.evidence
+		note := ch.note
+		if j.v.holds {
+			j.c = b.holder(s.m, s.m.Name, "holder", true)
+		} else {
+			j.c = b.waiter(s.m, s.m.Name, j.v.watch, true)
+		}
+		j.c.Format, j.c.View = s.format, j.rule.view
+		if rw {
+			j.c.Kind = s.role
+		}
+		if note != "" {
+			b.warnf("%s", note)
+		}
+		if j.v.fails != "" {
+			b.warnf("%s %s (%s): %s", s.format, b.who(j.c), j.rule.view, j.v.fails)
+		}
+		js = append(js, j)
+	}
+	for _, j := range js {
+		if j.v.holds {
+			l.Holders = append(l.Holders, j.c)
+		} else {
+			l.Waiters = append(l.Waiters, j.c)
+		}
+	}
+	if l.Format == recFormatMixed {
+		b.warnMixed(js, children)
+	}
+	b.warnKazooReaders(js)
+	b.checkOrphans(ms, "")
+	b.checkForeign(foreign, "", l.Format+" "+l.Recipe)
+	b.checkWrap(namesOf(ms), "")
+	l.handovers = handovers(l, js, children)
+	for i := range l.Holders {
+		l.Holders[i].Next = nextOf(js, l.Holders[i].Node, children)
+	}
+	l.Warnings, l.Alarms = b.warn, b.alarms
+	var sure []Contender // holders whose rule is known, or does not matter
+	var unsure []string
+	for _, j := range js {
+		switch {
+		case j.v.holds && !j.assumed:
+			sure = append(sure, j.c)
+		case j.v.holds:
+			unsure = append(unsure, j.side.format+" "+j.c.Node)
+		}
+	}
+	switch broken := brokenText(l.Holders); {
+	case broken == "":
+	case brokenText(sure) != "":
+		l.Broken = true
+		l.Warnings = append([]string{broken}, l.Warnings...)
+		l.Alarms = append([]Alarm{{Kind: AlarmTwoHolders, Text: broken}}, l.Alarms...)
+	default:
+		// The second holder holds only by a rule zkx had to assume.
+		who := strings.Join(unsure, " and ") + " hold only if they run by their libraries' defaults"
+		if len(unsure) == 1 {
+			who = unsure[0] + " holds only if it runs by its library's default"
+		}
+		maybe := fmt.Sprintf("maybe %s: %s, which zkx cannot confirm without the servers' watch tables", broken, who)
+		l.MaybeBroken = true
+		l.Warnings = append([]string{maybe}, l.Warnings...)
+		l.Alarms = append([]Alarm{{Kind: AlarmMaybeTwoHolders, Text: maybe}}, l.Alarms...)
+	}
+	return l
+}
+
+// lockSides gives every lock node its format, role and the rules its
+// library may run by. zkx's own nodes are format zkx in Curator's layout
+// (its default) and kazoo in Kazoo's (what zkx writes to join the lock),
+// judged by zkx's rules either way.
+func lockSides(dir string, ms []recMember) []lockSide {
+	readers, kazooReaders := false, false
+	var exclusive, shared []string // other layouts' markers, for Kazoo's extra_lock_patterns
+	generic := map[string]recName{}
+	for _, m := range ms {
+		switch m.Kind {
+		case rkKazooRead:
+			kazooReaders = true
+		case rkCuratorLock, rkGoZKLock:
+			exclusive = appendNew(exclusive, "-lock-")
+		case rkCuratorWrite:
+			exclusive = appendNew(exclusive, "__WRIT__")
+		case rkCuratorRead:
+			shared = appendNew(shared, "__READ__")
+		}
+		if m.role() == "read" {
+			readers = true
+		}
+		if f := m.family(); f == rfPlainLock || f == rfPlainRW || f == rfGeneric {
+			generic[m.Name] = m.recName
+		}
+	}
+	sides := make([]lockSide, 0, len(ms))
+	for _, m := range ms {
+		s := lockSide{m: m, format: m.format()}
+		zkx := isZkxIdentity(m.data)
+		switch m.Kind {
+		case rkCuratorLock:
+			if zkx {
+				s.format, s.rules = recFormatZkx, []lockRule{zkxRule("zkx Mutex", []string{"lock-"}, "", false)}
+			} else {
+				s.rules = []lockRule{curatorMutexRule()}
+			}
+		case rkGoZKLock:
+			s.rules = []lockRule{goZooKeeperRule()}
+		case rkCuratorRead, rkCuratorWrite:
+			s.role = m.role()
+			if zkx {
+				s.format = recFormatZkx
+				s.rules = []lockRule{zkxRule("zkx RWMutex "+rwSide(s.role), []string{"__READ__", "__WRIT__"}, "__WRIT__", s.role == "read")}
+			} else if s.role == "read" {
+				s.rules = []lockRule{curatorReaderRule()}
+			} else {
+				s.rules = []lockRule{curatorWriterRule()}
+			}
+		case rkKazooLock:
+			if readers {
+				s.role = "write"
+			}
+			switch {
+			case zkx && kazooReaders:
+				s.rules = []lockRule{zkxRule("zkx RWMutex writer (Kazoo layout)", []string{"__rlock__", "__lock__"}, "__lock__", false)}
+			case zkx:
+				s.rules = []lockRule{zkxRule("zkx Mutex (Kazoo layout)", []string{"__lock__"}, "", false)}
+			default:
+				// Lock and WriteLock write the same names; with readers
+				// about, the lock is a read-write one, whose exclusive side
+				// is WriteLock.
+				class, patterns := "Lock", []string{"__lock__"}
+				if kazooReaders {
+					class, patterns = "WriteLock", []string{"__lock__", "__rlock__"}
+				}
+				s.rules = []lockRule{kazooRule(class, patterns, nil)}
+				if extra := append(append([]string{}, exclusive...), shared...); len(extra) > 0 {
+					s.rules = append(s.rules, kazooRule(class, patterns, extra))
+				}
+			}
+		case rkKazooRead:
+			s.role = "read"
+			if zkx {
+				s.rules = []lockRule{zkxRule("zkx RWMutex reader (Kazoo layout)", []string{"__rlock__", "__lock__"}, "__lock__", true)}
+				break
+			}
+			s.rules = []lockRule{kazooRule("ReadLock", []string{"__lock__"}, nil)}
+			if len(exclusive) > 0 {
+				s.rules = append(s.rules, kazooRule("ReadLock", []string{"__lock__"}, exclusive))
+			}
+		case rkZKWriteLock:
+			s.rules = []lockRule{zkWriteLockRule(dir)}
+		default: // the plain layouts of tutorials, and any sequential name
+			s.role = m.role()
+			s.rules = []lockRule{genericRule(generic, s.role == "read")}
+		}
+		if !readers && s.role != "read" && m.family() != rfCuratorRW && m.family() != rfPlainRW {
+			s.role = ""
+		}
+		sides = append(sides, s)
+	}
+	return sides
+}
+
+func rwSide(role string) string {
+	if role == "read" {
+		return "reader"
+	}
+	return "writer"
+}
+
+func appendNew(ss []string, s string) []string {
+	for _, have := range ss {
+		if have == s {
+			return ss
+		}
+	}
+	return append(ss, s)
+}
+
+// recFormatMixed is the format of a lock whose contenders are of several
+// layouts.
+const recFormatMixed = "mixed"
+
+// lockFormat is the lock's format: its contenders' when they share one
+// layout (zkx's own when every one is zkx's, as zkx writes Curator's and
+// Kazoo's layouts), else mixed with the formats listed.
+func lockFormat(sides []lockSide) (string, []string) {
+	formats := map[string]bool{}
+	layouts := map[string]bool{}
+	for _, s := range sides {
+		formats[s.format] = true
+		layouts[s.m.format()] = true
+	}
+	switch {
+	case len(formats) == 1:
+		for f := range formats {
+			return f, nil
+		}
+	case len(layouts) == 1:
+		for f := range layouts {
+			return f, nil // zkx's nodes among another library's, in its layout
+		}
+	case len(sides) == 0:
+		return recFormatGeneric, nil
+	}
+	list := make([]string, 0, len(formats))
+	for f := range formats {
+		list = append(list, f)
+	}
+	sort.Strings(list)
+	return recFormatMixed, list
+}
+
+// knownAt is the children m's library may have seen when it last
+// decided: every child but the lock nodes created after m. A contender
+// that held goes on holding whatever comes after it; one that waits
+// decides again when what it watches goes, among the children then, which
+// the children now stand for.
+func knownAt(children []string, ms []recMember, m recMember) []string {
+	newer := map[string]bool{}
+	for _, o := range ms {
+		if o.stat.Czxid > m.stat.Czxid {
+			newer[o.Name] = true
+		}
+	}
+	if len(newer) == 0 {
+		return children
+	}
+	out := make([]string, 0, len(children)-len(newer))
+	for _, c := range children {
+		if !newer[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// decide is a rule's verdict for a contender: it holds when the rule let
+// it in over the children it knew when it last decided (older), and
+// otherwise waits for what the rule names among the children now.
+func decide(r lockRule, children, older []string, self string) verdict {
+	then := r.decide(older, self)
+	if then.holds || then.fails != "" {
+		return then
+	}
+	if now := r.decide(children, self); !now.holds {
+		return now
+	}
+	return then
+}
+
+// choice is the rule a contender is judged by (an index into its rules),
+// its verdict, and a note when the choice is a guess that matters.
+type choice struct {
+	rule int
+	v    verdict
+	note string
+	// evidence: the servers' watch tables showed which rule it (or
+	// another contender of its format) runs by.
+	evidence bool
+}
+
+// chooseRules decides, for every contender, which of the rules its library
+// may run by it runs by. When they agree on what it does now, it does not
+// matter now; it is taken to run as the contenders of its format whose
+// rule is known do (a process configures all its locks alike), else by its
+// library's default. When they disagree, the servers' watch tables tell:
+// the rule whose predecessor the session watches, or, when the tables show
+// it watching none of them, the rule by which it holds. Without them the
+// default is taken, and the note says what else it may be.
+func (b *recBuild) chooseRules(sides []lockSide, children []string, ms []recMember) []choice {
+	out := make([]choice, len(sides))
+	verdicts := make([][]verdict, len(sides))
+	known := map[string]int{} // format → the rule contenders of it are seen to run by
+	for i, s := range sides {
+		older := knownAt(children, ms, s.m)
+		vs := make([]verdict, len(s.rules))
+		for k, r := range s.rules {
+			vs[k] = decide(r, children, older, s.m.Name)
+		}
+		verdicts[i] = vs
+		out[i] = b.chooseRule(s, vs)
+		if out[i].evidence {
+			known[s.format] = out[i].rule
+		}
+	}
+	for i, s := range sides {
+		if out[i].evidence || out[i].note != "" {
+			continue
+		}
+		if k, ok := known[s.format]; ok && k < len(s.rules) && verdicts[i][k] == out[i].v {
+			out[i].rule, out[i].evidence = k, true
+		}
+	}
+	return out
+}
+
+// chooseRule picks one contender's rule from its verdicts by each.
+func (b *recBuild) chooseRule(s lockSide, vs []verdict) choice {
+	alt := -1
+	for i := 1; i < len(vs); i++ {
+		if vs[i] != vs[0] {
+			alt = i
+			break
+		}
+	}
+	if alt < 0 {
+		return choice{v: vs[0]}
+	}
+	why := "the servers' watch tables were not read"
+	if t := b.rc.opts.Tables; t != nil && s.m.session() != 0 {
+		why = "the servers' watch tables do not say"
+		allKnown := true
+		for i, v := range vs {
+			if v.holds || v.watch == "" {
+				continue
+			}
+			watching, known := t.Watches(s.m.session(), ContenderPath(b.path, v.watch))
+			if watching {
+				return choice{rule: i, v: v, evidence: true}
+			}
+			allKnown = allKnown && known
+		}
+		// A session without a connection has no watches in any table:
+		// its silence there tells nothing.
+		if connected, known := t.Connected(s.m.session()); allKnown && connected && known {
+			for i, v := range vs {
+				if v.holds {
+					return choice{rule: i, v: v, evidence: true} // it watches none of the nodes it would wait for
+				}
+			}
+		}
+	}
+	note := fmt.Sprintf("%s %s: zkx cannot tell whether it runs as %s or as %s (%s); shown as the first, by which it would %s; as the second it would %s",
+		s.format, s.m.Name, s.rules[0].view, s.rules[alt].view, why, vs[0].text(), vs[alt].text())
+	return choice{v: vs[0], note: note}
+}
+
+// text says what a verdict means in a sentence.
+func (v verdict) text() string {
+	switch {
+	case v.fails != "":
+		return "fail: " + v.fails
+	case v.holds:
+		return "hold the lock"
+	}
+	return "wait for " + v.watch
+}
+
+// does says what a verdict means, after a subject.
+func (v verdict) does() string {
+	switch {
+	case v.fails != "":
+		return "fails: " + v.fails
+	case v.holds:
+		return "holds the lock"
+	}
+	return "waits for " + BareName(v.watch)
+}
+
+// brokenText is the warning for more holders than the lock lets in: two
+// holders of which one is exclusive (a mutex holder, a writer). "" when
+// the holders may share the lock.
+func brokenText(holders []Contender) string {
+	exclusive := false
+	for _, h := range holders {
+		exclusive = exclusive || h.Kind != "read"
+	}
+	if len(holders) < 2 || !exclusive {
+		return ""
+	}
+	var who []string
+	for _, h := range holders {
+		w := h.Format
+		switch h.Kind {
+		case "write":
+			w += " writer"
+		case "read":
+			w += " reader"
+		}
+		who = append(who, fmt.Sprintf("%s %s (session %s)", w, h.Node, h.Session))
+	}
+	return fmt.Sprintf("%s holders: mutual exclusion is broken: %s each believe they hold the lock", countWord(len(holders)), strings.Join(who, " and "))
+}
+
+func countWord(n int) string {
+	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
+	if n < len(words) {
+		return words[n]
+	}
+	return fmt.Sprint(n)
+}
+
+// recMixedBlindChecks bounds the waiters whose blind spots a mixed lock's
+// warnings look for.
+const recMixedBlindChecks = 64
+
+// warnMixed says what goes wrong where contenders of several libraries
+// share a lock: which library does not count which other one's nodes
+// queued before its own (judged pair by pair by the library's own rule),
+// and, for each waiter that does not, that it will take the lock while
+// that node may still hold. Libraries that see each other in sequence
+// order need no warning: the format says mixed.
+func (b *recBuild) warnMixed(js []judged, children []string) {
+	members := map[string]bool{}
+	for _, j := range js {
+		members[j.side.m.Name] = true
+	}
+	var others []string // children that are not lock nodes
+	for _, c := range children {
+		if !members[c] {
+			others = append(others, c)
+		}
+	}
+	type blindSpot struct{ j, before judged }
+	var spots []blindSpot
+	for i, j := range js {
+		if j.v.fails != "" || i >= recMixedBlindChecks {
+			continue
+		}
+		for _, before := range js[:i] {
+			if before.side.format == j.side.format {
+				continue
+			}
+			pair := append(append([]string{}, others...), before.side.m.Name, j.side.m.Name)
+			if j.rule.decide(pair, j.side.m.Name).holds {
+				spots = append(spots, blindSpot{j, before})
+				break
+			}
+		}
+	}
+	if len(spots) == 0 {
+		return
+	}
+	counts := map[string]int{}
+	var order []string
+	for _, j := range js {
+		if counts[j.side.format] == 0 {
+			order = append(order, j.side.format)
+		}
+		counts[j.side.format]++
+	}
+	var parts, blind []string
+	for _, f := range order {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[f], f))
+	}
+	seen := map[string]bool{}
+	for _, sp := range spots {
+		if v := sp.j.rule.view; !seen[v] && sp.j.rule.blind != "" {
+			seen[v] = true
+			blind = append(blind, v+" "+sp.j.rule.blind)
+		}
+	}
+	text := fmt.Sprintf("mixed layouts: %s contenders in one queue (the server numbers every child of a directory in one sequence), but not every library counts the others' nodes", strings.Join(parts, " and "))
+	if len(blind) > 0 {
+		text += ": " + strings.Join(blind, "; ")
+	}
+	b.warnf("%s", text)
+	for _, sp := range spots {
+		if sp.j.v.holds {
+			continue // a holder: brokenText names it when the other holds too
+		}
+		unless := ""
+		if !sp.j.known {
+			unless = " (if it runs as " + sp.j.rule.view + ", its library's default)"
+		}
+		b.warnf("%s waiter %s%s does not count %s %s, queued before it: once what it waits for goes, it takes the lock even while %s holds",
+			sp.j.side.format, b.who(sp.j.c), unless, sp.before.side.format, sp.before.side.m.Name, sp.before.side.m.Name)
+	}
+}
+
+// warnKazooReaders warns about waiting Kazoo readers whose writer is
+// queued after them: Kazoo 2.8's ReadLock waits for the highest writer in
+// the directory rather than the nearest one below it (python-zk/kazoo#649),
+// so it waits for a writer that waits for it.
+func (b *recBuild) warnKazooReaders(js []judged) {
+	seqOf := map[string]int32{}
+	for _, j := range js {
+		seqOf[j.side.m.Name] = j.side.m.Seq
+	}
+	for _, j := range js {
+		if j.side.m.Kind != rkKazooRead || j.side.format != recFormatKazoo || j.v.holds || j.v.watch == "" {
+			continue
+		}
+		if s, ok := seqOf[j.v.watch]; ok && s > j.side.m.Seq {
+			b.warnf("reader %s waits with writer %s queued behind it: Kazoo 2.8's ReadLock waits for the highest writer (python-zk/kazoo#649) and deadlocks here", j.side.m.Name, j.v.watch)
+		}
+	}
+}
+
+// nextOf is who holds once holder's node is deleted: the waiters watching
+// it whose rule then finds nothing before them.
+func nextOf(js []judged, holder string, children []string) []string {
+	after := without(children, holder)
+	var next []string
+	for _, j := range js {
+		if !j.v.holds && j.v.watch == holder && j.rule.decide(after, j.side.m.Name).holds {
+			next = append(next, j.side.m.Name)
+		}
+	}
+	return next
+}
+
+func without(names []string, drop string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if n != drop {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// handovers says, for each holder, what happens when its node is deleted:
+// the waiters watching it wake; each takes the lock if its rule then finds
+// nothing before it, else watches another node.
+func handovers(l *Lock, js []judged, children []string) map[string]string {
+	out := map[string]string{}
+	for _, h := range l.Holders {
+		after := without(children, h.Node)
+		var takes, waits []string
+		for _, j := range js {
+			if j.v.holds || j.v.watch != h.Node {
+				continue
+			}
+			v := j.rule.decide(after, j.side.m.Name)
+			who := contenderName(j.c)
+			switch {
+			case v.holds:
+				takes = append(takes, who)
+			default:
+				waits = append(waits, fmt.Sprintf("%s wakes and then %s", who, v.does()))
+			}
+		}
+		var others []string
+		for _, o := range l.Holders {
+			if o.Node != h.Node {
+				others = append(others, contenderName(o))
+			}
+		}
+		var text string
+		switch {
+		case len(takes) == 1:
+			text = takes[0] + " takes over: its watch on this node fires, and by its library's rule nothing is before it then"
+		case len(takes) > 1:
+			text = strings.Join(takes, " and ") + " take over: their watches on this node fire, and by their libraries' rules nothing is before them then"
+		case len(waits) > 0:
+			text = "nobody at once: " + strings.Join(waits, "; ")
+		case len(l.Waiters) == 0 && len(others) == 0:
+			text = "nobody waits: the lock is free"
+		case len(l.Waiters) == 0:
+			text = "nobody waits"
+		default:
+			text = "nobody wakes: no waiter watches this node"
+		}
+		if len(takes) > 0 && len(waits) > 0 {
+			text += "; " + strings.Join(waits, "; ")
+		}
+		if len(others) > 0 {
+			text += "; " + strings.Join(others, " and ") + " still holds"
+		}
+		out[h.Node] = text
+	}
+	return out
+}
+
+// contenderName names a contender in a sentence: its format, its node's
+// short name, its session.
+func contenderName(c Contender) string {
+	s := c.Format + " " + BareName(c.Node)
+	if c.Session != "" {
+		s += " (session " + c.Session + ")"
+	}
+	return s
+}
+
+// Handover says what happens when the holder's node is deleted, by the
+// model: who takes over (the waiters whose watch fires and whose library
+// then finds nothing before them), or why nobody does. "" for a node that
+// is not a holder's.
+func (l *Lock) Handover(node string) string { return l.handovers[node] }
+
+// Handover says what happens when the leader's node is deleted: the
+// candidate watching it leads (every election recognised is a chain).
+func (e *Election) Handover(node string) string {
+	if e.Leader == nil || e.Leader.Node != node {
+		return ""
+	}
+	for _, c := range e.Candidates {
+		if c.WaitsFor == node {
+			if c.Node == "" {
+				return fmt.Sprintf("one of the %d sessions watching it, whichever creates it first", len(e.Candidates))
+			}
+			return contenderName(c) + " takes over: its watch on this node fires, and nothing is before it then"
+		}
+	}
+	if len(e.Candidates) == 0 {
+		return "nobody is in line: the election has no leader until someone stands"
+	}
+	return "nobody wakes: no candidate watches this node"
+}
