@@ -221,7 +221,16 @@ func (p *Past) rebuild(target int64, stop func(txnlog.Entry) bool) error {
 	if p.loading != nil {
 		done = p.loading()
 	}
-	info, err := p.arch.loadSnapshotFor(p.st, target, nil, &p.problems)
+	var info snapshotInfo
+	var err error
+	if target > 0 {
+		// A snapshot before the moment rather than at it: replaying the
+		// moment's own transaction tells what it was.
+		info, err = p.arch.loadSnapshotFor(p.st, target-1, nil, &p.problems)
+	}
+	if target <= 0 || err != nil {
+		info, err = p.arch.loadSnapshotFor(p.st, target, nil, &p.problems)
+	}
 	done()
 	if err != nil {
 		return err

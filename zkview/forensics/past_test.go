@@ -119,3 +119,34 @@ func TestPastAtATime(t *testing.T) {
 		t.Error("opened an hour before the first transaction")
 	}
 }
+
+// TestPastAtASnapshotsZxid opens the past at the zxid a snapshot was
+// taken at: the moment's own transaction is told (it is replayed from an
+// earlier snapshot), and the tree is the one after it.
+func TestPastAtASnapshotsZxid(t *testing.T) {
+	want := map[int64]uint64{}
+	replayAll(t, fixtureDir, func(s *Step, st *memStore) { want[s.Entry.Header.Zxid] = treeDigest(st) })
+	arch, err := OpenArchive(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, snap := range arch.Dir.Snapshots {
+		if snap.Zxid == 0 {
+			continue
+		}
+		p, err := OpenPast(fixtureDir, Moment{Zxid: snap.Zxid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos := p.Position()
+		if pos.Zxid != snap.Zxid || pos.Txn == nil || pos.Txn.Zxid != snap.Zxid || servedDigest(p) != want[snap.Zxid] {
+			t.Errorf("at %s's zxid: position %+v", snap.Path, pos)
+		}
+		p.Close()
+		checked++
+	}
+	if checked < 2 {
+		t.Errorf("the fixtures have %d snapshots after the first", checked)
+	}
+}
