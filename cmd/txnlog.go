@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -240,26 +241,21 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 		tw := newTxnTable(out)
 		write = func(t *forensics.Transaction, _ string) error { return tw.write(t) }
 	}
-	logs := txnlog.OpenFiles(paths)
-	defer logs.Close()
 	var problems []error
-	for {
-		e, err := logs.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			problems = append(problems, err)
-			out.Flush()
-			fmt.Fprintln(cmd.ErrOrStderr(), "zkx txnlog:", err)
-			continue
-		}
-		t := forensics.Describe(e)
-		if !tf.keep(&t) {
-			continue
-		}
-		if err := write(&t, logs.File()); err != nil {
-			return err
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel() // a write that fails ends the reading too
+	for batch := range readTransactions(ctx, paths, &tf) {
+		for i := range batch {
+			item := &batch[i]
+			if item.err != nil {
+				problems = append(problems, item.err)
+				out.Flush()
+				fmt.Fprintln(cmd.ErrOrStderr(), "zkx txnlog:", item.err)
+				continue
+			}
+			if err := write(&item.txn, item.file); err != nil {
+				return err
+			}
 		}
 	}
 	if err := out.Flush(); err != nil {
@@ -269,6 +265,58 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 		return &partialError{fmt.Errorf("%s in the logs, read past (each reported above with its file and offset)", plural(len(problems), "problem"))}
 	}
 	return nil
+}
+
+// txnItem is a transaction read and kept by the filters, or a problem
+// read past.
+type txnItem struct {
+	txn  forensics.Transaction
+	file string
+	err  error
+}
+
+// txnBatch is how many transactions go to the writer at a time.
+const txnBatch = 512
+
+// readTransactions reads, decodes and filters the logs on a goroutine of
+// its own, sending batches in log order while the caller writes the ones
+// before: reading and writing a large log overlap on two cores. The
+// channel closes at the end of the logs, or when ctx ends.
+func readTransactions(ctx context.Context, paths []string, tf *txnFilter) <-chan []txnItem {
+	out := make(chan []txnItem, 8)
+	go func() {
+		defer close(out)
+		logs := txnlog.OpenFiles(paths)
+		defer logs.Close()
+		batch := make([]txnItem, 0, txnBatch)
+		send := func() bool {
+			select {
+			case out <- batch:
+				batch = make([]txnItem, 0, txnBatch)
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for {
+			e, err := logs.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				batch = append(batch, txnItem{err: err})
+			} else if t := forensics.Describe(e); tf.keep(&t) {
+				batch = append(batch, txnItem{txn: t, file: logs.File()})
+			}
+			if len(batch) == txnBatch && !send() {
+				return
+			}
+		}
+		if len(batch) > 0 {
+			send()
+		}
+	}()
+	return out
 }
 
 // txnTable writes transactions as a table streaming: fixed columns, so
