@@ -35,6 +35,19 @@ func TestPastExplorerSteps(t *testing.T) {
 	m.waitFor("the past's header", 30*time.Second, stderr, func(s string) bool {
 		return strings.Contains(s, "past of") && strings.Contains(s, "zxid "+chain+" ") && strings.Contains(s, "READ-ONLY")
 	})
+	// The tree's count of the lock's nodes follows a step and a step back
+	// (stats older than those on screen are taken too).
+	m.waitFor("three nodes in the lock at "+chain, 10*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "curator-lock  3 [lock")
+	})
+	m.keys(">")
+	m.waitFor("two after A's release", 10*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "curator-lock  2 [lock")
+	})
+	m.keys("<")
+	m.waitFor("three again, back at "+chain, 10*time.Second, stderr, func(s string) bool {
+		return strings.Contains(s, "curator-lock  3 [lock") && strings.Contains(s, "zxid "+chain+" ")
+	})
 	m.keys(":locks /pm", "Enter")
 	m.waitFor("the locks list", 10*time.Second, stderr, func(s string) bool {
 		return strings.Contains(s, "1 lock under /pm") && strings.Contains(s, "› /pm/curator-lock")

@@ -112,6 +112,7 @@ func New(cfg Config) *App {
 	}
 	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo, past: cfg.Past}
 	if a.past != nil {
+		ctx.Past = true
 		a.pastOpened()
 	}
 	switch {

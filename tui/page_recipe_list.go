@@ -443,5 +443,5 @@ func (p *recipeListPage) notes() []string {
 	if err != nil && in == nil {
 		out = append(out, st.Warning.Render("⚠ no server tables ("+firstLine(err.Error())+"): client addresses and watches unknown"))
 	}
-	return append(out, introNotes(st, in, err)...)
+	return append(out, introNotes(p.ctx, in, err)...)
 }

@@ -191,7 +191,7 @@ func (p *serverPage) headLines() int {
 	return 1 + min(len(p.notes()), 3)
 }
 
-func (p *serverPage) notes() []string { return introNotes(p.ctx.Styles, p.poll.last, p.poll.err) }
+func (p *serverPage) notes() []string { return introNotes(p.ctx, p.poll.last, p.poll.err) }
 
 func (p *serverPage) summary() string {
 	st := p.ctx.Styles

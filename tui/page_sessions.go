@@ -352,7 +352,7 @@ func connectionsRead(in *introspect.Snapshot) bool {
 // notes are what the servers would not tell and how to let zkx read it,
 // and a failed last ask.
 func (p *sessionsPage) notes() []string {
-	notes := introNotes(p.ctx.Styles, p.poll.last, p.poll.err)
+	notes := introNotes(p.ctx, p.poll.last, p.poll.err)
 	if p.treeErr != nil {
 		notes = append(notes, p.ctx.Styles.Warning.Render("⚠ the read of the tree's ephemeral nodes ended early: "+firstLine(p.treeErr.Error())))
 	}
@@ -379,7 +379,8 @@ func membersText(in *introspect.Snapshot) string {
 // introNotes are the refusals and problems of an introspection, how to
 // let zkx read what is refused, and the failure of the last ask when it
 // failed after an earlier answer.
-func introNotes(st theme.Styles, in *introspect.Snapshot, err error) []string {
+func introNotes(ctx *Shared, in *introspect.Snapshot, err error) []string {
+	st := ctx.Styles
 	var out []string
 	if err != nil && in != nil {
 		out = append(out, st.Error.Render("✗ the last ask failed, showing the one before: "+firstLine(err.Error())))
@@ -392,7 +393,7 @@ func introNotes(st theme.Styles, in *introspect.Snapshot, err error) []string {
 	} else if line != "" {
 		out = append(out, st.Dim.Render(line))
 	}
-	if remedy := in.TablesRemedy(adminHow); remedy != "" {
+	if remedy := in.TablesRemedy(adminHow); remedy != "" && !ctx.Past {
 		out = append(out, st.Dim.Render("To read them: "+remedy))
 	}
 	for _, pr := range in.OtherProblems() {

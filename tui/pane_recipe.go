@@ -503,7 +503,7 @@ func (v *recipePane) tablesLines(now time.Time) []string {
 	if line := v.tables.SourcesLine(); line != "" {
 		out = append(out, st.Dim.Render(line))
 	}
-	if remedy := v.tables.TablesRemedy(adminHow); remedy != "" {
+	if remedy := v.tables.TablesRemedy(adminHow); remedy != "" && !v.ctx.Past {
 		out = append(out, st.Dim.Render(remedy))
 	}
 	return out

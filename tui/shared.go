@@ -38,6 +38,9 @@ type Shared struct {
 	Styles   theme.Styles
 	Keys     Keys
 	ReadOnly bool
+	// Past is set on a data directory's past (Config.Past): the servers'
+	// tables are not on disk, so no page tells how to let zkx read them.
+	Past bool
 	// Now is the clock of durations on screen; tests fix it.
 	Now func() time.Time
 

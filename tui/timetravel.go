@@ -132,6 +132,10 @@ func (a *App) pastMoved(msg pastMovedMsg) tea.Cmd {
 		a.status = statusMsg{text: "step: " + msg.err.Error(), err: true}
 	default:
 		a.status = statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}
+		// The pages read what they show again, as on ctrl+r: a step back
+		// brings stats older than those on screen, which a page that
+		// trusts zxids only to grow would take for stale.
+		return tea.Batch(next, a.broadcast(refreshMsg{}))
 	}
 	return next
 }
