@@ -38,9 +38,6 @@ func encodeACLs(e *Encoder, acls []ACL) {
 // null reads as nil. The transaction log's records (package txnlog) use it.
 func ReadACLs(d *Decoder) []ACL { return decodeACLs(d) }
 
-// WriteACLs writes a vector of ACLs.
-func WriteACLs(e *Encoder, acls []ACL) { encodeACLs(e, acls) }
-
 func decodeACLs(d *Decoder) []ACL {
 	n := d.Count(minACLSize)
 	if n == 0 {
