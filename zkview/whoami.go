@@ -9,9 +9,9 @@ import (
 	"github.com/zkx-dev/zkx/internal/zkwire"
 )
 
-// Identity is one identity the server holds for a session: its scheme
-// (ip, digest, sasl, x509, super) and user.
-type Identity struct {
+// ServerIdentity is one identity the server holds for a session: its
+// scheme (ip, digest, sasl, x509, super) and user, as whoAmI names them.
+type ServerIdentity struct {
 	Scheme string `json:"scheme"`
 	User   string `json:"user"`
 }
@@ -23,7 +23,7 @@ type Identity struct {
 type WhoAmI struct {
 	Known      bool
 	Server     string
-	Identities []Identity
+	Identities []ServerIdentity
 }
 
 // WhoAmI asks the server who it takes the client to be. go-zookeeper
@@ -51,7 +51,7 @@ func (c *Client) WhoAmI(ctx context.Context) (WhoAmI, error) {
 	}
 	out.Known = true
 	for _, ci := range resp.ClientInfo {
-		out.Identities = append(out.Identities, Identity{Scheme: ci.AuthScheme, User: ci.User})
+		out.Identities = append(out.Identities, ServerIdentity{Scheme: ci.AuthScheme, User: ci.User})
 	}
 	return out, nil
 }
