@@ -238,3 +238,22 @@ func (c *Client) ReadSystemNode(ctx context.Context, abs string) ([]byte, *zk.St
 	}
 	return c.getRaw(ctx, abs)
 }
+
+// QuotaText says usage against its limits in a few words: "3 of 5",
+// "3 of 5 (hard 10)", "3 (hard 10)", "3 (no limit)"; "? of 5" when the
+// server keeps no usage.
+func QuotaText(used, soft, hard int64, hasUsage bool) string {
+	u := strconv.FormatInt(used, 10)
+	if !hasUsage {
+		u = "?"
+	}
+	switch {
+	case soft >= 0 && hard >= 0:
+		return fmt.Sprintf("%s of %d (hard %d)", u, soft, hard)
+	case soft >= 0:
+		return fmt.Sprintf("%s of %d", u, soft)
+	case hard >= 0:
+		return fmt.Sprintf("%s (hard %d)", u, hard)
+	}
+	return u + " (no limit)"
+}

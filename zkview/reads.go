@@ -41,6 +41,9 @@ func IsNoAuth(err error) bool { return errors.Is(err, zk.ErrNoAuth) }
 // IsBadVersion reports whether a conditional write found another version.
 func IsBadVersion(err error) bool { return errors.Is(err, zk.ErrBadVersion) }
 
+// IsNodeExists reports whether a create found the node there already.
+func IsNodeExists(err error) bool { return errors.Is(err, zk.ErrNodeExists) }
+
 // IsNotEmpty reports whether a delete found children.
 func IsNotEmpty(err error) bool { return errors.Is(err, zk.ErrNotEmpty) }
 
