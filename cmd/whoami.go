@@ -78,4 +78,3 @@ func identitiesText(st cliout.Styles, who zkview.WhoAmI) string {
 	}
 	return strings.Join(parts, ", ")
 }
-

@@ -322,5 +322,5 @@ type emptySource struct{ root string }
 // EmptySource is a Source with no records under root.
 func EmptySource(root string) Source { return emptySource{root} }
 
-func (s emptySource) Root() string           { return s.root }
+func (s emptySource) Root() string          { return s.root }
 func (s emptySource) Next() (Record, error) { return Record{}, io.EOF }
