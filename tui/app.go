@@ -94,6 +94,7 @@ func New(cfg Config) *App {
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
+		Exec: tea.ExecProcess,
 	}
 	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo}
 	switch {

@@ -2,7 +2,10 @@ package tui
 
 import (
 	"context"
+	"os/exec"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/recipes"
 	"github.com/zkx-dev/zkx/tui/theme"
@@ -46,6 +49,10 @@ type Shared struct {
 
 	// DemoCap caps + on the demo page.
 	DemoCap DemoCap
+
+	// Exec runs a program on the terminal with the explorer suspended
+	// (tea.ExecProcess; tests run it without a terminal).
+	Exec func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd
 
 	// Width and Height are those of the page area below the header.
 	Width, Height int

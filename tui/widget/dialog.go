@@ -20,6 +20,21 @@ type Dialog struct {
 	MustType string
 	Problem  string
 	Submit   func(value string) tea.Cmd
+	// Choices, when set, make the dialog a question with several answers,
+	// one key each; Cancel (nil: nothing) runs on esc.
+	Choices []Choice
+	Cancel  func() tea.Cmd
+}
+
+// Choice is one answer of a question: its key, what it says, what it does.
+type Choice struct {
+	Key, Label string
+	Do         func() tea.Cmd
+}
+
+// Choose asks a question with several answers; esc runs cancel (may be nil).
+func Choose(title string, body []string, choices []Choice, cancel func() tea.Cmd) *Dialog {
+	return &Dialog{Title: title, Body: body, Choices: choices, Cancel: cancel}
 }
 
 func Confirm(title string, body []string, yes func() tea.Cmd) *Dialog {
@@ -32,6 +47,21 @@ func Ask(title string, body []string, prompt, initial string, submit func(string
 
 // update handles a key; done reports that the dialog closes.
 func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
+	if d.Choices != nil {
+		key := msg.String()
+		for _, c := range d.Choices {
+			if key == c.Key {
+				return c.Do(), true
+			}
+		}
+		if key == "esc" || key == "ctrl+c" {
+			if d.Cancel != nil {
+				return d.Cancel(), true
+			}
+			return nil, true
+		}
+		return nil, false
+	}
 	if d.Input == nil {
 		switch msg.String() {
 		case "y", "Y", "enter":
@@ -63,9 +93,17 @@ func (d *Dialog) View(st theme.Styles, width, height int) string {
 		lines = append(lines, ClipStyled(l, inner))
 	}
 	lines = append(lines, "")
-	if d.Input == nil {
+	switch {
+	case d.Choices != nil:
+		var hints []string
+		for _, c := range d.Choices {
+			hints = append(hints, st.HelpKey.Render(c.Key)+st.HelpDesc.Render(" "+c.Label))
+		}
+		hints = append(hints, st.HelpKey.Render("esc")+st.HelpDesc.Render(" cancel"))
+		lines = append(lines, ClipStyled(strings.Join(hints, "   "), inner))
+	case d.Input == nil:
 		lines = append(lines, st.HelpKey.Render("y")+st.HelpDesc.Render(" yes   ")+st.HelpKey.Render("n/esc")+st.HelpDesc.Render(" no"))
-	} else {
+	default:
 		lines = append(lines, d.Input.View(st, inner))
 		if d.Problem != "" {
 			lines = append(lines, st.Error.Render(d.Problem))
