@@ -32,7 +32,7 @@ type editorDoneMsg struct {
 type editSavedMsg struct {
 	s        *edit.Session
 	data     []byte // what was written, or refused
-	from     int32 // the version the save was conditional on
+	from     int32  // the version the save was conditional on
 	to       int32
 	conflict *edit.Conflict
 	err      error

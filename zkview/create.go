@@ -36,7 +36,9 @@ func (m CreateMode) String() string {
 }
 
 // CreateModes lists the modes, for a choice.
-func CreateModes() []CreateMode { return []CreateMode{Persistent, Sequential, Container, TTL, Ephemeral} }
+func CreateModes() []CreateMode {
+	return []CreateMode{Persistent, Sequential, Container, TTL, Ephemeral}
+}
 
 // ParseCreateMode reads a mode's name.
 func ParseCreateMode(s string) (CreateMode, error) {
