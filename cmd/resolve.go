@@ -51,15 +51,21 @@ func (g *globalOptions) forContext(name string) (*globalOptions, error) {
 
 // contextNames lists the contexts of the contexts file this command read.
 func (g *globalOptions) contextNames() ([]string, error) {
-	path := g.raw.config
-	if path == "" {
-		path = config.DefaultPath()
-	}
-	f, err := config.Load(path, g.raw.config != "")
+	f, err := g.contextsFile()
 	if err != nil {
 		return nil, err
 	}
 	return f.Names(), nil
+}
+
+// contextsFile reads the contexts file again (it may have changed since
+// the command started: the explorer lists it on each :ctx).
+func (g *globalOptions) contextsFile() (*config.File, error) {
+	path := g.raw.config
+	if path == "" {
+		path = config.DefaultPath()
+	}
+	return config.Load(path, g.raw.config != "")
 }
 
 func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) error {

@@ -90,6 +90,9 @@ func (t *Tree) Updates() <-chan []string { return t.updates }
 // Close stops the Tree; its watches fire once more into nothing.
 func (t *Tree) Close() { t.cancel() }
 
+// Done is closed when the Tree is.
+func (t *Tree) Done() <-chan struct{} { return t.ctx.Done() }
+
 // Get returns a copy of what the Tree knows of path.
 func (t *Tree) Get(path string) (NodeState, bool) {
 	t.mu.Lock()
