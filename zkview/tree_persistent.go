@@ -40,12 +40,12 @@ type treeWatch struct {
 
 // pathSub is one loader's interest in a node's events.
 type pathSub struct {
-	path   string
-	side   historySide
-	wake   chan struct{} // has a value when an event came
-	stop   chan struct{} // closed when the loader is let go of
-	lost   chan struct{} // closed when the watch session ends
-	once   sync.Once
+	path string
+	side historySide
+	wake chan struct{} // has a value when an event came
+	stop chan struct{} // closed when the loader is let go of
+	lost chan struct{} // closed when the watch session ends
+	once sync.Once
 }
 
 func newTreeWatch(t *Tree, oneShot bool) *treeWatch {
