@@ -72,7 +72,9 @@ func (h *header) view(st theme.Styles, width int) string {
 	}
 	line := strings.Join(parts, label("  │  "))
 	if h.readOnly {
+		// The badge always shows: the rest gives way to it.
 		badge := st.Badge.Render("READ-ONLY")
+		line = widget.Fit(line, max(width-lipgloss.Width(badge)-1, 0))
 		gap := width - lipgloss.Width(line) - lipgloss.Width(badge)
 		if gap < 1 {
 			gap = 1

@@ -86,8 +86,6 @@ func (b *treePage) HelpNotes() []string {
 			zkview.HistoryPerNode, zkview.HistoryNodes),
 		"ZooKeeper does not say who made a change: only an ephemeral's creation or deletion names a session (its owner). ≈: when zkx saw it.",
 		"Counts of collapsed rows on screen stay live (a children watch each).",
-		"e: the data in $ZKX_EDITOR, $EDITOR or vi; JSON must stay JSON; written only if the node did not change meanwhile (else you see their change and choose). Binary data is not edited.",
-		"n: persistent, sequential, container, TTL (servers with extendedTypesEnabled) or ephemeral (dies with zkx's session).",
 	}
 }
 

@@ -46,8 +46,8 @@ func TestHistoryTab(t *testing.T) {
 	// No settle: with the clock fixed, the row whose count moved flashes
 	// for ever, and frames keep coming. The screen is complete once the
 	// row's live count is back to none.
-	s := d.waitFor("the removal, and the count back", func(s string) bool {
-		return strings.Contains(s, "−feature-x") && !strings.Contains(s, "config  1")
+	s := d.waitFor("the removal, the count back and the header at the removal's zxid", func(s string) bool {
+		return strings.Contains(s, "−feature-x") && strings.Contains(s, "›      config ") && strings.Contains(s, "zxid 0x8")
 	})
 	goldenScreen(t, s)
 

@@ -90,7 +90,8 @@ func (d *Dialog) View(st theme.Styles, width, height int) string {
 	inner := min(max(width-8, 20), 90)
 	lines := []string{st.Title.Render(d.Title), ""}
 	for _, l := range d.Body {
-		lines = append(lines, ClipStyled(l, inner))
+		// Wrapped at spaces, not cut: an error's words all matter.
+		lines = append(lines, strings.Split(lipgloss.Wrap(l, inner, ""), "\n")...)
 	}
 	lines = append(lines, "")
 	switch {
