@@ -92,6 +92,29 @@ func describeChanges(cs []Change) string {
 	return strings.Join(parts, "; ")
 }
 
+// warmUp writes (write(0), write(1), …) until a follower reports a change:
+// its first read, which set its watch, has happened.
+func warmUp(t *testing.T, l *changeLog, write func(i int)) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for i := 0; ; i++ {
+		write(i)
+		select {
+		case <-l.wake:
+		case <-time.After(200 * time.Millisecond):
+		}
+		l.mu.Lock()
+		n := len(l.got)
+		l.mu.Unlock()
+		if n > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the follower reported nothing")
+		}
+	}
+}
+
 // burst writes, in ONE transaction, n creations and deletions of children
 // of base and n data changes of base/x: every change has the same zxid,
 // so no one-shot watch can be set again in between.
@@ -143,18 +166,47 @@ func TestFollowRecursiveLosesNothing(t *testing.T) {
 		go func() { _ = c.Follow(ctx, base+"/x", false, oneShot.add) }()
 		kids := newChangeLog()
 		go func() { _ = c.Follow(ctx, base, true, kids.add) }()
-
-		makeTree(t, c, base, "/x/ready")
-		rec.waitFor(t, 1)
 		w, _ := c.Writer()
+		// The one-shot followers set their watches with their first
+		// reads, which the test cannot see: write until each reports.
+		warmUp(t, oneShot, func(i int) {
+			if _, err := w.Set(ctx, base+"/x", []byte(fmt.Sprint("warm-up ", i)), -1); err != nil {
+				t.Fatal(err)
+			}
+		})
+		warmUp(t, kids, func(i int) { makeTree(t, c, base, fmt.Sprintf("/k%d", i)) })
+		// The recursive follower has seen every warm-up once it reports a
+		// last marker write.
+		makeTree(t, c, base, "/x/ready")
+		for {
+			got := rec.waitFor(t, 1)
+			if last := got[len(got)-1]; last.Kind == ChangeCreated && last.Path == base+"/x/ready" {
+				break
+			}
+			rec.waitFor(t, len(got)+1)
+		}
 		if _, err := w.Set(ctx, base+"/x", []byte("before"), -1); err != nil {
 			t.Fatal(err)
 		}
-		oneShot.waitFor(t, 1)
+		seen := len(oneShot.waitFor(t, 1))
+		for string(oneShot.waitFor(t, seen)[seen-1].New) != "before" {
+			seen = len(oneShot.waitFor(t, seen+1))
+		}
+		var start int
+		var before int32
+		for { // the recursive follower reports "before" too: the burst's changes come after it
+			got := rec.waitFor(t, 1)
+			if last := got[len(got)-1]; last.Kind == ChangeData && string(last.New) == "before" {
+				start, before = len(got), last.Version
+				break
+			}
+			rec.waitFor(t, len(got)+1)
+		}
+		kidsBefore := len(kids.waitFor(t, 1))
 
 		const n = 40
 		burst(t, c, base, n)
-		got := rec.waitFor(t, 2+3*n)[2:]
+		got := rec.waitFor(t, start+3*n)[start:]
 		for i := range n {
 			p := fmt.Sprintf("%s/t%03d", base, i)
 			cr, del := got[2*i], got[2*i+1]
@@ -174,15 +226,15 @@ func TestFollowRecursiveLosesNothing(t *testing.T) {
 			switch {
 			case !last && ch.NotRead != NotReadChangedAgain:
 				t.Errorf("set %d: not read %q: it was overtaken by the next in the same transaction", i+1, ch.NotRead)
-			case last && (ch.NotRead != "" || string(ch.New) != fmt.Sprint(n) || ch.Version != int32(n+1)):
-				t.Errorf("last set: %s, not read %q; want v%d %q", describeChanges([]Change{ch}), ch.NotRead, n+1, fmt.Sprint(n))
+			case last && (ch.NotRead != "" || string(ch.New) != fmt.Sprint(n) || ch.Version != before+n):
+				t.Errorf("last set: %s, not read %q; want v%d %q", describeChanges([]Change{ch}), ch.NotRead, before+n, fmt.Sprint(n))
 			}
 		}
 
 		// The one-shot followers of the same nodes, for comparison: one
 		// merged data change, and no child change at all (the children
 		// came and went between two listings).
-		merged := oneShot.waitFor(t, 2)[1]
+		merged := oneShot.waitFor(t, seen+1)[seen]
 		if merged.Kind != ChangeData || string(merged.Old) != "before" || string(merged.New) != fmt.Sprint(n) {
 			t.Errorf("one-shot follower: %s", describeChanges([]Change{merged}))
 		}
@@ -193,7 +245,7 @@ func TestFollowRecursiveLosesNothing(t *testing.T) {
 			if _, err := w.Set(ctx, base+"/x", []byte(v), -1); err != nil {
 				t.Fatal(err)
 			}
-			all := rec.waitFor(t, 2+3*n+i+1)
+			all := rec.waitFor(t, start+3*n+i+1)
 			ch := all[len(all)-1]
 			want := fmt.Sprint(n)
 			if i > 0 {
@@ -206,9 +258,9 @@ func TestFollowRecursiveLosesNothing(t *testing.T) {
 		// A child made after the burst: the one-shot children follower
 		// reports it, and nothing of the burst's before it.
 		makeTree(t, c, base, "/zz")
-		kidChanges := kids.waitFor(t, 1)
-		if len(kidChanges) != 1 || len(kidChanges[0].Added) != 1 || kidChanges[0].Added[0] != "zz" || len(kidChanges[0].Removed) != 0 {
-			t.Errorf("one-shot children follower: %s %v, want only +zz (the burst's children came and went between two listings)", describeChanges(kidChanges), kidChanges[0].Added)
+		next := kids.waitFor(t, kidsBefore+1)[kidsBefore]
+		if len(next.Added) != 1 || next.Added[0] != "zz" || len(next.Removed) != 0 {
+			t.Errorf("one-shot children follower: %s %v %v, want only +zz (the burst's children came and went between two listings)", describeChanges([]Change{next}), next.Added, next.Removed)
 		}
 		cancel()
 		if err := <-ready; err != context.Canceled {
