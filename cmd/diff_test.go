@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -163,5 +164,35 @@ func TestForContext(t *testing.T) {
 	names, err := g.contextNames()
 	if err != nil || strings.Join(names, ",") != "a,b" {
 		t.Errorf("names %v %v", names, err)
+	}
+}
+
+// TestExplorerContexts: the explorer's :ctx lists the contexts file and
+// opens a context as zkx --context NAME would: its server, read-only.
+func TestExplorerContexts(t *testing.T) {
+	one, two := zktest.Embedded(t), zktest.Embedded(t)
+	cfg := twoContexts(t, one, two)
+	g, err := resolved(t, "--config", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctxs := g.explorerContexts()
+	list, err := ctxs.List()
+	if err != nil || len(list) != 3 || list[2].Name != "two-ro" || !list[2].ReadOnly || list[1].Server != two {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	for _, name := range []string{"two", "two-ro"} {
+		conn, err := ctxs.Open(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, werr := conn.Client.Writer()
+		if conn.Client.Server() != two || conn.ContextName != name || conn.ReadOnly != (name == "two-ro") || (werr != nil) != conn.ReadOnly {
+			t.Errorf("%s: server %s, read-only %v (writer: %v)", name, conn.Client.Server(), conn.ReadOnly, werr)
+		}
+		conn.Client.Close()
+	}
+	if _, err := ctxs.Open(context.Background(), "nope"); err == nil {
+		t.Error("an unknown context opened")
 	}
 }
