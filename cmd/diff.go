@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -312,6 +311,3 @@ func diffSummary(a, b *side, st transfer.DiffStats) string {
 	}
 	return cliout.Clean(s)
 }
-
-// errNotConfirmed is a mirror the user did not confirm.
-var errNotConfirmed = errors.New("not confirmed: nothing written")

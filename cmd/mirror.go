@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +13,9 @@ import (
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
+
+// errNotConfirmed is a mirror the user did not confirm.
+var errNotConfirmed = errors.New("not confirmed: nothing written")
 
 // mirrorJSON is zkx mirror -o json: the report, and the plan of a dry run.
 type mirrorJSON struct {

@@ -214,7 +214,12 @@ func (b *Batch) Close() {
 func (b *Batch) pathError(path string, err error) error { return b.opError("list", path, err) }
 
 // opError is pathError for another operation.
-func (b *Batch) opError(op, path string, err error) error {
+func (b *Batch) opError(op, path string, err error) error { return wireError(op, path, b.server, err) }
+
+// wireError names the path and the server of a failed wire request, with
+// go-zookeeper's errors for ZooKeeper's codes, so that IsNoNode and
+// IsNoAuth hold whichever client asked.
+func wireError(op, path, server string, err error) error {
 	var se *zkwire.ServerError
 	if errors.As(err, &se) {
 		switch se.Code {
@@ -234,7 +239,7 @@ func (b *Batch) opError(op, path string, err error) error {
 			err = zk.ErrNoChildrenForEphemerals
 		}
 	}
-	return &PathError{Op: op, Path: path, Server: b.server, Err: err}
+	return &PathError{Op: op, Path: path, Server: server, Err: err}
 }
 
 // zkStat is a wire stat as go-zookeeper's.

@@ -27,6 +27,10 @@ const watchDialTimeout = 10 * time.Second
 // treeWatch is the Tree's persistent watches.
 type treeWatch struct {
 	t *Tree
+	// ops orders setting and taking off watches: a node let go of and
+	// followed again at once must not have its new watch taken off by the
+	// old one's removal, nor a second loader read before the watch is set.
+	ops sync.Mutex
 
 	mu      sync.Mutex
 	decided chan struct{} // closed once w or off is set
@@ -187,13 +191,15 @@ func (tw *treeWatch) deliver(ev WatchEvent) {
 // the first one.
 func (tw *treeWatch) subscribe(ctx context.Context, w *Watcher, path string, side historySide) (*pathSub, error) {
 	s := &pathSub{path: path, side: side, wake: make(chan struct{}, 1), stop: make(chan struct{}), lost: make(chan struct{})}
+	tw.ops.Lock()
+	defer tw.ops.Unlock()
 	tw.mu.Lock()
 	first := len(tw.subs[path]) == 0
 	tw.subs[path] = append(tw.subs[path], s)
 	tw.mu.Unlock()
 	if first {
 		if err := w.Add(ctx, path, false); err != nil {
-			tw.unsubscribe(s)
+			tw.drop(s)
 			return nil, err
 		}
 	}
@@ -203,7 +209,20 @@ func (tw *treeWatch) subscribe(ctx context.Context, w *Watcher, path string, sid
 // unsubscribe drops a loader's interest; the last one takes the node's
 // watch off.
 func (tw *treeWatch) unsubscribe(s *pathSub) {
+	tw.ops.Lock()
+	defer tw.ops.Unlock()
+	w, last := tw.drop(s)
+	if last && w != nil && tw.t.ctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(tw.t.ctx, requestTimeoutOf(tw.t))
+		w.Remove(ctx, s.path)
+		cancel()
+	}
+}
+
+// drop forgets a loader's interest; last says it was the node's last.
+func (tw *treeWatch) drop(s *pathSub) (w *Watcher, last bool) {
 	tw.mu.Lock()
+	defer tw.mu.Unlock()
 	subs := tw.subs[s.path]
 	for i, x := range subs {
 		if x == s {
@@ -211,19 +230,13 @@ func (tw *treeWatch) unsubscribe(s *pathSub) {
 			break
 		}
 	}
-	last := len(subs) == 0
+	last = len(subs) == 0
 	if last {
 		delete(tw.subs, s.path)
 	} else {
 		tw.subs[s.path] = subs
 	}
-	w := tw.w
-	tw.mu.Unlock()
-	if last && w != nil && tw.t.ctx.Err() == nil {
-		ctx, cancel := context.WithTimeout(tw.t.ctx, requestTimeoutOf(tw.t))
-		w.Remove(ctx, s.path)
-		cancel()
-	}
+	return tw.w, last
 }
 
 // stopSide lets the loaders of one side of a node go (the Tree's letGo).

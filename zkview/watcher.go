@@ -263,5 +263,5 @@ func (w *Watcher) Close() {
 }
 
 func (w *Watcher) opError(op, path string, err error) error {
-	return (&Batch{server: w.server}).opError(op, path, err)
+	return wireError(op, path, w.server, err)
 }
