@@ -34,12 +34,16 @@ func testContexts(t *testing.T, one, two string) Contexts {
 }
 
 // TestSwitchContext: :ctx lists the contexts; :ctx NAME moves every view
-// to the other ensemble, the header names the context, read-only follows
-// it, and the session left is closed.
+// to the other ensemble (here from the embedded server to real ZooKeeper,
+// under a chroot), the header names the context, read-only follows it,
+// and the session left is closed.
 func TestSwitchContext(t *testing.T) {
-	one, two := zktest.Embedded(t), zktest.Embedded(t)
+	one, real := zktest.Embedded(t), zktest.Shared(t)
 	mustCreate(t, zktest.Conn(t, one), "/only-on-one", "1", 0)
-	mustCreate(t, zktest.Conn(t, two), "/only-on-two", "2", 0)
+	chroot := zktest.Path(t)
+	mustCreate(t, zktest.Conn(t, real), chroot, "", 0)
+	mustCreate(t, zktest.Conn(t, real), chroot+"/only-on-two", "2", 0)
+	two := real + chroot
 	app := newTestApp(t, one, false, func(c *Config) {
 		c.ContextName = "one"
 		c.Contexts = testContexts(t, one, two)
