@@ -41,6 +41,10 @@ type RealOptions struct {
 	TLS *Certs
 	// SASL, when set, configures the members' SASL; see SASL.
 	SASL *SASL
+	// NoExtendedTypes starts the members without
+	// zookeeper.extendedTypesEnabled (ZooKeeper's own default; the harness
+	// enables it otherwise): they create no TTL nodes.
+	NoExtendedTypes bool
 }
 
 // RealWith is Real with options: a restricted four-letter-word whitelist,
@@ -117,6 +121,9 @@ func (e *Ensemble) configure(opts RealOptions) error {
 		}
 	}
 	for i, m := range e.members {
+		if opts.NoExtendedTypes {
+			m.jvmArgs = append(m.jvmArgs, "-Dzookeeper.extendedTypesEnabled=false") // after the harness's =true: the last one wins
+		}
 		if opts.AdminServer {
 			// Debian's zookeeper.jar lists Jetty in its manifest but not
 			// the servlet API Jetty needs: without it ZooKeeper logs
