@@ -323,7 +323,7 @@ func zkWriteLockRule(dir string) lockRule {
 
 // zkxRule is zkx's own recipes (recipes/line.go, names.go): the contenders
 // are the children whose name has one of markers followed by a sequence
-// (parseSeq), in sequence order. A Mutex, and an RWMutex's writer, hold
+// (seqnode.After), in sequence order. A Mutex, and an RWMutex's writer, hold
 // when nothing is below and watch the node just below (chainRule); an
 // RWMutex's reader holds when no writer is below and watches the lowest
 // writer below (readerRule).
