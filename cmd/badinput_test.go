@@ -39,6 +39,7 @@ func TestBadInput(t *testing.T) {
 		{"lock data over 1 MiB", []string{"lock", "--data", big, "/big-data-lock", "--", "true"}, "1 MiB"},
 		{"lock without a command", []string{"lock", "/l"}, "PATH -- CMD"},
 		{"demo contenders", []string{"demo", "--headless", "--contenders", "0"}, "--contenders"},
+		{"demo chart as png", []string{"demo", "--headless", "--sweep", "10", "--chart", "sweep.png"}, "only .svg charts are drawn"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

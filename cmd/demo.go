@@ -15,6 +15,7 @@ import (
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/demo"
+	"github.com/zkx-dev/zkx/demo/sweepchart"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/tui"
 	"github.com/zkx-dev/zkx/zkview"
@@ -184,7 +185,7 @@ with --sweep it runs them at each contender count in fresh sessions and prints (
 	fl.DurationVar(&f.stall, "stall", 0, "how long a stalled holder freezes (default for z: the longer of --lease and --session-timeout, plus 2s)")
 	fl.IntVar(&f.stallEvery, "stall-every", 0, "freeze every Nth holder for --stall right after it acquires (0: never)")
 	fl.StringVar(&f.sweep, "sweep", "", "--headless: run at each of these contender counts (e.g. 10,50,100,200,400)")
-	fl.StringVar(&f.chart, "chart", "", "--sweep: draw acquisitions/s and notifications/acquisition against contenders to FILE.svg or FILE.png")
+	fl.StringVar(&f.chart, "chart", "", "--sweep: draw acquisitions/s and notifications/acquisition against contenders to FILE.svg (SVG only)")
 	return cmd
 }
 
@@ -205,6 +206,10 @@ func checkScenarioFlags(f demoFlags) error {
 		return fmt.Errorf("--chart draws a --sweep")
 	case f.sweep != "" && !f.headless:
 		return fmt.Errorf("--sweep runs with --headless")
+	}
+	if f.chart != "" {
+		// Refused now, not after the sweep has measured for minutes.
+		return sweepchart.CheckPath(f.chart)
 	}
 	return nil
 }

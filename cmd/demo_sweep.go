@@ -45,17 +45,22 @@ func runSweep(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoF
 	if err != nil {
 		return err
 	}
-	if f.chart != "" {
-		title := fmt.Sprintf("zkx demo sweep on %s, hold %v, %v per point", where, f.hold, f.duration)
-		if err := sweepchart.Write(f.chart, title, res); err != nil {
-			return err
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "chart written to %s\n", f.chart)
-	}
+	// The figures are printed before the chart is drawn, so a chart that
+	// cannot be written (no such directory) loses none of them.
 	if format == cliout.JSON {
-		return cliout.WriteJSON(cmd.OutOrStdout(), res)
+		err = cliout.WriteJSON(cmd.OutOrStdout(), res)
+	} else {
+		err = writeSweepTable(cmd.OutOrStdout(), res)
 	}
-	return writeSweepTable(cmd.OutOrStdout(), res)
+	if err != nil || f.chart == "" {
+		return err
+	}
+	title := fmt.Sprintf("zkx demo sweep on %s, hold %v, %v per point", where, f.hold, f.duration)
+	if err := sweepchart.Write(f.chart, title, res); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "chart written to %s\n", f.chart)
+	return nil
 }
 
 // parseCounts reads "10,50,100".

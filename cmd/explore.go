@@ -83,6 +83,37 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	defer c.Close()
 	return tui.Run(cmd.Context(), tui.Config{
 		Client: c, Connect: display.Line(g.server), ContextName: display.Line(g.contextName), ReadOnly: g.readonly, Path: start,
-		HeldTooLong: f.heldTooLong, Introspect: g.introspectOptions(),
+		HeldTooLong: f.heldTooLong, Introspect: g.introspectOptions(), Contexts: g.explorerContexts(),
 	})
+}
+
+// explorerContexts lets the explorer list the contexts file's contexts
+// and open one (:ctx), each as zkx --context NAME would open it.
+func (g *globalOptions) explorerContexts() tui.Contexts {
+	return tui.Contexts{
+		List: func() ([]tui.ContextInfo, error) {
+			f, err := g.contextsFile()
+			if err != nil {
+				return nil, err
+			}
+			var out []tui.ContextInfo
+			for _, name := range f.Names() {
+				c := f.Contexts[name]
+				out = append(out, tui.ContextInfo{Name: name, Server: c.Server + c.Chroot, ReadOnly: c.ReadOnly || g.readonlyFlag})
+			}
+			return out, nil
+		},
+		Open: func(ctx context.Context, name string) (tui.Connection, error) {
+			opts, err := g.forContext(name)
+			if err != nil {
+				return tui.Connection{}, err
+			}
+			c, err := opts.dial(ctx)
+			if err != nil {
+				return tui.Connection{}, err
+			}
+			return tui.Connection{Client: c, Connect: display.Line(opts.server), ContextName: display.Line(name), ReadOnly: opts.readonly,
+				Introspect: opts.introspectOptions()}, nil
+		},
+	}
 }

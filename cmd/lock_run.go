@@ -156,7 +156,7 @@ func runHolding(s *recipes.Session, m *recipes.Mutex, o lockRunOptions, signals 
 			if wasLost {
 				return exitLockLost
 			}
-			return exitCode(err)
+			return commandExit(err)
 		case sig := <-signals:
 			cmd.Process.Signal(sig)
 		case <-lost:
@@ -176,7 +176,9 @@ func runHolding(s *recipes.Session, m *recipes.Mutex, o lockRunOptions, signals 
 	}
 }
 
-func exitCode(err error) int {
+// commandExit is the exit status of the command zkx lock ran: its own,
+// 128+N for a signal, or exitLockFailure when it could not be run.
+func commandExit(err error) int {
 	if err == nil {
 		return 0
 	}

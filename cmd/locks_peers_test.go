@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -96,18 +95,6 @@ func observedWaiters(l recognize.Lock, n int) bool {
 	return true
 }
 
-// exitOf is the exit status of a zkx run's error (0 for none).
-func exitOf(err error) int {
-	var s exitStatus
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &s):
-		return int(s)
-	}
-	return 1
-}
-
 // A Curator holder, then two Kazoo contenders configured to see Curator's
 // nodes: one queue, one holder; zkx unlock hands the lock to the first
 // Kazoo contender, which says it holds.
@@ -137,8 +124,8 @@ func TestPeersCuratorThenKazooWithExtraPatterns(t *testing.T) {
 	}
 
 	out, errs, err := run(t, "--server", connect, "locks", "--check", dir)
-	if exitOf(err) != 0 || out != "" {
-		t.Errorf("zkx locks --check on a sound lock: exit %d\n%s\n%s", exitOf(err), out, errs)
+	if exitCode(err) != 0 || out != "" {
+		t.Errorf("zkx locks --check on a sound lock: exit %d\n%s\n%s", exitCode(err), out, errs)
 	}
 
 	out, errs, err = run(t, "--server", connect, "unlock", "--yes", dir)
@@ -180,8 +167,8 @@ func TestPeersCuratorThenKazooWithoutExtraPatterns(t *testing.T) {
 		t.Errorf("zkx locks -l does not lead with the broken lock: %v\n%s", err, out)
 	}
 	out, errs, err := run(t, "--server", connect, "locks", "--check", dir)
-	if exitOf(err) != exitCheckAlarm || !strings.Contains(out, dir+"  two-holders") {
-		t.Errorf("zkx locks --check: exit %d, want %d:\n%s\n%s", exitOf(err), exitCheckAlarm, out, errs)
+	if exitCode(err) != exitCheckAlarm || !strings.Contains(out, dir+"  two-holders") {
+		t.Errorf("zkx locks --check: exit %d, want %d:\n%s\n%s", exitCode(err), exitCheckAlarm, out, errs)
 	}
 	_, _, err = run(t, "--server", connect, "unlock", "--yes", dir)
 	if err == nil || !strings.Contains(err.Error(), "has 2 holders") || !strings.Contains(err.Error(), "--node") {
@@ -259,8 +246,8 @@ func TestPeersStoppedHolderGoesSilent(t *testing.T) {
 		t.Errorf("no silent-holder alarm: %+v", l.Alarms)
 	}
 	out, errs, err := run(t, "--server", connect, "locks", "--check", dir)
-	if exitOf(err) != exitCheckAlarm || !strings.Contains(out, "silent-holder") {
-		t.Errorf("zkx locks --check: exit %d\n%s\n%s", exitOf(err), out, errs)
+	if exitCode(err) != exitCheckAlarm || !strings.Contains(out, "silent-holder") {
+		t.Errorf("zkx locks --check: exit %d\n%s\n%s", exitCode(err), out, errs)
 	}
 	cur.Resume(t)
 }

@@ -19,6 +19,7 @@ import (
 type globalOptions struct {
 	server         string
 	readonly       bool
+	readonlyFlag   bool // --readonly itself, before a context made it so
 	auth           string
 	sessionTimeout time.Duration
 	// adminURLs are the members' AdminServers (--admin-url, $ZKX_ADMIN_URL);
@@ -34,6 +35,9 @@ type globalOptions struct {
 	tls *tls.Config
 	// sasl authenticates every connection; nil for none.
 	sasl *zksasl.Config
+	// raw are the global flags as given, to resolve another context later
+	// (zkx diff's CONTEXT:/path, the explorer's :ctx).
+	raw rawGlobals
 }
 
 // defaultServer is where zkx connects when nothing says otherwise.

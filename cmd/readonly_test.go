@@ -31,7 +31,7 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	reads := [][]string{
 		{"ls", "-l", base}, {"tree", base}, {"get", base + "/data"}, {"stat", base + "/data"},
 		{"locks", base}, {"queues", base}, {"elections", base}, {"sessions"},
-		{"find", base, "--name", "*"}, {"export", base},
+		{"find", base, "--name", "*"}, {"export", base}, {"diff", base, base}, {"whoami"}, {"quota", base},
 	}
 	for _, args := range reads {
 		if _, _, err := run(t, append([]string{"--server", connect, "--readonly"}, args...)...); err != nil {
@@ -45,6 +45,8 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 		{"cp", base + "/data", base + "/copy"},
 		{"mv", base + "/data", base + "/copy", "--yes"},
 		{"setacl", base + "/data", "world:anyone:r"},
+		{"edit", base + "/data"},
+		{"mirror", base + "/queue", base + "/copy", "--yes"},
 	}
 	for _, args := range writes {
 		_, _, err := run(t, append([]string{"--server", connect, "--readonly"}, args...)...)

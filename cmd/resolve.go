@@ -25,7 +25,50 @@ type rawGlobals struct {
 // given wins, then the selected context of the contexts file, then the
 // environment, then the default. It also checks them.
 func (g *globalOptions) resolve(cmd *cobra.Command, raw rawGlobals) error {
-	given := cmd.Flags().Changed
+	g.raw, g.readonlyFlag = raw, g.readonly
+	return g.resolveWith(cmd.Flags().Changed, raw)
+}
+
+// forContext returns the options as if the command line had named context
+// name and no connection flag (server, credentials, TLS, SASL, AdminServers,
+// session timeout): everything comes from that context, then the
+// environment, then the defaults. --readonly given on the command line
+// still holds: read-only never loosens. The contexts file is the one
+// this command read.
+func (g *globalOptions) forContext(name string) (*globalOptions, error) {
+	raw := rawGlobals{context: name, config: g.raw.config}
+	out := &globalOptions{readonly: g.readonlyFlag, readonlyFlag: g.readonlyFlag, sessionTimeout: defaultSessionTimeout,
+		adminPort: defaultAdminPort, raw: raw}
+	onCommandLine := func(flag string) bool { return flag == "config" && raw.config != "" }
+	if err := out.resolveWith(onCommandLine, raw); err != nil {
+		return nil, fmt.Errorf("context %s: %w", name, err)
+	}
+	if out.contextName != name {
+		return nil, fmt.Errorf("no context %q", name)
+	}
+	return out, nil
+}
+
+// contextNames lists the contexts of the contexts file this command read.
+func (g *globalOptions) contextNames() ([]string, error) {
+	f, err := g.contextsFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.Names(), nil
+}
+
+// contextsFile reads the contexts file again (it may have changed since
+// the command started: the explorer lists it on each :ctx).
+func (g *globalOptions) contextsFile() (*config.File, error) {
+	path := g.raw.config
+	if path == "" {
+		path = config.DefaultPath()
+	}
+	return config.Load(path, g.raw.config != "")
+}
+
+func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) error {
 	path := raw.config
 	if path == "" {
 		path = config.DefaultPath()

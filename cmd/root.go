@@ -62,6 +62,8 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
 		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
 		newWatchCommand(opts))
+	root.AddCommand(newEditCommand(opts), newDiffCommand(opts), newMirrorCommand(opts), newWhoamiCommand(opts),
+		newQuotaCommand(opts))
 	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand())
 	return root
 }
@@ -76,19 +78,28 @@ func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)
 // version is the build's version (main.version, set with -ldflags).
 func Run(buildVersion string) int {
 	version = buildVersion
-	if err := newRootCommand().Execute(); err != nil {
-		var status exitStatus
-		if errors.As(err, &status) {
-			return int(status)
-		}
+	err := newRootCommand().Execute()
+	var status exitStatus
+	if err != nil && !errors.As(err, &status) {
 		// What the user typed (--server, $ZK_SERVERS) and what the
 		// network sent may hold escape sequences: shown, not obeyed.
 		fmt.Fprintln(os.Stderr, "zkx:", display.Text(err.Error()))
-		var partial *partialError
-		if errors.As(err, &partial) {
-			return exitPartial
-		}
-		return 1
 	}
-	return 0
+	return exitCode(err)
+}
+
+// exitCode is the exit status for a command's error: its own status (it
+// has said why), 3 for a partial result, 1 for any other failure.
+func exitCode(err error) int {
+	var status exitStatus
+	var partial *partialError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &status):
+		return int(status)
+	case errors.As(err, &partial):
+		return exitPartial
+	}
+	return 1
 }

@@ -133,7 +133,7 @@ func runSnapshot(w io.Writer, file, prefix string, withData bool, format cliout.
 				Pzxid: display.Hex(st.Pzxid), Ctime: statTimeJSON(st.Ctime), Mtime: statTimeJSON(st.Mtime),
 				Version: &v, Cversion: &cv, Aversion: &av, EphemeralOwner: display.Hex(st.EphemeralOwner), DataLength: &dl}
 			if acl, ok := r.ACL(n.ACL); ok {
-				line.ACL = strings.Split(aclText(acl), ",")
+				line.ACL = strings.Split(juteACLText(acl), ",")
 			}
 			if withData && n.Data != nil {
 				line.Data = base64.StdEncoding.EncodeToString(n.Data)

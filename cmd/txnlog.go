@@ -434,7 +434,7 @@ func appendWhat(b []byte, t *forensics.Transaction) []byte {
 		b = appendData(b, t)
 		if !openACL(t.ACL) {
 			b = append(b, "  acl "...)
-			b = append(b, aclText(t.ACL)...)
+			b = append(b, juteACLText(t.ACL)...)
 		}
 	case "setData", "reconfig":
 		b = append(b, 'v')
@@ -445,7 +445,7 @@ func appendWhat(b []byte, t *forensics.Transaction) []byte {
 		b = append(b, "aversion "...)
 		b = strconv.AppendInt(b, int64(t.Version), 10)
 		b = append(b, "  "...)
-		b = append(b, aclText(t.ACL)...)
+		b = append(b, juteACLText(t.ACL)...)
 	case "check":
 		b = append(b, "version "...)
 		b = strconv.AppendInt(b, int64(t.Version), 10)
@@ -504,8 +504,8 @@ func appendData(b []byte, t *forensics.Transaction) []byte {
 	return strconv.AppendQuote(b, summaryOf(t.Data))
 }
 
-// aclText writes an ACL as zkx setacl reads it.
-func aclText(acl []jute.ACL) string {
+// juteACLText writes a logged ACL as zkx setacl reads it.
+func juteACLText(acl []jute.ACL) string {
 	zacl := make([]zk.ACL, len(acl))
 	for i, a := range acl {
 		zacl[i] = zk.ACL{Perms: a.Perms, Scheme: a.ID.Scheme, ID: a.ID.ID}

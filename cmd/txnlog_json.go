@@ -126,7 +126,7 @@ func appendACLJSON(b []byte, acl []jute.ACL) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, aclText([]jute.ACL{a}))
+		b = appendJSONString(b, juteACLText([]jute.ACL{a}))
 	}
 	return append(b, ']')
 }

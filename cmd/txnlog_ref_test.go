@@ -70,7 +70,7 @@ func opJSON(t *forensics.Transaction) txnJSON {
 		j.NodeKind = t.NodeKind
 		pcv := t.ParentCVersion
 		j.ParentCVersion = &pcv
-		j.ACL = strings.Split(aclText(t.ACL), ",")
+		j.ACL = strings.Split(juteACLText(t.ACL), ",")
 		j.Data, j.Decoder = dataJSON(t)
 	case "setData", "reconfig":
 		v := t.Version
@@ -79,7 +79,7 @@ func opJSON(t *forensics.Transaction) txnJSON {
 	case "setACL":
 		v := t.Version
 		j.Version = &v
-		j.ACL = strings.Split(aclText(t.ACL), ",")
+		j.ACL = strings.Split(juteACLText(t.ACL), ",")
 	case "check":
 		v := t.Version
 		j.Version = &v

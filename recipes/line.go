@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/seqnode"
 )
 
 // line is the waiting line shared by the lock-like recipes (Mutex, the two
@@ -318,7 +320,7 @@ func (q *line) granted(ctx context.Context, path, marker string, w *waitState) (
 	if err := q.s.alive(); err != nil {
 		return grant{}, false, err
 	}
-	seq, _ := parseSeq(path, marker)
+	seq, _ := seqnode.After(path, marker)
 	q.o.stats.acquired(w.since)
 	token := Token{Zxid: own.stat.Czxid, Seq: seq, Session: q.s.id, Path: path}
 	q.o.tell(Event{Kind: Acquired, Token: token})

@@ -5,8 +5,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/zkx-dev/zkx/internal/seqnode"
 )
 
 // Format is the node layout a recipe writes, so that it interoperates with
@@ -75,30 +76,6 @@ func newID(f Format) string {
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
-// parseSeq returns the sequence number after the last marker in name. The
-// server writes it as %010d of a signed 32-bit counter, so after a wrap it
-// is negative ("-2147483648").
-func parseSeq(name, marker string) (int32, bool) {
-	i := strings.LastIndex(name, marker)
-	if i < 0 {
-		return 0, false
-	}
-	digits := name[i+len(marker):]
-	if len(digits) < 10 {
-		return 0, false
-	}
-	for j, r := range digits {
-		if (r < '0' || r > '9') && !(j == 0 && r == '-') {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseInt(digits, 10, 32)
-	if err != nil {
-		return 0, false
-	}
-	return int32(n), true
-}
-
 // contender is one node of a lock-like directory that follows the format.
 type contender struct {
 	name   string
@@ -112,7 +89,7 @@ func contenders(children []string, markers ...string) []contender {
 	out := make([]contender, 0, len(children))
 	for _, name := range children {
 		for _, m := range markers {
-			if seq, ok := parseSeq(name, m); ok {
+			if seq, ok := seqnode.After(name, m); ok {
 				out = append(out, contender{name: name, seq: seq, marker: m})
 				break
 			}

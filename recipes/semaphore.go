@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/seqnode"
 )
 
 // Semaphore hands out at most maxLeases leases at once, across processes,
@@ -294,7 +296,7 @@ func (sem *Semaphore) grant(ctx context.Context, path string, since time.Time) (
 	if err := s.alive(); err != nil {
 		return nil, true, err
 	}
-	seq, _ := parseSeq(path, curatorLease)
+	seq, _ := seqnode.After(path, curatorLease)
 	sem.o.stats.acquired(since)
 	l = &Lease{s: s, stats: sem.o.stats, lost: make(chan struct{}), release: make(chan struct{}),
 		token: Token{Zxid: own.stat.Czxid, Seq: seq, Session: s.id, Path: path}}

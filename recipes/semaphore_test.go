@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/seqnode"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 )
@@ -336,7 +337,7 @@ func TestSemaphoreLayout(t *testing.T) {
 			if err != nil || string(data) != string(ownerData()) || stat.EphemeralOwner != s.ID() || stat.Czxid != tok.Zxid {
 				t.Fatalf("lease node of %v: %q %+v %v", tok, data, stat, err)
 			}
-			if seq, _ := parseSeq(tok.Path, curatorLease); seq != tok.Seq || tok.Session != s.ID() {
+			if seq, _ := seqnode.After(tok.Path, curatorLease); seq != tok.Seq || tok.Session != s.ID() {
 				t.Fatalf("token %v", tok)
 			}
 		}

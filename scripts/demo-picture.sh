@@ -32,15 +32,15 @@ tmux -L "$sock" new-session -d -s demo -x 120 -y 40 \
 	"env -u NO_COLOR COLORTERM=truecolor $work/zkx demo 2>$work/stderr; echo \$? >$work/exit"
 
 # Wait (at most 90s) until the counters mean something: every lane past
-# 600 acquisitions, so the sparklines and ratios have settled.
+# 600 acquisitions (the "acq" row), so the sparklines and ratios have settled.
 deadline=$(( $(date +%s) + 90 ))
 while :; do
 	screen=$(tmux -L "$sock" capture-pane -p -t demo 2>/dev/null || true)
 	ready=$(printf '%s\n' "$screen" | awk '
-		/acquisitions/ {
+		/(^| )acq / {
 			n = 0
 			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9,]+$/) { v = $i; gsub(",", "", v); if (v + 0 >= 600) n++ }
-			if (n >= 3) ok = 1
+			if (n >= 4) ok = 1
 		}
 		END { print ok ? "yes" : "no" }')
 	[ "$ready" = yes ] && break
@@ -60,14 +60,14 @@ while :; do
 	tmux -L "$sock" capture-pane -e -p -t demo >"$work/screen.ansi"
 	holders=$(sed 's/\x1b\[[0-9;:]*m//g' "$work/screen.ansi" | grep -o ' holding' | wc -l)
 	tries=$((tries + 1))
-	{ [ "$holders" -ge 3 ] || [ "$tries" -ge 50 ]; } && break
+	{ [ "$holders" -ge 4 ] || [ "$tries" -ge 50 ]; } && break
 	sleep 0.1
 done
 aha --black --title "zkx demo" <"$work/screen.ansi" >"$work/screen.html"
 # A monospace font that has the box-drawing and arrow glyphs.
 sed -i 's|<pre>|<pre style="font-family: DejaVu Sans Mono, monospace; font-size: 14px; line-height: 17px; margin: 0">|; s|<body style="|<body style="margin: 14px; |' "$work/screen.html"
 mkdir -p "$(dirname "$out")"
-chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1042,708 \
+chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run --hide-scrollbars --window-size=1042,708 \
 	--screenshot="$PWD/$out" "file://$work/screen.html" >/dev/null 2>&1
 
 # Leave the demo page, then quit; the demo cleans up after itself.

@@ -56,6 +56,9 @@ type Config struct {
 	// Now is the clock (tests fix it); nil means time.Now, or the moment
 	// shown on the past.
 	Now func() time.Time
+	// Contexts lists and opens the named contexts for :ctx (zero: none).
+	Contexts Contexts
+
 	// Past, when set, is the data directory's past the explorer shows
 	// (Client reads it): keys step through it (timetravel.go).
 	Past TimeTravel
@@ -83,6 +86,11 @@ type App struct {
 
 	pacer *framePacer // nil outside Run (tests draw without a program)
 
+	contexts Contexts
+	// owned are the clients the explorer opened itself (:ctx): it closes
+	// them at the end; the first is the caller's.
+	owned []*zkview.Client
+
 	past      TimeTravel // nil on a live server
 	pastPos   forensics.Position
 	pastBusy  bool
@@ -109,8 +117,9 @@ func New(cfg Config) *App {
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
 		Holds: recognize.NewHoldClock(),
+		Exec:  tea.ExecProcess,
 	}
-	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo, past: cfg.Past}
+	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts, past: cfg.Past}
 	if a.past != nil {
 		ctx.Past = true
 		a.pastOpened()
@@ -170,12 +179,15 @@ func (a *App) Close() {
 	}
 	a.ctx.Tree.Close()
 	a.cancel()
+	for _, c := range a.owned {
+		c.Close()
+	}
 }
 
 func (a *App) top() page { return a.pages[len(a.pages)-1] }
 
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.waitSession(a.ctx.Client.Events()), a.waitTree(), a.askServer()}
+	cmds := []tea.Cmd{a.waitSession(a.ctx.Client, a.ctx.Client.Events()), a.waitTree(), a.askServer()}
 	if a.styled {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -185,25 +197,29 @@ func (a *App) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// waitSession delivers the next session event, then waits again.
-func (a *App) waitSession(events <-chan zkview.SessionEvent) tea.Cmd {
+// waitSession delivers the next session event of the current client,
+// then waits again.
+func (a *App) waitSession(client *zkview.Client, events <-chan zkview.SessionEvent) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-events
 		if !ok {
 			return nil
 		}
-		return sessionEventMsg{ev: ev, events: events}
+		return sessionEventMsg{ev: ev, events: events, client: client}
 	}
 }
 
 func (a *App) waitTree() tea.Cmd {
-	updates := a.ctx.Tree.Updates()
-	done := a.ctx.Ctx.Done()
+	tree := a.ctx.Tree
+	updates := tree.Updates()
+	done, closed := a.ctx.Ctx.Done(), tree.Done()
 	return func() tea.Msg {
 		select {
 		case paths := <-updates:
-			return treeMsg(paths)
+			return treeUpdateMsg{tree: tree, paths: paths}
 		case <-done:
+			return nil
+		case <-closed: // left for another context's
 			return nil
 		}
 	}
@@ -254,10 +270,30 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseMsg:
 		return a.mouse(msg)
 	case sessionEventMsg:
+		if msg.client != a.ctx.Client {
+			return a.waitSession(msg.client, msg.events) // a context left: drain until its client closes
+		}
 		cmd := a.session(msg.ev)
-		return tea.Batch(cmd, a.broadcast(sessionMsg(msg.ev)), a.waitSession(msg.events))
-	case treeMsg:
-		for _, p := range msg {
+		return tea.Batch(cmd, a.broadcast(sessionMsg(msg.ev)), a.waitSession(msg.client, msg.events))
+	case contextsMsg:
+		if msg.err != nil {
+			return failure(msg.err)
+		}
+		if len(msg.list) == 0 {
+			return failure(fmt.Errorf("the contexts file has no contexts (zkx context --help shows the format)"))
+		}
+		return push(newContextsPage(a, msg.list))
+	case contextSwitchedMsg:
+		if msg.err != nil {
+			return failure(fmt.Errorf("context %s: %w (still on %s)", msg.name, msg.err, a.header.connect))
+		}
+		return a.useConnection(msg.conn)
+	case treeUpdateMsg:
+		if msg.tree != a.ctx.Tree {
+			return nil // of a context left
+		}
+		paths := treeMsg(msg.paths)
+		for _, p := range paths {
 			if n, ok := a.ctx.Tree.Get(p); ok && n.Stat != nil {
 				a.header.seeZxid(max(n.Stat.Mzxid, n.Stat.Pzxid))
 			}
@@ -268,7 +304,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		if a.ctx.Now().Sub(a.lastStatus) > 5*time.Second {
 			cmds = append(cmds, a.askServer())
 		}
-		return tea.Batch(append(cmds, a.broadcast(msg), a.waitTree())...)
+		return tea.Batch(append(cmds, a.broadcast(paths), a.waitTree())...)
 	case serverStatusMsg:
 		if msg.err != nil {
 			a.header.stats, a.header.statsErr = nil, msg.err

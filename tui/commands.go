@@ -56,6 +56,8 @@ var commands = []command{
 		open: (*App).openDemo},
 	{name: "cd", usage: "cd PATH", help: "go to PATH in the tree", arg: argRequiredPath,
 		open: (*App).cd},
+	{name: "ctx", usage: "ctx [NAME]", help: "list the contexts, or switch to NAME: its ensemble, credentials and read-only", arg: argText,
+		open: (*App).openContext, complete: completeContexts},
 	{name: "q", usage: "q", help: "quit",
 		open: func(*App, string) tea.Cmd { return tea.Quit }},
 }

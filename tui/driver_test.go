@@ -166,7 +166,16 @@ func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Conf
 	for _, f := range extra {
 		f(&cfg)
 	}
-	return New(cfg)
+	app := New(cfg)
+	// The Tree opens its persistent watch session in the background, and
+	// a session takes a zxid: wait, so that golden screens' zxids do not
+	// depend on when it came.
+	select {
+	case <-app.ctx.Tree.WatchModeKnown():
+	case <-ctx.Done():
+		t.Fatal("the live tree never learnt how to watch")
+	}
+	return app
 }
 
 func mustCreate(t testing.TB, conn *zk.Conn, p string, data string, flags int32) string {

@@ -70,9 +70,22 @@ func (h *header) view(st theme.Styles, width int) string {
 	if h.stats != nil {
 		parts = append(parts, label("znodes ")+value(display.Count(h.stats.NodeCount)))
 	}
-	line := strings.Join(parts, label("  │  "))
+	room := width
+	badge := ""
 	if h.readOnly {
-		badge := st.Badge.Render("READ-ONLY")
+		// The badge always shows: the rest gives way to it.
+		badge = st.Badge.Render("READ-ONLY")
+		room = max(width-lipgloss.Width(badge)-1, 0)
+	}
+	// Whole parts go from the end (znodes, then the zxid) rather than
+	// be cut mid-word; the first three are cut only if they alone do not fit.
+	line := strings.Join(parts, label("  │  "))
+	for len(parts) > 3 && lipgloss.Width(line) > room {
+		parts = parts[:len(parts)-1]
+		line = strings.Join(parts, label("  │  "))
+	}
+	if h.readOnly {
+		line = widget.Fit(line, room)
 		gap := width - lipgloss.Width(line) - lipgloss.Width(badge)
 		if gap < 1 {
 			gap = 1

@@ -86,8 +86,8 @@ func NewKeys(readOnly bool) Keys {
 			History: bind([]string{"H"}, "H", "history tab (H again: data)"),
 		},
 		Action: ActionKeys{
-			Create:       bind([]string{"n"}, "n", "new child node"),
-			Edit:         bind([]string{"e"}, "e", "set data"),
+			Create:       bind([]string{"n"}, "n", "new child (persistent, TTL…)"),
+			Edit:         bind([]string{"e"}, "e", "edit data in $EDITOR"),
 			Delete:       bind([]string{"d"}, "d", "delete node"),
 			DeleteTree:   bind([]string{"D"}, "D", "delete node and children"),
 			Acquire:      bind([]string{"a"}, "a", "acquire the lock"),

@@ -18,6 +18,13 @@ type sessionMsg zkview.SessionEvent
 // treeMsg names the paths the live tree saw change since the last one.
 type treeMsg []string
 
+// treeUpdateMsg is treeMsg as it comes from a Tree, which App checks is
+// still the explorer's (after :ctx the old one's last batch may come).
+type treeUpdateMsg struct {
+	tree  *zkview.Tree
+	paths []string
+}
+
 // serverStatusMsg is srvr from the server we are connected to.
 type serverStatusMsg struct {
 	addr  string
@@ -43,6 +50,7 @@ type frameMsg time.Time
 type sessionEventMsg struct {
 	ev     zkview.SessionEvent
 	events <-chan zkview.SessionEvent
+	client *zkview.Client // whose events they are
 }
 
 // refreshMsg asks pages to read what they show again (ctrl+r).

@@ -235,9 +235,9 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	for i, h := range holders {
 		choices[i] = p.view.holderLine(h, now)
 	}
-	return openDialog(widget.Choose("Force-release: which holder?", body, choices, func(i int) tea.Cmd {
+	return openDialog(widget.Choose("Force-release: which holder?", body, widget.Numbered(choices, func(i int) tea.Cmd {
 		return p.confirmRelease(holders[i])
-	}))
+	}), nil))
 }
 
 // confirmRelease asks before deleting h's node: whose it is, since when it

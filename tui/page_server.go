@@ -29,6 +29,8 @@ type serverPage struct {
 	cancel context.CancelFunc
 	tbl    *widget.ListTable
 	filter widget.Filter // of the mntr keys
+	// membership is /zookeeper/config and whoAmI (page_server_membership.go).
+	membership *membershipMsg
 
 	width, height int
 }
@@ -58,7 +60,9 @@ func memberColumns() []widget.ListColumn {
 	}
 }
 
-func (p *serverPage) Init() tea.Cmd { return p.poll.start(p.pctx, p.ctx.Now()) }
+func (p *serverPage) Init() tea.Cmd {
+	return tea.Batch(p.poll.start(p.pctx, p.ctx.Now()), p.readMembership())
+}
 func (p *serverPage) Title() string { return "server" }
 func (p *serverPage) Close()        { p.cancel() }
 
@@ -85,7 +89,14 @@ func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
 				return p, failureLine(fmt.Errorf("server: %w", msg.err))
 			}
 		}
-	case refreshMsg, sessionMsg:
+	case membershipMsg:
+		if msg.owner == p {
+			p.membership = &msg
+			p.layout()
+		}
+	case refreshMsg:
+		return p, tea.Batch(p.poll.start(p.pctx, p.ctx.Now()), p.readMembership())
+	case sessionMsg:
 		return p, p.poll.start(p.pctx, p.ctx.Now())
 	case frameMsg:
 		return p, p.poll.frame(p.pctx, p.ctx.Now())
@@ -181,6 +192,9 @@ func (p *serverPage) SetSize(w, h int) {
 // half the page) and leaves the rest to mntr.
 func (p *serverPage) layout() {
 	avail := max(p.height-p.headLines()-1, 0)
+	if m := len(p.membershipLines()); m > 0 {
+		avail = max(avail-m-1, 0) // the block and the blank line above it
+	}
 	p.tbl.SetSize(p.width, min(len(p.tbl.All)+1, max(avail/2, 2), avail))
 }
 
@@ -219,6 +233,10 @@ func (p *serverPage) View() string {
 	lines = lines[:min(len(lines), p.headLines())]
 	if p.tbl.Height > 0 {
 		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
+	}
+	if m := p.membershipLines(); len(m) > 0 {
+		lines = append(lines, "")
+		lines = append(lines, m...)
 	}
 	if rest := p.height - len(lines); rest > 1 {
 		lines = append(lines, "")

@@ -165,6 +165,8 @@ func (b *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 		return b, b.detail.update(msg)
 	case aclSetMsg:
 		return b, tea.Batch(status(msg.text), b.detail.readACL())
+	case editBeganMsg, editorDoneMsg, editSavedMsg:
+		return b, b.onEdit(msg)
 	case refreshMsg:
 		b.tree.stats, b.tree.statErrs, b.tree.labelled = map[string]*zk.Stat{}, map[string]error{}, map[string]int64{}
 		return b, tea.Batch(b.detail.update(msg), b.tree.fetch(), b.detail.readACL())
@@ -377,61 +379,6 @@ func protected(p string) error {
 		return fmt.Errorf("%s belongs to ZooKeeper itself: zkx will not change it", p)
 	}
 	return nil
-}
-
-func (b *treePage) create() tea.Cmd {
-	dir := b.tree.selectedPath()
-	w, ctx := b.ctx.Writer, b.ctx.Ctx
-	return openDialog(widget.Ask("New node under "+display.Line(dir), []string{
-		"Name of the new node (a persistent node; data is asked next):"}, "name> ", "", func(name string) tea.Cmd {
-		p, err := zkview.CheckPath(zkview.ChildPath(dir, name))
-		if err != nil || strings.Contains(name, "/") {
-			return failure(fmt.Errorf("node name %q: a name is one path component, e.g. config", name))
-		}
-		if err := protected(p); err != nil {
-			return failure(err)
-		}
-		return openDialog(widget.Ask("Data for "+display.Line(p), []string{"Text to store (may be empty):"}, "data> ", "", func(data string) tea.Cmd {
-			return func() tea.Msg {
-				ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-				defer cancel()
-				created, err := w.Create(ctx, p, []byte(data), 0)
-				if err != nil {
-					return statusMsg{text: err.Error(), err: true}
-				}
-				return statusMsg{text: "created " + created}
-			}
-		}))
-	}))
-}
-
-func (b *treePage) edit() tea.Cmd {
-	p := b.tree.selectedPath()
-	if err := protected(p); err != nil {
-		return failure(err)
-	}
-	n, ok := b.ctx.Tree.Get(p)
-	if !ok || !n.DataLoaded || n.Stat == nil {
-		return failure(fmt.Errorf("the data of %s is not read yet (or may not be read)", p))
-	}
-	initial := ""
-	if d := decode.Data(n.Data, decode.Auto); d.Decoder == decode.Text && len(n.Data) <= 4096 && !strings.Contains(d.Text, "\n") {
-		initial = d.Text
-	}
-	version := n.Stat.Version
-	w, ctx := b.ctx.Writer, b.ctx.Ctx
-	return openDialog(widget.Ask("Set data of "+display.Line(p), []string{
-		fmt.Sprintf("New text (replaces %s; version %d — refused if someone changes it first):", byteSize(len(n.Data)), version)},
-		"data> ", initial, func(data string) tea.Cmd {
-			return func() tea.Msg {
-				ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-				defer cancel()
-				if _, err := w.Set(ctx, p, []byte(data), version); err != nil {
-					return statusMsg{text: err.Error(), err: true}
-				}
-				return statusMsg{text: "set " + p}
-			}
-		}))
 }
 
 func (b *treePage) remove() tea.Cmd {

@@ -73,7 +73,9 @@ func TestBrowserScreens(t *testing.T) {
 	t.Run("stat", func(t *testing.T) {
 		d.t = t
 		d.key("]")
-		d.waitText("dataLength")
+		d.waitFor("the stat and the quota", func(s string) bool {
+			return strings.Contains(s, "dataLength") && strings.Contains(s, "quota") && !strings.Contains(s, "reading…")
+		})
 		goldenScreen(t, d.screen())
 	})
 	t.Run("recipe tab", func(t *testing.T) {

@@ -57,6 +57,11 @@ type detailPane struct {
 	recipe *recipePane // when the Recipe tab has been shown for path
 	label  dirLabel
 
+	// quota is the quota covering quotaFor (pane_detail_quota.go).
+	quota    *zkview.Quota
+	quotaErr error
+	quotaFor string
+
 	// historyChildren is the node whose children the pane follows for the
 	// History tab ("" for none).
 	historyChildren string
@@ -76,6 +81,7 @@ func (d *detailPane) show(path string, label dirLabel) tea.Cmd {
 	d.release()
 	d.path, d.label, d.scroll = path, label, 0
 	d.acl, d.aclStat, d.aclErr, d.aclFor = nil, nil, nil, ""
+	d.quota, d.quotaErr, d.quotaFor = nil, nil, ""
 	if d.tab == tabRecipe && label.kind == "" {
 		d.tab = tabData
 	}
@@ -85,8 +91,11 @@ func (d *detailPane) show(path string, label dirLabel) tea.Cmd {
 	d.ctx.Tree.Watch(path)
 	d.followHistoryChildren()
 	cmds := []tea.Cmd{d.readACL()}
-	if d.tab == tabRecipe {
+	switch d.tab {
+	case tabRecipe:
 		cmds = append(cmds, d.openRecipe())
+	case tabStat:
+		cmds = append(cmds, d.readQuota())
 	}
 	return tea.Batch(cmds...)
 }
@@ -149,8 +158,11 @@ func (d *detailPane) setTab(t detailTab) tea.Cmd {
 	d.tab = t
 	d.scroll = 0
 	d.followHistoryChildren()
-	if d.tab == tabRecipe {
+	switch d.tab {
+	case tabRecipe:
 		return d.openRecipe()
+	case tabStat:
+		return d.readQuota()
 	}
 	return nil
 }
@@ -165,6 +177,20 @@ func (d *detailPane) setSize(w, h int) {
 // update takes data messages meant for the pane.
 func (d *detailPane) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case quotaMsg:
+		if msg.path == d.path {
+			d.quota, d.quotaErr, d.quotaFor = msg.quota, msg.err, msg.path
+		}
+		return nil
+	case refreshMsg:
+		var cmds []tea.Cmd
+		if d.tab == tabStat {
+			cmds = append(cmds, d.readQuota())
+		}
+		if d.recipe != nil {
+			cmds = append(cmds, d.recipe.update(msg))
+		}
+		return tea.Batch(cmds...)
 	case aclMsg:
 		if msg.path != d.path {
 			return nil
@@ -215,7 +241,7 @@ func (d *detailPane) lines() []string {
 		if stat == nil {
 			return []string{d.missing(n)}
 		}
-		return fieldLines(st, zkview.FormatStat(stat, d.ctx.Now()))
+		return fieldLines(st, zkview.FormatStat(stat, d.ctx.Now()), d.quotaFields()...)
 	case tabACL:
 		switch {
 		case d.aclFor != d.path:

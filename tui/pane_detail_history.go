@@ -80,6 +80,11 @@ func (d *detailPane) historyLines() []string {
 	default:
 		lines = append(lines, st.Dim.Render("children: reading…"))
 	}
+	if persistent, why := d.ctx.Tree.WatchMode(); persistent {
+		lines = append(lines, st.Dim.Render("by a persistent watch: no re-arming, each change read after its event"))
+	} else if why != nil {
+		lines = append(lines, st.Dim.Render("by one-shot watches, set again after each event: "+firstLine(why.Error())))
+	}
 	kept := fmt.Sprintf("%d %s kept, newest first (at most %d a node", len(h.Entries), plural(len(h.Entries), "change", "changes"), zkview.HistoryPerNode)
 	if h.Dropped > 0 {
 		kept += fmt.Sprintf("; %d older let go", h.Dropped)
@@ -146,6 +151,9 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 			detail += st.Dim.Render(" · ")
 		}
 		detail += who
+	}
+	if e.Unseen > 0 {
+		what += st.Warning.Render(fmt.Sprintf("  +%d %s not seen apart", e.Unseen, plural(e.Unseen, "change", "changes")))
 	}
 	out := []string{head + what}
 	if detail != "" {

@@ -2,8 +2,11 @@ package tui
 
 import (
 	"context"
+	"os/exec"
 	"sync/atomic"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/recipes"
@@ -60,6 +63,10 @@ type Shared struct {
 	// DemoCap caps + on the demo page.
 	DemoCap demo.Cap
 
+	// Exec runs a program on the terminal with the explorer suspended
+	// (tea.ExecProcess; tests run it without a terminal).
+	Exec func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd
+
 	// Width and Height are those of the page area below the header.
 	Width, Height int
 }
@@ -84,6 +91,10 @@ func (c *Shared) introspectOptions() introspect.Options {
 	}
 	return o
 }
+
+// forgetAdmin drops what :admin set: the AdminServers of another ensemble
+// (after :ctx) must not be asked for this one's tables.
+func (c *Shared) forgetAdmin() { c.admin.Store(nil) }
 
 // setAdmin makes the servers be asked through these AdminServers (and
 // looked for on port) from now on.

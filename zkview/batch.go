@@ -81,25 +81,35 @@ func (c *Client) dialWire(ctx context.Context, n int) (*Batch, error) {
 		return nil, fmt.Errorf("batched reads: not connected")
 	}
 	b := &Batch{target: c.target, server: server}
-	o := c.dialedOptions()
-	dial := func(ctx context.Context, _, addr string) (net.Conn, error) {
-		return o.dial.Dial(ctx, addr, batchDialTimeout) // TLS, SASL: as the client's own
-	}
 	for range max(n, 1) {
-		wc, err := zkwire.Dial(ctx, server, zkwire.Options{SessionTimeout: c.timeout, Dial: dial})
+		wc, err := c.dialWireConn(ctx, server, nil)
 		if err != nil {
 			b.Close()
 			return nil, fmt.Errorf("batched reads on %s: %w", server, err)
 		}
 		b.conns = append(b.conns, wc)
-		for _, a := range o.auth {
-			if err := wc.AddAuth(ctx, a.scheme, a.creds); err != nil {
-				b.Close()
-				return nil, fmt.Errorf("batched reads on %s: add %s credentials: %w", server, a.scheme, err)
-			}
-		}
 	}
 	return b, nil
+}
+
+// dialWireConn opens one raw session to server as the client's own was
+// opened (TLS, SASL, credentials); notify receives its notifications.
+func (c *Client) dialWireConn(ctx context.Context, server string, notify func(jute.WatcherEvent, uint64)) (*zkwire.Conn, error) {
+	o := c.dialedOptions()
+	dial := func(ctx context.Context, _, addr string) (net.Conn, error) {
+		return o.dial.Dial(ctx, addr, batchDialTimeout) // TLS, SASL: as the client's own
+	}
+	wc, err := zkwire.Dial(ctx, server, zkwire.Options{SessionTimeout: c.timeout, Dial: dial, Notify: notify})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range o.auth {
+		if err := wc.AddAuth(ctx, a.scheme, a.creds); err != nil {
+			wc.Close()
+			return nil, fmt.Errorf("add %s credentials: %w", a.scheme, err)
+		}
+	}
+	return wc, nil
 }
 
 // probe asks a multiRead of the root's children. A server that cannot
@@ -210,7 +220,12 @@ func (b *Batch) Close() {
 func (b *Batch) pathError(path string, err error) error { return b.opError("list", path, err) }
 
 // opError is pathError for another operation.
-func (b *Batch) opError(op, path string, err error) error {
+func (b *Batch) opError(op, path string, err error) error { return wireError(op, path, b.server, err) }
+
+// wireError names the path and the server of a failed wire request, with
+// go-zookeeper's errors for ZooKeeper's codes, so that IsNoNode and
+// IsNoAuth hold whichever client asked.
+func wireError(op, path, server string, err error) error {
 	var se *zkwire.ServerError
 	var bad *zkdial.ProtocolError
 	if errors.As(err, &bad) {
@@ -234,7 +249,7 @@ func (b *Batch) opError(op, path string, err error) error {
 			err = zk.ErrNoChildrenForEphemerals
 		}
 	}
-	return &PathError{Op: op, Path: path, Server: b.server, Err: err}
+	return &PathError{Op: op, Path: path, Server: server, Err: err}
 }
 
 // zkStat is a wire stat as go-zookeeper's.

@@ -49,6 +49,13 @@ type Change struct {
 	// Seen is when zkx saw the change (Time is the server's, where it
 	// gives one).
 	Seen time.Time
+	// NotRead says why a creation's or data change's data is not shown
+	// ("" when it is): the node changed again before zkx could read it,
+	// or the read failed. Only FollowRecursive knows each change apart.
+	NotRead string
+	// NoOld is set on a data change whose old data zkx does not know (it
+	// had not read the node before the change).
+	NoOld bool
 }
 
 // Diff lists the changes from prev to next (data before children).

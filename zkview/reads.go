@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 
@@ -41,13 +42,19 @@ func IsNoAuth(err error) bool { return errors.Is(err, zk.ErrNoAuth) }
 // IsBadVersion reports whether a conditional write found another version.
 func IsBadVersion(err error) bool { return errors.Is(err, zk.ErrBadVersion) }
 
+// IsNodeExists reports whether a create found the node there already.
+func IsNodeExists(err error) bool { return errors.Is(err, zk.ErrNodeExists) }
+
 // IsNotEmpty reports whether a delete found children.
 func IsNotEmpty(err error) bool { return errors.Is(err, zk.ErrNotEmpty) }
 
 // IsConnectionLoss reports whether a read failed because the connection
-// went (or was not there): a Tree reads it again once reconnected.
+// went (or was not there): a Tree reads it again once reconnected. A
+// request go-zookeeper was writing when the connection broke gets the
+// socket's own error (its sendLoop hands it on): that is a loss too.
 func IsConnectionLoss(err error) bool {
-	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer)
+	var ne *net.OpError
+	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer) || errors.As(err, &ne)
 }
 
 // do runs one go-zookeeper request, giving up waiting when ctx ends (the

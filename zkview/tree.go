@@ -10,9 +10,11 @@ import (
 )
 
 // Tree is a lazy, live mirror of the nodes a viewer shows: the children of
-// expanded nodes and the data of watched ones, kept current by one-shot
-// watches set again on every event. It never watches more than it was asked
-// to, and it tells of changes at most once per interval. What its watches
+// expanded nodes and the data of watched ones, kept current by a
+// persistent watch on each where the server offers them (3.6+), else by
+// one-shot watches set again on every event (tree_persistent.go). It never
+// watches more than it was asked to, and it tells of changes at most once
+// per interval. What its watches
 // see change is kept as each node's history (bounded: see HistoryPerNode).
 type Tree struct {
 	c        *Client
@@ -43,6 +45,9 @@ type Tree struct {
 	// reconnected is closed at the next Connected event, and replaced: a
 	// read that failed with its connection waits on it to read again.
 	reconnected chan struct{}
+	// pw holds the persistent watches (tree_persistent.go).
+	pw      *treeWatch
+	oneShot bool
 }
 
 // NodeState is what the Tree knows of one node.
@@ -65,6 +70,10 @@ type TreeOption func(*Tree)
 // it); the default is time.Now.
 func TreeClock(now func() time.Time) TreeOption { return func(t *Tree) { t.now = now } }
 
+// TreeOneShot keeps the Tree on one-shot watches even where the server
+// offers persistent ones (tests of that path).
+func TreeOneShot() TreeOption { return func(t *Tree) { t.oneShot = true } }
+
 // NewTree mirrors through c, reporting changes at most once per interval
 // (e.g. a frame).
 func NewTree(c *Client, interval time.Duration, opts ...TreeOption) *Tree {
@@ -80,6 +89,7 @@ func NewTree(c *Client, interval time.Duration, opts ...TreeOption) *Tree {
 	for _, o := range opts {
 		o(t)
 	}
+	t.pw = newTreeWatch(t, t.oneShot)
 	go t.followSession()
 	return t
 }
@@ -89,6 +99,9 @@ func (t *Tree) Updates() <-chan []string { return t.updates }
 
 // Close stops the Tree; its watches fire once more into nothing.
 func (t *Tree) Close() { t.cancel() }
+
+// Done is closed when the Tree is.
+func (t *Tree) Done() <-chan struct{} { return t.ctx.Done() }
 
 // Get returns a copy of what the Tree knows of path.
 func (t *Tree) Get(path string) (NodeState, bool) {
@@ -151,6 +164,7 @@ func (t *Tree) letGo(refs, gens map[string]int, path string, side historySide) {
 		delete(refs, path)
 		delete(gens, path)
 		t.forget(path, side)
+		t.pw.stopSide(path, side)
 	}
 }
 
@@ -168,11 +182,13 @@ func (t *Tree) Refresh() {
 		t.gen++
 		t.expanded[p] = t.gen
 		children = append(children, p)
+		t.pw.stopSide(p, childrenSide) // the loader of the old generation
 	}
 	for p := range t.watched {
 		t.gen++
 		t.watched[p] = t.gen
 		data = append(data, p)
+		t.pw.stopSide(p, dataSide)
 	}
 	t.mu.Unlock()
 	for _, p := range children {
@@ -217,6 +233,9 @@ func (t *Tree) currentLocked(m map[string]int, path string, gen int) bool {
 }
 
 func (t *Tree) loadChildren(path string, gen int) {
+	if w := t.pw.use(); w != nil && t.loadChildrenPersistent(w, path, gen) {
+		return
+	}
 	for t.current(t.expanded, path, gen) {
 		reconnected := t.nextConnect()
 		children, stat, w, err := t.c.ChildrenW(t.ctx, path)
@@ -259,6 +278,9 @@ func (t *Tree) loadChildren(path string, gen int) {
 }
 
 func (t *Tree) loadData(path string, gen int) {
+	if w := t.pw.use(); w != nil && t.loadDataPersistent(w, path, gen) {
+		return
+	}
 	for t.current(t.watched, path, gen) {
 		reconnected := t.nextConnect()
 		data, stat, w, err := t.c.GetW(t.ctx, path)
@@ -353,7 +375,7 @@ func (t *Tree) followSession() {
 			close(t.reconnected)
 			t.reconnected = make(chan struct{})
 			t.mu.Unlock()
-			if ev.NewSession {
+			if t.pw.retry() || ev.NewSession {
 				t.Refresh()
 			}
 		case <-t.ctx.Done():

@@ -23,6 +23,12 @@ type HistoryEntry struct {
 	HasData            bool
 	OldSize, NewSize   int
 	MoreAdded, MoreRem int // names left out of Added and Removed
+	// Unseen counts the changes between the two reads this entry compares
+	// that it does not show apart: the data version moved by more than one,
+	// or the children's version by more than the names added and removed
+	// (children that came and went). The server counts them; what they
+	// held is gone.
+	Unseen int
 }
 
 // NodeHistory is what the Tree saw change of one node while it followed it.
@@ -86,9 +92,36 @@ func (t *Tree) record(path string, side historySide, next Snapshot) {
 		h.since[side] = now
 		return
 	}
-	for _, c := range Diff(path, prev, next, now) {
-		h.add(c, side == dataSide)
+	changes := Diff(path, prev, next, now)
+	unseen := unseenChanges(side, prev, next, changes)
+	if unseen > 0 && len(changes) == 0 && side == childrenSide {
+		// Children that came and went between two listings: no name
+		// changed, the children's version says how many changes there were.
+		changes = []Change{{Path: path, Kind: ChangeChildren, Zxid: next.Stat.Pzxid, Seen: now, Time: now}}
 	}
+	for i, c := range changes {
+		h.add(c, side == dataSide)
+		if i == len(changes)-1 && unseen > 0 {
+			h.entries[len(h.entries)-1].Unseen = unseen
+		}
+	}
+}
+
+// unseenChanges counts what the server's versions say changed between two
+// reads beyond what Diff found: data versions skipped, children's
+// versions beyond the names added and removed.
+func unseenChanges(side historySide, prev, next Snapshot, changes []Change) int {
+	if !prev.Exists || !next.Exists || prev.Stat == nil || next.Stat == nil || prev.Stat.Czxid != next.Stat.Czxid {
+		return 0 // created or deleted in between: the versions start again
+	}
+	if side == dataSide {
+		return max(int(next.Stat.Version-prev.Stat.Version)-1, 0)
+	}
+	named := 0
+	for _, c := range changes {
+		named += len(c.Added) + len(c.Removed)
+	}
+	return max(int(next.Stat.Cversion-prev.Stat.Cversion)-named, 0)
 }
 
 // forget drops path's baseline for one watch when nothing follows it any

@@ -156,7 +156,7 @@ func TestTreeReadsAgainAfterReconnect(t *testing.T) {
 		return zkserver.Proceed
 	})
 	session := c.SessionID()
-	tr := NewTree(c, 10*time.Millisecond)
+	tr := NewTree(c, 10*time.Millisecond, TreeOneShot()) // the session's own reads
 	defer tr.Close()
 	tr.Expand(base)
 	waitNode(t, tr, base, func(n NodeState) bool { return n.ChildrenLoaded && slices.Contains(n.Children, "a") })

@@ -29,6 +29,15 @@ type Config struct {
 	// NoMultiRead answers multiRead as a ZooKeeper before 3.6 does, as an
 	// unimplemented request: for testing clients' fallbacks.
 	NoMultiRead bool
+	// UnknownOps are op codes answered as by a server that does not know
+	// them (ZooKeeper's UnimplementedRequestProcessor: error -6, then the
+	// connection closes), as a server before 3.6 answers addWatch (106)
+	// and before 3.7 whoAmI (107): for testing clients' fallbacks.
+	UnknownOps []int32
+	// NoExtendedTypes refuses TTL nodes as a ZooKeeper started without
+	// zookeeper.extendedTypesEnabled does: a create with a TTL mode is
+	// answered unimplemented (error -6) and the session goes on.
+	NoExtendedTypes bool
 	// SASLUsers, when not empty, accepts SASL DIGEST-MD5 with these users
 	// and passwords, as a ZooKeeper whose JAAS Server section holds a
 	// DigestLoginModule does; an authenticated session has the id
@@ -72,6 +81,16 @@ func (c Config) withDefaults() Config {
 		c.Clock = time.Now
 	}
 	return c
+}
+
+// unknownOp reports whether op is one of UnknownOps.
+func (c Config) unknownOp(op int32) bool {
+	for _, o := range c.UnknownOps {
+		if o == op {
+			return true
+		}
+	}
+	return false
 }
 
 func (c Config) fourLetterAllowed(cmd string) bool {

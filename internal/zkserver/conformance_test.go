@@ -67,6 +67,7 @@ func conformanceCases() []conformanceCase {
 	cases = append(cases, multiCases()...)
 	cases = append(cases, sessionCases()...)
 	cases = append(cases, miscCases()...)
+	cases = append(cases, persistentWatchCases()...)
 	return cases
 }
 

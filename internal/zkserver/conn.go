@@ -324,7 +324,7 @@ func (c *conn) handle(buf []byte) bool {
 	case jute.OpAuth:
 		return c.addAuth(hdr, d)
 	}
-	if !knownOp(hdr.Type) {
+	if !knownOp(hdr.Type) || s.cfg.unknownOp(hdr.Type) {
 		// ZooKeeper's UnimplementedRequestProcessor: answer, then hang up.
 		c.push(replyFrame(hdr.Xid, s.lastZxid.Load(), jute.ErrUnimplemented, nil))
 		c.closeAfterFlush()

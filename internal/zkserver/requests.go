@@ -226,6 +226,10 @@ func (s *Server) create(c *conn, op int32, req *jute.CreateRequest, zxid, now in
 	if mode < 0 || mode > jute.ModePersistentSequentialWithTTL {
 		return "", nil, jute.ErrBadArguments, nil
 	}
+	if isTTLMode(mode) && s.cfg.NoExtendedTypes {
+		// PrepRequestProcessor.validateCreateRequest, before any other check.
+		return "", nil, jute.ErrUnimplemented, nil
+	}
 	ttl := int64(-1)
 	if op == jute.OpCreateTTL {
 		ttl = req.TTL

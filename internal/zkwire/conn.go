@@ -27,6 +27,11 @@ type Options struct {
 	ReadOnly bool
 	// MaxFrame bounds a reply (default 64 MiB: a multiRead of many nodes).
 	MaxFrame int
+	// Notify, when set, receives each notification (a watch firing) with
+	// its number on this connection (1, 2, …), on the reading goroutine
+	// and in the order the server sent them; it must not block for long,
+	// or replies wait behind it. Without it notifications are dropped.
+	Notify func(ev jute.WatcherEvent, seq uint64)
 }
 
 // ServerError is a request the server refused, with ZooKeeper's code
@@ -41,6 +46,8 @@ type Conn struct {
 	sessionID int64
 	timeout   time.Duration
 	maxFrame  int
+	notify    func(jute.WatcherEvent, uint64)
+	notified  uint64 // notifications read so far; only the reading goroutine writes it
 
 	writeMu sync.Mutex
 	mu      sync.Mutex
@@ -53,6 +60,8 @@ type Conn struct {
 type reply struct {
 	header jute.ReplyHeader
 	body   []byte
+	// notified is how many notifications came before this reply.
+	notified uint64
 }
 
 // Dial connects to one server and opens a session.
@@ -101,7 +110,7 @@ func Dial(ctx context.Context, addr string, o Options) (*Conn, error) {
 	}
 	nc.SetDeadline(time.Time{})
 	c := &Conn{nc: nc, sessionID: resp.SessionID, timeout: time.Duration(resp.TimeOut) * time.Millisecond,
-		maxFrame: o.MaxFrame, pending: map[int32]chan reply{}, done: make(chan struct{})}
+		maxFrame: o.MaxFrame, notify: o.Notify, pending: map[int32]chan reply{}, done: make(chan struct{})}
 	go c.readLoop(br)
 	go c.pingLoop()
 	return c, nil
@@ -119,6 +128,16 @@ func (c *Conn) AddAuth(ctx context.Context, scheme string, creds []byte) error {
 // answered without an error and resp is not nil). A server's refusal is a
 // *ServerError; the rest are transport errors or ctx's.
 func (c *Conn) Call(ctx context.Context, op int32, req, resp jute.Record) error {
+	_, err := c.CallOrdered(ctx, op, req, resp)
+	return err
+}
+
+// CallOrdered is Call that also returns how many notifications the
+// connection had handed to Options.Notify before the reply came. ZooKeeper
+// sends a session the notification of a change before any reply that
+// reflects it, so a read's answer is the state after exactly those
+// notifications: a caller that counts them knows which changes it saw.
+func (c *Conn) CallOrdered(ctx context.Context, op int32, req, resp jute.Record) (notified uint64, err error) {
 	c.mu.Lock()
 	c.xid++
 	if c.xid <= 0 { // wrapped: the negative xids are the protocol's own
@@ -126,12 +145,17 @@ func (c *Conn) Call(ctx context.Context, op int32, req, resp jute.Record) error 
 	}
 	xid := c.xid
 	c.mu.Unlock()
-	return c.call(ctx, xid, op, req, resp)
+	return c.exchange(ctx, xid, op, req, resp)
 }
 
 func (c *Conn) call(ctx context.Context, xid, op int32, req, resp jute.Record) error {
+	_, err := c.exchange(ctx, xid, op, req, resp)
+	return err
+}
+
+func (c *Conn) exchange(ctx context.Context, xid, op int32, req, resp jute.Record) (uint64, error) {
 	if err := ctx.Err(); err != nil {
-		return err // not sent: an ended wait must not race a quick reply
+		return 0, err // not sent: an ended wait must not race a quick reply
 	}
 	e := jute.NewFrameEncoder()
 	(&jute.RequestHeader{Xid: xid, Type: op}).Encode(e)
@@ -142,35 +166,35 @@ func (c *Conn) call(ctx context.Context, xid, op int32, req, resp jute.Record) e
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
-		return c.err
+		return 0, c.err
 	}
 	c.pending[xid] = ch
 	c.mu.Unlock()
 	if err := c.write(jute.Frame(e)); err != nil {
 		c.fail(err)
-		return err
+		return 0, err
 	}
 	select {
 	case r, ok := <-ch:
 		if !ok {
-			return c.Err()
+			return 0, c.Err()
 		}
 		if r.header.Err != jute.ErrOK {
-			return &ServerError{Code: r.header.Err}
+			return r.notified, &ServerError{Code: r.header.Err}
 		}
 		if resp != nil {
 			d := jute.NewDecoder(r.body)
 			resp.Decode(d)
 			if d.Err() != nil {
-				return fmt.Errorf("zkwire: reply to op %d: %w", op, d.Err())
+				return r.notified, fmt.Errorf("zkwire: reply to op %d: %w", op, d.Err())
 			}
 		}
-		return nil
+		return r.notified, nil
 	case <-ctx.Done():
 		c.mu.Lock()
 		delete(c.pending, xid)
 		c.mu.Unlock()
-		return ctx.Err()
+		return 0, ctx.Err()
 	}
 }
 
@@ -181,8 +205,8 @@ func (c *Conn) write(b []byte) error {
 	return err
 }
 
-// readLoop hands each reply to its caller; notifications and pings are
-// dropped (this connection sets no watches).
+// readLoop hands each reply to its caller and each notification to
+// Options.Notify, in the order they came; pings' answers are dropped.
 func (c *Conn) readLoop(br *bufio.Reader) {
 	for {
 		body, err := jute.ReadFrame(br, c.maxFrame)
@@ -197,14 +221,34 @@ func (c *Conn) readLoop(br *bufio.Reader) {
 			c.fail(d.Err())
 			return
 		}
+		if h.Xid == jute.XidNotification {
+			c.notification(d)
+			continue
+		}
 		c.mu.Lock()
 		ch := c.pending[h.Xid]
 		delete(c.pending, h.Xid)
 		c.mu.Unlock()
 		if ch != nil {
-			ch <- reply{header: h, body: body[d.Offset():]}
+			ch <- reply{header: h, body: body[d.Offset():], notified: c.notified}
 		}
 	}
+}
+
+// notification decodes one watch event and hands it on; a malformed one
+// is dropped rather than end the session (the count still moves on, so a
+// caller comparing counts sees that something came).
+func (c *Conn) notification(d *jute.Decoder) {
+	c.notified++
+	if c.notify == nil {
+		return
+	}
+	var ev jute.WatcherEvent
+	ev.Decode(d)
+	if d.Err() != nil {
+		return
+	}
+	c.notify(ev, c.notified)
 }
 
 func (c *Conn) pingLoop() {
@@ -264,3 +308,6 @@ func (c *Conn) Close() error {
 	c.fail(ErrClosed)
 	return nil
 }
+
+// Done is closed when the connection ends (Err says why).
+func (c *Conn) Done() <-chan struct{} { return c.done }

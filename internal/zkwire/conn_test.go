@@ -83,3 +83,64 @@ func TestServerGoes(t *testing.T) {
 		t.Fatal("the call hung after the connection went")
 	}
 }
+
+// TestNotificationsInOrder: with Notify set, a persistent recursive
+// watch's notifications come numbered in the server's order, and a read
+// says how many came before its answer — all those of the writes it
+// reflects.
+func TestNotificationsInOrder(t *testing.T) {
+	zktest.Each(t, func(t *testing.T, connect string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		type note struct {
+			ev  jute.WatcherEvent
+			seq uint64
+		}
+		notes := make(chan note, 100)
+		w, err := Dial(ctx, connect, Options{Notify: func(ev jute.WatcherEvent, seq uint64) { notes <- note{ev, seq} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		writer, err := Dial(ctx, connect, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer writer.Close()
+		base := zktest.Path(t)
+		if err := w.Call(ctx, jute.OpAddWatch, &jute.PathIntRequest{Path: base, N: jute.AddWatchPersistentRecursive}, &jute.IntResponse{}); err != nil {
+			t.Fatal(err)
+		}
+		open := []jute.ACL{{Perms: jute.PermAll, ID: jute.Id{Scheme: "world", ID: "anyone"}}}
+		for _, p := range []string{base, base + "/a"} {
+			if err := writer.Call(ctx, jute.OpCreate, &jute.CreateRequest{Path: p, ACL: open}, &jute.PathResponse{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := writer.Call(ctx, jute.OpSetData, &jute.SetDataRequest{Path: base + "/a", Data: []byte("1"), Version: -1}, &jute.StatResponse{}); err != nil {
+			t.Fatal(err)
+		}
+		// A read on the watching connection after the writes: its answer
+		// comes after all three notifications.
+		var got jute.GetDataResponse
+		seen, err := w.CallOrdered(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: base + "/a"}, &got)
+		if err != nil || seen != 3 || string(got.Data) != "1" {
+			t.Fatalf("read after the writes: seen %d, data %q, %v; want 3 and \"1\"", seen, got.Data, err)
+		}
+		want := []struct {
+			typ  int32
+			path string
+		}{{jute.EventNodeCreated, base}, {jute.EventNodeCreated, base + "/a"}, {jute.EventNodeDataChanged, base + "/a"}}
+		for i, wn := range want {
+			var n note
+			select {
+			case n = <-notes: // all three were handed over before the read's answer
+			default:
+				t.Fatalf("notification %d had not been handed over before the read's answer", i+1)
+			}
+			if n.seq != uint64(i+1) || n.ev.Type != wn.typ || n.ev.Path != wn.path {
+				t.Errorf("notification %d: %+v seq %d, want type %d on %s", i+1, n.ev, n.seq, wn.typ, wn.path)
+			}
+		}
+	})
+}

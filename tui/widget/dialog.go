@@ -19,13 +19,20 @@ type Dialog struct {
 	Input *LineInput // nil for a yes/no question
 	// mustType, when set, is what the input must equal to go ahead.
 	MustType string
-	// Choices, when set, make the dialog a choice: keys 1… pick one, and
-	// Submit gets its index as text.
-	Choices []string
-	Problem string
-	Submit  func(value string) tea.Cmd
+	Problem  string
+	Submit   func(value string) tea.Cmd
+	// Choices, when set, make the dialog a question with several answers,
+	// one key each; Cancel (nil: nothing) runs on esc.
+	Choices []Choice
+	Cancel  func() tea.Cmd
 	// Shown makes the dialog a text to read: any of enter, esc, q closes it.
 	Shown bool
+}
+
+// Choice is one answer of a question: its key, what it says, what it does.
+type Choice struct {
+	Key, Label string
+	Do         func() tea.Cmd
 }
 
 // Show shows body to read, wrapped to the dialog's width.
@@ -33,12 +40,19 @@ func Show(title string, body []string) *Dialog {
 	return &Dialog{Title: title, Body: body, Shown: true, Submit: func(string) tea.Cmd { return nil }}
 }
 
-// Choose asks which of choices (at most nine) to go ahead with.
-func Choose(title string, body, choices []string, pick func(i int) tea.Cmd) *Dialog {
-	return &Dialog{Title: title, Body: body, Choices: choices, Submit: func(v string) tea.Cmd {
-		i := int(v[0] - '1')
-		return pick(i)
-	}}
+// Choose asks a question with several answers; esc runs cancel (may be nil).
+func Choose(title string, body []string, choices []Choice, cancel func() tea.Cmd) *Dialog {
+	return &Dialog{Title: title, Body: body, Choices: choices, Cancel: cancel}
+}
+
+// Numbered makes answers of labels, keyed 1 to 9 (at most nine), each
+// calling pick with its index.
+func Numbered(labels []string, pick func(i int) tea.Cmd) []Choice {
+	var out []Choice
+	for i, l := range labels[:min(len(labels), 9)] {
+		out = append(out, Choice{Key: string(rune('1' + i)), Label: l, Do: func() tea.Cmd { return pick(i) }})
+	}
+	return out
 }
 
 func Confirm(title string, body []string, yes func() tea.Cmd) *Dialog {
@@ -58,12 +72,17 @@ func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		}
 		return nil, false
 	}
-	if len(d.Choices) > 0 {
+	if d.Choices != nil {
 		k := msg.String()
-		switch {
-		case len(k) == 1 && k[0] >= '1' && int(k[0]-'1') < min(len(d.Choices), 9):
-			return d.Submit(k), true
-		case k == "n", k == "N", k == "esc", k == "q", k == "ctrl+c":
+		for _, c := range d.Choices {
+			if k == c.Key {
+				return c.Do(), true
+			}
+		}
+		if k == "esc" || k == "q" || k == "ctrl+c" {
+			if d.Cancel != nil {
+				return d.Cancel(), true
+			}
 			return nil, true
 		}
 		return nil, false
@@ -98,7 +117,7 @@ func (d *Dialog) View(st theme.Styles, width, height int) string {
 	body := WrapAll(d.Body, inner)
 	// The box must fit the screen: its border, title, gaps and keys take
 	// about eight lines.
-	if room := height - 8 - len(d.Choices); len(body) > room && room > 1 {
+	if room := height - 9 - len(d.Choices); len(body) > room && room > 1 {
 		body = append(body[:room-1:room-1], st.Dim.Render(fmt.Sprintf("… %d more lines", len(body)-room+1)))
 	}
 	lines = append(lines, body...)
@@ -106,11 +125,8 @@ func (d *Dialog) View(st theme.Styles, width, height int) string {
 	switch {
 	case d.Shown:
 		lines = append(lines, st.HelpKey.Render("enter/esc")+st.HelpDesc.Render(" close"))
-	case len(d.Choices) > 0:
-		for i, c := range d.Choices[:min(len(d.Choices), 9)] {
-			lines = append(lines, WrapAll([]string{st.HelpKey.Render(string(rune('1'+i))) + " " + c}, inner)...)
-		}
-		lines = append(lines, "", st.HelpKey.Render("1…")+st.HelpDesc.Render(" choose   ")+st.HelpKey.Render("esc")+st.HelpDesc.Render(" cancel"))
+	case d.Choices != nil:
+		lines = append(lines, d.choiceLines(st, inner)...)
 	case d.Input == nil:
 		lines = append(lines, st.HelpKey.Render("y")+st.HelpDesc.Render(" yes   ")+st.HelpKey.Render("n/esc")+st.HelpDesc.Render(" no"))
 	default:
@@ -122,6 +138,21 @@ func (d *Dialog) View(st theme.Styles, width, height int) string {
 	}
 	box := st.Dialog.Width(inner + 4).Render(strings.Join(lines, "\n"))
 	return lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, box)
+}
+
+// choiceLines are the answers: on one line when they fit ("e edit again
+// d discard   esc cancel"), else one a line, wrapped, with esc below.
+func (d *Dialog) choiceLines(st theme.Styles, width int) []string {
+	escape := st.HelpKey.Render("esc") + st.HelpDesc.Render(" cancel")
+	var hints []string
+	for _, c := range d.Choices {
+		hints = append(hints, st.HelpKey.Render(c.Key)+st.HelpDesc.Render(" "+c.Label))
+	}
+	if one := strings.Join(append(hints, escape), "   "); lipgloss.Width(one) <= width {
+		return []string{one}
+	}
+	lines := WrapAll(hints, width)
+	return append(lines, "", escape)
 }
 
 // clipStyled cuts a styled line to width cells.

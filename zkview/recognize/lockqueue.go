@@ -81,6 +81,9 @@ func (rc *recognizer) lock(d recDir, ms []recMember, foreign []recName, children
 	}
 	if l.Format == recFormatMixed {
 		b.warnMixed(js, children)
+		if l.Recipe == recMutex {
+			b.warnAhead(js, children)
+		}
 	}
 	b.warnKazooReaders(js)
 	b.checkOrphans(ms, "")

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/zkx-dev/zkx/internal/seqnode"
 )
 
 // What each library believes.
@@ -321,7 +323,7 @@ func zkWriteLockRule(dir string) lockRule {
 
 // zkxRule is zkx's own recipes (recipes/line.go, names.go): the contenders
 // are the children whose name has one of markers followed by a sequence
-// (parseSeq), in sequence order. A Mutex, and an RWMutex's writer, hold
+// (seqnode.After), in sequence order. A Mutex, and an RWMutex's writer, hold
 // when nothing is below and watch the node just below (chainRule); an
 // RWMutex's reader holds when no writer is below and watches the lowest
 // writer below (readerRule).
@@ -338,7 +340,7 @@ func zkxRule(view string, markers []string, writer string, reader bool) lockRule
 			var cs []c
 			for _, name := range children {
 				for _, m := range markers {
-					if s, ok := zkxSeq(name, m); ok {
+					if s, ok := seqnode.After(name, m); ok {
 						cs = append(cs, c{name, s, m})
 						break
 					}
@@ -370,26 +372,6 @@ func zkxRule(view string, markers []string, writer string, reader bool) lockRule
 			return verdict{fails: "its node is not among the children"}
 		},
 	}
-}
-
-// zkxSeq is recipes.parseSeq: the text after the last marker, at least ten
-// characters of digits (a leading minus allowed), as an int32.
-func zkxSeq(name, marker string) (int32, bool) {
-	i := strings.LastIndex(name, marker)
-	if i < 0 {
-		return 0, false
-	}
-	digits := name[i+len(marker):]
-	if len(digits) < 10 {
-		return 0, false
-	}
-	for j, r := range digits {
-		if (r < '0' || r > '9') && (j != 0 || r != '-') {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseInt(digits, 10, 32)
-	return int32(n), err == nil
 }
 
 func quoteAll(ss []string) []string {

@@ -1,6 +1,7 @@
 package recognize
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,9 @@ func TestMixedLockCuratorFirst(t *testing.T) {
 	all := map[int64]bool{0x10: true, 0x11: true, 0x12: true}
 
 	t.Run("extra_lock_patterns, seen in the watch tables", func(t *testing.T) {
+		// The warning must not hang on where Kazoo's hex ids sort beside
+		// Curator's "_c_" (a real run's ids started with 1 and d): the
+		// newcomer is judged by Curator's key, the text after "lock-".
 		tables := recTables{connected: all, watches: map[int64]map[string]bool{
 			0x10: {}, 0x11: {dir + "/" + cur: true}, 0x12: {dir + "/" + k1: true}}}
 		l := recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables}))
@@ -50,7 +54,14 @@ func TestMixedLockCuratorFirst(t *testing.T) {
 			!strings.HasPrefix(l.Handover(cur), "kazoo __lock__0000000001 (session 0x11) takes over") {
 			t.Errorf("holder %+v, handover %q", h, l.Handover(cur))
 		}
-		recWantWarnings(t, l.Warnings)
+		// Sound now, but not for long: a Curator contender joining now sorts
+		// the Kazoo names after its own and holds beside k1 once the
+		// Curator holder releases.
+		recWantWarnings(t, l.Warnings,
+			"mixed layouts cannot stay safe: kazoo "+k1+" and a new curator contender joining now (Curator InterProcessMutex) would both hold the lock once "+cur+` released: Curator InterProcessMutex sorts by the text after "lock-"`)
+		if l.Broken || l.MaybeBroken || len(l.Alarms) != 0 {
+			t.Errorf("a lock that is sound now is broken %v, maybe %v, alarms %+v", l.Broken, l.MaybeBroken, l.Alarms)
+		}
 	})
 
 	t.Run("no extra_lock_patterns, seen in the watch tables", func(t *testing.T) {
@@ -266,4 +277,41 @@ func TestMixedSemaphore(t *testing.T) {
 			"mixed layouts: a Curator InterProcessSemaphoreV2 (1 lease in leases/) and a Kazoo Semaphore (2 leases) on one path",
 			"3 leases are held in all, more than Kazoo's max_leases 2")
 	}
+}
+
+// TestMixedLockThatStaysSound: Curator and go-zookeeper both read the
+// number after "lock-", so each counts the other's nodes in sequence order,
+// now and for any contender that joins: no warning beyond the format.
+func TestMixedLockThatStaysSound(t *testing.T) {
+	const dir = "/shared/gz"
+	gz := func(seq int32) string { return fmt.Sprintf("_c_%s-lock-%010d", testHex, seq) }
+	cur, g1, c2 := curLock(0), gz(1), curLock(2)
+	f := newRecFake().
+		add(dir+"/"+cur, "10.0.0.5", ephemeralOf(0x10)).
+		add(dir+"/"+g1, "", ephemeralOf(0x11)).
+		add(dir+"/"+c2, "10.0.0.6", ephemeralOf(0x12))
+	l := recAsLock(t, recognizeT(t, f, dir, Options{}))
+	if l.Format != "mixed" || l.Broken || l.MaybeBroken {
+		t.Errorf("format %s %v, broken %v, maybe %v", l.Format, l.Formats, l.Broken, l.MaybeBroken)
+	}
+	recWantNodes(t, "holders", l.Holders, cur)
+	recWantNodes(t, "waiters", l.Waiters, g1+">"+cur, c2+">"+g1)
+	recWantWarnings(t, l.Warnings)
+}
+
+// TestMixedLockAheadWithDigitIDs: the same queue with Kazoo ids that sort
+// before Curator's "_c_" as whole names (uuid4 hex often starts with a
+// digit): the Curator newcomer still sorts first by its own key.
+func TestMixedLockAheadWithDigitIDs(t *testing.T) {
+	const dir = "/shared/lock"
+	cur, k1 := curLock(0), kzLockOf("12cb12dd3a954d34b15a6bad6700c042", 1)
+	f := newRecFake().
+		add(dir+"/"+cur, "10.0.0.5", ephemeralOf(0x10)).
+		add(dir+"/"+k1, "k1", ephemeralOf(0x11))
+	tables := recTables{connected: map[int64]bool{0x10: true, 0x11: true},
+		watches: map[int64]map[string]bool{0x10: {}, 0x11: {dir + "/" + cur: true}}}
+	l := recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables}))
+	recWantNodes(t, "holders", l.Holders, cur)
+	recWantWarnings(t, l.Warnings,
+		"mixed layouts cannot stay safe: kazoo "+k1+" and a new curator contender joining now (Curator InterProcessMutex) would both hold the lock once "+cur+" released")
 }

@@ -46,6 +46,10 @@ type RealOptions struct {
 	// "zookeeper."-prefixed system properties (QuorumPeerConfig), which is
 	// how snapshot.compression.method=gz reaches SnapStream.
 	ExtraConfig []string
+	// NoExtendedTypes starts the members without
+	// zookeeper.extendedTypesEnabled (ZooKeeper's own default; the harness
+	// enables it otherwise): they create no TTL nodes.
+	NoExtendedTypes bool
 }
 
 // RealWith is Real with options: a restricted four-letter-word whitelist,
@@ -122,6 +126,9 @@ func (e *Ensemble) configure(opts RealOptions) error {
 		}
 	}
 	for i, m := range e.members {
+		if opts.NoExtendedTypes {
+			m.jvmArgs = append(m.jvmArgs, "-Dzookeeper.extendedTypesEnabled=false") // after the harness's =true: the last one wins
+		}
 		if opts.AdminServer {
 			// Debian's zookeeper.jar lists Jetty in its manifest but not
 			// the servlet API Jetty needs: without it ZooKeeper logs
