@@ -10,7 +10,7 @@ func TestAfter(t *testing.T) {
 	}{
 		{"_c_5d0f6c1e-8f4b-4a57-9d0e-1b2c3d4e5f60-lock-0000000042", "-lock-", 42, true},
 		{"x-lock-0000000001-lock-0000000007", "-lock-", 7, true}, // the last marker counts
-		{"lock--2147483648", "lock-", -2147483648, true},          // after the counter wrapped
+		{"lock--2147483648", "lock-", -2147483648, true},         // after the counter wrapped
 		{"lock-2147483647", "lock-", 2147483647, true},
 		{"lock-000000001", "lock-", 0, false},  // nine digits
 		{"lock-00000000x1", "lock-", 0, false}, // not digits
