@@ -123,15 +123,15 @@ func TestDiffSubtrees(t *testing.T) {
 // order cannot be merged; the error says so instead of a wrong answer.
 func TestDiffRefusesUnsortedFiles(t *testing.T) {
 	file := `{"zkx_export":1,"root":"/r","exported":"2024-01-01T00:00:00Z"}
-{"path":"/r","data":null,"acl":[]}
-{"path":"/r/b","data":null,"acl":[]}
-{"path":"/r/a","data":null,"acl":[]}
+{"path":"/r","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
+{"path":"/r/b","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
+{"path":"/r/a","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
 `
 	a, err := ReadFile(strings.NewReader(file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := ReadFile(strings.NewReader(strings.Replace(file, `{"path":"/r/b","data":null,"acl":[]}`+"\n", "", 1)))
+	b, _ := ReadFile(strings.NewReader(strings.Replace(file, `{"path":"/r/b","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}`+"\n", "", 1)))
 	_, err = Diff(context.Background(), a, b, DiffOptions{}, func(Difference) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "not in preorder") {
 		t.Errorf("unsorted side: %v", err)
@@ -139,10 +139,10 @@ func TestDiffRefusesUnsortedFiles(t *testing.T) {
 	// Preorder is not byte order of whole paths: "/r/a/x" comes before
 	// "/r/a-b" although '-' < '/'.
 	ok := `{"zkx_export":1,"root":"/r","exported":"2024-01-01T00:00:00Z"}
-{"path":"/r","data":null,"acl":[]}
-{"path":"/r/a","data":null,"acl":[]}
-{"path":"/r/a/x","data":null,"acl":[]}
-{"path":"/r/a-b","data":null,"acl":[]}
+{"path":"/r","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
+{"path":"/r/a","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
+{"path":"/r/a/x","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
+{"path":"/r/a-b","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
 `
 	s1, _ := ReadFile(strings.NewReader(ok))
 	s2, _ := ReadFile(strings.NewReader(ok))
