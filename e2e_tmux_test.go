@@ -90,7 +90,6 @@ func (m tmuxRun) waitExit(exitFile, stderr string) string {
 		_, err := os.Stat(exitFile)
 		return err == nil
 	})
-	code, _ := os.ReadFile(exitFile)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if _, err := m.cmd("has-session", "-t", m.session); err != nil {
@@ -101,6 +100,9 @@ func (m tmuxRun) waitExit(exitFile, stderr string) string {
 		}
 		time.Sleep(50 * time.Millisecond) // polling a condition with a deadline
 	}
+	// Read once the shell has ended: the file exists as soon as the
+	// redirection opens it, before echo has written the status.
+	code, _ := os.ReadFile(exitFile)
 	return strings.TrimSpace(string(code))
 }
 
