@@ -35,6 +35,7 @@ func TestRealSnapshotsAgreeWithSnapshotFormatter(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			m.WaitSnapshots(t)
 			m.Kill(t)
 			snaps, _ := filepath.Glob(filepath.Join(m.DataDir(), "version-2", "snapshot.*"))
 			if len(snaps) < 2 {

@@ -50,6 +50,7 @@ func TestKafkaControllerHistory(t *testing.T) {
 	if _, err := admin.Sync("/kafka"); err != nil {
 		t.Fatal(err)
 	}
+	m.WaitSnapshots(t)
 	m.Kill(t)
 
 	arch, err := OpenArchive(filepath.Join(m.DataDir()))

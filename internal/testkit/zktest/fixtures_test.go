@@ -76,6 +76,7 @@ func compressedSnapshot(t *testing.T, method, dir string) {
 	for {
 		snaps, _ := filepath.Glob(filepath.Join(m.DataDir(), "version-2", "snapshot.*."+method))
 		if len(snaps) >= 2 { // the empty one at start, one taken on the way
+			m.WaitSnapshots(t)
 			m.Kill(t)
 			for _, s := range snaps {
 				copyFile(t, s, filepath.Join(dir, filepath.Base(s)))

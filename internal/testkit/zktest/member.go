@@ -91,6 +91,41 @@ func (m *Member) Kill(t testing.TB) {
 	}
 }
 
+// WaitSnapshots waits (at most 30 s) until every snapshot the member's
+// snapshot thread began is written: ZooKeeper takes snapshots on a thread
+// of its own, and a member killed in the middle of one leaves a file
+// ZooKeeper's own readers refuse. Tests that kill a member and then read
+// its snapshots call it first.
+func (m *Member) WaitSnapshots(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		log, err := os.ReadFile(m.logPath)
+		if err != nil {
+			t.Fatalf("zktest: %v: %v", m, err)
+		}
+		begun, taken := 0, 0
+		for _, line := range strings.Split(string(log), "\n") {
+			if !strings.Contains(line, "[Snapshot Thread]") {
+				continue
+			}
+			switch {
+			case strings.Contains(line, "Snapshotting: "):
+				begun++
+			case strings.Contains(line, "Snapshot taken in "):
+				taken++
+			}
+		}
+		if taken >= begun {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("zktest: %v: %d snapshots begun, %d written after 30s", m, begun, taken)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+	}
+}
+
 func (m *Member) kill() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

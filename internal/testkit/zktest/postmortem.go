@@ -169,6 +169,7 @@ func RunPostmortem(t testing.TB) *Postmortem {
 	// session can expire: what the logs hold is final.
 	curator.Kill(t)
 	kazoo.Kill(t)
+	m.WaitSnapshots(t) // a snapshot half written is not the past
 	m.Kill(t)
 	return pm
 }
