@@ -30,6 +30,10 @@ import (
 const (
 	introspectEvery  = time.Second
 	introspectSettle = 200 * time.Millisecond
+	// settleRetries bounds how often a recipe whose waiter's watch the
+	// tables did not show yet is asked about again: a client sets its
+	// watch a moment after its node, later still on a loaded machine.
+	settleRetries = 5
 	// recognizeTimeout bounds one recognition of one recipe.
 	recognizeTimeout = 30 * time.Second
 )
@@ -51,12 +55,15 @@ type liveState struct {
 	intro     introspector
 	tables    recognize.ServerTables // intro.last's
 	introTick bool                   // an introDueMsg is on its way
+	// unsettled counts, per recipe, the askings that did not yet show a
+	// waiter's watch (see settleRetries).
+	unsettled map[string]int
 }
 
 func newLiveState() liveState {
 	return liveState{followed: map[string]bool{}, owners: map[string][]string{}, dirs: map[string][]string{},
 		seen: map[string]int64{}, busy: map[string]bool{}, again: map[string]bool{},
-		changed: map[string]bool{}, asking: map[string]bool{}}
+		changed: map[string]bool{}, asking: map[string]bool{}, unsettled: map[string]int{}}
 }
 
 // scanned takes a finished scan's recipes, follows them, and reads again
@@ -308,7 +315,38 @@ func (p *recipeListPage) recognized(msg recognizedMsg) tea.Cmd {
 		delete(l.again, msg.path)
 		return p.recognize(msg.path)
 	}
-	return nil
+	return p.settle(msg.path)
+}
+
+// settle asks the servers again, a few times, about a recipe read with
+// tables that do not show a waiter's watch yet: its client sets the watch
+// a moment after it creates its node, and nothing in the tree changes when
+// it does, so the row would keep the warning until the next change.
+func (p *recipeListPage) settle(path string) tea.Cmd {
+	l := &p.live
+	r, ok := p.recipes[path]
+	if !ok || !p.kind.tables() || l.tables == nil || !waitsUnseen(r) {
+		delete(l.unsettled, path)
+		return nil
+	}
+	if l.unsettled[path] >= settleRetries {
+		return nil // the watch is missing for real: the warning stands
+	}
+	l.unsettled[path]++
+	l.changed[path] = true
+	l.lastChange = p.ctx.Now()
+	return p.maybeIntrospect()
+}
+
+// waitsUnseen reports whether a waiter of r waits for a node with a watch
+// the servers' tables do not show.
+func waitsUnseen(r recognize.Recipe) bool {
+	for _, pl := range r.Lineup() {
+		if pl.WaitsFor != "" && pl.Watch == recognize.WatchInferred {
+			return true
+		}
+	}
+	return false
 }
 
 // maybeIntrospect asks the servers again for the recipes that changed,

@@ -92,12 +92,16 @@ func waitGone(t *testing.T, c *Client, p string) {
 // node with a named error, on the embedded server and on real ZooKeeper
 // started without zookeeper.extendedTypesEnabled.
 func TestTTLDisabledIsNamed(t *testing.T) {
-	for name, connect := range map[string]func() string{
-		"embedded": func() string { return zktest.EmbeddedServer(t, zkserver.Config{NoExtendedTypes: true}).ConnectString() },
-		"real":     func() string { return zktest.RealWith(t, zktest.RealOptions{NoExtendedTypes: true}).ConnectString() },
+	for name, connect := range map[string]func(t *testing.T) string{
+		"embedded": func(t *testing.T) string {
+			return zktest.EmbeddedServer(t, zkserver.Config{NoExtendedTypes: true}).ConnectString()
+		},
+		"real": func(t *testing.T) string {
+			return zktest.RealWith(t, zktest.RealOptions{NoExtendedTypes: true}).ConnectString()
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := dialTest(t, connect())
+			c := dialTest(t, connect(t))
 			_, err := mustWriter(t, c).CreateAs(context.Background(), "/ttl-"+name, nil, TTL, time.Minute)
 			if !errors.Is(err, ErrTTLDisabled) || !strings.Contains(err.Error(), "extendedTypesEnabled") {
 				t.Errorf("TTL create without extended types: %v", err)
