@@ -5,5 +5,6 @@
 // had seen when it began (ZooKeeper's persistence.Util.makeLogName,
 // makeSnapshotName and getZxidFromName). It lists them sorted by that
 // zxid and picks the files a moment needs, as FileTxnSnapLog and
-// FileTxnIterator do; it reads no file's content.
+// FileTxnIterator do; it reads no file's content. FileError is the
+// error both readers of those files (txnlog, snapshot) report.
 package datadir

@@ -2,7 +2,8 @@ package snapshot
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/zkx-dev/zkx/internal/datadir"
 )
 
 // The problems a snapshot can have, each wrapped in an *Error.
@@ -26,27 +27,5 @@ var (
 	ErrCorrupt = errors.New("corrupt")
 )
 
-// Error is a problem at a place in a snapshot.
-type Error struct {
-	// File is the snapshot's path when the reader was opened on one.
-	File string
-	// Offset is where the record starts in the uncompressed stream.
-	Offset int64
-	// Err is one of the Err… sentinels.
-	Err error
-	// Detail says what was being read and what was found.
-	Detail string
-}
-
-func (e *Error) Error() string {
-	where := fmt.Sprintf("offset %d", e.Offset)
-	if e.File != "" {
-		where = e.File + ": " + where
-	}
-	if e.Detail == "" {
-		return fmt.Sprintf("%s: %v", where, e.Err)
-	}
-	return fmt.Sprintf("%s: %v: %s", where, e.Err, e.Detail)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// Error is a problem at a place in a snapshot, with its offset.
+type Error = datadir.FileError

@@ -2,7 +2,8 @@ package txnlog
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/zkx-dev/zkx/internal/datadir"
 )
 
 // The problems a log can have, each wrapped in an *Error with its offset.
@@ -31,27 +32,5 @@ var (
 	ErrBadRecord = errors.New("bad transaction record")
 )
 
-// Error is a problem at a place in a log file.
-type Error struct {
-	// File is the log's path when the reader was opened on one.
-	File string
-	// Offset is where the header or the entry starts in the file.
-	Offset int64
-	// Err is one of the Err… sentinels.
-	Err error
-	// Detail says more: the lengths, the checksums, the record's error.
-	Detail string
-}
-
-func (e *Error) Error() string {
-	where := fmt.Sprintf("offset %d", e.Offset)
-	if e.File != "" {
-		where = e.File + ": " + where
-	}
-	if e.Detail == "" {
-		return fmt.Sprintf("%s: %v", where, e.Err)
-	}
-	return fmt.Sprintf("%s: %v: %s", where, e.Err, e.Detail)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// Error is a problem at a place in a log file, with its offset.
+type Error = datadir.FileError
