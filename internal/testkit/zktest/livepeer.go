@@ -36,6 +36,7 @@ type LivePeer struct {
 	lines  []string        // stdout, line by line
 	said   chan struct{}   // closed (and replaced) at each new line
 	paused bool
+	killed bool // by Kill: its exit status is the test's doing
 }
 
 // StartLivePeer starts a peer program in a process group of its own; the
@@ -186,6 +187,31 @@ func (p *LivePeer) Resume(t testing.TB) {
 	p.mu.Unlock()
 }
 
+// Kill sends SIGKILL to the peer's process group and waits for it: its
+// sessions end without a word, and expire on the server.
+func (p *LivePeer) Kill(t testing.TB) {
+	t.Helper()
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
+	if err := killGroup(p.cmd.Process.Pid); err != nil {
+		select {
+		case <-p.exited:
+			return
+		default:
+			t.Fatalf("kill %s: %v", p.name, err)
+		}
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(killTimeout):
+		t.Fatalf("%s did not exit within %v of SIGKILL", p.name, killTimeout)
+	}
+}
+
+// String names the peer in messages.
+func (p *LivePeer) String() string { return fmt.Sprintf("%s[%d]", p.name, p.cmd.Process.Pid) }
+
 // Pid is the peer's process id (its process group's too).
 func (p *LivePeer) Pid() int { return p.cmd.Process.Pid }
 
@@ -193,7 +219,7 @@ func (p *LivePeer) Pid() int { return p.cmd.Process.Pid }
 // it (killing its group if it does not exit).
 func (p *LivePeer) stop(t testing.TB) {
 	p.mu.Lock()
-	paused := p.paused
+	paused, killed := p.paused, p.killed
 	p.mu.Unlock()
 	if paused {
 		contGroup(p.cmd.Process.Pid)
@@ -206,7 +232,7 @@ func (p *LivePeer) stop(t testing.TB) {
 		<-p.exited
 	}
 	p.cancel()
-	if p.err != nil {
+	if p.err != nil && !killed {
 		t.Errorf("%s: %v\n%s", p.name, p.err, p.Output())
 	} else if t.Failed() {
 		t.Logf("%s output:\n%s", p.name, p.Output())

@@ -234,7 +234,7 @@ func WriteTxnKinds(t testing.TB, admin *zk.Conn, base string) {
 // waitChildren waits, on watches, until path has at least n children.
 func waitChildren(t testing.TB, c *zk.Conn, path string, n int) {
 	t.Helper()
-	deadline := time.After(linePeerDeadline)
+	deadline := time.After(livePeerDeadline)
 	for {
 		children, _, ch, err := c.ChildrenW(path)
 		if errors.Is(err, zk.ErrNoNode) {
@@ -253,7 +253,7 @@ func waitChildren(t testing.TB, c *zk.Conn, path string, n int) {
 		select {
 		case <-ch:
 		case <-deadline:
-			t.Fatalf("%s: %d children, not %d, within %v", path, len(children), n, linePeerDeadline)
+			t.Fatalf("%s: %d children, not %d, within %v", path, len(children), n, livePeerDeadline)
 		}
 	}
 }
@@ -261,7 +261,7 @@ func waitChildren(t testing.TB, c *zk.Conn, path string, n int) {
 // waitGone waits, on a watch, until path does not exist.
 func waitGone(t testing.TB, c *zk.Conn, path string) {
 	t.Helper()
-	deadline := time.After(linePeerDeadline)
+	deadline := time.After(livePeerDeadline)
 	for {
 		ok, _, ch, err := c.ExistsW(path)
 		if err != nil {
@@ -273,7 +273,7 @@ func waitGone(t testing.TB, c *zk.Conn, path string) {
 		select {
 		case <-ch:
 		case <-deadline:
-			t.Fatalf("%s still there after %v", path, linePeerDeadline)
+			t.Fatalf("%s still there after %v", path, livePeerDeadline)
 		}
 	}
 }
