@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/go-zookeeper/zk"
 
@@ -177,27 +176,18 @@ func opName(k WriteKind) string { return [...]string{"create", "set", "delete"}[
 // error for a path is returned in errs.
 func (bw *BulkWriter) Exists(ctx context.Context, paths []string) (exists []bool, errs []error) {
 	exists, errs = make([]bool, len(paths)), make([]error, len(paths))
-	sem := make(chan struct{}, 64)
-	var wg sync.WaitGroup
-	for i, p := range paths {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var resp jute.StatResponse
-			err := bw.b.pick().Call(ctx, jute.OpExists, &jute.PathWatchRequest{Path: bw.b.target.Abs(p)}, &resp)
-			var se *zkwire.ServerError
-			switch {
-			case errors.As(err, &se) && se.Code == jute.ErrNoNode:
-			case err != nil:
-				errs[i] = bw.b.opError("stat", p, err)
-			default:
-				exists[i] = true
-			}
-		}()
-	}
-	wg.Wait()
+	eachBounded(len(paths), 64, func(i int) {
+		var resp jute.StatResponse
+		err := bw.b.pick().Call(ctx, jute.OpExists, &jute.PathWatchRequest{Path: bw.b.target.Abs(paths[i])}, &resp)
+		var se *zkwire.ServerError
+		switch {
+		case errors.As(err, &se) && se.Code == jute.ErrNoNode:
+		case err != nil:
+			errs[i] = bw.b.opError("stat", paths[i], err)
+		default:
+			exists[i] = true
+		}
+	})
 	return exists, errs
 }
 

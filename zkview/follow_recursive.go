@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -222,19 +221,10 @@ func connectionEnded(w *Watcher) error {
 // once; lost reports that a read found the connection gone.
 func (f *recursiveFollower) read(ctx context.Context, w *Watcher, paths []string, reads map[string][]nodeRead) (lost bool) {
 	got := make([]nodeRead, len(paths))
-	sem := make(chan struct{}, followReadLimit)
-	var wg sync.WaitGroup
-	for i, p := range paths {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			data, stat, seen, err := w.Get(ctx, p)
-			got[i] = nodeRead{seen: seen, data: data, stat: stat, err: err}
-		}()
-	}
-	wg.Wait()
+	eachBounded(len(paths), followReadLimit, func(i int) {
+		data, stat, seen, err := w.Get(ctx, paths[i])
+		got[i] = nodeRead{seen: seen, data: data, stat: stat, err: err}
+	})
 	for i, p := range paths {
 		if got[i].err != nil && got[i].seen == 0 && !IsNoNode(got[i].err) && !IsNoAuth(got[i].err) {
 			lost = lost || ctx.Err() == nil // no answer: the connection went

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"strings"
-	"sync"
 
 	"github.com/go-zookeeper/zk"
 
@@ -215,21 +214,12 @@ func (c *Client) Rel(path string) string { return c.target.Rel(path) }
 // flight; stats[i] is nil and errs[i] set where a node could not be read.
 func (c *Client) StatAll(ctx context.Context, paths []string, concurrency int) (stats []*zk.Stat, errs []error) {
 	stats, errs = make([]*zk.Stat, len(paths)), make([]error, len(paths))
-	sem := make(chan struct{}, max(concurrency, 1))
-	var wg sync.WaitGroup
-	for i, p := range paths {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			st, err := c.Exists(ctx, p)
-			if err == nil && st == nil {
-				err = &PathError{Op: "stat", Path: p, Server: c.Server(), Err: zk.ErrNoNode}
-			}
-			stats[i], errs[i] = st, err
-		}()
-	}
-	wg.Wait()
+	eachBounded(len(paths), concurrency, func(i int) {
+		st, err := c.Exists(ctx, paths[i])
+		if err == nil && st == nil {
+			err = &PathError{Op: "stat", Path: paths[i], Server: c.Server(), Err: zk.ErrNoNode}
+		}
+		stats[i], errs[i] = st, err
+	})
 	return stats, errs
 }
