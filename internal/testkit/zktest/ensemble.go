@@ -185,6 +185,16 @@ func Real(t testing.TB, nodes int) *Ensemble {
 	if err != nil {
 		t.Fatalf("zktest: %v", err)
 	}
+	begin := e.launch(t, func() error { return e.waitServing(startTimeout) })
+	t.Logf("zktest: real ZooKeeper (%s) serving at %s after %v", e.kind(), e.ConnectString(), time.Since(begin).Round(time.Millisecond))
+	return e
+}
+
+// launch starts the members, stops them at the test's cleanup (with their
+// logs' tails when it failed), and waits until serving says they serve;
+// it returns when it began.
+func (e *Ensemble) launch(t testing.TB, serving func() error) time.Time {
+	t.Helper()
 	t.Cleanup(func() {
 		if t.Failed() {
 			e.logTails(t)
@@ -197,11 +207,10 @@ func Real(t testing.TB, nodes int) *Ensemble {
 	if err := e.start(); err != nil {
 		t.Fatalf("zktest: start real ZooKeeper: %v", err)
 	}
-	if err := e.waitServing(startTimeout); err != nil {
+	if err := serving(); err != nil {
 		t.Fatalf("zktest: real ZooKeeper %s did not serve: %v", e.ConnectString(), err)
 	}
-	t.Logf("zktest: real ZooKeeper (%s) serving at %s after %v", e.kind(), e.ConnectString(), time.Since(begin).Round(time.Millisecond))
-	return e
+	return begin
 }
 
 func (e *Ensemble) kind() string {

@@ -73,21 +73,7 @@ func RealWith(t testing.TB, opts RealOptions) *Ensemble {
 	if err := e.configure(opts); err != nil {
 		t.Fatalf("zktest: %v", err)
 	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			e.logTails(t)
-		}
-		if err := e.stop(); err != nil {
-			t.Errorf("zktest: stop ensemble: %v", err)
-		}
-	})
-	begin := time.Now()
-	if err := e.start(); err != nil {
-		t.Fatalf("zktest: start real ZooKeeper: %v", err)
-	}
-	if err := e.poll(startTimeout, e.servingBySrvr); err != nil {
-		t.Fatalf("zktest: real ZooKeeper %s did not serve: %v", e.ConnectString(), err)
-	}
+	begin := e.launch(t, func() error { return e.poll(startTimeout, e.servingBySrvr) })
 	if opts.AdminServer {
 		e.adminTLS = opts.TLS
 		if err := e.poll(startTimeout, e.adminServing); err != nil {
