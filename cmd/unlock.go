@@ -155,7 +155,7 @@ func unlockTarget(l *recognize.Lock, node string) (recognize.Contender, error) {
 				continue
 			}
 			if !p.Holding() {
-				return recognize.Contender{}, fmt.Errorf("--node %s is %s %d in line, not a holder: zkx unlock releases holders", node, p.Role, p.N)
+				return recognize.Contender{}, fmt.Errorf("--node %s is %s %d in line, not a holder: zkx unlock releases holders", node, p.Role, p.Position)
 			}
 			return p.Contender, nil
 		}

@@ -299,8 +299,8 @@ func (v *recipePane) rows() []widget.TableRow {
 // roleText names a place in a row: "holder", "waiter 2", "waiter 1 (r)".
 func roleText(p recognize.Place) string {
 	s := p.Role
-	if p.N > 0 {
-		s += fmt.Sprintf(" %d", p.N)
+	if p.Position > 0 {
+		s += fmt.Sprintf(" %d", p.Position)
 	}
 	switch p.Kind {
 	case "read":

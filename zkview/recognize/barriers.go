@@ -6,7 +6,7 @@ import "context"
 // persistent node, set while it exists, which waiters watch with exists.
 // Any leaf could be one, so only a leaf whose name contains "barrier" is
 // taken for one.
-func (rc *recognizer) barrier(ctx context.Context, d recDir) (Recipe, error) {
+func (rc *recognizer) barrier(ctx context.Context, d listedDir) (Recipe, error) {
 	if !isBarrierName(d.path) || (d.stat != nil && d.stat.EphemeralOwner != 0) {
 		return nil, nil
 	}
@@ -27,11 +27,11 @@ func (rc *recognizer) barrier(ctx context.Context, d recDir) (Recipe, error) {
 // (persistent) exists once enough have entered. Until then every
 // participant waits for ready to be created (an exists watch). Nodes
 // holding JSON (a ServiceDiscovery registration) are not participants.
-func (rc *recognizer) doubleBarrier(ctx context.Context, d recDir, members, foreign []recName) (Recipe, error) {
+func (rc *recognizer) doubleBarrier(ctx context.Context, d listedDir, members, foreign []childName) (Recipe, error) {
 	ready := false
-	var parts []recName
+	var parts []childName
 	for _, n := range members {
-		if n.Kind == rkReady {
+		if n.Kind == kindReady {
 			ready = true
 		} else {
 			parts = append(parts, n)
@@ -46,7 +46,7 @@ func (rc *recognizer) doubleBarrier(ctx context.Context, d recDir, members, fore
 	kept := ms[:0]
 	for _, m := range ms {
 		if len(m.data) > 0 && m.data[0] == '{' {
-			foreign = append(foreign, m.recName)
+			foreign = append(foreign, m.childName)
 		} else {
 			kept = append(kept, m)
 		}

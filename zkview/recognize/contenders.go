@@ -14,8 +14,8 @@ const (
 	WatchInferred = "inferred" // only the protocol says so
 )
 
-// recBuild assembles the contenders and warnings of one recipe.
-type recBuild struct {
+// recipeBuilder assembles the contenders and warnings of one recipe.
+type recipeBuilder struct {
 	rc   *recognizer
 	path string
 	// pzxid is the recipe directory's Pzxid (the zxid of the last child
@@ -26,13 +26,13 @@ type recBuild struct {
 	alarms []Alarm
 }
 
-func (rc *recognizer) build(recipePath string) *recBuild {
-	return &recBuild{rc: rc, path: recipePath, warn: []string{}}
+func (rc *recognizer) build(recipePath string) *recipeBuilder {
+	return &recipeBuilder{rc: rc, path: recipePath, warn: []string{}}
 }
 
 // buildDir is build for a recipe made of the children of d, whose stat
 // tells when they last changed.
-func (rc *recognizer) buildDir(d recDir) *recBuild {
+func (rc *recognizer) buildDir(d listedDir) *recipeBuilder {
 	b := rc.build(d.path)
 	if d.stat != nil {
 		b.pzxid = d.stat.Pzxid
@@ -40,12 +40,12 @@ func (rc *recognizer) buildDir(d recDir) *recBuild {
 	return b
 }
 
-func (b *recBuild) warnf(format string, args ...any) {
+func (b *recipeBuilder) warnf(format string, args ...any) {
 	b.warn = append(b.warn, fmt.Sprintf(format, args...))
 }
 
 // alarm records a warning that calls for someone now.
-func (b *recBuild) alarm(kind, node, format string, args ...any) {
+func (b *recipeBuilder) alarm(kind, node, format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	b.warn = append(b.warn, text)
 	b.alarms = append(b.alarms, Alarm{Kind: kind, Node: node, Text: text})
@@ -53,7 +53,7 @@ func (b *recBuild) alarm(kind, node, format string, args ...any) {
 
 // contender fills in what every contender shows: its session, client,
 // data, age, and what the servers say of its session's connection.
-func (b *recBuild) contender(m recMember, node string) Contender {
+func (b *recipeBuilder) contender(m childNode, node string) Contender {
 	c := Contender{Node: node, Seq: m.Seq, Format: m.format(), SessionID: m.session(), Session: sessionText(m.session()), Data: dataText(m.data)}
 	if isZkxIdentity(m.data) && c.Format == recFormatCurator {
 		c.Format = recFormatZkx
@@ -72,7 +72,7 @@ func (b *recBuild) contender(m recMember, node string) Contender {
 // session fills in what the servers' tables say of the contender's
 // session: its client address, whether it is connected, when it was last
 // heard from.
-func (b *recBuild) session(c *Contender) {
+func (b *recipeBuilder) session(c *Contender) {
 	t := b.rc.opts.Tables
 	if t == nil || c.SessionID == 0 {
 		return
@@ -109,7 +109,7 @@ func clientFromData(data []byte) (addr, from string) {
 }
 
 // age is how long ago the contender's node was created, in milliseconds.
-func (b *recBuild) age(c Contender) int64 {
+func (b *recipeBuilder) age(c Contender) int64 {
 	if c.Created.IsZero() {
 		return 0
 	}
@@ -118,7 +118,7 @@ func (b *recBuild) age(c Contender) int64 {
 
 // holder is a contender that holds (a lock, a lease, the leadership). role
 // names it in warnings; heldCheck warns when it has held too long.
-func (b *recBuild) holder(m recMember, node, role string, heldCheck bool) Contender {
+func (b *recipeBuilder) holder(m childNode, node, role string, heldCheck bool) Contender {
 	c := b.contender(m, node)
 	b.held(&c, m)
 	b.checkConnected(c, role)
@@ -132,7 +132,7 @@ func (b *recBuild) holder(m recMember, node, role string, heldCheck bool) Conten
 // held fills in when the holder began to hold, when that is known: no
 // child of the directory changed since its node was created (it held from
 // the start), or the HoldClock saw it begin.
-func (b *recBuild) held(c *Contender, m recMember) {
+func (b *recipeBuilder) held(c *Contender, m childNode) {
 	switch {
 	case b.pzxid != 0 && m.stat.Czxid == b.pzxid && !c.Created.IsZero():
 		c.HeldSince = c.Created
@@ -148,7 +148,7 @@ func (b *recBuild) held(c *Contender, m recMember) {
 // checkHeld warns when a holder has held longer than Options.HeldTooLong:
 // by HeldSince when known, else by its node's age, which bounds it (and
 // says so).
-func (b *recBuild) checkHeld(c Contender, role string) {
+func (b *recipeBuilder) checkHeld(c Contender, role string) {
 	limit := b.rc.opts.HeldTooLong
 	switch {
 	case c.HeldMs != nil && time.Duration(*c.HeldMs)*time.Millisecond > limit:
@@ -163,7 +163,7 @@ func (b *recBuild) checkHeld(c Contender, role string) {
 // nodes are named). dataWatch says the protocol sets a data watch (getData
 // or exists) on it, which the server's watch tables can confirm; a child
 // watch cannot be confirmed.
-func (b *recBuild) waiter(m recMember, node, waitsFor string, dataWatch bool) Contender {
+func (b *recipeBuilder) waiter(m childNode, node, waitsFor string, dataWatch bool) Contender {
 	c := b.contender(m, node)
 	if b.rc.opts.Holds != nil {
 		b.rc.opts.Holds.waits(b.path, c.Node, c.SessionID, b.rc.opts.Now)
@@ -185,7 +185,7 @@ func (b *recBuild) waiter(m recMember, node, waitsFor string, dataWatch bool) Co
 }
 
 // who names a contender in a warning: its session and node.
-func (b *recBuild) who(c Contender) string {
+func (b *recipeBuilder) who(c Contender) string {
 	if c.Session == "" {
 		return fmt.Sprintf("%s (persistent node)", c.Node)
 	}
@@ -194,7 +194,7 @@ func (b *recBuild) who(c Contender) string {
 
 // checkConnected warns when the servers know the contender's session has
 // no live connection.
-func (b *recBuild) checkConnected(c Contender, role string) {
+func (b *recipeBuilder) checkConnected(c Contender, role string) {
 	if c.Connected == nil || *c.Connected {
 		return
 	}
@@ -204,7 +204,7 @@ func (b *recBuild) checkConnected(c Contender, role string) {
 // checkSilent warns about a holder the servers have not heard from for
 // more than a third of its session timeout while it is still connected:
 // its process is stopped or cut off, and holds until its session expires.
-func (b *recBuild) checkSilent(c Contender, role string) {
+func (b *recipeBuilder) checkSilent(c Contender, role string) {
 	if !c.Silent {
 		return
 	}
@@ -229,7 +229,7 @@ func (b *recBuild) checkSilent(c Contender, role string) {
 
 // checkOrphans warns about a session owning more than one node of one
 // directory (prefix: how the nodes are named, "" or "locks/").
-func (b *recBuild) checkOrphans(ms []recMember, prefix string) {
+func (b *recipeBuilder) checkOrphans(ms []childNode, prefix string) {
 	bySession := map[int64][]string{}
 	var order []int64
 	for _, m := range ms {
@@ -253,7 +253,7 @@ func (b *recBuild) checkOrphans(ms []recMember, prefix string) {
 const recForeignShown = 5
 
 // checkForeign warns about children that do not follow the layout.
-func (b *recBuild) checkForeign(foreign []recName, prefix, layout string) {
+func (b *recipeBuilder) checkForeign(foreign []childName, prefix, layout string) {
 	if len(foreign) == 0 {
 		return
 	}
@@ -278,8 +278,8 @@ const recWrapMargin = 1_000_000
 
 // checkWrap warns when sequence numbers are near the wrap of the parent's
 // signed 32-bit counter, or past it.
-func (b *recBuild) checkWrap(names []recName, prefix string) {
-	var high, low *recName
+func (b *recipeBuilder) checkWrap(names []childName, prefix string) {
+	var high, low *childName
 	for i := range names {
 		n := &names[i]
 		if !n.HasSeq {
@@ -300,10 +300,10 @@ func (b *recBuild) checkWrap(names []recName, prefix string) {
 	}
 }
 
-func namesOf(ms []recMember) []recName {
-	out := make([]recName, len(ms))
+func namesOf(ms []childNode) []childName {
+	out := make([]childName, len(ms))
 	for i, m := range ms {
-		out[i] = m.recName
+		out[i] = m.childName
 	}
 	return out
 }
@@ -313,6 +313,6 @@ func roundDuration(ms int64) time.Duration {
 }
 
 // sortByCzxid orders nodes without sequence numbers by creation.
-func sortByCzxid(ms []recMember) {
+func sortByCzxid(ms []childNode) {
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].stat.Czxid < ms[j].stat.Czxid })
 }

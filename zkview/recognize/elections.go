@@ -6,9 +6,9 @@ package recognize
 // leads and every other candidate watches its immediate predecessor
 // (getData for Curator, exists for ZooKeeper's recipe). Candidates are the
 // nodes behind the leader, in order.
-func (rc *recognizer) election(d recDir, fam recFamily, ms []recMember, foreign []recName) *Election {
-	e := &Election{Path: d.path, Format: recFamilies[fam].format, Candidates: []Contender{}}
-	if fam == rfCuratorLatch {
+func (rc *recognizer) election(d listedDir, fam layoutFamily, ms []childNode, foreign []childName) *Election {
+	e := &Election{Path: d.path, Format: familyTable[fam].format, Candidates: []Contender{}}
+	if fam == familyCuratorLatch {
 		e.Format = dataFormat(ms, recFormatCurator)
 	}
 	b := rc.build(d.path)

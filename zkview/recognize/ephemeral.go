@@ -48,7 +48,7 @@ func EphemeralNodeName(name string) bool { return ephemeralNodeRecipe(name) != "
 
 // isEphemeralNodeCandidate reports whether a leaf may be one ephemeral node
 // used as a lock or a leadership, from its name and, when known, its stat.
-func isEphemeralNodeCandidate(d recDir) bool {
+func isEphemeralNodeCandidate(d listedDir) bool {
 	if len(d.names) != 0 || d.path == "/" || ephemeralNodeRecipe(path.Base(d.path)) == "" {
 		return false
 	}
@@ -66,7 +66,7 @@ func isEphemeralNodeCandidate(d recDir) bool {
 // Holder and waiters are named by the node's absolute path (see
 // ContenderPath), so that the node's directory is among the recipe's Dirs:
 // a viewer sees the node go and come back.
-func (rc *recognizer) ephemeralNode(ctx context.Context, d recDir) (Recipe, error) {
+func (rc *recognizer) ephemeralNode(ctx context.Context, d listedDir) (Recipe, error) {
 	if !isEphemeralNodeCandidate(d) {
 		return nil, nil
 	}
@@ -75,7 +75,7 @@ func (rc *recognizer) ephemeralNode(ctx context.Context, d recDir) (Recipe, erro
 		return nil, err
 	}
 	recipe := ephemeralNodeRecipe(path.Base(d.path))
-	owner := recMember{recName: recName{Name: d.path}, data: data, stat: stat}
+	owner := childNode{childName: childName{Name: d.path}, data: data, stat: stat}
 	b := rc.build(d.path)
 	role := "holder"
 	if recipe == recElection {

@@ -6,9 +6,9 @@ type Place struct {
 	// Role is holder, waiter, lease, leader, candidate, participant or
 	// member.
 	Role string
-	// N is the position among the waiters or candidates, from 1; 0 for
-	// the others.
-	N int
+	// Position is where it stands among the waiters or candidates, from
+	// 1; 0 for the others.
+	Position int
 	Contender
 }
 
@@ -40,7 +40,7 @@ func (l *Lock) Lineup() []Place {
 		out = append(out, Place{Role: role, Contender: c})
 	}
 	for i, c := range l.Waiters {
-		out = append(out, Place{Role: RoleWaiter, N: i + 1, Contender: c})
+		out = append(out, Place{Role: RoleWaiter, Position: i + 1, Contender: c})
 	}
 	return out
 }
@@ -57,7 +57,7 @@ func (e *Election) Lineup() []Place {
 			continue
 		}
 		n++
-		out = append(out, Place{Role: RoleCandidate, N: n, Contender: c})
+		out = append(out, Place{Role: RoleCandidate, Position: n, Contender: c})
 	}
 	return out
 }

@@ -23,7 +23,7 @@ var seqSuffix = regexp.MustCompile(`(?:\d{10}|-\d{9})$`)
 // Curator contender joining a lock whose Kazoo contenders count Curator's
 // nodes sorts their names after its own, and holds beside one of them
 // once the node before it goes) is named before it breaks.
-func (b *recBuild) warnAhead(js []judged, children []string) {
+func (b *recipeBuilder) warnAhead(js []contenderVerdict, children []string) {
 	type runner struct {
 		name, format string
 		rule         lockRule
@@ -34,15 +34,15 @@ func (b *recBuild) warnAhead(js []judged, children []string) {
 	next := int32(-1 << 31)
 	holding := 0
 	for _, j := range js {
-		if j.v.fails != "" {
+		if j.verdict.fails != "" {
 			return // a library that cannot read the queue: warned already
 		}
-		rs = append(rs, runner{name: j.side.m.Name, format: j.side.format, rule: j.rule, holds: j.v.holds})
-		if j.v.holds {
+		rs = append(rs, runner{name: j.contender.node.Name, format: j.contender.format, rule: j.rule, holds: j.verdict.holds})
+		if j.verdict.holds {
 			holding++
 		}
-		if j.side.m.HasSeq && j.side.m.Seq >= next {
-			next = j.side.m.Seq + 1
+		if j.contender.node.HasSeq && j.contender.node.Seq >= next {
+			next = j.contender.node.Seq + 1
 		}
 	}
 	if holding > 1 || next <= 0 {
@@ -54,13 +54,13 @@ func (b *recBuild) warnAhead(js []judged, children []string) {
 			continue
 		}
 		seen[j.rule.view] = true
-		loc := seqSuffix.FindStringIndex(j.side.m.Name)
+		loc := seqSuffix.FindStringIndex(j.contender.node.Name)
 		if loc == nil {
 			continue
 		}
-		name := j.side.m.Name[:loc[0]] + fmt.Sprintf("%010d", next)
+		name := j.contender.node.Name[:loc[0]] + fmt.Sprintf("%010d", next)
 		next++
-		rs = append(rs, runner{name: name, format: j.side.format, rule: j.rule, newcomer: true})
+		rs = append(rs, runner{name: name, format: j.contender.format, rule: j.rule, newcomer: true})
 	}
 	alive := map[string]bool{}
 	for _, c := range children {

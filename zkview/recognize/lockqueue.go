@@ -6,21 +6,22 @@ import (
 	"strings"
 )
 
-// lockSide is one contender of a mutex or a read-write lock, with the
+// lockContender is one contender of a mutex or a read-write lock, with the
 // rules its library may run by, the library's default first.
-type lockSide struct {
-	m      recMember
+type lockContender struct {
+	node   childNode
 	format string
 	role   string // read | write in a read-write lock, "" in a mutex
 	rules  []lockRule
 }
 
-// judged is a contender and what its library decides.
-type judged struct {
-	side lockSide
-	rule lockRule
-	v    verdict
-	c    Contender
+// contenderVerdict is a lock contender, the rule its library is taken to
+// run by, what that rule decides for it, and the Contender the model shows.
+type contenderVerdict struct {
+	contender lockContender
+	rule      lockRule
+	verdict   verdict
+	shown     Contender
 	// assumed: the library could run by another rule that decides
 	// otherwise, and nothing told which (see chooseRules).
 	assumed bool
@@ -36,47 +37,47 @@ type judged struct {
 // (lockview.go) over children, every child of the directory still there:
 // whether it holds, and which node it watches. Every contender that
 // believes it holds is a holder.
-func (rc *recognizer) lock(d recDir, ms []recMember, foreign []recName, children []string) *Lock {
-	sides := lockSides(d.path, ms)
+func (rc *recognizer) lock(d listedDir, ms []childNode, foreign []childName, children []string) *Lock {
+	contenders := lockContenders(d.path, ms)
 	l := &Lock{Path: d.path, Recipe: recMutex, Holders: []Contender{}, Waiters: []Contender{}}
-	for _, s := range sides {
-		if f := s.m.family(); s.role == "read" || f == rfCuratorRW || f == rfPlainRW {
+	for _, s := range contenders {
+		if f := s.node.family(); s.role == "read" || f == familyCuratorRW || f == familyPlainRW {
 			l.Recipe = recRWLock
 		}
 	}
 	rw := l.Recipe == recRWLock
-	l.Format, l.Formats = lockFormat(sides)
+	l.Format, l.Formats = lockFormat(contenders)
 	b := rc.buildDir(d)
-	choices := b.chooseRules(sides, children, ms)
-	var js []judged
-	for i, s := range sides {
-		j := judged{side: s}
+	choices := b.chooseRules(contenders, children, ms)
+	var js []contenderVerdict
+	for i, s := range contenders {
+		j := contenderVerdict{contender: s}
 		ch := choices[i]
-		j.rule, j.v, j.assumed = s.rules[ch.rule], ch.v, ch.note != ""
+		j.rule, j.verdict, j.assumed = s.rules[ch.rule], ch.verdict, ch.note != ""
 		j.known = len(s.rules) == 1 || ch.evidence
 		note := ch.note
-		if j.v.holds {
-			j.c = b.holder(s.m, s.m.Name, "holder", true)
+		if j.verdict.holds {
+			j.shown = b.holder(s.node, s.node.Name, "holder", true)
 		} else {
-			j.c = b.waiter(s.m, s.m.Name, j.v.watch, true)
+			j.shown = b.waiter(s.node, s.node.Name, j.verdict.watch, true)
 		}
-		j.c.Format, j.c.View = s.format, j.rule.view
+		j.shown.Format, j.shown.View = s.format, j.rule.view
 		if rw {
-			j.c.Kind = s.role
+			j.shown.Kind = s.role
 		}
 		if note != "" {
 			b.warnf("%s", note)
 		}
-		if j.v.fails != "" {
-			b.warnf("%s %s (%s): %s", s.format, b.who(j.c), j.rule.view, j.v.fails)
+		if j.verdict.fails != "" {
+			b.warnf("%s %s (%s): %s", s.format, b.who(j.shown), j.rule.view, j.verdict.fails)
 		}
 		js = append(js, j)
 	}
 	for _, j := range js {
-		if j.v.holds {
-			l.Holders = append(l.Holders, j.c)
+		if j.verdict.holds {
+			l.Holders = append(l.Holders, j.shown)
 		} else {
-			l.Waiters = append(l.Waiters, j.c)
+			l.Waiters = append(l.Waiters, j.shown)
 		}
 	}
 	if l.Format == recFormatMixed {
@@ -98,10 +99,10 @@ func (rc *recognizer) lock(d recDir, ms []recMember, foreign []recName, children
 	var unsure []string
 	for _, j := range js {
 		switch {
-		case j.v.holds && !j.assumed:
-			sure = append(sure, j.c)
-		case j.v.holds:
-			unsure = append(unsure, j.side.format+" "+j.c.Node)
+		case j.verdict.holds && !j.assumed:
+			sure = append(sure, j.shown)
+		case j.verdict.holds:
+			unsure = append(unsure, j.contender.format+" "+j.shown.Node)
 		}
 	}
 	switch broken := brokenText(l.Holders); {
@@ -124,56 +125,56 @@ func (rc *recognizer) lock(d recDir, ms []recMember, foreign []recName, children
 	return l
 }
 
-// lockSides gives every lock node its format, role and the rules its
+// lockContenders gives every lock node its format, role and the rules its
 // library may run by. zkx's own nodes are format zkx in Curator's layout
 // (its default) and kazoo in Kazoo's (what zkx writes to join the lock),
 // judged by zkx's rules either way.
-func lockSides(dir string, ms []recMember) []lockSide {
+func lockContenders(dir string, ms []childNode) []lockContender {
 	readers, kazooReaders := false, false
 	var exclusive, shared []string // other layouts' markers, for Kazoo's extra_lock_patterns
-	generic := map[string]recName{}
+	generic := map[string]childName{}
 	for _, m := range ms {
 		switch m.Kind {
-		case rkKazooRead:
+		case kindKazooRead:
 			kazooReaders = true
-		case rkCuratorLock, rkGoZKLock:
+		case kindCuratorLock, kindGoZKLock:
 			exclusive = appendNew(exclusive, "-lock-")
-		case rkCuratorWrite:
+		case kindCuratorWrite:
 			exclusive = appendNew(exclusive, "__WRIT__")
-		case rkCuratorRead:
+		case kindCuratorRead:
 			shared = appendNew(shared, "__READ__")
 		}
 		if m.role() == "read" {
 			readers = true
 		}
-		if f := m.family(); f == rfPlainLock || f == rfPlainRW || f == rfGeneric {
-			generic[m.Name] = m.recName
+		if f := m.family(); f == familyPlainLock || f == familyPlainRW || f == familyGeneric {
+			generic[m.Name] = m.childName
 		}
 	}
-	sides := make([]lockSide, 0, len(ms))
+	contenders := make([]lockContender, 0, len(ms))
 	for _, m := range ms {
-		s := lockSide{m: m, format: m.format()}
+		s := lockContender{node: m, format: m.format()}
 		zkx := isZkxIdentity(m.data)
 		switch m.Kind {
-		case rkCuratorLock:
+		case kindCuratorLock:
 			if zkx {
 				s.format, s.rules = recFormatZkx, []lockRule{zkxRule("zkx Mutex", []string{"lock-"}, "", false)}
 			} else {
 				s.rules = []lockRule{curatorMutexRule()}
 			}
-		case rkGoZKLock:
+		case kindGoZKLock:
 			s.rules = []lockRule{goZooKeeperRule()}
-		case rkCuratorRead, rkCuratorWrite:
+		case kindCuratorRead, kindCuratorWrite:
 			s.role = m.role()
 			if zkx {
 				s.format = recFormatZkx
-				s.rules = []lockRule{zkxRule("zkx RWMutex "+rwSide(s.role), []string{"__READ__", "__WRIT__"}, "__WRIT__", s.role == "read")}
+				s.rules = []lockRule{zkxRule("zkx RWMutex "+readerOrWriter(s.role), []string{"__READ__", "__WRIT__"}, "__WRIT__", s.role == "read")}
 			} else if s.role == "read" {
 				s.rules = []lockRule{curatorReaderRule()}
 			} else {
 				s.rules = []lockRule{curatorWriterRule()}
 			}
-		case rkKazooLock:
+		case kindKazooLock:
 			if readers {
 				s.role = "write"
 			}
@@ -195,7 +196,7 @@ func lockSides(dir string, ms []recMember) []lockSide {
 					s.rules = append(s.rules, kazooRule(class, patterns, extra))
 				}
 			}
-		case rkKazooRead:
+		case kindKazooRead:
 			s.role = "read"
 			if zkx {
 				s.rules = []lockRule{zkxRule("zkx RWMutex reader (Kazoo layout)", []string{"__rlock__", "__lock__"}, "__lock__", true)}
@@ -205,21 +206,21 @@ func lockSides(dir string, ms []recMember) []lockSide {
 			if len(exclusive) > 0 {
 				s.rules = append(s.rules, kazooRule("ReadLock", []string{"__lock__"}, exclusive))
 			}
-		case rkZKWriteLock:
+		case kindZKWriteLock:
 			s.rules = []lockRule{zkWriteLockRule(dir)}
 		default: // the plain layouts of tutorials, and any sequential name
 			s.role = m.role()
 			s.rules = []lockRule{genericRule(generic, s.role == "read")}
 		}
-		if !readers && s.role != "read" && m.family() != rfCuratorRW && m.family() != rfPlainRW {
+		if !readers && s.role != "read" && m.family() != familyCuratorRW && m.family() != familyPlainRW {
 			s.role = ""
 		}
-		sides = append(sides, s)
+		contenders = append(contenders, s)
 	}
-	return sides
+	return contenders
 }
 
-func rwSide(role string) string {
+func readerOrWriter(role string) string {
 	if role == "read" {
 		return "reader"
 	}
@@ -242,12 +243,12 @@ const recFormatMixed = "mixed"
 // lockFormat is the lock's format: its contenders' when they share one
 // layout (zkx's own when every one is zkx's, as zkx writes Curator's and
 // Kazoo's layouts), else mixed with the formats listed.
-func lockFormat(sides []lockSide) (string, []string) {
+func lockFormat(contenders []lockContender) (string, []string) {
 	formats := map[string]bool{}
 	layouts := map[string]bool{}
-	for _, s := range sides {
+	for _, s := range contenders {
 		formats[s.format] = true
-		layouts[s.m.format()] = true
+		layouts[s.node.format()] = true
 	}
 	switch {
 	case len(formats) == 1:
@@ -258,7 +259,7 @@ func lockFormat(sides []lockSide) (string, []string) {
 		for f := range layouts {
 			return f, nil // zkx's nodes among another library's, in its layout
 		}
-	case len(sides) == 0:
+	case len(contenders) == 0:
 		return recFormatGeneric, nil
 	}
 	list := make([]string, 0, len(formats))
@@ -274,7 +275,7 @@ func lockFormat(sides []lockSide) (string, []string) {
 // that held goes on holding whatever comes after it; one that waits
 // decides again when what it watches goes, among the children then, which
 // the children now stand for.
-func knownAt(children []string, ms []recMember, m recMember) []string {
+func knownAt(children []string, ms []childNode, m childNode) []string {
 	newer := map[string]bool{}
 	for _, o := range ms {
 		if o.stat.Czxid > m.stat.Czxid {
@@ -310,9 +311,9 @@ func decide(r lockRule, children, older []string, self string) verdict {
 // choice is the rule a contender is judged by (an index into its rules),
 // its verdict, and a note when the choice is a guess that matters.
 type choice struct {
-	rule int
-	v    verdict
-	note string
+	rule    int
+	verdict verdict
+	note    string
 	// evidence: the servers' watch tables showed which rule it (or
 	// another contender of its format) runs by.
 	evidence bool
@@ -326,15 +327,15 @@ type choice struct {
 // the rule whose predecessor the session watches, or, when the tables show
 // it watching none of them, the rule by which it holds. Without them the
 // default is taken, and the note says what else it may be.
-func (b *recBuild) chooseRules(sides []lockSide, children []string, ms []recMember) []choice {
-	out := make([]choice, len(sides))
-	verdicts := make([][]verdict, len(sides))
+func (b *recipeBuilder) chooseRules(contenders []lockContender, children []string, ms []childNode) []choice {
+	out := make([]choice, len(contenders))
+	verdicts := make([][]verdict, len(contenders))
 	known := map[string]int{} // format → the rule contenders of it are seen to run by
-	for i, s := range sides {
-		older := knownAt(children, ms, s.m)
+	for i, s := range contenders {
+		older := knownAt(children, ms, s.node)
 		vs := make([]verdict, len(s.rules))
 		for k, r := range s.rules {
-			vs[k] = decide(r, children, older, s.m.Name)
+			vs[k] = decide(r, children, older, s.node.Name)
 		}
 		verdicts[i] = vs
 		out[i] = b.chooseRule(s, vs)
@@ -342,11 +343,11 @@ func (b *recBuild) chooseRules(sides []lockSide, children []string, ms []recMemb
 			known[s.format] = out[i].rule
 		}
 	}
-	for i, s := range sides {
+	for i, s := range contenders {
 		if out[i].evidence || out[i].note != "" {
 			continue
 		}
-		if k, ok := known[s.format]; ok && k < len(s.rules) && verdicts[i][k] == out[i].v {
+		if k, ok := known[s.format]; ok && k < len(s.rules) && verdicts[i][k] == out[i].verdict {
 			out[i].rule, out[i].evidence = k, true
 		}
 	}
@@ -354,7 +355,7 @@ func (b *recBuild) chooseRules(sides []lockSide, children []string, ms []recMemb
 }
 
 // chooseRule picks one contender's rule from its verdicts by each.
-func (b *recBuild) chooseRule(s lockSide, vs []verdict) choice {
+func (b *recipeBuilder) chooseRule(s lockContender, vs []verdict) choice {
 	alt := -1
 	for i := 1; i < len(vs); i++ {
 		if vs[i] != vs[0] {
@@ -363,35 +364,35 @@ func (b *recBuild) chooseRule(s lockSide, vs []verdict) choice {
 		}
 	}
 	if alt < 0 {
-		return choice{v: vs[0]}
+		return choice{verdict: vs[0]}
 	}
 	why := "the servers' watch tables were not read"
-	if t := b.rc.opts.Tables; t != nil && s.m.session() != 0 {
+	if t := b.rc.opts.Tables; t != nil && s.node.session() != 0 {
 		why = "the servers' watch tables do not say"
 		allKnown := true
 		for i, v := range vs {
 			if v.holds || v.watch == "" {
 				continue
 			}
-			watching, known := t.Watches(s.m.session(), ContenderPath(b.path, v.watch))
+			watching, known := t.Watches(s.node.session(), ContenderPath(b.path, v.watch))
 			if watching {
-				return choice{rule: i, v: v, evidence: true}
+				return choice{rule: i, verdict: v, evidence: true}
 			}
 			allKnown = allKnown && known
 		}
 		// A session without a connection has no watches in any table:
 		// its silence there tells nothing.
-		if connected, known := t.Connected(s.m.session()); allKnown && connected && known {
+		if connected, known := t.Connected(s.node.session()); allKnown && connected && known {
 			for i, v := range vs {
 				if v.holds {
-					return choice{rule: i, v: v, evidence: true} // it watches none of the nodes it would wait for
+					return choice{rule: i, verdict: v, evidence: true} // it watches none of the nodes it would wait for
 				}
 			}
 		}
 	}
 	note := fmt.Sprintf("%s %s: zkx cannot tell whether it runs as %s or as %s (%s); shown as the first, by which it would %s; as the second it would %s",
-		s.format, s.m.Name, s.rules[0].view, s.rules[alt].view, why, vs[0].text(), vs[alt].text())
-	return choice{v: vs[0], note: note}
+		s.format, s.node.Name, s.rules[0].view, s.rules[alt].view, why, vs[0].text(), vs[alt].text())
+	return choice{verdict: vs[0], note: note}
 }
 
 // text says what a verdict means in a sentence.
@@ -459,10 +460,10 @@ const recMixedBlindChecks = 64
 // and, for each waiter that does not, that it will take the lock while
 // that node may still hold. Libraries that see each other in sequence
 // order need no warning: the format says mixed.
-func (b *recBuild) warnMixed(js []judged, children []string) {
+func (b *recipeBuilder) warnMixed(js []contenderVerdict, children []string) {
 	members := map[string]bool{}
 	for _, j := range js {
-		members[j.side.m.Name] = true
+		members[j.contender.node.Name] = true
 	}
 	var others []string // children that are not lock nodes
 	for _, c := range children {
@@ -470,18 +471,18 @@ func (b *recBuild) warnMixed(js []judged, children []string) {
 			others = append(others, c)
 		}
 	}
-	type blindSpot struct{ j, before judged }
+	type blindSpot struct{ blind, before contenderVerdict }
 	var spots []blindSpot
 	for i, j := range js {
-		if j.v.fails != "" || i >= recMixedBlindChecks {
+		if j.verdict.fails != "" || i >= recMixedBlindChecks {
 			continue
 		}
 		for _, before := range js[:i] {
-			if before.side.format == j.side.format {
+			if before.contender.format == j.contender.format {
 				continue
 			}
-			pair := append(append([]string{}, others...), before.side.m.Name, j.side.m.Name)
-			if j.rule.decide(pair, j.side.m.Name).holds {
+			pair := append(append([]string{}, others...), before.contender.node.Name, j.contender.node.Name)
+			if j.rule.decide(pair, j.contender.node.Name).holds {
 				spots = append(spots, blindSpot{j, before})
 				break
 			}
@@ -493,10 +494,10 @@ func (b *recBuild) warnMixed(js []judged, children []string) {
 	counts := map[string]int{}
 	var order []string
 	for _, j := range js {
-		if counts[j.side.format] == 0 {
-			order = append(order, j.side.format)
+		if counts[j.contender.format] == 0 {
+			order = append(order, j.contender.format)
 		}
-		counts[j.side.format]++
+		counts[j.contender.format]++
 	}
 	var parts, blind []string
 	for _, f := range order {
@@ -504,9 +505,9 @@ func (b *recBuild) warnMixed(js []judged, children []string) {
 	}
 	seen := map[string]bool{}
 	for _, sp := range spots {
-		if v := sp.j.rule.view; !seen[v] && sp.j.rule.blind != "" {
+		if v := sp.blind.rule.view; !seen[v] && sp.blind.rule.blind != "" {
 			seen[v] = true
-			blind = append(blind, v+" "+sp.j.rule.blind)
+			blind = append(blind, v+" "+sp.blind.rule.blind)
 		}
 	}
 	text := fmt.Sprintf("mixed layouts: %s contenders in one queue (the server numbers every child of a directory in one sequence), but not every library counts the others' nodes", strings.Join(parts, " and "))
@@ -515,15 +516,15 @@ func (b *recBuild) warnMixed(js []judged, children []string) {
 	}
 	b.warnf("%s", text)
 	for _, sp := range spots {
-		if sp.j.v.holds {
+		if sp.blind.verdict.holds {
 			continue // a holder: brokenText names it when the other holds too
 		}
 		unless := ""
-		if !sp.j.known {
-			unless = " (if it runs as " + sp.j.rule.view + ", its library's default)"
+		if !sp.blind.known {
+			unless = " (if it runs as " + sp.blind.rule.view + ", its library's default)"
 		}
 		b.warnf("%s waiter %s%s does not count %s %s, queued before it: once what it waits for goes, it takes the lock even while %s holds",
-			sp.j.side.format, b.who(sp.j.c), unless, sp.before.side.format, sp.before.side.m.Name, sp.before.side.m.Name)
+			sp.blind.contender.format, b.who(sp.blind.shown), unless, sp.before.contender.format, sp.before.contender.node.Name, sp.before.contender.node.Name)
 	}
 }
 
@@ -531,29 +532,29 @@ func (b *recBuild) warnMixed(js []judged, children []string) {
 // queued after them: Kazoo 2.8's ReadLock waits for the highest writer in
 // the directory rather than the nearest one below it (python-zk/kazoo#649),
 // so it waits for a writer that waits for it.
-func (b *recBuild) warnKazooReaders(js []judged) {
+func (b *recipeBuilder) warnKazooReaders(js []contenderVerdict) {
 	seqOf := map[string]int32{}
 	for _, j := range js {
-		seqOf[j.side.m.Name] = j.side.m.Seq
+		seqOf[j.contender.node.Name] = j.contender.node.Seq
 	}
 	for _, j := range js {
-		if j.side.m.Kind != rkKazooRead || j.side.format != recFormatKazoo || j.v.holds || j.v.watch == "" {
+		if j.contender.node.Kind != kindKazooRead || j.contender.format != recFormatKazoo || j.verdict.holds || j.verdict.watch == "" {
 			continue
 		}
-		if s, ok := seqOf[j.v.watch]; ok && s > j.side.m.Seq {
-			b.warnf("reader %s waits with writer %s queued behind it: Kazoo 2.8's ReadLock waits for the highest writer (python-zk/kazoo#649) and deadlocks here", j.side.m.Name, j.v.watch)
+		if s, ok := seqOf[j.verdict.watch]; ok && s > j.contender.node.Seq {
+			b.warnf("reader %s waits with writer %s queued behind it: Kazoo 2.8's ReadLock waits for the highest writer (python-zk/kazoo#649) and deadlocks here", j.contender.node.Name, j.verdict.watch)
 		}
 	}
 }
 
 // nextOf is who holds once holder's node is deleted: the waiters watching
 // it whose rule then finds nothing before them.
-func nextOf(js []judged, holder string, children []string) []string {
+func nextOf(js []contenderVerdict, holder string, children []string) []string {
 	after := without(children, holder)
 	var next []string
 	for _, j := range js {
-		if !j.v.holds && j.v.watch == holder && j.rule.decide(after, j.side.m.Name).holds {
-			next = append(next, j.side.m.Name)
+		if !j.verdict.holds && j.verdict.watch == holder && j.rule.decide(after, j.contender.node.Name).holds {
+			next = append(next, j.contender.node.Name)
 		}
 	}
 	return next
@@ -572,17 +573,17 @@ func without(names []string, drop string) []string {
 // handovers says, for each holder, what happens when its node is deleted:
 // the waiters watching it wake; each takes the lock if its rule then finds
 // nothing before it, else watches another node.
-func handovers(l *Lock, js []judged, children []string) map[string]string {
+func handovers(l *Lock, js []contenderVerdict, children []string) map[string]string {
 	out := map[string]string{}
 	for _, h := range l.Holders {
 		after := without(children, h.Node)
 		var takes, waits []string
 		for _, j := range js {
-			if j.v.holds || j.v.watch != h.Node {
+			if j.verdict.holds || j.verdict.watch != h.Node {
 				continue
 			}
-			v := j.rule.decide(after, j.side.m.Name)
-			who := contenderName(j.c)
+			v := j.rule.decide(after, j.contender.node.Name)
+			who := contenderName(j.shown)
 			switch {
 			case v.holds:
 				takes = append(takes, who)

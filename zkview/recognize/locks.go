@@ -12,7 +12,7 @@ import (
 
 // leasesOnly is a directory of Curator lease nodes met on its own: every
 // lease holds.
-func (rc *recognizer) leasesOnly(d recDir, ms []recMember, foreign []recName) *Lock {
+func (rc *recognizer) leasesOnly(d listedDir, ms []childNode, foreign []childName) *Lock {
 	l := &Lock{Path: d.path, Recipe: recSemaphore, Format: dataFormat(ms, recFormatCurator), Holders: []Contender{}, Waiters: []Contender{}}
 	b := rc.build(d.path)
 	for _, m := range ms {
@@ -34,23 +34,23 @@ func (rc *recognizer) leasesOnly(d recDir, ms []recMember, foreign []recName) *L
 // go. So the holders are the leases but one: the newest lease of the
 // session holding locks/ is waiting. The others in locks/ wait for their
 // predecessor there. The maximum is not stored (MaxLeases stays 0).
-func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (Recipe, error) {
+func (rc *recognizer) curatorSemaphore(ctx context.Context, d listedDir) (Recipe, error) {
 	leasesDir, locksDir := zkview.ChildPath(d.path, "leases"), zkview.ChildPath(d.path, "locks")
 	var (
-		leases, locks   []recMember
-		foreign         []recName
+		leases, locks   []childNode
+		foreign         []childName
 		leaseErr, lkErr error
 		wg              sync.WaitGroup
 	)
-	var leaseNames, lockNames, leaseForeign, lockForeign []recName
-	read := func(dir string, want func(recName) bool, into *[]recMember, names, other *[]recName, errp *error) {
+	var leaseNames, lockNames, leaseForeign, lockForeign []childName
+	read := func(dir string, want func(childName) bool, into *[]childNode, names, other *[]childName, errp *error) {
 		defer wg.Done()
 		children, stat, err := rc.list(ctx, dir)
 		if err != nil || stat == nil {
 			*errp = err
 			return
 		}
-		for _, n := range newRecDir(dir, stat, children).names {
+		for _, n := range newListedDir(dir, stat, children).names {
 			if want(n) {
 				*names = append(*names, n)
 			} else {
@@ -61,8 +61,8 @@ func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (Recipe, e
 		*into, *errp = rc.readMembers(ctx, dir, *names)
 	}
 	wg.Add(2)
-	go read(leasesDir, func(n recName) bool { return n.Kind == rkCuratorLease }, &leases, &leaseNames, &leaseForeign, &leaseErr)
-	go read(locksDir, func(n recName) bool { return n.family() == rfCuratorLock }, &locks, &lockNames, &lockForeign, &lkErr)
+	go read(leasesDir, func(n childName) bool { return n.Kind == kindCuratorLease }, &leases, &leaseNames, &leaseForeign, &leaseErr)
+	go read(locksDir, func(n childName) bool { return n.family() == familyCuratorLock }, &locks, &lockNames, &lockForeign, &lkErr)
 	wg.Wait()
 	if leaseErr != nil {
 		return nil, leaseErr
@@ -78,7 +78,7 @@ func (rc *recognizer) curatorSemaphore(ctx context.Context, d recDir) (Recipe, e
 		f.Name = "locks/" + f.Name
 		foreign = append(foreign, f)
 	}
-	l := &Lock{Path: d.path, Recipe: recSemaphore, Format: dataFormat(append(append([]recMember{}, leases...), locks...), recFormatCurator),
+	l := &Lock{Path: d.path, Recipe: recSemaphore, Format: dataFormat(append(append([]childNode{}, leases...), locks...), recFormatCurator),
 		Holders: []Contender{}, Waiters: []Contender{}}
 	b := rc.build(d.path)
 	waiting := -1 // the lease of the session holding locks/
@@ -141,7 +141,7 @@ func leaseHandovers(l *Lock, max string) map[string]string {
 // sibling <p>-__lock__, whose holder has the right to take a lease and,
 // while the leases are all taken, waits on a child watch of <p> for one
 // to go. The nodes of the mutex are named by absolute path.
-func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (Recipe, error) {
+func (rc *recognizer) kazooSemaphore(ctx context.Context, d listedDir) (Recipe, error) {
 	data, stat, err := rc.get(ctx, d.path)
 	if err != nil || stat == nil {
 		return nil, err
@@ -156,9 +156,9 @@ func (rc *recognizer) kazooSemaphore(ctx context.Context, d recDir) (Recipe, err
 	if err != nil {
 		return nil, err
 	}
-	var lockNames, foreign []recName
-	for _, n := range newRecDir(lockDir, nil, children).names {
-		if n.Kind == rkKazooLock {
+	var lockNames, foreign []childName
+	for _, n := range newListedDir(lockDir, nil, children).names {
+		if n.Kind == kindKazooLock {
 			lockNames = append(lockNames, n)
 		} else {
 			n.Name = zkview.ChildPath(lockDir, n.Name)
@@ -213,15 +213,15 @@ func leasesText(n int) string {
 // child of the directory (Semaphore._get_lease), so Curator's two
 // directories look to Kazoo like two leases taken, and Curator does not see
 // Kazoo's leases at all. Every lease holds, whichever library took it.
-func (rc *recognizer) mixedSemaphore(ctx context.Context, d recDir) (Recipe, error) {
+func (rc *recognizer) mixedSemaphore(ctx context.Context, d listedDir) (Recipe, error) {
 	cr, err := rc.curatorSemaphore(ctx, d)
 	if err != nil {
 		return nil, err
 	}
-	kd := recDir{path: d.path, stat: d.stat}
+	kd := listedDir{path: d.path, stat: d.stat}
 	dirs := 0
 	for _, n := range d.names {
-		if n.Kind == rkHexMember {
+		if n.Kind == kindHexMember {
 			kd.names = append(kd.names, n)
 		} else {
 			dirs++

@@ -387,12 +387,12 @@ func quoteAll(ss []string) []string {
 // when nothing is below and watches the node just below; a reader holds
 // when no writer is below and watches the nearest writer below (ZooKeeper's
 // recipe documentation's shared lock).
-func genericRule(members map[string]recName, reader bool) lockRule {
+func genericRule(members map[string]childName, reader bool) lockRule {
 	return lockRule{
 		view:  "a plain sequential lock",
 		blind: "is assumed to see only its own layout",
 		decide: func(children []string, self string) verdict {
-			var cs []recName
+			var cs []childName
 			for _, c := range children {
 				if n, ok := members[c]; ok {
 					cs = append(cs, n)

@@ -14,59 +14,59 @@ import (
 // "-2147483648" or "-000000005". What precedes it is lead + id + mark, as
 // each pattern says.
 
-// recKind is what a child's name says the node is.
-type recKind int
+// nodeKind is what a child's name says the node is.
+type nodeKind int
 
 const (
-	rkForeign      recKind = iota // matches no pattern
-	rkCuratorLock                 // _c_<uuid>-lock-SEQ: InterProcessMutex, LeaderSelector, SemaphoreV2 locks/, zkx Mutex
-	rkGoZKLock                    // _c_<hex32>-lock-SEQ: go-zookeeper zk.Lock
-	rkCuratorRead                 // _c_<uuid>-__READ__SEQ
-	rkCuratorWrite                // _c_<uuid>-__WRIT__SEQ
-	rkCuratorLatch                // _c_<uuid>-latch-SEQ: LeaderLatch, zkx Election
-	rkCuratorLease                // _c_<uuid>-lease-SEQ: SemaphoreV2 leases/
-	rkCuratorQueue                // queue-[order]SEQ: DistributedQueue (and its priority, delay, id variants)
-	rkKazooLock                   // <hex32>__lock__SEQ: Lock, WriteLock, Election
-	rkKazooRead                   // <hex32>__rlock__SEQ: ReadLock
-	rkKazooEntry                  // entry-NNN-SEQ: Queue, LockingQueue entries/
-	rkZKWriteLock                 // x-<sessionId>-SEQ: ZooKeeper's WriteLock recipe
-	rkZKElection                  // n_SEQ: ZooKeeper's LeaderElectionSupport
-	rkZKQueue                     // qn-SEQ: ZooKeeper's DistributedQueue, Curator's SimpleDistributedQueue, zkx Queue
-	rkPlainLock                   // lock-SEQ, node_SEQ, lockid SEQ, bare SEQ: tutorial locks
-	rkPlainRead                   // <host>-R-SEQ, read-SEQ: tutorial shared locks
-	rkPlainWrite                  // <host>-W-SEQ, write-SEQ
-	rkGenericSeq                  // anything else with a sequence suffix
-	rkUUIDMember                  // <uuid>: Curator DistributedDoubleBarrier participant, zkx DoubleBarrier
-	rkHexMember                   // <hex32>: Kazoo DoubleBarrier participant, Kazoo Semaphore lease
-	rkReady                       // ready: a double barrier's ready node
-	rkLocksDir                    // locks: SemaphoreV2's internal mutex
-	rkLeasesDir                   // leases: SemaphoreV2's leases
-	rkEntriesDir                  // entries: Kazoo LockingQueue's items
-	rkTakenDir                    // taken: Kazoo LockingQueue's taken marks
+	kindForeign      nodeKind = iota // matches no pattern
+	kindCuratorLock                  // _c_<uuid>-lock-SEQ: InterProcessMutex, LeaderSelector, SemaphoreV2 locks/, zkx Mutex
+	kindGoZKLock                     // _c_<hex32>-lock-SEQ: go-zookeeper zk.Lock
+	kindCuratorRead                  // _c_<uuid>-__READ__SEQ
+	kindCuratorWrite                 // _c_<uuid>-__WRIT__SEQ
+	kindCuratorLatch                 // _c_<uuid>-latch-SEQ: LeaderLatch, zkx Election
+	kindCuratorLease                 // _c_<uuid>-lease-SEQ: SemaphoreV2 leases/
+	kindCuratorQueue                 // queue-[order]SEQ: DistributedQueue (and its priority, delay, id variants)
+	kindKazooLock                    // <hex32>__lock__SEQ: Lock, WriteLock, Election
+	kindKazooRead                    // <hex32>__rlock__SEQ: ReadLock
+	kindKazooEntry                   // entry-NNN-SEQ: Queue, LockingQueue entries/
+	kindZKWriteLock                  // x-<sessionId>-SEQ: ZooKeeper's WriteLock recipe
+	kindZKElection                   // n_SEQ: ZooKeeper's LeaderElectionSupport
+	kindZKQueue                      // qn-SEQ: ZooKeeper's DistributedQueue, Curator's SimpleDistributedQueue, zkx Queue
+	kindPlainLock                    // lock-SEQ, node_SEQ, lockid SEQ, bare SEQ: tutorial locks
+	kindPlainRead                    // <host>-R-SEQ, read-SEQ: tutorial shared locks
+	kindPlainWrite                   // <host>-W-SEQ, write-SEQ
+	kindGenericSeq                   // anything else with a sequence suffix
+	kindUUIDMember                   // <uuid>: Curator DistributedDoubleBarrier participant, zkx DoubleBarrier
+	kindHexMember                    // <hex32>: Kazoo DoubleBarrier participant, Kazoo Semaphore lease
+	kindReady                        // ready: a double barrier's ready node
+	kindLocksDir                     // locks: SemaphoreV2's internal mutex
+	kindLeasesDir                    // leases: SemaphoreV2's leases
+	kindEntriesDir                   // entries: Kazoo LockingQueue's items
+	kindTakenDir                     // taken: Kazoo LockingQueue's taken marks
 )
 
-// recFamily groups the kinds that make up one recipe in one directory.
-type recFamily int
+// layoutFamily groups the kinds that make up one recipe in one directory.
+type layoutFamily int
 
 const (
-	rfNone recFamily = iota
-	rfCuratorLock
-	rfCuratorRW
-	rfCuratorLatch
-	rfCuratorLease
-	rfCuratorQueue
-	rfKazooLock
-	rfKazooQueue
-	rfZKLock
-	rfZKElection
-	rfZKQueue
-	rfPlainLock
-	rfPlainRW
-	rfGeneric
-	rfParticipants
+	familyNone layoutFamily = iota
+	familyCuratorLock
+	familyCuratorRW
+	familyCuratorLatch
+	familyCuratorLease
+	familyCuratorQueue
+	familyKazooLock
+	familyKazooQueue
+	familyZKLock
+	familyZKElection
+	familyZKQueue
+	familyPlainLock
+	familyPlainRW
+	familyGeneric
+	familyParticipants
 )
 
-// The recipe names of a recFamily, as the model reports them.
+// The recipe names of a layoutFamily, as the model reports them.
 const (
 	recMutex         = "mutex"
 	recRWLock        = "rwlock"
@@ -87,43 +87,43 @@ const (
 	recFormatGeneric     = "generic"
 )
 
-// recKindInfo is what the recognisers need to know of a kind.
-type recKindInfo struct {
+// kindInfo is what the recognisers need to know of a kind.
+type kindInfo struct {
 	name   string // for tests and messages
-	family recFamily
+	family layoutFamily
 	role   string // "read" or "write" in a read-write lock, else ""
 }
 
-var recKinds = map[recKind]recKindInfo{
-	rkForeign:      {"foreign", rfNone, ""},
-	rkCuratorLock:  {"curator-lock", rfCuratorLock, ""},
-	rkGoZKLock:     {"go-zookeeper-lock", rfCuratorLock, ""},
-	rkCuratorRead:  {"curator-read", rfCuratorRW, "read"},
-	rkCuratorWrite: {"curator-write", rfCuratorRW, "write"},
-	rkCuratorLatch: {"curator-latch", rfCuratorLatch, ""},
-	rkCuratorLease: {"curator-lease", rfCuratorLease, ""},
-	rkCuratorQueue: {"curator-queue-item", rfCuratorQueue, ""},
-	rkKazooLock:    {"kazoo-lock", rfKazooLock, "write"},
-	rkKazooRead:    {"kazoo-read", rfKazooLock, "read"},
-	rkKazooEntry:   {"kazoo-entry", rfKazooQueue, ""},
-	rkZKWriteLock:  {"zookeeper-writelock", rfZKLock, ""},
-	rkZKElection:   {"zookeeper-election", rfZKElection, ""},
-	rkZKQueue:      {"zookeeper-queue-item", rfZKQueue, ""},
-	rkPlainLock:    {"plain-lock", rfPlainLock, ""},
-	rkPlainRead:    {"plain-read", rfPlainRW, "read"},
-	rkPlainWrite:   {"plain-write", rfPlainRW, "write"},
-	rkGenericSeq:   {"generic-sequential", rfGeneric, ""},
-	rkUUIDMember:   {"uuid-participant", rfParticipants, ""},
-	rkHexMember:    {"hex-participant", rfParticipants, ""},
-	rkReady:        {"ready", rfParticipants, ""},
-	rkLocksDir:     {"locks-dir", rfNone, ""},
-	rkLeasesDir:    {"leases-dir", rfNone, ""},
-	rkEntriesDir:   {"entries-dir", rfNone, ""},
-	rkTakenDir:     {"taken-dir", rfNone, ""},
+var kindTable = map[nodeKind]kindInfo{
+	kindForeign:      {"foreign", familyNone, ""},
+	kindCuratorLock:  {"curator-lock", familyCuratorLock, ""},
+	kindGoZKLock:     {"go-zookeeper-lock", familyCuratorLock, ""},
+	kindCuratorRead:  {"curator-read", familyCuratorRW, "read"},
+	kindCuratorWrite: {"curator-write", familyCuratorRW, "write"},
+	kindCuratorLatch: {"curator-latch", familyCuratorLatch, ""},
+	kindCuratorLease: {"curator-lease", familyCuratorLease, ""},
+	kindCuratorQueue: {"curator-queue-item", familyCuratorQueue, ""},
+	kindKazooLock:    {"kazoo-lock", familyKazooLock, "write"},
+	kindKazooRead:    {"kazoo-read", familyKazooLock, "read"},
+	kindKazooEntry:   {"kazoo-entry", familyKazooQueue, ""},
+	kindZKWriteLock:  {"zookeeper-writelock", familyZKLock, ""},
+	kindZKElection:   {"zookeeper-election", familyZKElection, ""},
+	kindZKQueue:      {"zookeeper-queue-item", familyZKQueue, ""},
+	kindPlainLock:    {"plain-lock", familyPlainLock, ""},
+	kindPlainRead:    {"plain-read", familyPlainRW, "read"},
+	kindPlainWrite:   {"plain-write", familyPlainRW, "write"},
+	kindGenericSeq:   {"generic-sequential", familyGeneric, ""},
+	kindUUIDMember:   {"uuid-participant", familyParticipants, ""},
+	kindHexMember:    {"hex-participant", familyParticipants, ""},
+	kindReady:        {"ready", familyParticipants, ""},
+	kindLocksDir:     {"locks-dir", familyNone, ""},
+	kindLeasesDir:    {"leases-dir", familyNone, ""},
+	kindEntriesDir:   {"entries-dir", familyNone, ""},
+	kindTakenDir:     {"taken-dir", familyNone, ""},
 }
 
-// recFamilyInfo is what a family makes of a directory.
-type recFamilyInfo struct {
+// familyInfo is what a family makes of a directory.
+type familyInfo struct {
 	recipe string // mutex | rwlock | semaphore | election | queue | double-barrier
 	format string // the format before looking at data (zkx is told by data)
 	// ephemeral: the name alone is too weak a sign; only ephemeral members
@@ -133,101 +133,101 @@ type recFamilyInfo struct {
 	leaves bool
 }
 
-var recFamilies = map[recFamily]recFamilyInfo{
-	rfCuratorLock:  {recMutex, recFormatCurator, false, true},
-	rfCuratorRW:    {recRWLock, recFormatCurator, false, true},
-	rfCuratorLatch: {recElection, recFormatCurator, false, true},
-	rfCuratorLease: {recSemaphore, recFormatCurator, false, true},
-	rfCuratorQueue: {recQueue, recFormatCurator, false, true},
-	rfKazooLock:    {recMutex, recFormatKazoo, false, true},
-	rfKazooQueue:   {recQueue, recFormatKazoo, false, true},
-	rfZKLock:       {recMutex, recFormatZooKeeper, false, true},
-	rfZKElection:   {recElection, recFormatZooKeeper, false, true},
-	rfZKQueue:      {recQueue, recFormatZooKeeper, false, true},
-	rfPlainLock:    {recMutex, recFormatGeneric, true, false},
-	rfPlainRW:      {recRWLock, recFormatGeneric, true, false},
-	rfGeneric:      {recMutex, recFormatGeneric, true, false},
-	rfParticipants: {recDoubleBarrier, recFormatCurator, true, true},
+var familyTable = map[layoutFamily]familyInfo{
+	familyCuratorLock:  {recMutex, recFormatCurator, false, true},
+	familyCuratorRW:    {recRWLock, recFormatCurator, false, true},
+	familyCuratorLatch: {recElection, recFormatCurator, false, true},
+	familyCuratorLease: {recSemaphore, recFormatCurator, false, true},
+	familyCuratorQueue: {recQueue, recFormatCurator, false, true},
+	familyKazooLock:    {recMutex, recFormatKazoo, false, true},
+	familyKazooQueue:   {recQueue, recFormatKazoo, false, true},
+	familyZKLock:       {recMutex, recFormatZooKeeper, false, true},
+	familyZKElection:   {recElection, recFormatZooKeeper, false, true},
+	familyZKQueue:      {recQueue, recFormatZooKeeper, false, true},
+	familyPlainLock:    {recMutex, recFormatGeneric, true, false},
+	familyPlainRW:      {recRWLock, recFormatGeneric, true, false},
+	familyGeneric:      {recMutex, recFormatGeneric, true, false},
+	familyParticipants: {recDoubleBarrier, recFormatCurator, true, true},
 }
 
-// recFamilyOrder breaks ties between families with as many members in one
+// familyOrder breaks ties between families with as many members in one
 // directory: the more specific layout first.
-var recFamilyOrder = []recFamily{
-	rfCuratorLock, rfCuratorRW, rfCuratorLatch, rfCuratorLease, rfCuratorQueue,
-	rfKazooLock, rfKazooQueue, rfZKLock, rfZKElection, rfZKQueue,
-	rfPlainRW, rfPlainLock, rfParticipants,
+var familyOrder = []layoutFamily{
+	familyCuratorLock, familyCuratorRW, familyCuratorLatch, familyCuratorLease, familyCuratorQueue,
+	familyKazooLock, familyKazooQueue, familyZKLock, familyZKElection, familyZKQueue,
+	familyPlainRW, familyPlainLock, familyParticipants,
 }
 
-// recIDShape is what may sit between a pattern's lead and its mark.
-type recIDShape int
+// idShape is what may sit between a pattern's lead and its mark.
+type idShape int
 
 const (
-	ridNone         recIDShape = iota // nothing
-	ridUUID                           // 8-4-4-4-12 hex digits, as Java's UUID.toString
-	ridHex32                          // 32 hex digits, as Python's uuid4().hex or go-zookeeper's guid
-	ridDecimal                        // a decimal long, maybe negative (a session id)
-	ridPriority3                      // three decimal digits (Kazoo's priority)
-	ridCuratorOrder                   // "", a Curator priority ([01] + 8 hex digits) or "|…|" (delay, id)
-	ridAny                            // one or more characters
-	ridAnyOrNone                      // zero or more characters
+	idNone         idShape = iota // nothing
+	idUUID                        // 8-4-4-4-12 hex digits, as Java's UUID.toString
+	idHex32                       // 32 hex digits, as Python's uuid4().hex or go-zookeeper's guid
+	idDecimal                     // a decimal long, maybe negative (a session id)
+	idPriority3                   // three decimal digits (Kazoo's priority)
+	idCuratorOrder                // "", a Curator priority ([01] + 8 hex digits) or "|…|" (delay, id)
+	idAny                         // one or more characters
+	idAnyOrNone                   // zero or more characters
 )
 
-// recPattern is one layout of a sequential name: lead + id + mark + SEQ.
-type recPattern struct {
-	kind recKind
+// seqPattern is one layout of a sequential name: lead + id + mark + SEQ.
+type seqPattern struct {
+	kind nodeKind
 	lead string
-	id   recIDShape
+	id   idShape
 	mark string
 }
 
-// recSeqPatterns are tried in order; the first that matches names the kind.
-var recSeqPatterns = []recPattern{
-	{rkCuratorLock, "_c_", ridUUID, "-lock-"},
-	{rkGoZKLock, "_c_", ridHex32, "-lock-"},
-	{rkCuratorRead, "_c_", ridUUID, "-__READ__"},
-	{rkCuratorWrite, "_c_", ridUUID, "-__WRIT__"},
-	{rkCuratorLatch, "_c_", ridUUID, "-latch-"},
-	{rkCuratorLease, "_c_", ridUUID, "-lease-"},
+// seqPatterns are tried in order; the first that matches names the kind.
+var seqPatterns = []seqPattern{
+	{kindCuratorLock, "_c_", idUUID, "-lock-"},
+	{kindGoZKLock, "_c_", idHex32, "-lock-"},
+	{kindCuratorRead, "_c_", idUUID, "-__READ__"},
+	{kindCuratorWrite, "_c_", idUUID, "-__WRIT__"},
+	{kindCuratorLatch, "_c_", idUUID, "-latch-"},
+	{kindCuratorLease, "_c_", idUUID, "-lease-"},
 	// Kazoo finds contenders with the regular expression
 	// "(?:__lock__|__rlock__)(-?\d{10})$", whatever precedes the marker.
-	{rkKazooRead, "", ridAny, "__rlock__"},
-	{rkKazooLock, "", ridAny, "__lock__"},
-	{rkKazooEntry, "entry-", ridPriority3, "-"},
-	{rkZKWriteLock, "x-", ridDecimal, "-"},
-	{rkZKElection, "n_", ridNone, ""},
-	{rkZKQueue, "qn-", ridNone, ""},
-	{rkCuratorQueue, "queue-", ridCuratorOrder, ""},
-	{rkPlainRead, "", ridAny, "-R-"},
-	{rkPlainWrite, "", ridAny, "-W-"},
-	{rkPlainRead, "read-", ridNone, ""},
-	{rkPlainWrite, "write-", ridNone, ""},
-	{rkPlainLock, "lock-", ridNone, ""},
-	{rkPlainLock, "lock_", ridNone, ""},
-	{rkPlainLock, "lock", ridNone, ""},
-	{rkPlainLock, "node_", ridNone, ""},
-	{rkPlainLock, "node-", ridNone, ""},
-	{rkPlainLock, "node", ridNone, ""},
-	{rkPlainLock, "lockid ", ridNone, ""},
-	{rkPlainLock, "lockid-", ridNone, ""},
-	{rkPlainLock, "lockid_", ridNone, ""},
-	{rkPlainLock, "lockid", ridNone, ""},
-	{rkPlainLock, "", ridNone, ""},
-	{rkGenericSeq, "", ridAnyOrNone, ""},
+	{kindKazooRead, "", idAny, "__rlock__"},
+	{kindKazooLock, "", idAny, "__lock__"},
+	{kindKazooEntry, "entry-", idPriority3, "-"},
+	{kindZKWriteLock, "x-", idDecimal, "-"},
+	{kindZKElection, "n_", idNone, ""},
+	{kindZKQueue, "qn-", idNone, ""},
+	{kindCuratorQueue, "queue-", idCuratorOrder, ""},
+	{kindPlainRead, "", idAny, "-R-"},
+	{kindPlainWrite, "", idAny, "-W-"},
+	{kindPlainRead, "read-", idNone, ""},
+	{kindPlainWrite, "write-", idNone, ""},
+	{kindPlainLock, "lock-", idNone, ""},
+	{kindPlainLock, "lock_", idNone, ""},
+	{kindPlainLock, "lock", idNone, ""},
+	{kindPlainLock, "node_", idNone, ""},
+	{kindPlainLock, "node-", idNone, ""},
+	{kindPlainLock, "node", idNone, ""},
+	{kindPlainLock, "lockid ", idNone, ""},
+	{kindPlainLock, "lockid-", idNone, ""},
+	{kindPlainLock, "lockid_", idNone, ""},
+	{kindPlainLock, "lockid", idNone, ""},
+	{kindPlainLock, "", idNone, ""},
+	{kindGenericSeq, "", idAnyOrNone, ""},
 }
 
-// recPlainNames are the non-sequential names with a meaning.
-var recPlainNames = map[string]recKind{
-	"ready":   rkReady,
-	"locks":   rkLocksDir,
-	"leases":  rkLeasesDir,
-	"entries": rkEntriesDir,
-	"taken":   rkTakenDir,
+// plainNames are the non-sequential names with a meaning.
+var plainNames = map[string]nodeKind{
+	"ready":   kindReady,
+	"locks":   kindLocksDir,
+	"leases":  kindLeasesDir,
+	"entries": kindEntriesDir,
+	"taken":   kindTakenDir,
 }
 
-// recName is a child's name as the tables read it.
-type recName struct {
+// childName is a child's name as the tables read it.
+type childName struct {
 	Name   string
-	Kind   recKind
+	Kind   nodeKind
 	Seq    int32
 	HasSeq bool
 	// ID is what the pattern's id matched: the UUID, the hex id, the
@@ -238,52 +238,52 @@ type recName struct {
 	HasPriority bool
 }
 
-func (p recName) family() recFamily { return recKinds[p.Kind].family }
-func (p recName) role() string      { return recKinds[p.Kind].role }
+func (p childName) family() layoutFamily { return kindTable[p.Kind].family }
+func (p childName) role() string         { return kindTable[p.Kind].role }
 
 // format is the format the name alone says: its family's, except that
 // go-zookeeper's lock nodes and Kazoo's participants differ from Curator's
 // by their hex ids.
-func (p recName) format() string {
+func (p childName) format() string {
 	switch p.Kind {
-	case rkGoZKLock:
+	case kindGoZKLock:
 		return recFormatGoZooKeeper
-	case rkHexMember:
+	case kindHexMember:
 		return recFormatKazoo
 	}
-	return recFamilies[p.family()].format
+	return familyTable[p.family()].format
 }
 
-// recParseName reads one child's name.
-func recParseName(name string) recName {
-	splits := recSeqSplits(name)
-	for _, pat := range recSeqPatterns {
+// parseChildName reads one child's name.
+func parseChildName(name string) childName {
+	splits := seqSplits(name)
+	for _, pat := range seqPatterns {
 		for _, s := range splits {
 			id, ok := pat.match(s.rest)
 			if !ok {
 				continue
 			}
-			p := recName{Name: name, Kind: pat.kind, Seq: s.seq, HasSeq: true, ID: id}
+			p := childName{Name: name, Kind: pat.kind, Seq: s.seq, HasSeq: true, ID: id}
 			switch pat.id {
-			case ridPriority3:
+			case idPriority3:
 				p.Priority, _ = strconv.Atoi(id)
 				p.HasPriority = true
-			case ridCuratorOrder:
+			case idCuratorOrder:
 				p.Priority, p.HasPriority = recCuratorPriority(id)
 			}
 			return p
 		}
 	}
-	if k, ok := recPlainNames[name]; ok {
-		return recName{Name: name, Kind: k}
+	if k, ok := plainNames[name]; ok {
+		return childName{Name: name, Kind: k}
 	}
 	switch {
 	case recIsUUID(name):
-		return recName{Name: name, Kind: rkUUIDMember, ID: name}
+		return childName{Name: name, Kind: kindUUIDMember, ID: name}
 	case recIsHex(name, 32):
-		return recName{Name: name, Kind: rkHexMember, ID: name}
+		return childName{Name: name, Kind: kindHexMember, ID: name}
 	}
-	return recName{Name: name, Kind: rkForeign}
+	return childName{Name: name, Kind: kindForeign}
 }
 
 // BareName drops the client id that a protected create (Curator's
@@ -319,64 +319,64 @@ func BareName(node string) string {
 	return dir + base
 }
 
-// recSeqSplit is one way to read a name as rest + sequence suffix.
-type recSeqSplit struct {
+// seqSplit is one way to read a name as rest + sequence suffix.
+type seqSplit struct {
 	rest string
 	seq  int32
 }
 
-// recSeqSplits returns the readings of name's sequence suffix, the likeliest
+// seqSplits returns the readings of name's sequence suffix, the likeliest
 // first: ten digits; a minus and nine digits; a minus and ten digits. The
 // first and last can both apply ("lock-1000000000" is "lock-" + 1000000000
 // or "lock" + -1000000000); a pattern's mark tells them apart.
-func recSeqSplits(name string) []recSeqSplit {
+func seqSplits(name string) []seqSplit {
 	n := len(name)
 	if n < 10 || !recIsDigits(name[n-9:]) {
 		return nil
 	}
-	var out []recSeqSplit
+	var out []seqSplit
 	switch c := name[n-10]; {
 	case c >= '0' && c <= '9':
 		v, _ := strconv.ParseInt(name[n-10:], 10, 64)
 		if v <= 1<<31-1 {
-			out = append(out, recSeqSplit{name[:n-10], int32(v)})
+			out = append(out, seqSplit{name[:n-10], int32(v)})
 		}
 		if n >= 11 && name[n-11] == '-' && v >= 1_000_000_000 && v <= 1<<31 {
-			out = append(out, recSeqSplit{name[:n-11], int32(-v)})
+			out = append(out, seqSplit{name[:n-11], int32(-v)})
 		}
 	case c == '-':
 		v, _ := strconv.ParseInt(name[n-9:], 10, 64)
-		out = append(out, recSeqSplit{name[:n-10], int32(-v)})
+		out = append(out, seqSplit{name[:n-10], int32(-v)})
 	}
 	return out
 }
 
 // match reports whether rest is the pattern's lead + id + mark and returns
 // the id.
-func (p recPattern) match(rest string) (string, bool) {
+func (p seqPattern) match(rest string) (string, bool) {
 	if len(rest) < len(p.lead)+len(p.mark) || !strings.HasPrefix(rest, p.lead) || !strings.HasSuffix(rest, p.mark) {
 		return "", false
 	}
 	id := rest[len(p.lead) : len(rest)-len(p.mark)]
 	var ok bool
 	switch p.id {
-	case ridNone:
+	case idNone:
 		ok = id == ""
-	case ridUUID:
+	case idUUID:
 		ok = recIsUUID(id)
-	case ridHex32:
+	case idHex32:
 		ok = recIsHex(id, 32)
-	case ridDecimal:
+	case idDecimal:
 		d := strings.TrimPrefix(id, "-")
 		ok = d != "" && len(d) <= 19 && recIsDigits(d)
-	case ridPriority3:
+	case idPriority3:
 		ok = len(id) == 3 && recIsDigits(id)
-	case ridCuratorOrder:
+	case idCuratorOrder:
 		_, prio := recCuratorPriority(id)
 		ok = id == "" || prio || (len(id) >= 2 && id[0] == '|' && id[len(id)-1] == '|')
-	case ridAny:
+	case idAny:
 		ok = id != ""
-	case ridAnyOrNone:
+	case idAnyOrNone:
 		ok = true
 	}
 	return id, ok

@@ -112,10 +112,10 @@ func TestParseNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := recParseName(tt.name)
-			got := want{kind: recKinds[p.Kind].name, seq: p.Seq, hasSeq: p.HasSeq}
-			if f := p.family(); f != rfNone {
-				got.format, got.recipe = p.format(), recFamilies[f].recipe
+			p := parseChildName(tt.name)
+			got := want{kind: kindTable[p.Kind].name, seq: p.Seq, hasSeq: p.HasSeq}
+			if f := p.family(); f != familyNone {
+				got.format, got.recipe = p.format(), familyTable[f].recipe
 			}
 			if p.HasPriority {
 				got.prio = fmt.Sprint(p.Priority)
@@ -135,24 +135,24 @@ func TestParseNames(t *testing.T) {
 // reads it back.
 func TestParseNamesSeqRoundTrip(t *testing.T) {
 	seqs := []int32{0, 1, 9, 10, 999999999, 1000000000, 2147483646, 2147483647, -1, -5, -999999999, -1000000000, -2147483647, -2147483648}
-	ids := map[recIDShape]string{
-		ridNone: "", ridUUID: testUUID, ridHex32: testHex, ridDecimal: "72057594037927936",
-		ridPriority3: "042", ridCuratorOrder: "100000005", ridAny: "web-1", ridAnyOrNone: "pre",
+	ids := map[idShape]string{
+		idNone: "", idUUID: testUUID, idHex32: testHex, idDecimal: "72057594037927936",
+		idPriority3: "042", idCuratorOrder: "100000005", idAny: "web-1", idAnyOrNone: "pre",
 	}
-	for _, pat := range recSeqPatterns {
+	for _, pat := range seqPatterns {
 		for _, seq := range seqs {
-			if seq <= -1_000_000_000 && (pat.lead == "lock" || pat.lead == "node" || pat.lead == "lockid" || pat.id == ridAnyOrNone) {
+			if seq <= -1_000_000_000 && (pat.lead == "lock" || pat.lead == "node" || pat.lead == "lockid" || pat.id == idAnyOrNone) {
 				// "lock" + "-1000000000" reads as "lock-" + 1000000000, the
 				// likelier of the two.
 				continue
 			}
 			name := pat.lead + ids[pat.id] + pat.mark + fmt.Sprintf("%010d", seq)
-			p := recParseName(name)
+			p := parseChildName(name)
 			if !p.HasSeq || p.Seq != seq {
 				t.Errorf("%q: seq %d (has %v), want %d", name, p.Seq, p.HasSeq, seq)
 			}
-			if p.Kind != pat.kind && pat.kind != rkGenericSeq {
-				t.Errorf("%q: kind %s, want %s", name, recKinds[p.Kind].name, recKinds[pat.kind].name)
+			if p.Kind != pat.kind && pat.kind != kindGenericSeq {
+				t.Errorf("%q: kind %s, want %s", name, kindTable[p.Kind].name, kindTable[pat.kind].name)
 			}
 		}
 	}
@@ -161,17 +161,17 @@ func TestParseNamesSeqRoundTrip(t *testing.T) {
 // TestParseNamesTablesComplete checks every kind has its description and
 // every family its recipe.
 func TestParseNamesTablesComplete(t *testing.T) {
-	for k := rkForeign; k <= rkTakenDir; k++ {
-		info, ok := recKinds[k]
+	for k := kindForeign; k <= kindTakenDir; k++ {
+		info, ok := kindTable[k]
 		if !ok || info.name == "" {
 			t.Errorf("kind %d has no description", k)
 		}
-		if info.family != rfNone && recFamilies[info.family].recipe == "" {
+		if info.family != familyNone && familyTable[info.family].recipe == "" {
 			t.Errorf("kind %s: family %d has no recipe", info.name, info.family)
 		}
 	}
-	for _, f := range recFamilyOrder {
-		if recFamilies[f].recipe == "" {
+	for _, f := range familyOrder {
+		if familyTable[f].recipe == "" {
 			t.Errorf("family %d in the order has no recipe", f)
 		}
 	}

@@ -22,13 +22,13 @@ const (
 // which is the 3-digit priority and then the sequence; ZooKeeper's
 // DistributedQueue (and Curator's SimpleDistributedQueue, zkx's Queue)
 // takes the lowest sequence number first.
-func sortQueue(items []recName) {
+func sortQueue(items []childName) {
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := items[i], items[j]
 		switch {
-		case a.Kind == rkKazooEntry && a.Priority != b.Priority:
+		case a.Kind == kindKazooEntry && a.Priority != b.Priority:
 			return a.Priority < b.Priority
-		case a.Kind == rkCuratorQueue && a.ID != b.ID:
+		case a.Kind == kindCuratorQueue && a.ID != b.ID:
 			return a.ID < b.ID
 		case a.Seq != b.Seq:
 			return a.Seq < b.Seq
@@ -44,14 +44,14 @@ func queueData(data []byte) string { return decode.Summary(data, recQueueDataWid
 // queue builds a queue of persistent sequential items: Curator's
 // DistributedQueue "queue-SEQ" (and its priority variant), Kazoo's Queue
 // "entry-NNN-SEQ", ZooKeeper's DistributedQueue "qn-SEQ".
-func (rc *recognizer) queue(ctx context.Context, d recDir, fam recFamily, members, foreign []recName) (Recipe, error) {
+func (rc *recognizer) queue(ctx context.Context, d listedDir, fam layoutFamily, members, foreign []childName) (Recipe, error) {
 	sortQueue(members)
 	shown := members[:min(len(members), recQueueItems)]
 	ms, err := rc.readMembers(ctx, d.path, shown)
 	if err != nil {
 		return nil, err
 	}
-	q := &Queue{Path: d.path, Format: recFamilies[fam].format, Length: len(members), Items: []QueueItem{}}
+	q := &Queue{Path: d.path, Format: familyTable[fam].format, Length: len(members), Items: []QueueItem{}}
 	for _, m := range ms {
 		q.Items = append(q.Items, queueItem(m, m.Name))
 	}
@@ -65,7 +65,7 @@ func (rc *recognizer) queue(ctx context.Context, d recDir, fam recFamily, member
 	return q, nil
 }
 
-func queueItem(m recMember, node string) QueueItem {
+func queueItem(m childNode, node string) QueueItem {
 	it := QueueItem{Node: node, Data: queueData(m.data)}
 	if m.HasPriority {
 		p := m.Priority
@@ -78,7 +78,7 @@ func queueItem(m recMember, node string) QueueItem {
 // <p>/entries, and for each item a consumer has taken but not consumed an
 // ephemeral <p>/taken/<item name> holding the consumer's id. Items are
 // named "entries/<name>".
-func (rc *recognizer) lockingQueue(ctx context.Context, d recDir) (Recipe, error) {
+func (rc *recognizer) lockingQueue(ctx context.Context, d listedDir) (Recipe, error) {
 	entriesDir, takenDir := zkview.ChildPath(d.path, "entries"), zkview.ChildPath(d.path, "taken")
 	entries, _, err := rc.list(ctx, entriesDir)
 	if err != nil {
@@ -88,9 +88,9 @@ func (rc *recognizer) lockingQueue(ctx context.Context, d recDir) (Recipe, error
 	if err != nil {
 		return nil, err
 	}
-	var items, foreign []recName
-	for _, n := range newRecDir(entriesDir, nil, entries).names {
-		if n.Kind == rkKazooEntry {
+	var items, foreign []childName
+	for _, n := range newListedDir(entriesDir, nil, entries).names {
+		if n.Kind == kindKazooEntry {
 			items = append(items, n)
 		} else {
 			n.Name = "entries/" + n.Name
@@ -128,9 +128,9 @@ func (rc *recognizer) lockingQueue(ctx context.Context, d recDir) (Recipe, error
 	}
 	if rc.opts.Tables != nil && len(taken) > 0 {
 		// Consumers that hold items without a live connection.
-		names := make([]recName, len(taken))
+		names := make([]childName, len(taken))
 		for i, t := range taken {
-			names[i] = recName{Name: t}
+			names[i] = childName{Name: t}
 		}
 		marks, err := rc.readMembers(ctx, takenDir, names)
 		if err != nil {

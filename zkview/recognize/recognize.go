@@ -156,14 +156,14 @@ func ContenderPath(recipePath, node string) string {
 
 // recognizer reads and classifies directories with bounded concurrency.
 type recognizer struct {
-	r     zkview.Reader
-	opts  Options
-	reads chan struct{} // a token per read in flight
+	reader zkview.Reader
+	opts   Options
+	reads  chan struct{} // a token per read in flight
 }
 
 func newRecognizer(r zkview.Reader, opts Options) *recognizer {
 	opts = opts.withDefaults()
-	return &recognizer{r: r, opts: opts, reads: make(chan struct{}, opts.Concurrency)}
+	return &recognizer{reader: r, opts: opts, reads: make(chan struct{}, opts.Concurrency)}
 }
 
 func (rc *recognizer) acquire(ctx context.Context) error {
@@ -183,7 +183,7 @@ func (rc *recognizer) list(ctx context.Context, dir string) ([]string, *zk.Stat,
 		return nil, nil, err
 	}
 	defer rc.release()
-	children, stat, err := rc.r.Children(ctx, dir)
+	children, stat, err := rc.reader.Children(ctx, dir)
 	if zkview.IsNoNode(err) {
 		return nil, nil, nil
 	}
@@ -197,26 +197,26 @@ func (rc *recognizer) get(ctx context.Context, p string) ([]byte, *zk.Stat, erro
 		return nil, nil, err
 	}
 	defer rc.release()
-	data, stat, err := rc.r.Get(ctx, p)
+	data, stat, err := rc.reader.Get(ctx, p)
 	if zkview.IsNoNode(err) {
 		return nil, nil, nil
 	}
 	return data, stat, err
 }
 
-// recMember is a child that was read.
-type recMember struct {
-	recName
+// childNode is a child that was read.
+type childNode struct {
+	childName
 	data []byte
 	stat *zk.Stat
 }
 
-func (m recMember) session() int64 { return m.stat.EphemeralOwner }
+func (m childNode) session() int64 { return m.stat.EphemeralOwner }
 
 // readMembers reads children of dir in parallel, keeping their order and
 // leaving out those gone since the listing.
-func (rc *recognizer) readMembers(ctx context.Context, dir string, names []recName) ([]recMember, error) {
-	out := make([]recMember, len(names))
+func (rc *recognizer) readMembers(ctx context.Context, dir string, names []childName) ([]childNode, error) {
+	out := make([]childNode, len(names))
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
@@ -235,7 +235,7 @@ func (rc *recognizer) readMembers(ctx context.Context, dir string, names []recNa
 		go func() {
 			defer wg.Done()
 			defer rc.release()
-			data, stat, err := rc.r.Get(ctx, zkview.ChildPath(dir, n.Name))
+			data, stat, err := rc.reader.Get(ctx, zkview.ChildPath(dir, n.Name))
 			switch {
 			case zkview.IsNoNode(err):
 			case err != nil:
@@ -245,7 +245,7 @@ func (rc *recognizer) readMembers(ctx context.Context, dir string, names []recNa
 				}
 				mu.Unlock()
 			default:
-				out[i] = recMember{recName: n, data: data, stat: stat}
+				out[i] = childNode{childName: n, data: data, stat: stat}
 			}
 		}()
 	}
@@ -259,18 +259,18 @@ func (rc *recognizer) readMembers(ctx context.Context, dir string, names []recNa
 	return kept, firstErr
 }
 
-// recDir is a listed directory, its children's names parsed.
-type recDir struct {
+// listedDir is a listed directory, its children's names parsed.
+type listedDir struct {
 	path  string
 	stat  *zk.Stat
-	names []recName // sorted by name
+	names []childName // sorted by name
 }
 
-func newRecDir(dir string, stat *zk.Stat, children []string) recDir {
-	d := recDir{path: dir, stat: stat, names: make([]recName, len(children))}
+func newListedDir(dir string, stat *zk.Stat, children []string) listedDir {
+	d := listedDir{path: dir, stat: stat, names: make([]childName, len(children))}
 	sorted := sort.StringsAreSorted(children)
 	for i, c := range children {
-		d.names[i] = recParseName(c)
+		d.names[i] = parseChildName(c)
 	}
 	if !sorted {
 		sort.Slice(d.names, func(i, j int) bool { return d.names[i].Name < d.names[j].Name })
@@ -278,13 +278,13 @@ func newRecDir(dir string, stat *zk.Stat, children []string) recDir {
 	return d
 }
 
-func (d recDir) has(name string) bool {
+func (d listedDir) has(name string) bool {
 	i := sort.Search(len(d.names), func(i int) bool { return d.names[i].Name >= name })
 	return i < len(d.names) && d.names[i].Name == name
 }
 
 // onlyOf reports whether every child is one of names.
-func (d recDir) onlyOf(names ...string) bool {
+func (d listedDir) onlyOf(names ...string) bool {
 	for _, n := range d.names {
 		ok := false
 		for _, want := range names {
@@ -298,19 +298,19 @@ func (d recDir) onlyOf(names ...string) bool {
 }
 
 // isCuratorSemaphore: SemaphoreV2's directory holds leases/ and locks/.
-func (d recDir) isCuratorSemaphore() bool { return d.has("leases") && d.onlyOf("leases", "locks") }
+func (d listedDir) isCuratorSemaphore() bool { return d.has("leases") && d.onlyOf("leases", "locks") }
 
 // isMixedSemaphore: a Curator SemaphoreV2's leases/ (and locks/) beside
 // Kazoo Semaphore leases (hex names) in one directory: both libraries took
 // the same path for a semaphore.
-func (d recDir) isMixedSemaphore() bool {
+func (d listedDir) isMixedSemaphore() bool {
 	if !d.has("leases") {
 		return false
 	}
 	hex := false
 	for _, n := range d.names {
 		switch {
-		case n.Kind == rkHexMember:
+		case n.Kind == kindHexMember:
 			hex = true
 		case n.Name != "leases" && n.Name != "locks":
 			return false
@@ -320,15 +320,15 @@ func (d recDir) isMixedSemaphore() bool {
 }
 
 // isLockingQueue: Kazoo's LockingQueue holds entries/ and taken/.
-func (d recDir) isLockingQueue() bool {
+func (d listedDir) isLockingQueue() bool {
 	return d.has("entries") && d.has("taken") && d.onlyOf("entries", "taken")
 }
 
 // allHex: no children, or only Kazoo-style hex names (a Kazoo semaphore's
 // leases).
-func (d recDir) allHex() bool {
+func (d listedDir) allHex() bool {
 	for _, n := range d.names {
-		if n.Kind != rkHexMember {
+		if n.Kind != kindHexMember {
 			return false
 		}
 	}
@@ -337,21 +337,21 @@ func (d recDir) allHex() bool {
 
 // chooseFamily picks the family with the most members among the children
 // (the generic family only when no other has any).
-func (d recDir) chooseFamily() recFamily {
-	counts := map[recFamily]int{}
+func (d listedDir) chooseFamily() layoutFamily {
+	counts := map[layoutFamily]int{}
 	seq := false
 	for _, n := range d.names {
 		counts[n.family()]++
 		seq = seq || n.HasSeq
 	}
-	best, most := rfNone, 0
-	for _, f := range recFamilyOrder {
+	best, most := familyNone, 0
+	for _, f := range familyOrder {
 		if counts[f] > most {
 			best, most = f, counts[f]
 		}
 	}
-	if best == rfNone && seq {
-		best = rfGeneric
+	if best == familyNone && seq {
+		best = familyGeneric
 	}
 	return best
 }
@@ -359,7 +359,7 @@ func (d recDir) chooseFamily() recFamily {
 // walkLeaves reports whether a walk need not list d's children: they are
 // all members of recipes whose nodes never have children, or components a
 // recogniser lists itself.
-func (d recDir) walkLeaves() bool {
+func (d listedDir) walkLeaves() bool {
 	if len(d.names) == 0 {
 		return false
 	}
@@ -368,7 +368,7 @@ func (d recDir) walkLeaves() bool {
 	}
 	for _, n := range d.names {
 		f := n.family()
-		if f == rfNone || !recFamilies[f].leaves {
+		if f == familyNone || !familyTable[f].leaves {
 			return false
 		}
 	}
@@ -376,12 +376,12 @@ func (d recDir) walkLeaves() bool {
 }
 
 // candidate reports whether d may be a recipe at all, by names alone.
-func (d recDir) candidate() bool {
+func (d listedDir) candidate() bool {
 	if len(d.names) == 0 {
 		return isBarrierName(d.path) || isEphemeralNodeCandidate(d) || systemCandidate(d)
 	}
 	for _, n := range d.names {
-		if n.Kind != rkForeign {
+		if n.Kind != kindForeign {
 			return true
 		}
 	}
@@ -392,8 +392,8 @@ func isBarrierName(p string) bool {
 	return strings.Contains(strings.ToLower(path.Base(p)), "barrier")
 }
 
-// recHint is what the directory's surroundings say.
-type recHint struct {
+// dirHint is what the directory's surroundings say.
+type dirHint struct {
 	kazooSemaphore bool // a sibling "<path>-__lock__" exists
 }
 
@@ -410,7 +410,7 @@ func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.St
 }
 
 func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (Recipe, error) {
-	d := newRecDir(dir, stat, children)
+	d := newListedDir(dir, stat, children)
 	if redirect && dir != "/" {
 		parent, base := path.Dir(dir), path.Base(dir)
 		switch {
@@ -419,7 +419,7 @@ func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk
 			if err != nil {
 				return nil, err
 			}
-			pd := newRecDir(parent, ps, pc)
+			pd := newListedDir(parent, ps, pc)
 			if pd.isMixedSemaphore() {
 				return rc.mixedSemaphore(ctx, pd)
 			}
@@ -436,14 +436,14 @@ func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk
 				return nil, err
 			}
 			if ss != nil {
-				if sd := newRecDir(sem, ss, sc); sd.isMixedSemaphore() {
+				if sd := newListedDir(sem, ss, sc); sd.isMixedSemaphore() {
 					return rc.mixedSemaphore(ctx, sd)
 				}
-				return rc.kazooSemaphore(ctx, newRecDir(sem, ss, sc))
+				return rc.kazooSemaphore(ctx, newListedDir(sem, ss, sc))
 			}
 		}
 	}
-	var h recHint
+	var h dirHint
 	if d.allHex() && dir != "/" {
 		_, s, err := rc.get(ctx, dir+kazooSemaphoreLock)
 		if err != nil {
@@ -457,7 +457,7 @@ func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk
 // recognize classifies a listed directory: as a known system's node
 // first (system.go), else as a recipe of a library's layout, which the
 // path may still say whose it is (tagByPath).
-func (rc *recognizer) recognize(ctx context.Context, d recDir, h recHint) (Recipe, error) {
+func (rc *recognizer) recognize(ctx context.Context, d listedDir, h dirHint) (Recipe, error) {
 	if r, ok, err := rc.system(ctx, d); ok || err != nil {
 		return r, err
 	}
@@ -470,7 +470,7 @@ func (rc *recognizer) recognize(ctx context.Context, d recDir, h recHint) (Recip
 
 // recognizeLayout classifies a listed directory by the layouts of the
 // recipe libraries.
-func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) (Recipe, error) {
+func (rc *recognizer) recognizeLayout(ctx context.Context, d listedDir, h dirHint) (Recipe, error) {
 	switch {
 	case h.kazooSemaphore:
 		return rc.kazooSemaphore(ctx, d)
@@ -486,22 +486,22 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 		return rc.lockingQueue(ctx, d)
 	}
 	fam := d.chooseFamily()
-	if fam == rfNone {
+	if fam == familyNone {
 		return nil, nil
 	}
 	// Lock nodes of the strong layouts share one queue whoever wrote
 	// them: a lock of one library takes in the others' (see lock).
 	mixing := strongLockFamily(fam)
-	var members, foreign []recName
+	var members, foreign []childName
 	for _, n := range d.names {
 		f := n.family()
-		if f == fam || (fam == rfGeneric && n.HasSeq) || (mixing && lockFamily(f)) {
+		if f == fam || (fam == familyGeneric && n.HasSeq) || (mixing && lockFamily(f)) {
 			members = append(members, n)
 		} else {
 			foreign = append(foreign, n)
 		}
 	}
-	info := recFamilies[fam]
+	info := familyTable[fam]
 	switch info.recipe {
 	case recQueue:
 		return rc.queue(ctx, d, fam, members, foreign)
@@ -509,7 +509,7 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 		return rc.doubleBarrier(ctx, d, members, foreign)
 	}
 	sortBySeq(members)
-	var ms []recMember
+	var ms []childNode
 	if info.ephemeral {
 		// The name alone is a weak sign: the lowest node must be
 		// ephemeral (it holds), and persistent ones are foreign.
@@ -538,9 +538,9 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d recDir, h recHint) 
 
 // lockFamily reports whether f's nodes are a mutex's or a read-write
 // lock's.
-func lockFamily(f recFamily) bool {
+func lockFamily(f layoutFamily) bool {
 	switch f {
-	case rfCuratorLock, rfCuratorRW, rfKazooLock, rfZKLock, rfPlainLock, rfPlainRW:
+	case familyCuratorLock, familyCuratorRW, familyKazooLock, familyZKLock, familyPlainLock, familyPlainRW:
 		return true
 	}
 	return false
@@ -548,9 +548,9 @@ func lockFamily(f recFamily) bool {
 
 // strongLockFamily reports whether f is a lock layout of a library, whose
 // names alone say they are lock nodes.
-func strongLockFamily(f recFamily) bool {
+func strongLockFamily(f layoutFamily) bool {
 	switch f {
-	case rfCuratorLock, rfCuratorRW, rfKazooLock, rfZKLock:
+	case familyCuratorLock, familyCuratorRW, familyKazooLock, familyZKLock:
 		return true
 	}
 	return false
@@ -558,12 +558,12 @@ func strongLockFamily(f recFamily) bool {
 
 // weakPersistent moves the persistent nodes of the plain layouts among a
 // library's lock nodes to foreign: the name alone is too weak a sign.
-func weakPersistent(ms []recMember, foreign []recName) ([]recMember, []recName) {
+func weakPersistent(ms []childNode, foreign []childName) ([]childNode, []childName) {
 	kept := ms[:0]
 	moved := false
 	for _, m := range ms {
-		if recFamilies[m.family()].ephemeral && m.session() == 0 {
-			foreign, moved = append(foreign, m.recName), true
+		if familyTable[m.family()].ephemeral && m.session() == 0 {
+			foreign, moved = append(foreign, m.childName), true
 			continue
 		}
 		kept = append(kept, m)
@@ -577,7 +577,7 @@ func weakPersistent(ms []recMember, foreign []recName) ([]recMember, []recName) 
 // present lists the children of d still there after its members were
 // read: every name listed, but the members found gone meanwhile (neither
 // read nor moved to foreign).
-func present(d recDir, members []recName, read []recMember, foreign []recName) []string {
+func present(d listedDir, members []childName, read []childNode, foreign []childName) []string {
 	kept := make(map[string]bool, len(read)+len(foreign))
 	for _, m := range read {
 		kept[m.Name] = true
@@ -602,7 +602,7 @@ func present(d recDir, members []recName, read []recMember, foreign []recName) [
 
 // readEphemeral reads members (sorted) when the lowest is ephemeral, and
 // moves the persistent ones to foreign.
-func (rc *recognizer) readEphemeral(ctx context.Context, dir string, members, foreign []recName) ([]recMember, []recName, error) {
+func (rc *recognizer) readEphemeral(ctx context.Context, dir string, members, foreign []childName) ([]childNode, []childName, error) {
 	for len(members) > 0 {
 		first, err := rc.readMembers(ctx, dir, members[:1])
 		if err != nil {
@@ -626,7 +626,7 @@ func (rc *recognizer) readEphemeral(ctx context.Context, dir string, members, fo
 	kept := ms[:0]
 	for _, m := range ms {
 		if m.session() == 0 {
-			foreign = append(foreign, m.recName)
+			foreign = append(foreign, m.childName)
 		} else {
 			kept = append(kept, m)
 		}
@@ -635,7 +635,7 @@ func (rc *recognizer) readEphemeral(ctx context.Context, dir string, members, fo
 	return kept, foreign, nil
 }
 
-func sortBySeq(ns []recName) {
+func sortBySeq(ns []childName) {
 	sort.SliceStable(ns, func(i, j int) bool {
 		if ns[i].Seq != ns[j].Seq {
 			return ns[i].Seq < ns[j].Seq
@@ -644,13 +644,13 @@ func sortBySeq(ns []recName) {
 	})
 }
 
-func sortNames(ns []recName) {
+func sortNames(ns []childName) {
 	sort.Slice(ns, func(i, j int) bool { return ns[i].Name < ns[j].Name })
 }
 
 // dataFormat says "zkx" when every member's data is zkx's owner identity,
 // else the given format.
-func dataFormat(ms []recMember, otherwise string) string {
+func dataFormat(ms []childNode, otherwise string) string {
 	if len(ms) == 0 {
 		return otherwise
 	}

@@ -74,8 +74,8 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 	defer cancel()
 
 	type slot struct {
-		v   Recipe
-		err error
+		recipe Recipe
+		err    error
 	}
 	var (
 		slots   []*slot
@@ -106,12 +106,12 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 				kazooSemLock[zkview.ChildPath(n.Path, c)] = true
 			}
 		}
-		d := newRecDir(n.Path, n.Stat, n.Children)
+		d := newListedDir(n.Path, n.Stat, n.Children)
 		skip = d.walkLeaves()
 		if kazooSemLock[n.Path] {
 			return nil // recognised with its semaphore
 		}
-		h := recHint{kazooSemaphore: kazooSem[n.Path]}
+		h := dirHint{kazooSemaphore: kazooSem[n.Path]}
 		if n.Depth > 0 && !h.kazooSemaphore && !d.candidate() {
 			return nil
 		}
@@ -128,10 +128,10 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 			defer func() { <-busy }()
 			if n.Depth == 0 {
 				// The root's surroundings were not listed: look around.
-				s.v, s.err = rc.recognizePath(ctx, n.Path, n.Stat, n.Children, false)
+				s.recipe, s.err = rc.recognizePath(ctx, n.Path, n.Stat, n.Children, false)
 			} else {
-				if s.v, s.err = rc.recognize(ctx, d, h); s.v != nil {
-					settle(s.v)
+				if s.recipe, s.err = rc.recognize(ctx, d, h); s.recipe != nil {
+					settle(s.recipe)
 				}
 			}
 		}()
@@ -147,9 +147,9 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 	res.FoundBy = FoundByWalk
 	seen := map[string]bool{} // a component recognised as its recipe, met again
 	for _, s := range slots {
-		if s.v != nil && !seen[s.v.Info().Path] {
-			seen[s.v.Info().Path] = true
-			s.v.addTo(&res)
+		if s.recipe != nil && !seen[s.recipe.Info().Path] {
+			seen[s.recipe.Info().Path] = true
+			s.recipe.addTo(&res)
 		}
 		if s.err != nil && !zkview.IsNoNode(s.err) {
 			readErr = append(readErr, s.err)

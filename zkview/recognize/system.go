@@ -21,10 +21,10 @@ type systemRecognizer struct {
 	name string
 	// candidate reports, by names alone, whether d may be one of the
 	// system's nodes (a walk recognises only candidates).
-	candidate func(d recDir) bool
+	candidate func(d listedDir) bool
 	// recognize makes the system's recipe of d; ok is false when d is
 	// not the system's.
-	recognize func(rc *recognizer, ctx context.Context, d recDir) (r Recipe, ok bool, err error)
+	recognize func(rc *recognizer, ctx context.Context, d listedDir) (r Recipe, ok bool, err error)
 }
 
 // systemRecognizers are tried in order; the first that claims a
@@ -35,7 +35,7 @@ var systemRecognizers = []systemRecognizer{
 }
 
 // systemCandidate reports whether some system may claim d.
-func systemCandidate(d recDir) bool {
+func systemCandidate(d listedDir) bool {
 	for _, s := range systemRecognizers {
 		if s.candidate(d) {
 			return true
@@ -45,7 +45,7 @@ func systemCandidate(d recDir) bool {
 }
 
 // system recognises d as a known system's node.
-func (rc *recognizer) system(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) system(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	for _, s := range systemRecognizers {
 		if !s.candidate(d) {
 			continue
@@ -160,8 +160,8 @@ func jsonInt(m map[string]any, key string) (int64, bool) {
 // group reads a directory of ephemeral members: each child is a member,
 // described by describe (its data → what to show; "" shows the name); the
 // persistent children named in skip are not members.
-func (rc *recognizer) group(ctx context.Context, d recDir, format string, t SystemTag, describe func(name string, data []byte) string, skip ...string) (*Group, error) {
-	var names []recName
+func (rc *recognizer) group(ctx context.Context, d listedDir, format string, t SystemTag, describe func(name string, data []byte) string, skip ...string) (*Group, error) {
+	var names []childName
 	for _, n := range d.names {
 		if !containsString(skip, n.Name) {
 			names = append(names, n)

@@ -23,12 +23,12 @@ const bookkeeperSystemName = "bookkeeper"
 
 var bookkeeperSystem = systemRecognizer{
 	name: bookkeeperSystemName,
-	candidate: func(d recDir) bool {
+	candidate: func(d listedDir) bool {
 		b := base(d.path)
 		return b == "available" || (b == "readonly" && parent(d.path) == "available") ||
 			(b == "auditorelection" && parent(d.path) == "underreplication")
 	},
-	recognize: func(rc *recognizer, ctx context.Context, d recDir) (Recipe, bool, error) {
+	recognize: func(rc *recognizer, ctx context.Context, d listedDir) (Recipe, bool, error) {
 		switch base(d.path) {
 		case "auditorelection":
 			return rc.bookkeeperAuditor(ctx, d)
@@ -55,7 +55,7 @@ func bookieText(name string, data []byte) string {
 	return strings.Join(eps, ",")
 }
 
-func (rc *recognizer) bookkeeperBookies(ctx context.Context, d recDir, role, root string) (Recipe, bool, error) {
+func (rc *recognizer) bookkeeperBookies(ctx context.Context, d listedDir, role, root string) (Recipe, bool, error) {
 	for _, n := range d.names {
 		if n.Name != "readonly" && !strings.Contains(n.Name, ":") {
 			return nil, false, nil // bookies are host:port
@@ -81,8 +81,8 @@ func auditorVote(data []byte) (string, bool) {
 	return strings.Trim(strings.TrimSpace(v), `"`), true
 }
 
-func (rc *recognizer) bookkeeperAuditor(ctx context.Context, d recDir) (Recipe, bool, error) {
-	var votes, foreign []recName
+func (rc *recognizer) bookkeeperAuditor(ctx context.Context, d listedDir) (Recipe, bool, error) {
+	var votes, foreign []childName
 	for _, n := range d.names {
 		if n.HasSeq && strings.HasPrefix(n.Name, "V_") {
 			votes = append(votes, n)

@@ -21,7 +21,7 @@ const clickhouseSystemName = "clickhouse"
 
 var clickhouseSystem = systemRecognizer{
 	name: clickhouseSystemName,
-	candidate: func(d recDir) bool {
+	candidate: func(d listedDir) bool {
 		if len(d.names) == 0 {
 			return false
 		}
@@ -32,7 +32,7 @@ var clickhouseSystem = systemRecognizer{
 		}
 		return true
 	},
-	recognize: func(rc *recognizer, ctx context.Context, d recDir) (Recipe, bool, error) {
+	recognize: func(rc *recognizer, ctx context.Context, d listedDir) (Recipe, bool, error) {
 		return rc.clickhouseDDL(ctx, d)
 	},
 }
@@ -66,8 +66,8 @@ func parseDDLEntry(data []byte) (ddlEntry, bool) {
 	return e, e.query != ""
 }
 
-func (rc *recognizer) clickhouseDDL(ctx context.Context, d recDir) (Recipe, bool, error) {
-	names := append([]recName{}, d.names...)
+func (rc *recognizer) clickhouseDDL(ctx context.Context, d listedDir) (Recipe, bool, error) {
+	names := append([]childName{}, d.names...)
 	sortBySeq(names)
 	names = names[max(len(names)-recQueueItems, 0):] // the newest: old entries are done and cleaned
 	ms, err := rc.readMembers(ctx, d.path, names)

@@ -17,18 +17,18 @@ const discoverySystemName = "curator-discovery"
 
 var discoverySystem = systemRecognizer{
 	name: discoverySystemName,
-	candidate: func(d recDir) bool {
+	candidate: func(d listedDir) bool {
 		if len(d.names) == 0 {
 			return false
 		}
 		for _, n := range d.names {
-			if n.Kind != rkUUIDMember {
+			if n.Kind != kindUUIDMember {
 				return false
 			}
 		}
 		return true
 	},
-	recognize: func(rc *recognizer, ctx context.Context, d recDir) (Recipe, bool, error) {
+	recognize: func(rc *recognizer, ctx context.Context, d listedDir) (Recipe, bool, error) {
 		data, stat, err := rc.get(ctx, path.Join(d.path, d.names[0].Name))
 		if err != nil || stat == nil {
 			return nil, err != nil, err

@@ -28,11 +28,11 @@ const (
 
 var hadoopSystem = systemRecognizer{
 	name: "hadoop-ha",
-	candidate: func(d recDir) bool {
+	candidate: func(d listedDir) bool {
 		b := base(d.path)
 		return len(d.names) == 0 && (b == hadoopLock || b == hadoopBreadCrumb)
 	},
-	recognize: func(rc *recognizer, ctx context.Context, d recDir) (Recipe, bool, error) {
+	recognize: func(rc *recognizer, ctx context.Context, d listedDir) (Recipe, bool, error) {
 		return rc.hadoopElector(ctx, path.Dir(d.path))
 	},
 }
@@ -96,7 +96,7 @@ func (rc *recognizer) hadoopElector(ctx context.Context, dir string) (Recipe, bo
 		SystemTag: SystemTag{System: sys.system, Role: sys.role, SystemRoot: dir}}
 	b := rc.build(lockPath)
 	if okActive {
-		leader := b.holder(recMember{recName: recName{Name: lockPath}, data: lockData, stat: lockStat}, lockPath, "active", false)
+		leader := b.holder(childNode{childName: childName{Name: lockPath}, data: lockData, stat: lockStat}, lockPath, "active", false)
 		leader.Data = active.text
 		e.Leader = &leader
 		e.Candidates = nonNilContenders(rc.watchersOf(lockPath, lockStat.EphemeralOwner))

@@ -25,11 +25,11 @@ const hbaseSystemName = "hbase"
 
 var hbaseSystem = systemRecognizer{
 	name: hbaseSystemName,
-	candidate: func(d recDir) bool {
+	candidate: func(d listedDir) bool {
 		b := base(d.path)
 		return (b == "master" && len(d.names) == 0) || b == "backup-masters" || b == "rs" || parent(d.path) == "table-lock"
 	},
-	recognize: func(rc *recognizer, ctx context.Context, d recDir) (Recipe, bool, error) {
+	recognize: func(rc *recognizer, ctx context.Context, d listedDir) (Recipe, bool, error) {
 		switch b := base(d.path); {
 		case b == "master":
 			return rc.hbaseMaster(ctx, path.Dir(d.path), true)
@@ -104,7 +104,7 @@ func (rc *recognizer) hbaseMaster(ctx context.Context, root string, fromMaster b
 		SystemTag: SystemTag{System: hbaseSystemName, Role: "active-master", SystemRoot: root}}
 	b := rc.build(masterPath)
 	if stat != nil && framed {
-		leader := b.holder(recMember{recName: recName{Name: masterPath}, data: data, stat: stat}, masterPath, "active master", false)
+		leader := b.holder(childNode{childName: childName{Name: masterPath}, data: data, stat: stat}, masterPath, "active master", false)
 		leader.Data = active
 		e.Leader = &leader
 		if stat.EphemeralOwner == 0 {
@@ -113,9 +113,9 @@ func (rc *recognizer) hbaseMaster(ctx context.Context, root string, fromMaster b
 	} else {
 		b.warnf("no active master: %d backup masters wait for one to take over", len(names))
 	}
-	rns := make([]recName, len(names))
+	rns := make([]childName, len(names))
 	for i, n := range names {
-		rns[i] = recName{Name: n}
+		rns[i] = childName{Name: n}
 	}
 	ms, err := rc.readMembers(ctx, backupDir, rns)
 	if err != nil {
@@ -139,7 +139,7 @@ func (rc *recognizer) hbaseMaster(ctx context.Context, root string, fromMaster b
 
 // hbaseRegionServers reads rs: the live region servers, and checks that
 // hbase:meta is on one of them.
-func (rc *recognizer) hbaseRegionServers(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) hbaseRegionServers(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	for _, n := range d.names {
 		if _, ok := hbaseServerNameText(n.Name); !ok {
 			return nil, false, nil // replication's rs/ and others
@@ -194,8 +194,8 @@ func (rc *recognizer) hbaseRegionServers(ctx context.Context, d recDir) (Recipe,
 // hbaseTableLock reads an HBase 1.x table lock (table-lock/<table>):
 // read-SEQ and write-SEQ, a read-write lock, each node's TableLock naming
 // its owner and purpose.
-func (rc *recognizer) hbaseTableLock(ctx context.Context, d recDir) (Recipe, bool, error) {
-	r, err := rc.recognizeLayout(ctx, d, recHint{})
+func (rc *recognizer) hbaseTableLock(ctx context.Context, d listedDir) (Recipe, bool, error) {
+	r, err := rc.recognizeLayout(ctx, d, dirHint{})
 	if err != nil || r == nil {
 		return r, err != nil, err
 	}

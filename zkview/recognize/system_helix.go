@@ -19,10 +19,10 @@ const helixSystemName = "helix"
 
 var helixSystem = systemRecognizer{
 	name: helixSystemName,
-	candidate: func(d recDir) bool {
+	candidate: func(d listedDir) bool {
 		return (base(d.path) == "LEADER" && parent(d.path) == "CONTROLLER" && len(d.names) == 0) || base(d.path) == "LIVEINSTANCES"
 	},
-	recognize: func(rc *recognizer, ctx context.Context, d recDir) (Recipe, bool, error) {
+	recognize: func(rc *recognizer, ctx context.Context, d listedDir) (Recipe, bool, error) {
 		if base(d.path) == "LIVEINSTANCES" {
 			return rc.helixLiveInstances(ctx, d)
 		}
@@ -70,7 +70,7 @@ func helixSessionMismatch(simple map[string]any, owner int64) (string, bool) {
 	return s, true
 }
 
-func (rc *recognizer) helixController(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) helixController(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	data, stat, err := rc.get(ctx, d.path)
 	if err != nil || stat == nil {
 		return nil, err != nil, err
@@ -82,7 +82,7 @@ func (rc *recognizer) helixController(ctx context.Context, d recDir) (Recipe, bo
 	e := &Election{Path: d.path, Format: helixSystemName, Candidates: []Contender{},
 		SystemTag: SystemTag{System: helixSystemName, Role: "controller", SystemRoot: up(d.path, 2)}}
 	b := rc.build(d.path)
-	leader := b.holder(recMember{recName: recName{Name: d.path}, data: data, stat: stat}, d.path, "controller", false)
+	leader := b.holder(childNode{childName: childName{Name: d.path}, data: data, stat: stat}, d.path, "controller", false)
 	leader.Data = helixText(id, simple)
 	e.Leader = &leader
 	e.Candidates = nonNilContenders(rc.watchersOf(d.path, stat.EphemeralOwner))
@@ -93,7 +93,7 @@ func (rc *recognizer) helixController(ctx context.Context, d recDir) (Recipe, bo
 	return e, true, nil
 }
 
-func (rc *recognizer) helixLiveInstances(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) helixLiveInstances(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	if _, st, err := rc.get(ctx, path.Join(path.Dir(d.path), "CONTROLLER")); err != nil || st == nil {
 		return nil, err != nil, err // a Helix cluster has CONTROLLER beside LIVEINSTANCES
 	}

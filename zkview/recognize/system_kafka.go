@@ -40,7 +40,7 @@ const kafkaPartitionStates = 200
 
 var kafkaSystem = systemRecognizer{
 	name: kafkaSystemName,
-	candidate: func(d recDir) bool {
+	candidate: func(d listedDir) bool {
 		b := base(d.path)
 		switch {
 		case b == "controller" && len(d.names) == 0:
@@ -54,7 +54,7 @@ var kafkaSystem = systemRecognizer{
 		_, ok := kafkaQueueOf(d.path)
 		return ok
 	},
-	recognize: func(rc *recognizer, ctx context.Context, d recDir) (Recipe, bool, error) {
+	recognize: func(rc *recognizer, ctx context.Context, d listedDir) (Recipe, bool, error) {
 		b := base(d.path)
 		switch {
 		case b == "controller":
@@ -111,7 +111,7 @@ func kafkaBrokerText(data []byte) string {
 }
 
 // kafkaBrokers reads brokers/ids: the live brokers.
-func (rc *recognizer) kafkaBrokers(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) kafkaBrokers(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	for _, n := range d.names {
 		if _, err := strconv.Atoi(n.Name); err != nil {
 			return nil, false, nil // broker ids are integers
@@ -143,7 +143,7 @@ func sortByBrokerID(cs []Contender) {
 // kafkaController reads /controller: the controller election, its leader
 // the broker named by brokerid, its candidates the brokers watching it
 // (named by their registrations' sessions).
-func (rc *recognizer) kafkaController(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) kafkaController(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	data, stat, err := rc.get(ctx, d.path)
 	if err != nil || stat == nil {
 		return nil, err != nil, err
@@ -159,7 +159,7 @@ func (rc *recognizer) kafkaController(ctx context.Context, d recDir) (Recipe, bo
 	e := &Election{Path: d.path, Format: kafkaSystemName, Candidates: []Contender{},
 		SystemTag: SystemTag{System: kafkaSystemName, Role: "controller", SystemRoot: root}}
 	b := rc.build(d.path)
-	leader := b.holder(recMember{recName: recName{Name: d.path}, data: data, stat: stat}, d.path, "controller", false)
+	leader := b.holder(childNode{childName: childName{Name: d.path}, data: data, stat: stat}, d.path, "controller", false)
 	e.Leader = &leader
 	e.Candidates = nonNilContenders(rc.watchersOf(d.path, stat.EphemeralOwner))
 	if stat.EphemeralOwner == 0 {
@@ -201,7 +201,7 @@ func (rc *recognizer) kafkaBrokersAt(ctx context.Context, root string) (*Group, 
 	if err != nil || stat == nil {
 		return nil, err
 	}
-	r, ok, err := rc.kafkaBrokers(ctx, newRecDir(dir, stat, children))
+	r, ok, err := rc.kafkaBrokers(ctx, newListedDir(dir, stat, children))
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (rc *recognizer) kafkaEpoch(ctx context.Context, root string) (int64, bool)
 // controller epoch than /controller_epoch — the epoch went backwards,
 // and a controller of the current epoch is fenced by the brokers — and
 // those whose leader is no live broker.
-func (rc *recognizer) kafkaCheckPartitions(ctx context.Context, root string, epoch int64, brokers *Group, b *recBuild) {
+func (rc *recognizer) kafkaCheckPartitions(ctx context.Context, root string, epoch int64, brokers *Group, b *recipeBuilder) {
 	live := map[string]bool{}
 	if brokers != nil {
 		for _, m := range brokers.Members {
@@ -283,7 +283,7 @@ func listShort(items []string) string {
 
 // kafkaNotifications reads a notification queue: persistent sequential
 // items the controller has yet to process.
-func (rc *recognizer) kafkaNotifications(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) kafkaNotifications(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	root, _ := kafkaQueueOf(d.path)
 	var q struct{ prefix, role string }
 	for rel, info := range kafkaQueues {
@@ -291,7 +291,7 @@ func (rc *recognizer) kafkaNotifications(ctx context.Context, d recDir) (Recipe,
 			q = info
 		}
 	}
-	var items, foreign []recName
+	var items, foreign []childName
 	for _, n := range d.names {
 		if n.HasSeq && strings.HasPrefix(n.Name, q.prefix) {
 			items = append(items, n)
@@ -307,7 +307,7 @@ func (rc *recognizer) kafkaNotifications(ctx context.Context, d recDir) (Recipe,
 
 // systemQueue reads a system's queue of persistent items in sequence
 // order, each described by describe (nil: its data summarised).
-func (rc *recognizer) systemQueue(ctx context.Context, d recDir, items, foreign []recName, t SystemTag, describe func(name string, data []byte) string) (Recipe, bool, error) {
+func (rc *recognizer) systemQueue(ctx context.Context, d listedDir, items, foreign []childName, t SystemTag, describe func(name string, data []byte) string) (Recipe, bool, error) {
 	sortBySeq(items)
 	shown := items[:min(len(items), recQueueItems)]
 	ms, err := rc.readMembers(ctx, d.path, shown)
@@ -333,7 +333,7 @@ func (rc *recognizer) systemQueue(ctx context.Context, d recDir, items, foreign 
 
 // kafkaDeleteTopics reads admin/delete_topics: a topic per child, waiting
 // for the controller to delete it.
-func (rc *recognizer) kafkaDeleteTopics(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) kafkaDeleteTopics(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	q := &Queue{Path: d.path, Format: kafkaSystemName, Length: len(d.names), Items: []QueueItem{}, Warnings: []string{},
 		SystemTag: SystemTag{System: kafkaSystemName, Role: "delete-topics", SystemRoot: kafkaRoot(up(d.path, 2))}}
 	for _, n := range d.names[:min(len(d.names), recQueueItems)] {
@@ -344,7 +344,7 @@ func (rc *recognizer) kafkaDeleteTopics(ctx context.Context, d recDir) (Recipe, 
 
 // kafkaReassignments reads admin/reassign_partitions: the partitions
 // whose replicas are being moved, as items.
-func (rc *recognizer) kafkaReassignments(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) kafkaReassignments(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	data, stat, err := rc.get(ctx, d.path)
 	if err != nil || stat == nil {
 		return nil, err != nil, err

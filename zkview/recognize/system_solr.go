@@ -23,7 +23,7 @@ const solrSystemName = "solr"
 
 var solrSystem = systemRecognizer{
 	name: solrSystemName,
-	candidate: func(d recDir) bool {
+	candidate: func(d listedDir) bool {
 		switch b := base(d.path); {
 		case b == "election" && (parent(d.path) == "overseer_elect" || grand(d.path) == "leader_elect"):
 			return true
@@ -36,7 +36,7 @@ var solrSystem = systemRecognizer{
 		}
 		return false
 	},
-	recognize: func(rc *recognizer, ctx context.Context, d recDir) (Recipe, bool, error) {
+	recognize: func(rc *recognizer, ctx context.Context, d listedDir) (Recipe, bool, error) {
 		switch b := base(d.path); {
 		case b == "election":
 			return rc.solrElection(ctx, d)
@@ -50,7 +50,7 @@ var solrSystem = systemRecognizer{
 			if err != nil || stat == nil {
 				return nil, err != nil, err
 			}
-			return rc.solrElection(ctx, newRecDir(election, stat, children))
+			return rc.solrElection(ctx, newListedDir(election, stat, children))
 		case b == "live_nodes":
 			return rc.solrLiveNodes(ctx, d)
 		}
@@ -61,14 +61,14 @@ var solrSystem = systemRecognizer{
 // solrElectionName is one election node's name read: the owner's session
 // (decimal), the candidate's id (node name or core node) and the sequence.
 type solrElectionName struct {
-	recName
+	childName
 	session int64
 	id      string
 }
 
 // parseSolrElection reads "<session>-<id>-n_SEQ" as LeaderElector's
 // patterns do (the session is up to the first '-').
-func parseSolrElection(n recName) (solrElectionName, bool) {
+func parseSolrElection(n childName) (solrElectionName, bool) {
 	i := strings.LastIndex(n.Name, "-n_")
 	if i < 0 || !n.HasSeq || len(n.Name)-i-3 < 10 {
 		return solrElectionName{}, false
@@ -82,14 +82,14 @@ func parseSolrElection(n recName) (solrElectionName, bool) {
 	if err != nil {
 		return solrElectionName{}, false
 	}
-	return solrElectionName{recName: n, session: s, id: id}, true
+	return solrElectionName{childName: n, session: s, id: id}, true
 }
 
 // solrElection reads an overseer or shard leader election.
-func (rc *recognizer) solrElection(ctx context.Context, d recDir) (Recipe, bool, error) {
-	var names []recName
+func (rc *recognizer) solrElection(ctx context.Context, d listedDir) (Recipe, bool, error) {
+	var names []childName
 	var parsed = map[string]solrElectionName{}
-	var foreign []recName
+	var foreign []childName
 	for _, n := range d.names {
 		if p, ok := parseSolrElection(n); ok {
 			names = append(names, n)
@@ -161,7 +161,7 @@ func (rc *recognizer) solrElection(ctx context.Context, d recDir) (Recipe, bool,
 }
 
 // solrLiveNodes reads live_nodes: the live Solr nodes.
-func (rc *recognizer) solrLiveNodes(ctx context.Context, d recDir) (Recipe, bool, error) {
+func (rc *recognizer) solrLiveNodes(ctx context.Context, d listedDir) (Recipe, bool, error) {
 	for _, n := range d.names {
 		if !strings.Contains(n.Name, "_") || !strings.Contains(n.Name, ":") {
 			return nil, false, nil // Solr names nodes host:port_context
@@ -172,10 +172,10 @@ func (rc *recognizer) solrLiveNodes(ctx context.Context, d recDir) (Recipe, bool
 }
 
 // solrQueue reads an overseer work queue (qn-SEQ, ZkDistributedQueue).
-func (rc *recognizer) solrQueue(ctx context.Context, d recDir) (Recipe, bool, error) {
-	var items, foreign []recName
+func (rc *recognizer) solrQueue(ctx context.Context, d listedDir) (Recipe, bool, error) {
+	var items, foreign []childName
 	for _, n := range d.names {
-		if n.Kind == rkZKQueue {
+		if n.Kind == kindZKQueue {
 			items = append(items, n)
 		} else {
 			foreign = append(foreign, n)
