@@ -14,15 +14,15 @@ import (
 // them all go. The node is a plain persistent node at the barrier's path,
 // so a Curator DistributedBarrier on the same path is the same barrier.
 type Barrier struct {
-	s    *Session
-	path string
-	o    options
+	session *Session
+	path    string
+	opts    options
 }
 
 // NewBarrier returns a Barrier on path. Options: WithData (the node's data),
 // WithACL, WithStats.
 func NewBarrier(s *Session, path string, opts ...Option) *Barrier {
-	return &Barrier{s: s, path: path, o: buildOptions(opts)}
+	return &Barrier{session: s, path: path, opts: buildOptions(opts)}
 }
 
 // Set puts the barrier up: it creates the node, and its missing parents as
@@ -30,17 +30,17 @@ func NewBarrier(s *Session, path string, opts ...Option) *Barrier {
 // while the create is in flight, the barrier may be set nonetheless.
 func (b *Barrier) Set(ctx context.Context) error {
 	for {
-		b.o.stats.creates.Add(1)
+		b.opts.stats.creates.Add(1)
 		// Sending the create again after a lost answer is safe: NodeExists
 		// then means it was applied.
-		_, err := retry(ctx, b.s, func() (string, error) {
-			return b.s.create(b.path, b.o.data, 0, b.o.acl)
+		_, err := retry(ctx, b.session, func() (string, error) {
+			return b.session.create(b.path, b.opts.data, 0, b.opts.acl)
 		})
 		switch {
 		case err == nil, errors.Is(err, zk.ErrNodeExists):
 			return nil
 		case errors.Is(err, zk.ErrNoNode):
-			if err := b.s.ensureDir(ctx, parentOfPath(b.path), b.o.acl); err != nil {
+			if err := b.session.ensureDir(ctx, parentOfPath(b.path), b.opts.acl); err != nil {
 				return fmt.Errorf("set barrier %s: %w", b.path, err)
 			}
 		default:
@@ -52,9 +52,9 @@ func (b *Barrier) Set(ctx context.Context) error {
 // Remove takes the barrier down, releasing every waiter. Removing a barrier
 // that is not set is not an error.
 func (b *Barrier) Remove(ctx context.Context) error {
-	b.o.stats.deletes.Add(1)
-	_, err := retry(ctx, b.s, func() (struct{}, error) {
-		return struct{}{}, b.s.conn.Delete(b.path, -1)
+	b.opts.stats.deletes.Add(1)
+	_, err := retry(ctx, b.session, func() (struct{}, error) {
+		return struct{}{}, b.session.conn.Delete(b.path, -1)
 	})
 	if err != nil && !errors.Is(err, zk.ErrNoNode) {
 		return fmt.Errorf("remove barrier %s: %w", b.path, err)
@@ -72,7 +72,7 @@ func (b *Barrier) Wait(ctx context.Context) error {
 		if err != nil || !set {
 			return err
 		}
-		ev, err := awaitWatch(ctx, b.s, watch, b.o.stats)
+		ev, err := awaitWatch(ctx, b.session, watch, b.opts.stats)
 		if err != nil || ev.Type == zk.EventNodeDeleted {
 			return err
 		}
@@ -88,11 +88,11 @@ func (b *Barrier) watch(ctx context.Context) (bool, <-chan zk.Event, error) {
 		set   bool
 		watch <-chan zk.Event
 	}
-	b.o.stats.reads.Add(1)
-	a, err := retry(ctx, b.s, func() (answer, error) {
-		_, _, ch, err := b.s.conn.GetW(b.path)
+	b.opts.stats.reads.Add(1)
+	a, err := retry(ctx, b.session, func() (answer, error) {
+		_, _, ch, err := b.session.conn.GetW(b.path)
 		if errors.Is(err, zk.ErrNoAuth) {
-			set, _, ch, err := b.s.conn.ExistsW(b.path)
+			set, _, ch, err := b.session.conn.ExistsW(b.path)
 			return answer{set, ch}, err
 		}
 		if errors.Is(err, zk.ErrNoNode) {
@@ -108,7 +108,7 @@ func (b *Barrier) watch(ctx context.Context) (bool, <-chan zk.Event, error) {
 
 // Stats returns a snapshot of the Barrier's counters (shared ones when made
 // with WithStats).
-func (b *Barrier) Stats() StatsSnapshot { return b.o.stats.Snapshot() }
+func (b *Barrier) Stats() StatsSnapshot { return b.opts.stats.Snapshot() }
 
 // parentOfPath returns the directory that holds path.
 func parentOfPath(path string) string {

@@ -37,10 +37,10 @@ const doubleBarrierReady = "ready"
 //
 // One goroutine at a time may use a DoubleBarrier; use one per participant.
 type DoubleBarrier struct {
-	s     *Session
-	dir   string
-	count int
-	o     options
+	session *Session
+	dir     string
+	count   int
+	opts    options
 
 	mu    sync.Mutex
 	state barrierState
@@ -60,7 +60,7 @@ const (
 // directory dir. Options: WithData (the data of our node and of the ready
 // node), WithACL, WithFormat, WithStats.
 func NewDoubleBarrier(s *Session, dir string, count int, opts ...Option) *DoubleBarrier {
-	return &DoubleBarrier{s: s, dir: dir, count: count, o: buildOptions(opts)}
+	return &DoubleBarrier{session: s, dir: dir, count: count, opts: buildOptions(opts)}
 }
 
 // Enter joins the barrier and blocks until count participants have joined.
@@ -77,7 +77,7 @@ func (b *DoubleBarrier) Enter(ctx context.Context) error {
 	}
 	// A fresh name each time, so a cleanup still pending from an earlier
 	// attempt cannot meet this one.
-	name := newID(b.o.format) // Curator names participants by a bare UUID
+	name := newID(b.opts.format) // Curator names participants by a bare UUID
 	err := b.enter(ctx, name)
 	if err != nil {
 		b.end(barrierOutside, "")
@@ -108,7 +108,7 @@ func (b *DoubleBarrier) Leave(ctx context.Context) error {
 
 // Stats returns a snapshot of the DoubleBarrier's counters (shared ones
 // when made with WithStats).
-func (b *DoubleBarrier) Stats() StatsSnapshot { return b.o.stats.Snapshot() }
+func (b *DoubleBarrier) Stats() StatsSnapshot { return b.opts.stats.Snapshot() }
 
 func (b *DoubleBarrier) begin(from, to barrierState, what string) error {
 	b.mu.Lock()
@@ -138,12 +138,12 @@ func (b *DoubleBarrier) enter(ctx context.Context, name string) error {
 	}
 	// createProtected with a plain mode creates dir/name itself, and after
 	// a lost answer finds it by name and owner.
-	if _, err := b.s.createProtected(ctx, b.dir, name, b.o.data, b.o.acl, zk.FlagEphemeral, b.o.stats); err != nil {
+	if _, err := b.session.createProtected(ctx, b.dir, name, b.opts.data, b.opts.acl, zk.FlagEphemeral, b.opts.stats); err != nil {
 		return fmt.Errorf("enter double barrier %s: %w", b.dir, err)
 	}
 	if err := b.await(ctx, ready, watch); err != nil {
-		if b.s.alive() == nil {
-			b.s.abandon(joinPath(b.dir, name))
+		if b.session.alive() == nil {
+			b.session.abandon(joinPath(b.dir, name))
 		}
 		return err
 	}
@@ -161,7 +161,7 @@ func (b *DoubleBarrier) await(ctx context.Context, ready bool, watch <-chan zk.E
 		if full {
 			return b.setReady(ctx)
 		}
-		ev, err := awaitWatch(ctx, b.s, watch, b.o.stats)
+		ev, err := awaitWatch(ctx, b.session, watch, b.opts.stats)
 		if err != nil {
 			return err
 		}
@@ -182,9 +182,9 @@ func (b *DoubleBarrier) watchReady(ctx context.Context) (bool, <-chan zk.Event, 
 		exists bool
 		watch  <-chan zk.Event
 	}
-	b.o.stats.reads.Add(1)
-	a, err := retry(ctx, b.s, func() (answer, error) {
-		exists, _, ch, err := b.s.conn.ExistsW(joinPath(b.dir, doubleBarrierReady))
+	b.opts.stats.reads.Add(1)
+	a, err := retry(ctx, b.session, func() (answer, error) {
+		exists, _, ch, err := b.session.conn.ExistsW(joinPath(b.dir, doubleBarrierReady))
 		return answer{exists, ch}, err
 	})
 	if err != nil {
@@ -196,9 +196,9 @@ func (b *DoubleBarrier) watchReady(ctx context.Context) (bool, <-chan zk.Event, 
 // full reports whether count participants are in, counting every child
 // but ready, as Curator does; a listed ready node also means yes.
 func (b *DoubleBarrier) full(ctx context.Context) (bool, error) {
-	b.o.stats.reads.Add(1)
-	children, err := retry(ctx, b.s, func() ([]string, error) {
-		c, _, err := b.s.conn.Children(b.dir)
+	b.opts.stats.reads.Add(1)
+	children, err := retry(ctx, b.session, func() ([]string, error) {
+		c, _, err := b.session.conn.Children(b.dir)
 		return c, err
 	})
 	if err != nil {
@@ -216,9 +216,9 @@ func (b *DoubleBarrier) full(ctx context.Context) (bool, error) {
 
 // setReady creates the ready node; another participant may have been first.
 func (b *DoubleBarrier) setReady(ctx context.Context) error {
-	b.o.stats.creates.Add(1)
-	_, err := retry(ctx, b.s, func() (string, error) {
-		return b.s.create(joinPath(b.dir, doubleBarrierReady), b.o.data, 0, b.o.acl)
+	b.opts.stats.creates.Add(1)
+	_, err := retry(ctx, b.session, func() (string, error) {
+		return b.session.create(joinPath(b.dir, doubleBarrierReady), b.opts.data, 0, b.opts.acl)
 	})
 	if err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		return fmt.Errorf("enter double barrier %s: create ready: %w", b.dir, err)
@@ -230,8 +230,8 @@ func (b *DoubleBarrier) leave(ctx context.Context, name string) (err error) {
 	path := joinPath(b.dir, name)
 	present := true // our node exists, as far as we know
 	defer func() {
-		if err != nil && present && b.s.alive() == nil {
-			b.s.abandon(path)
+		if err != nil && present && b.session.alive() == nil {
+			b.session.abandon(path)
 		}
 	}()
 	for {
@@ -273,9 +273,9 @@ func (b *DoubleBarrier) leave(ctx context.Context, name string) (err error) {
 // sorts them (Java's String order, which is byte order for these names),
 // so that all agree on the lowest and the highest.
 func (b *DoubleBarrier) participants(ctx context.Context) ([]string, error) {
-	b.o.stats.reads.Add(1)
-	children, err := retry(ctx, b.s, func() ([]string, error) {
-		c, _, err := b.s.conn.Children(b.dir)
+	b.opts.stats.reads.Add(1)
+	children, err := retry(ctx, b.session, func() ([]string, error) {
+		c, _, err := b.session.conn.Children(b.dir)
 		return c, err
 	})
 	if errors.Is(err, zk.ErrNoNode) {
@@ -305,7 +305,7 @@ func indexOfName(names []string, name string) int {
 
 // deleteOurs deletes our node; gone already is fine.
 func (b *DoubleBarrier) deleteOurs(ctx context.Context, path string) error {
-	err := b.s.deleteOwn(ctx, path, b.o.stats)
+	err := b.session.deleteOwn(ctx, path, b.opts.stats)
 	if err != nil && !errors.Is(err, zk.ErrNoNode) {
 		return fmt.Errorf("leave double barrier %s: %w", b.dir, err)
 	}
@@ -316,9 +316,9 @@ func (b *DoubleBarrier) deleteOurs(ctx context.Context, path string) error {
 // once when it is gone, or the watch ends without news: the caller looks
 // again either way).
 func (b *DoubleBarrier) awaitGone(ctx context.Context, name string) error {
-	b.o.stats.reads.Add(1)
-	watch, err := retry(ctx, b.s, func() (<-chan zk.Event, error) {
-		_, _, ch, err := b.s.conn.GetW(joinPath(b.dir, name))
+	b.opts.stats.reads.Add(1)
+	watch, err := retry(ctx, b.session, func() (<-chan zk.Event, error) {
+		_, _, ch, err := b.session.conn.GetW(joinPath(b.dir, name))
 		return ch, err
 	})
 	if errors.Is(err, zk.ErrNoNode) {
@@ -327,16 +327,16 @@ func (b *DoubleBarrier) awaitGone(ctx context.Context, name string) error {
 	if err != nil {
 		return fmt.Errorf("leave double barrier %s: %w", b.dir, err)
 	}
-	_, err = awaitWatch(ctx, b.s, watch, b.o.stats)
+	_, err = awaitWatch(ctx, b.session, watch, b.opts.stats)
 	return err
 }
 
 // clearReady deletes the ready node once everyone has left, so the barrier
 // can be used again; another leaver may have been first.
 func (b *DoubleBarrier) clearReady(ctx context.Context) error {
-	b.o.stats.deletes.Add(1)
-	_, err := retry(ctx, b.s, func() (struct{}, error) {
-		return struct{}{}, b.s.conn.Delete(joinPath(b.dir, doubleBarrierReady), -1)
+	b.opts.stats.deletes.Add(1)
+	_, err := retry(ctx, b.session, func() (struct{}, error) {
+		return struct{}{}, b.session.conn.Delete(joinPath(b.dir, doubleBarrierReady), -1)
 	})
 	if err != nil && !errors.Is(err, zk.ErrNoNode) {
 		return fmt.Errorf("leave double barrier %s: delete ready: %w", b.dir, err)

@@ -165,7 +165,7 @@ func TestDoubleBarrierCuratorPeer(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		barrierGone(t, ours[0].s, dir)
+		barrierGone(t, ours[0].session, dir)
 	})
 }
 

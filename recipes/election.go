@@ -22,11 +22,11 @@ import (
 // called from any goroutine, and Leader and Observe work on an Election
 // that does not campaign.
 type Election struct {
-	s      *Session
-	dir    string
-	o      options
-	marker string
-	q      *line
+	session *Session
+	dir     string
+	opts    options
+	marker  string
+	line    *waitingLine
 
 	mu           sync.Mutex
 	state        electionState
@@ -65,11 +65,11 @@ type LeaderInfo struct {
 // pattern of our own would make the election look foreign to tools that
 // infer who watches whom from the format.
 func NewElection(s *Session, dir string, opts ...Option) *Election {
-	e := &Election{s: s, dir: dir, o: buildOptions(opts), marker: curatorLatch}
-	if e.o.format == Kazoo {
+	e := &Election{session: s, dir: dir, opts: buildOptions(opts), marker: curatorLatch}
+	if e.opts.format == Kazoo {
 		e.marker = kazooLock
 	}
-	e.q = &line{s: s, dir: dir, o: e.o, markers: []string{e.marker}, rule: chainRule(false)}
+	e.line = &waitingLine{session: s, dir: dir, opts: e.opts, markers: []string{e.marker}, rule: chainRule(false)}
 	return e
 }
 
@@ -102,7 +102,7 @@ func (e *Election) Campaign(ctx context.Context) error {
 	e.state, e.withdrawn, e.stop, e.campaignDone = electionCampaigning, false, stop, done
 	e.mu.Unlock()
 
-	g, err := e.q.acquire(cctx, e.marker, true)
+	g, err := e.line.acquire(cctx, e.marker, true)
 
 	e.mu.Lock()
 	defer func() {
@@ -115,7 +115,7 @@ func (e *Election) Campaign(ctx context.Context) error {
 			// Resign came as we won: step down before anyone relies on
 			// it. Resign waits for done, so it returns with the node gone.
 			e.mu.Unlock()
-			e.s.abandon(g.token.Path)
+			e.session.abandon(g.token.Path)
 			e.mu.Lock()
 			err = context.Canceled
 		}
@@ -129,7 +129,7 @@ func (e *Election) Campaign(ctx context.Context) error {
 	}
 	e.state, e.token = electionLeading, g.token
 	e.lost, e.release = make(chan struct{}), make(chan struct{})
-	go e.s.monitorHolding(g.token.Path, g.own, e.lost, e.release)
+	go e.session.monitorHolding(g.token.Path, g.own, e.lost, e.release)
 	return nil
 }
 
@@ -165,11 +165,11 @@ func (e *Election) Resign(ctx context.Context) error {
 	e.state = electionIdle
 	e.mu.Unlock()
 
-	if err := e.s.alive(); err != nil {
+	if err := e.session.alive(); err != nil {
 		return err
 	}
-	e.o.stats.released()
-	err := e.s.deleteOwn(ctx, path, e.o.stats)
+	e.opts.stats.released()
+	err := e.session.deleteOwn(ctx, path, e.opts.stats)
 	switch {
 	case err == nil:
 		return nil
@@ -180,7 +180,7 @@ func (e *Election) Resign(ctx context.Context) error {
 	default:
 		// Our node must not stay at the head of the election, where it
 		// would keep everyone else from leading.
-		go e.s.abandon(path)
+		go e.session.abandon(path)
 		return fmt.Errorf("resign from %s: %w", e.dir, err)
 	}
 }
@@ -201,7 +201,7 @@ func (e *Election) IsLeader() bool {
 		return false
 	default:
 	}
-	return e.s.State() == Connected
+	return e.session.State() == Connected
 }
 
 // Token returns the fencing token of the current leadership (zero when not
@@ -229,7 +229,7 @@ func (e *Election) Done() <-chan struct{} {
 
 // Stats returns a snapshot of the Election's counters (shared ones when
 // made with WithStats).
-func (e *Election) Stats() StatsSnapshot { return e.o.stats.Snapshot() }
+func (e *Election) Stats() StatsSnapshot { return e.opts.stats.Snapshot() }
 
 // Leader returns the current leader: the lowest participant node, as
 // Curator's LeaderLatch.getLeader reads it. It returns ErrNoLeader when
@@ -245,9 +245,9 @@ func (e *Election) Leader(ctx context.Context) (LeaderInfo, error) {
 		}
 		for _, c := range cs {
 			path := joinPath(e.dir, c.name)
-			e.o.stats.reads.Add(1)
-			r, err := retry(ctx, e.s, func() (nodeRead, error) {
-				data, stat, err := e.s.conn.Get(path)
+			e.opts.stats.reads.Add(1)
+			r, err := retry(ctx, e.session, func() (nodeRead, error) {
+				data, stat, err := e.session.conn.Get(path)
 				return nodeRead{data: data, stat: stat}, err
 			})
 			if errors.Is(err, zk.ErrNoNode) {
@@ -282,8 +282,8 @@ func (e *Election) observe(ctx context.Context, out chan<- LeaderInfo) {
 	for {
 		info, rest, watch, err := e.findLeader(ctx, listed)
 		if err != nil {
-			if ctx.Err() == nil && e.s.alive() == nil {
-				e.s.logger.Warn("election observer stopped", "dir", e.dir, "err", err)
+			if ctx.Err() == nil && e.session.alive() == nil {
+				e.session.logger.Warn("election observer stopped", "dir", e.dir, "err", err)
 			}
 			return
 		}
@@ -294,7 +294,7 @@ func (e *Election) observe(ctx context.Context, out chan<- LeaderInfo) {
 				last, sent = info, true
 			case <-ctx.Done():
 				return
-			case <-e.s.done:
+			case <-e.session.done:
 				return
 			}
 		}
@@ -309,7 +309,7 @@ func (e *Election) observe(ctx context.Context, out chan<- LeaderInfo) {
 			}
 		case <-ctx.Done():
 			return
-		case <-e.s.done:
+		case <-e.session.done:
 			return
 		}
 	}
@@ -340,9 +340,9 @@ func (e *Election) findLeader(ctx context.Context, listed []contender) (LeaderIn
 			listed = cs
 		}
 		path := joinPath(e.dir, listed[0].name)
-		e.o.stats.reads.Add(1)
-		r, err := retry(ctx, e.s, func() (nodeRead, error) {
-			data, stat, w, err := e.s.conn.GetW(path)
+		e.opts.stats.reads.Add(1)
+		r, err := retry(ctx, e.session, func() (nodeRead, error) {
+			data, stat, w, err := e.session.conn.GetW(path)
 			return nodeRead{data, stat, w}, err
 		})
 		if errors.Is(err, zk.ErrNoNode) {
@@ -362,13 +362,13 @@ func (e *Election) findLeader(ctx context.Context, listed []contender) (LeaderIn
 // is missing.
 func (e *Election) participants(ctx context.Context, watch bool) ([]contender, <-chan zk.Event, error) {
 	for {
-		e.o.stats.reads.Add(1)
-		r, err := retry(ctx, e.s, func() (childrenRead, error) {
+		e.opts.stats.reads.Add(1)
+		r, err := retry(ctx, e.session, func() (childrenRead, error) {
 			if watch {
-				c, _, w, err := e.s.conn.ChildrenW(e.dir)
+				c, _, w, err := e.session.conn.ChildrenW(e.dir)
 				return childrenRead{c, w}, err
 			}
-			c, _, err := e.s.conn.Children(e.dir)
+			c, _, err := e.session.conn.Children(e.dir)
 			return childrenRead{names: c}, err
 		})
 		if err == nil {
@@ -380,9 +380,9 @@ func (e *Election) participants(ctx context.Context, watch bool) ([]contender, <
 		if !watch {
 			return nil, nil, nil
 		}
-		e.o.stats.reads.Add(1)
-		ex, err := retry(ctx, e.s, func() (existsRead, error) {
-			ok, _, w, err := e.s.conn.ExistsW(e.dir)
+		e.opts.stats.reads.Add(1)
+		ex, err := retry(ctx, e.session, func() (existsRead, error) {
+			ok, _, w, err := e.session.conn.ExistsW(e.dir)
 			return existsRead{ok, w}, err
 		})
 		if err != nil {

@@ -11,14 +11,14 @@ import (
 	"github.com/zkx-dev/zkx/internal/seqnode"
 )
 
-// line is the waiting line shared by the lock-like recipes (Mutex, the two
-// sides of RWMutex, Election): each contender creates an ephemeral
-// sequential node and a rule decides, from the nodes below it, whether it
-// holds or which node it must see go first.
-type line struct {
-	s       *Session
+// waitingLine is the line of contenders shared by the lock-like recipes
+// (Mutex, the two sides of RWMutex, Election): each contender creates an
+// ephemeral sequential node and a rule decides, from the nodes below it,
+// whether it holds or which node it must see go first.
+type waitingLine struct {
+	session *Session
 	dir     string
-	o       options
+	opts    options
 	markers []string // the node names that take part, by marker
 	rule    func(below []contender) position
 	assured bool // the directory was made persistent (Kazoo format)
@@ -78,19 +78,19 @@ type ownNode struct {
 // acquire creates our node with marker and waits in line. With wait false
 // it gives up with ErrLocked rather than wait. On failure nothing of the
 // attempt is left on the server.
-func (q *line) acquire(ctx context.Context, marker string, wait bool) (grant, error) {
-	if q.o.format == Kazoo && !q.assured {
-		if err := q.s.ensurePath(ctx, q.dir, q.o.acl); err != nil {
+func (q *waitingLine) acquire(ctx context.Context, marker string, wait bool) (grant, error) {
+	if q.opts.format == Kazoo && !q.assured {
+		if err := q.session.ensurePath(ctx, q.dir, q.opts.acl); err != nil {
 			return grant{}, err
 		}
 		q.assured = true
 	}
 	for {
-		name, err := q.s.createProtected(ctx, q.dir, newPrefix(q.o.format, marker), q.o.data, q.o.acl, zk.FlagEphemeralSequential, q.o.stats)
+		name, err := q.session.createProtected(ctx, q.dir, newPrefix(q.opts.format, marker), q.opts.data, q.opts.acl, zk.FlagEphemeralSequential, q.opts.stats)
 		if err != nil {
 			return grant{}, err
 		}
-		q.o.tell(Event{Kind: Queued, Node: name})
+		q.opts.tell(Event{Kind: Queued, Node: name})
 		path := joinPath(q.dir, name)
 		g, restart, err := q.wait(ctx, name, marker, wait)
 		if err == nil && !restart {
@@ -98,8 +98,8 @@ func (q *line) acquire(ctx context.Context, marker string, wait bool) (grant, er
 		}
 		// A failed or cancelled wait deletes its node on a fresh context; a
 		// session that is gone took it already.
-		if q.s.alive() == nil {
-			q.s.abandon(path)
+		if q.session.alive() == nil {
+			q.session.abandon(path)
 		}
 		if !restart {
 			return grant{}, err
@@ -115,13 +115,13 @@ func (q *line) acquire(ctx context.Context, marker string, wait bool) (grant, er
 // watch goes, we drop it from our view and, when that settles the matter,
 // decide again without reading; that is the handoff fast path. Otherwise we
 // list again.
-func (q *line) wait(ctx context.Context, name, marker string, wait bool) (g grant, restart bool, err error) {
-	st := q.o.stats
+func (q *waitingLine) wait(ctx context.Context, name, marker string, wait bool) (g grant, restart bool, err error) {
+	st := q.opts.stats
 	path := joinPath(q.dir, name)
 	ownCh := make(chan ownNode, 1)
 	go func() {
 		st.reads.Add(1)
-		_, stat, w, err := q.s.conn.GetW(path)
+		_, stat, w, err := q.session.conn.GetW(path)
 		ownCh <- ownNode{stat, w, err}
 	}()
 	w := waitState{ownCh: ownCh}
@@ -130,8 +130,8 @@ func (q *line) wait(ctx context.Context, name, marker string, wait bool) (g gran
 	for {
 		if !fresh {
 			st.reads.Add(1)
-			children, err := retry(ctx, q.s, func() ([]string, error) {
-				c, _, err := q.s.conn.Children(q.dir)
+			children, err := retry(ctx, q.session, func() ([]string, error) {
+				c, _, err := q.session.conn.Children(q.dir)
 				return c, err
 			})
 			if errors.Is(err, zk.ErrNoNode) {
@@ -166,7 +166,7 @@ func (q *line) wait(ctx context.Context, name, marker string, wait bool) (g gran
 			continue // a watch request failed with the connection: list again
 		}
 		if gone == "" {
-			q.o.tell(Event{Kind: Waiting, Watching: nonEmpty(pos.watch, pos.ahead)})
+			q.opts.tell(Event{Kind: Waiting, Watching: nonEmpty(pos.watch, pos.ahead)})
 			var ev zk.Event
 			gone, ev, err = w.next(ctx, q, pos.watch, pos.ahead)
 			if err != nil || gone == "" {
@@ -202,7 +202,7 @@ type waitState struct {
 // watchOnly keeps watches on exactly the named nodes, setting those it does
 // not hold yet. It returns the name of a node found already gone; certain is
 // false when a request failed with the connection and we know nothing.
-func (w *waitState) watchOnly(ctx context.Context, q *line, names ...string) (gone string, certain bool, err error) {
+func (w *waitState) watchOnly(ctx context.Context, q *waitingLine, names ...string) (gone string, certain bool, err error) {
 	if w.watching == nil {
 		w.watching = map[string]<-chan zk.Event{}
 	}
@@ -215,16 +215,16 @@ func (w *waitState) watchOnly(ctx context.Context, q *line, names ...string) (go
 		if n == "" || w.watching[n] != nil {
 			continue
 		}
-		q.o.stats.reads.Add(1)
-		ch, err := call(ctx, q.s, func() (<-chan zk.Event, error) {
-			_, _, ch, err := q.s.conn.GetW(joinPath(q.dir, n))
+		q.opts.stats.reads.Add(1)
+		ch, err := call(ctx, q.session, func() (<-chan zk.Event, error) {
+			_, _, ch, err := q.session.conn.GetW(joinPath(q.dir, n))
 			return ch, err
 		})
 		switch {
 		case errors.Is(err, zk.ErrNoNode):
 			return n, true, nil
 		case retryable(err):
-			return "", false, q.s.waitConnected(ctx)
+			return "", false, q.session.waitConnected(ctx)
 		case err != nil:
 			return "", true, err
 		}
@@ -235,8 +235,8 @@ func (w *waitState) watchOnly(ctx context.Context, q *line, names ...string) (go
 
 // next waits for a watched node to change and returns its name and event.
 // "" with a nil error means our own node was deleted.
-func (w *waitState) next(ctx context.Context, q *line, watch, ahead string) (string, zk.Event, error) {
-	s := q.s
+func (w *waitState) next(ctx context.Context, q *waitingLine, watch, ahead string) (string, zk.Event, error) {
+	s := q.session
 	for {
 		var ev zk.Event
 		var fired string
@@ -275,8 +275,8 @@ func (w *waitState) next(ctx context.Context, q *line, watch, ahead string) (str
 				return "", zk.Event{}, err
 			}
 		} else {
-			q.o.stats.notifications.Add(1)
-			q.o.tell(Event{Kind: Notified, Node: fired})
+			q.opts.stats.notifications.Add(1)
+			q.opts.tell(Event{Kind: Notified, Node: fired})
 		}
 		return fired, ev, nil
 	}
@@ -284,7 +284,7 @@ func (w *waitState) next(ctx context.Context, q *line, watch, ahead string) (str
 
 // granted completes an acquisition: it needs our node's stat for the token
 // and checks the node belongs to our session before saying yes.
-func (q *line) granted(ctx context.Context, path, marker string, w *waitState) (grant, bool, error) {
+func (q *waitingLine) granted(ctx context.Context, path, marker string, w *waitState) (grant, bool, error) {
 	own := w.own
 	if own == nil {
 		select {
@@ -292,8 +292,8 @@ func (q *line) granted(ctx context.Context, path, marker string, w *waitState) (
 			own = &o
 		case <-ctx.Done():
 			return grant{}, false, ctx.Err()
-		case <-q.s.done:
-			return grant{}, false, q.s.Err()
+		case <-q.session.done:
+			return grant{}, false, q.session.Err()
 		}
 	}
 	if own.err != nil {
@@ -301,9 +301,9 @@ func (q *line) granted(ctx context.Context, path, marker string, w *waitState) (
 			return grant{}, true, nil
 		}
 		// The watch request failed with the connection: fetch it again.
-		q.o.stats.reads.Add(1)
-		o, err := retry(ctx, q.s, func() (ownNode, error) {
-			_, stat, ch, err := q.s.conn.GetW(path)
+		q.opts.stats.reads.Add(1)
+		o, err := retry(ctx, q.session, func() (ownNode, error) {
+			_, stat, ch, err := q.session.conn.GetW(path)
 			return ownNode{stat: stat, watch: ch}, err
 		})
 		if errors.Is(err, zk.ErrNoNode) {
@@ -314,16 +314,16 @@ func (q *line) granted(ctx context.Context, path, marker string, w *waitState) (
 		}
 		own = &o
 	}
-	if own.stat.EphemeralOwner != q.s.id {
+	if own.stat.EphemeralOwner != q.session.id {
 		return grant{}, false, fmt.Errorf("%w: node %s belongs to session 0x%x", ErrSessionLost, path, own.stat.EphemeralOwner)
 	}
-	if err := q.s.alive(); err != nil {
+	if err := q.session.alive(); err != nil {
 		return grant{}, false, err
 	}
 	seq, _ := seqnode.After(path, marker)
-	q.o.stats.acquired(w.since)
-	token := Token{Zxid: own.stat.Czxid, Seq: seq, Session: q.s.id, Path: path}
-	q.o.tell(Event{Kind: Acquired, Token: token})
+	q.opts.stats.acquired(w.since)
+	token := Token{Zxid: own.stat.Czxid, Seq: seq, Session: q.session.id, Path: path}
+	q.opts.tell(Event{Kind: Acquired, Token: token})
 	return grant{token: token, own: own.watch}, false, nil
 }
 

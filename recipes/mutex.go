@@ -31,11 +31,11 @@ func (t Token) String() string {
 // Mutex is a distributed lock in one directory. One goroutine at a time may
 // use a Mutex; use a Mutex per contender.
 type Mutex struct {
-	s      *Session
-	dir    string
-	o      options
-	marker string
-	q      *line // nil for Spin
+	session *Session
+	dir     string
+	opts    options
+	marker  string
+	line    *waitingLine // nil for Spin
 
 	mu      sync.Mutex
 	state   mutexState
@@ -56,15 +56,15 @@ const (
 // containers). Options: WithData, WithACL, WithFormat, WithStrategy,
 // WithStats, WithPollInterval.
 func NewMutex(s *Session, dir string, opts ...Option) *Mutex {
-	m := &Mutex{s: s, dir: dir, o: buildOptions(opts), marker: curatorLock}
-	if m.o.format == Kazoo {
+	m := &Mutex{session: s, dir: dir, opts: buildOptions(opts), marker: curatorLock}
+	if m.opts.format == Kazoo {
 		m.marker = kazooLock
 	}
-	switch m.o.strategy {
+	switch m.opts.strategy {
 	case Chain:
-		m.q = &line{s: s, dir: dir, o: m.o, markers: []string{m.marker}, rule: chainRule(m.o.lookahead)}
+		m.line = &waitingLine{session: s, dir: dir, opts: m.opts, markers: []string{m.marker}, rule: chainRule(m.opts.lookahead)}
 	case Herd:
-		m.q = &line{s: s, dir: dir, o: m.o, markers: []string{m.marker}, rule: herdRule}
+		m.line = &waitingLine{session: s, dir: dir, opts: m.opts, markers: []string{m.marker}, rule: herdRule}
 	}
 	return m
 }
@@ -88,10 +88,10 @@ func (m *Mutex) lock(ctx context.Context, wait bool) error {
 
 	var g grant
 	var err error
-	if m.q == nil {
+	if m.line == nil {
 		g, err = m.acquireSpin(ctx, wait)
 	} else {
-		g, err = m.q.acquire(ctx, m.marker, wait)
+		g, err = m.line.acquire(ctx, m.marker, wait)
 	}
 
 	m.mu.Lock()
@@ -102,19 +102,19 @@ func (m *Mutex) lock(ctx context.Context, wait bool) error {
 	}
 	m.state, m.token = held, g.token
 	m.lost, m.release = make(chan struct{}), make(chan struct{})
-	go m.s.monitorHolding(g.token.Path, g.own, m.lost, m.release)
+	go m.session.monitorHolding(g.token.Path, g.own, m.lost, m.release)
 	return nil
 }
 
 // acquireSpin polls for a single ephemeral node, as SET NX does.
 func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
-	st := m.o.stats
+	st := m.opts.stats
 	path := joinPath(m.dir, "lock")
 	var waitedSince time.Time
 	for {
 		st.creates.Add(1)
-		_, err := call(ctx, m.s, func() (string, error) {
-			return m.s.create(path, m.o.data, zk.FlagEphemeral, m.o.acl)
+		_, err := call(ctx, m.session, func() (string, error) {
+			return m.session.create(path, m.opts.data, zk.FlagEphemeral, m.opts.acl)
 		})
 		switch {
 		case err == nil:
@@ -122,21 +122,21 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 			if !wait {
 				return grant{}, ErrLocked
 			}
-			m.o.tell(Event{Kind: Polling})
+			m.opts.tell(Event{Kind: Polling})
 			if waitedSince.IsZero() {
 				waitedSince = time.Now()
 			}
-			if err := m.s.pause(ctx, m.o.pollInterval); err != nil {
+			if err := m.session.pause(ctx, m.opts.pollInterval); err != nil {
 				return grant{}, err
 			}
 			continue
 		case errors.Is(err, zk.ErrNoNode):
-			if err := m.s.ensureDir(ctx, m.dir, m.o.acl); err != nil {
+			if err := m.session.ensureDir(ctx, m.dir, m.opts.acl); err != nil {
 				return grant{}, err
 			}
 			continue
 		case retryable(err):
-			if err := m.s.waitConnected(ctx); err != nil {
+			if err := m.session.waitConnected(ctx); err != nil {
 				return grant{}, err
 			}
 			if !ambiguous(err) {
@@ -148,8 +148,8 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 		// Created, or perhaps created before the connection went: the
 		// node's owner says.
 		st.reads.Add(1)
-		stat, err := retry(ctx, m.s, func() (*zk.Stat, error) {
-			ok, st, err := m.s.conn.Exists(path)
+		stat, err := retry(ctx, m.session, func() (*zk.Stat, error) {
+			ok, st, err := m.session.conn.Exists(path)
 			if !ok {
 				st = nil // go-zookeeper returns a zero Stat for a missing node
 			}
@@ -158,12 +158,12 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 		if err != nil {
 			return grant{}, err
 		}
-		if stat == nil || stat.EphemeralOwner != m.s.id {
+		if stat == nil || stat.EphemeralOwner != m.session.id {
 			continue
 		}
 		st.acquired(waitedSince)
-		token := Token{Zxid: stat.Czxid, Seq: -1, Session: m.s.id, Path: path}
-		m.o.tell(Event{Kind: Acquired, Token: token})
+		token := Token{Zxid: stat.Czxid, Seq: -1, Session: m.session.id, Path: path}
+		m.opts.tell(Event{Kind: Acquired, Token: token})
 		return grant{token: token}, nil
 	}
 }
@@ -204,7 +204,7 @@ func (s *Session) monitorHolding(path string, own <-chan zk.Event, lost, release
 					return
 				}
 				if r.err == nil {
-					own = r.v
+					own = r.value
 					continue
 				}
 				if !errors.Is(r.err, zk.ErrNoNode) && s.alive() == nil {
@@ -235,19 +235,19 @@ func (m *Mutex) Unlock(ctx context.Context) error {
 		m.state = idle
 		m.mu.Unlock()
 	}()
-	if err := m.s.alive(); err != nil {
+	if err := m.session.alive(); err != nil {
 		return err
 	}
-	m.o.stats.released()
-	m.o.tell(Event{Kind: Released, Node: path[strings.LastIndexByte(path, '/')+1:]})
-	err := m.s.deleteOwn(ctx, path, m.o.stats)
+	m.opts.stats.released()
+	m.opts.tell(Event{Kind: Released, Node: path[strings.LastIndexByte(path, '/')+1:]})
+	err := m.session.deleteOwn(ctx, path, m.opts.stats)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):
 		return fmt.Errorf("%w: lock node %s was deleted by someone else", ErrNotLocked, path)
-	case err != nil && m.s.alive() == nil:
+	case err != nil && m.session.alive() == nil:
 		// The Mutex is free again, so its node must go, or it would block
 		// every waiter until the session ends: keep at it in the background.
-		go m.s.abandon(path)
+		go m.session.abandon(path)
 	}
 	return err
 }
@@ -282,7 +282,7 @@ func (m *Mutex) IsOwner() zk.CheckVersionRequest {
 
 // Stats returns a snapshot of the Mutex's counters (shared ones when made
 // with WithStats).
-func (m *Mutex) Stats() StatsSnapshot { return m.o.stats.Snapshot() }
+func (m *Mutex) Stats() StatsSnapshot { return m.opts.stats.Snapshot() }
 
 // abandon removes the node of a wait that failed or was cancelled, on a
 // fresh context: it tries for up to the session timeout before returning,

@@ -17,29 +17,29 @@ import (
 
 // faultLog counts the faults a nemesis injected, by kind.
 type faultLog struct {
-	mu sync.Mutex
-	n  map[string]int
+	mu     sync.Mutex
+	counts map[string]int
 }
 
-func newFaultLog() *faultLog { return &faultLog{n: map[string]int{}} }
+func newFaultLog() *faultLog { return &faultLog{counts: map[string]int{}} }
 
 func (l *faultLog) add(kind string, n int) {
 	l.mu.Lock()
-	l.n[kind] += n
+	l.counts[kind] += n
 	l.mu.Unlock()
 }
 
 func (l *faultLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	kinds := make([]string, 0, len(l.n))
-	for k := range l.n {
+	kinds := make([]string, 0, len(l.counts))
+	for k := range l.counts {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
 	var b strings.Builder
 	for _, k := range kinds {
-		fmt.Fprintf(&b, "\n  %6d  %s", l.n[k], k)
+		fmt.Fprintf(&b, "\n  %6d  %s", l.counts[k], k)
 	}
 	return b.String()
 }

@@ -125,7 +125,7 @@ type fence struct {
 	inside      map[int]*holding
 	topEntered  int64 // highest token admitted
 	topWriter   int64 // highest token admitted for exclusive access
-	c           fenceCounts
+	counts      fenceCounts
 	obligations []obligation
 	problems    []string
 	progress    chan struct{} // closed and replaced at every grant
@@ -135,7 +135,7 @@ func newFence(name string, capacity int) *fence {
 	return &fence{
 		name: name, capacity: capacity,
 		all: map[int]*holding{}, held: map[int]*holding{}, inside: map[int]*holding{},
-		c:        fenceCounts{evidence: map[string]uint64{}},
+		counts:   fenceCounts{evidence: map[string]uint64{}},
 		progress: make(chan struct{}),
 	}
 }
@@ -156,7 +156,7 @@ func (f *fence) grant(who string, a access, tok Token) *holding {
 	defer f.mu.Unlock()
 	f.nextID++
 	h := &holding{id: f.nextID, who: who, access: a, token: tok, granted: time.Now(), held: true}
-	f.c.grants++
+	f.counts.grants++
 	f.all[h.id] = h // before the obligations, which may name it
 	if a == leased {
 		if len(f.held)+1 > f.capacity {
@@ -200,24 +200,24 @@ func (f *fence) obligeLocked(ids []int, need int, kind, why string) {
 		if slices.Contains(h.evidence, kind) {
 			return
 		}
-		f.c.evidence[kind]++
+		f.counts.evidence[kind]++
 		first := len(h.evidence) == 0
 		h.evidence = append(h.evidence, kind)
 		h.watched = true
 		if !first {
 			return
 		}
-		f.c.provenLost++
+		f.counts.provenLost++
 	} else {
 		for _, id := range ids {
 			if h := f.all[id]; h != nil {
 				h.watched = true
 			}
 		}
-		f.c.evidence[kind+" (over capacity)"]++
+		f.counts.evidence[kind+" (over capacity)"]++
 	}
 	f.obligations = append(f.obligations, obligation{ids: ids, need: need, why: kind + ": " + why})
-	f.c.obligations++
+	f.counts.obligations++
 }
 
 // lostWhileHeld records outside evidence (the audit, the nemesis) that h
@@ -268,9 +268,9 @@ func (f *fence) suspended(h *holding, atGrant bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if atGrant {
-		f.c.suspendedGrants++
+		f.counts.suspendedGrants++
 	} else {
-		f.c.suspensions++
+		f.counts.suspensions++
 	}
 }
 
@@ -288,13 +288,13 @@ func (f *fence) enter(h *holding) bool {
 	switch h.access {
 	case exclusive:
 		if tok < f.topEntered || (tok == f.topEntered && h.entries == 0) {
-			f.c.stale++
+			f.counts.stale++
 			f.problemLocked("stale token: %v entered after token zxid=0x%x was admitted", h, f.topEntered)
 			return false
 		}
 	case shared:
 		if tok <= f.topWriter {
-			f.c.stale++
+			f.counts.stale++
 			f.problemLocked("stale token: reader %v entered after writer token zxid=0x%x was admitted", h, f.topWriter)
 			return false
 		}
@@ -306,7 +306,7 @@ func (f *fence) enter(h *holding) bool {
 		}
 	}
 	if (h.access == leased && len(others)+1 > f.capacity) || (h.access != leased && len(others) > 0) {
-		f.c.overlaps++
+		f.counts.overlaps++
 		f.problemLocked("overlap: %v entered while inside: %s", h, strings.Join(others, ", "))
 	}
 	if h.access != leased {
@@ -316,13 +316,13 @@ func (f *fence) enter(h *holding) bool {
 		}
 	}
 	if h.entries > 0 {
-		f.c.resumes++
+		f.counts.resumes++
 	}
 	h.entries++
 	h.inside = true
 	f.inside[h.id] = h
-	f.c.entries++
-	f.c.maxInside = max(f.c.maxInside, len(f.inside))
+	f.counts.entries++
+	f.counts.maxInside = max(f.counts.maxInside, len(f.inside))
 	return true
 }
 
@@ -338,11 +338,11 @@ func (f *fence) op(h *holding) bool {
 	switch {
 	case h.access == exclusive && tok < f.topEntered,
 		h.access == shared && tok < f.topWriter:
-		f.c.stale++
+		f.counts.stale++
 		f.problemLocked("stale token: %v used the resource after token zxid=0x%x was admitted", h, max(f.topEntered, f.topWriter))
 		return false
 	}
-	f.c.ops++
+	f.counts.ops++
 	return true
 }
 
@@ -352,7 +352,7 @@ func (f *fence) exit(h *holding) {
 	if h.inside {
 		h.inside = false
 		delete(f.inside, h.id)
-		f.c.exits++
+		f.counts.exits++
 	}
 }
 
@@ -379,21 +379,21 @@ func (f *fence) released(h *holding, err error, doneBefore bool) {
 	lostErr := errors.Is(err, ErrSessionLost) || errors.Is(err, ErrNotLocked)
 	switch {
 	case doneBefore && err == nil:
-		f.c.inconsistent++
+		f.counts.inconsistent++
 		f.problemLocked("inconsistent: %v: Done was closed, then the release succeeded", h)
 	case doneBefore:
 		h.reported = "Done closed"
-		f.c.reportedDone++
+		f.counts.reportedDone++
 	case lostErr:
 		h.reported = "release: " + err.Error()
-		f.c.reportedErr++
+		f.counts.reportedErr++
 		if errors.Is(err, ErrNotLocked) {
-			f.c.reportedNotLocked++
+			f.counts.reportedNotLocked++
 		}
 	case err == nil:
-		f.c.releasedOK++
+		f.counts.releasedOK++
 	default:
-		f.c.releaseErrors++
+		f.counts.releaseErrors++
 		f.problemLocked("%v: release failed: %v", h, err)
 	}
 	if !h.watched {
@@ -405,11 +405,11 @@ func (f *fence) released(h *holding, err error, doneBefore bool) {
 // deadline passes.
 func (f *fence) waitGrants(n int, deadline time.Time) bool {
 	f.mu.Lock()
-	target := f.c.grants + uint64(n)
+	target := f.counts.grants + uint64(n)
 	f.mu.Unlock()
 	for {
 		f.mu.Lock()
-		got, ch := f.c.grants, f.progress
+		got, ch := f.counts.grants, f.progress
 		f.mu.Unlock()
 		if got >= target {
 			return true
@@ -442,7 +442,7 @@ func (f *fence) verdict() (fenceCounts, []string) {
 			}
 		}
 		if reported >= o.need {
-			f.c.met++
+			f.counts.met++
 			continue
 		}
 		unmet++
@@ -460,9 +460,9 @@ func (f *fence) verdict() (fenceCounts, []string) {
 	if n := len(f.held); n > 0 {
 		problems = append(problems, fmt.Sprintf("%d holdings never released", n))
 	}
-	c := f.c
+	c := f.counts
 	c.evidence = map[string]uint64{}
-	for k, v := range f.c.evidence {
+	for k, v := range f.counts.evidence {
 		c.evidence[k] = v
 	}
 	if unmet > 0 && len(problems) == 0 {

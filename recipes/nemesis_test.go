@@ -230,8 +230,8 @@ func audit(ctx context.Context, setup nemesisSetup, recipes []*nemesisRecipe, co
 
 func auditRound(s *Session, recipes []*nemesisRecipe, counts *auditCounts) {
 	type item struct {
-		f *fence
-		h *holding
+		fence   *fence
+		holding *holding
 	}
 	var items []item
 	for _, r := range recipes {
@@ -247,18 +247,18 @@ func auditRound(s *Session, recipes []*nemesisRecipe, counts *auditCounts) {
 	}
 	counts.rounds++
 	for _, it := range items {
-		ok, stat, err := s.Conn().Exists(it.h.token.Path)
+		ok, stat, err := s.Conn().Exists(it.holding.token.Path)
 		if err != nil {
 			return // the connection went: what we read after it proves nothing
 		}
 		counts.checked++
 		switch {
 		case !ok:
-			if it.f.lostWhileHeld(it.h, byAudit, "its node is gone") {
+			if it.fence.lostWhileHeld(it.holding, byAudit, "its node is gone") {
 				counts.missing++
 			}
-		case stat.EphemeralOwner != it.h.token.Session:
-			if it.f.lostWhileHeld(it.h, byAudit, fmt.Sprintf("its node belongs to session 0x%x", stat.EphemeralOwner)) {
+		case stat.EphemeralOwner != it.holding.token.Session:
+			if it.fence.lostWhileHeld(it.holding, byAudit, fmt.Sprintf("its node belongs to session 0x%x", stat.EphemeralOwner)) {
 				counts.missing++
 			}
 		}

@@ -16,8 +16,8 @@ import (
 // context ends or the session is lost; the request itself runs to the end.
 
 type result[T any] struct {
-	v   T
-	err error
+	value T
+	err   error
 }
 
 func call[T any](ctx context.Context, s *Session, f func() (T, error)) (T, error) {
@@ -38,7 +38,7 @@ func call[T any](ctx context.Context, s *Session, f func() (T, error)) (T, error
 	}()
 	select {
 	case r := <-ch:
-		return r.v, s.classify(r.err)
+		return r.value, s.classify(r.err)
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	case <-s.done:
@@ -181,7 +181,7 @@ func (s *Session) createProtected(ctx context.Context, dir, prefix string, data 
 		err := s.classify(r.err)
 		switch {
 		case err == nil:
-			return r.v[strings.LastIndexByte(r.v, '/')+1:], nil
+			return r.value[strings.LastIndexByte(r.value, '/')+1:], nil
 		case errors.Is(err, zk.ErrNoNode):
 			if err := s.ensureDir(ctx, dir, acl); err != nil {
 				return "", err
@@ -251,7 +251,7 @@ func (s *Session) cleanupCreate(dir, prefix string, pending <-chan result[string
 		select {
 		case r := <-pending:
 			if r.err == nil {
-				s.deleteQuietly(ctx, r.v)
+				s.deleteQuietly(ctx, r.value)
 				return
 			}
 			if !ambiguous(r.err) {

@@ -25,9 +25,9 @@ const queueMarker = "qn-"
 // Items are taken in sequence order: a consumer never takes an item older
 // than one it took before.
 type Queue struct {
-	s   *Session
-	dir string
-	o   options
+	session *Session
+	dir     string
+	opts    options
 
 	// The items of the last listing not yet tried, oldest first, so that a
 	// run of Takes lists the directory once rather than once per item.
@@ -47,7 +47,7 @@ type Queue struct {
 // WithACL (of the items and the directories), WithStats. The item's bytes
 // are the node's data, so WithData and WithFormat do not apply.
 func NewQueue(s *Session, dir string, opts ...Option) *Queue {
-	return &Queue{s: s, dir: dir, o: buildOptions(opts)}
+	return &Queue{session: s, dir: dir, opts: buildOptions(opts)}
 }
 
 // Put appends an item and returns its node's name ("qn-0000000042").
@@ -59,25 +59,25 @@ func NewQueue(s *Session, dir string, opts ...Option) *Queue {
 // queue. Any other error means the item was not put.
 func (q *Queue) Put(ctx context.Context, data []byte) (string, error) {
 	for {
-		if err := q.s.alive(); err != nil {
+		if err := q.session.alive(); err != nil {
 			return "", err
 		}
 		if err := ctx.Err(); err != nil {
 			return "", err // nothing sent yet
 		}
-		q.o.stats.creates.Add(1)
-		p, err := call(ctx, q.s, func() (string, error) {
-			return q.s.create(joinPath(q.dir, queueMarker), data, zk.FlagSequence, q.o.acl)
+		q.opts.stats.creates.Add(1)
+		p, err := call(ctx, q.session, func() (string, error) {
+			return q.session.create(joinPath(q.dir, queueMarker), data, zk.FlagSequence, q.opts.acl)
 		})
 		switch {
 		case err == nil:
 			return p[strings.LastIndexByte(p, '/')+1:], nil
 		case errors.Is(err, zk.ErrNoNode):
-			if err := q.s.ensurePath(ctx, q.dir, q.o.acl); err != nil {
+			if err := q.session.ensurePath(ctx, q.dir, q.opts.acl); err != nil {
 				return "", fmt.Errorf("put in queue %s: %w", q.dir, err)
 			}
 		case errors.Is(err, zk.ErrNoServer): // never sent: send it when connected
-			if err := q.s.waitConnected(ctx); err != nil {
+			if err := q.session.waitConnected(ctx); err != nil {
 				return "", err
 			}
 		case lostInFlight(err):
@@ -163,7 +163,7 @@ func (q *Queue) Len(ctx context.Context) (int, error) {
 // Stats returns a snapshot of the Queue's counters (shared ones when made
 // with WithStats): reads, creates (one per Put attempt), deletes, and the
 // watch events that woke a Take.
-func (q *Queue) Stats() StatsSnapshot { return q.o.stats.Snapshot() }
+func (q *Queue) Stats() StatsSnapshot { return q.opts.stats.Snapshot() }
 
 func (q *Queue) take(ctx context.Context, wait bool) ([]byte, error) {
 	for {
@@ -201,7 +201,7 @@ func (q *Queue) refill(ctx context.Context, wait bool) error {
 	if !wait {
 		return ErrEmpty
 	}
-	_, err = awaitWatch(ctx, q.s, l.watch, q.o.stats)
+	_, err = awaitWatch(ctx, q.session, l.watch, q.opts.stats)
 	return err
 }
 
@@ -252,17 +252,17 @@ func (q *Queue) remove(ctx context.Context, path string, version int32) error {
 		return fmt.Errorf("%w: took %s, but the answer to its delete was lost: another consumer may take or have taken it too: %w", ErrUncertain, path, err)
 	}
 	for {
-		if err := q.s.alive(); err != nil {
+		if err := q.session.alive(); err != nil {
 			if sent {
 				return uncertain(err)
 			}
 			return err
 		}
-		q.o.stats.deletes.Add(1)
+		q.opts.stats.deletes.Add(1)
 		// The delete is waited for whatever ctx says: an item it removed
 		// must reach the caller.
-		_, err := call(context.WithoutCancel(ctx), q.s, func() (struct{}, error) {
-			return struct{}{}, q.s.conn.Delete(path, version)
+		_, err := call(context.WithoutCancel(ctx), q.session, func() (struct{}, error) {
+			return struct{}{}, q.session.conn.Delete(path, version)
 		})
 		switch {
 		case err == nil:
@@ -277,7 +277,7 @@ func (q *Queue) remove(ctx context.Context, path string, version int32) error {
 		}
 		// Ask again once connected: a delete that succeeds now proves the
 		// first was not applied; NoNode leaves it unknown.
-		if err := q.s.waitConnected(ctx); err != nil {
+		if err := q.session.waitConnected(ctx); err != nil {
 			if sent {
 				return uncertain(err)
 			}
@@ -307,16 +307,16 @@ type queueListing struct {
 // not exist, at its creation.
 func (q *Queue) list(ctx context.Context, watch bool) (queueListing, error) {
 	for {
-		q.o.stats.reads.Add(1)
-		l, err := retry(ctx, q.s, func() (queueListing, error) {
+		q.opts.stats.reads.Add(1)
+		l, err := retry(ctx, q.session, func() (queueListing, error) {
 			var l queueListing
 			var children []string
 			var st *zk.Stat
 			var err error
 			if watch {
-				children, st, l.watch, err = q.s.conn.ChildrenW(q.dir)
+				children, st, l.watch, err = q.session.conn.ChildrenW(q.dir)
 			} else {
-				children, st, err = q.s.conn.Children(q.dir)
+				children, st, err = q.session.conn.Children(q.dir)
 			}
 			if err != nil {
 				return queueListing{}, err
@@ -347,9 +347,9 @@ func (q *Queue) watchDir(ctx context.Context) (queueListing, bool, error) {
 		exists bool
 		watch  <-chan zk.Event
 	}
-	q.o.stats.reads.Add(1)
-	a, err := retry(ctx, q.s, func() (answer, error) {
-		exists, _, ch, err := q.s.conn.ExistsW(q.dir)
+	q.opts.stats.reads.Add(1)
+	a, err := retry(ctx, q.session, func() (answer, error) {
+		exists, _, ch, err := q.session.conn.ExistsW(q.dir)
 		return answer{exists, ch}, err
 	})
 	if err != nil {
@@ -376,9 +376,9 @@ func (q *Queue) read(ctx context.Context, path string) ([]byte, *zk.Stat, error)
 		data []byte
 		stat *zk.Stat
 	}
-	q.o.stats.reads.Add(1)
-	it, err := retry(ctx, q.s, func() (item, error) {
-		data, st, err := q.s.conn.Get(path)
+	q.opts.stats.reads.Add(1)
+	it, err := retry(ctx, q.session, func() (item, error) {
+		data, st, err := q.session.conn.Get(path)
 		return item{data, st}, err
 	})
 	return it.data, it.stat, err

@@ -114,7 +114,7 @@ func TestQueueTakeBlocks(t *testing.T) {
 		if r := queueRecv(t, got); r.err != nil || string(r.data) != "first" {
 			t.Fatalf("Take: %q %v", r.data, r.err)
 		}
-		if c := children(t, consumer.s, dir); len(c) != 0 {
+		if c := children(t, consumer.session, dir); len(c) != 0 {
 			t.Fatalf("after the take: %v", c)
 		}
 	})
@@ -178,7 +178,7 @@ func TestQueueNoTakeOfAReplacedItem(t *testing.T) {
 	aDeleting, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
-		if r.SessionID == a.s.ID() && r.Op == jute.OpDelete && r.Path == dir+"/"+first {
+		if r.SessionID == a.session.ID() && r.Op == jute.OpDelete && r.Path == dir+"/"+first {
 			once.Do(func() { close(aDeleting); <-release }) // hold A's connection
 		}
 		return zkserver.Proceed

@@ -33,7 +33,7 @@ import (
 // second Lock while writing does). There is no downgrade: RLock while this
 // RWMutex holds the write lock waits for Unlock, like any other reader.
 type RWMutex struct {
-	r, w *Mutex
+	reader, writer *Mutex
 }
 
 // NewRWMutex returns an RWMutex on directory dir (created on demand, as
@@ -48,12 +48,12 @@ func NewRWMutex(s *Session, dir string, opts ...Option) *RWMutex {
 	}
 	markers := []string{read, write}
 	side := func(marker string, rule func([]contender) position) *Mutex {
-		return &Mutex{s: s, dir: dir, o: o, marker: marker,
-			q: &line{s: s, dir: dir, o: o, markers: markers, rule: rule}}
+		return &Mutex{session: s, dir: dir, opts: o, marker: marker,
+			line: &waitingLine{session: s, dir: dir, opts: o, markers: markers, rule: rule}}
 	}
 	return &RWMutex{
-		r: side(read, readerRule(write)),
-		w: side(write, chainRule(o.lookahead)),
+		reader: side(read, readerRule(write)),
+		writer: side(write, chainRule(o.lookahead)),
 	}
 }
 
@@ -74,57 +74,57 @@ func readerRule(writeMarker string) func(below []contender) position {
 
 // RLock blocks until a read lock is held, ctx ends, or the session is lost.
 // On failure nothing of the attempt is left on the server.
-func (rw *RWMutex) RLock(ctx context.Context) error { return rw.r.Lock(ctx) }
+func (rw *RWMutex) RLock(ctx context.Context) error { return rw.reader.Lock(ctx) }
 
 // TryRLock takes a read lock if no writer holds or waits for the lock
 // ahead of us, else returns ErrLocked at once, leaving no node behind.
-func (rw *RWMutex) TryRLock(ctx context.Context) error { return rw.r.TryLock(ctx) }
+func (rw *RWMutex) TryRLock(ctx context.Context) error { return rw.reader.TryLock(ctx) }
 
 // RUnlock releases the read lock. It returns ErrSessionLost when the
 // session (and with it the lock) is already gone, and ErrNotLocked when no
 // read lock is held or its node was deleted by someone else.
-func (rw *RWMutex) RUnlock(ctx context.Context) error { return rw.r.Unlock(ctx) }
+func (rw *RWMutex) RUnlock(ctx context.Context) error { return rw.reader.Unlock(ctx) }
 
 // Lock blocks until the write lock is held, ctx ends, or the session is
 // lost. On failure nothing of the attempt is left on the server.
-func (rw *RWMutex) Lock(ctx context.Context) error { return rw.w.Lock(ctx) }
+func (rw *RWMutex) Lock(ctx context.Context) error { return rw.writer.Lock(ctx) }
 
 // TryLock takes the write lock if nobody holds or waits for the lock (of
 // either kind), else returns ErrLocked at once, leaving no node behind.
-func (rw *RWMutex) TryLock(ctx context.Context) error { return rw.w.TryLock(ctx) }
+func (rw *RWMutex) TryLock(ctx context.Context) error { return rw.writer.TryLock(ctx) }
 
 // Unlock releases the write lock. It returns ErrSessionLost when the
 // session (and with it the lock) is already gone, and ErrNotLocked when the
 // write lock is not held or its node was deleted by someone else.
-func (rw *RWMutex) Unlock(ctx context.Context) error { return rw.w.Unlock(ctx) }
+func (rw *RWMutex) Unlock(ctx context.Context) error { return rw.writer.Unlock(ctx) }
 
 // Token returns the fencing token of the write lock held (zero when not
 // held). The Zxids of both sides follow the order of the holdings: a
 // write token is above those of every holding (read or write) before it
 // and below those of every holding after it, so a resource that remembers
 // the highest Zxid it has seen can refuse a stale writer.
-func (rw *RWMutex) Token() Token { return rw.w.Token() }
+func (rw *RWMutex) Token() Token { return rw.writer.Token() }
 
 // ReadToken returns the fencing token of the read lock held (zero when not
 // held). Readers that hold at once have different tokens in no particular
 // order; each is above the token of the last writer before it.
-func (rw *RWMutex) ReadToken() Token { return rw.r.Token() }
+func (rw *RWMutex) ReadToken() Token { return rw.reader.Token() }
 
 // Done is closed when the write lock held is lost: the session ended, or
 // the node was deleted by someone else. It is nil when the write lock is
 // not held, and is not closed by Unlock.
-func (rw *RWMutex) Done() <-chan struct{} { return rw.w.Done() }
+func (rw *RWMutex) Done() <-chan struct{} { return rw.writer.Done() }
 
 // ReadDone is Done for the read lock held.
-func (rw *RWMutex) ReadDone() <-chan struct{} { return rw.r.Done() }
+func (rw *RWMutex) ReadDone() <-chan struct{} { return rw.reader.Done() }
 
 // IsOwner returns a check for conn.Multi that succeeds only while our write
 // lock node exists, so a transaction commits only under the write lock.
-func (rw *RWMutex) IsOwner() zk.CheckVersionRequest { return rw.w.IsOwner() }
+func (rw *RWMutex) IsOwner() zk.CheckVersionRequest { return rw.writer.IsOwner() }
 
 // IsReadOwner is IsOwner for the read lock.
-func (rw *RWMutex) IsReadOwner() zk.CheckVersionRequest { return rw.r.IsOwner() }
+func (rw *RWMutex) IsReadOwner() zk.CheckVersionRequest { return rw.reader.IsOwner() }
 
 // Stats returns a snapshot of the counters of both sides (shared ones when
 // made with WithStats).
-func (rw *RWMutex) Stats() StatsSnapshot { return rw.w.o.stats.Snapshot() }
+func (rw *RWMutex) Stats() StatsSnapshot { return rw.writer.opts.stats.Snapshot() }

@@ -34,11 +34,11 @@ import (
 // silently not excluding Kazoo clients. A Semaphore may be used by many
 // goroutines at once; each Acquire returns its own Lease.
 type Semaphore struct {
-	s         *Session
+	session   *Session
 	dir       string
 	leasesDir string
 	max       int
-	o         options
+	opts      options
 	lockOpts  []Option
 	err       error // a configuration we refuse, reported by every acquire
 }
@@ -52,7 +52,7 @@ type Semaphore struct {
 // lock's.
 func NewSemaphore(s *Session, dir string, maxLeases int, opts ...Option) *Semaphore {
 	o := buildOptions(opts)
-	sem := &Semaphore{s: s, dir: dir, leasesDir: joinPath(dir, "leases"), max: maxLeases, o: o,
+	sem := &Semaphore{session: s, dir: dir, leasesDir: joinPath(dir, "leases"), max: maxLeases, opts: o,
 		lockOpts: []Option{WithData(o.data), WithACL(o.acl), WithLookahead(o.lookahead), WithStats(NewStats())}}
 	switch {
 	case o.format != Curator:
@@ -85,10 +85,10 @@ func (sem *Semaphore) acquire(ctx context.Context, wait bool) (*Lease, error) {
 	if sem.err != nil {
 		return nil, sem.err
 	}
-	if err := sem.s.alive(); err != nil {
+	if err := sem.session.alive(); err != nil {
 		return nil, err
 	}
-	lock := NewMutex(sem.s, joinPath(sem.dir, "locks"), sem.lockOpts...)
+	lock := NewMutex(sem.session, joinPath(sem.dir, "locks"), sem.lockOpts...)
 	var err error
 	if wait {
 		err = lock.Lock(ctx)
@@ -117,7 +117,7 @@ func (sem *Semaphore) unlock(ctx context.Context, lock *Mutex) error {
 	case errors.Is(err, ErrSessionLost):
 		return err
 	}
-	sem.s.logger.Warn("could not release a semaphore's internal lock", "dir", sem.dir, "err", err)
+	sem.session.logger.Warn("could not release a semaphore's internal lock", "dir", sem.dir, "err", err)
 	return nil
 }
 
@@ -173,9 +173,9 @@ func (sem *Semaphore) leasesFull(ctx context.Context) (bool, <-chan zk.Event, er
 			return len(l.children) >= sem.max, l.events, err
 		}
 		// No directory, no leases.
-		sem.o.stats.reads.Add(1)
-		l, err = retry(ctx, sem.s, func() (leaseListing, error) {
-			ok, _, ch, err := sem.s.conn.ExistsW(sem.leasesDir)
+		sem.opts.stats.reads.Add(1)
+		l, err = retry(ctx, sem.session, func() (leaseListing, error) {
+			ok, _, ch, err := sem.session.conn.ExistsW(sem.leasesDir)
 			return leaseListing{events: ch, exists: ok}, err
 		})
 		if err != nil || !l.exists {
@@ -193,9 +193,9 @@ type leaseListing struct {
 }
 
 func (sem *Semaphore) listLeases(ctx context.Context) (leaseListing, error) {
-	sem.o.stats.reads.Add(1)
-	return retry(ctx, sem.s, func() (leaseListing, error) {
-		c, _, ch, err := sem.s.conn.ChildrenW(sem.leasesDir)
+	sem.opts.stats.reads.Add(1)
+	return retry(ctx, sem.session, func() (leaseListing, error) {
+		c, _, ch, err := sem.session.conn.ChildrenW(sem.leasesDir)
 		return leaseListing{children: c, events: ch, exists: err == nil}, err
 	})
 }
@@ -207,7 +207,7 @@ func (sem *Semaphore) listLeases(ctx context.Context) (leaseListing, error) {
 func (sem *Semaphore) takeLease(ctx context.Context, wait bool) (*Lease, error) {
 	var since time.Time // when we started waiting for a lease
 	for {
-		name, err := sem.s.createProtected(ctx, sem.leasesDir, newPrefix(Curator, curatorLease), sem.o.data, sem.o.acl, zk.FlagEphemeralSequential, sem.o.stats)
+		name, err := sem.session.createProtected(ctx, sem.leasesDir, newPrefix(Curator, curatorLease), sem.opts.data, sem.opts.acl, zk.FlagEphemeralSequential, sem.opts.stats)
 		if err != nil {
 			return nil, err
 		}
@@ -220,8 +220,8 @@ func (sem *Semaphore) takeLease(ctx context.Context, wait bool) (*Lease, error) 
 		if err == nil && present {
 			return lease, nil
 		}
-		if sem.s.alive() == nil {
-			sem.s.abandon(path)
+		if sem.session.alive() == nil {
+			sem.session.abandon(path)
 		}
 		if err != nil {
 			return nil, err
@@ -263,14 +263,14 @@ func (sem *Semaphore) awaitChange(ctx context.Context, events <-chan zk.Event) e
 	select {
 	case ev := <-events:
 		if ev.Type == zk.EventNotWatching {
-			return sem.s.alive() // the watch went with the connection: list again
+			return sem.session.alive() // the watch went with the connection: list again
 		}
-		sem.o.stats.notifications.Add(1)
+		sem.opts.stats.notifications.Add(1)
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-sem.s.done:
-		return sem.s.Err()
+	case <-sem.session.done:
+		return sem.session.Err()
 	}
 }
 
@@ -278,8 +278,8 @@ func (sem *Semaphore) awaitChange(ctx context.Context, events <-chan zk.Event) e
 // loss, and checks it belongs to our session before saying yes. present is
 // false when the node is gone.
 func (sem *Semaphore) grant(ctx context.Context, path string, since time.Time) (l *Lease, present bool, err error) {
-	s := sem.s
-	sem.o.stats.reads.Add(1)
+	s := sem.session
+	sem.opts.stats.reads.Add(1)
 	own, err := retry(ctx, s, func() (ownNode, error) {
 		_, stat, ch, err := s.conn.GetW(path)
 		return ownNode{stat: stat, watch: ch}, err
@@ -297,8 +297,8 @@ func (sem *Semaphore) grant(ctx context.Context, path string, since time.Time) (
 		return nil, true, err
 	}
 	seq, _ := seqnode.After(path, curatorLease)
-	sem.o.stats.acquired(since)
-	l = &Lease{s: s, stats: sem.o.stats, lost: make(chan struct{}), release: make(chan struct{}),
+	sem.opts.stats.acquired(since)
+	l = &Lease{session: s, stats: sem.opts.stats, lost: make(chan struct{}), release: make(chan struct{}),
 		token: Token{Zxid: own.stat.Czxid, Seq: seq, Session: s.id, Path: path}}
 	go s.monitorHolding(path, own.watch, l.lost, l.release)
 	return l, true, nil
@@ -306,12 +306,12 @@ func (sem *Semaphore) grant(ctx context.Context, path string, since time.Time) (
 
 // Stats returns a snapshot of the Semaphore's counters (shared ones when
 // made with WithStats).
-func (sem *Semaphore) Stats() StatsSnapshot { return sem.o.stats.Snapshot() }
+func (sem *Semaphore) Stats() StatsSnapshot { return sem.opts.stats.Snapshot() }
 
 // Lease is one lease of a Semaphore, held until Release or until it is
 // lost with the session. Its methods may be called from any goroutine.
 type Lease struct {
-	s       *Session
+	session *Session
 	stats   *Stats
 	token   Token
 	lost    chan struct{} // closed when the lease is lost
@@ -335,16 +335,16 @@ func (l *Lease) Release(ctx context.Context) error {
 	l.released = true
 	close(l.release)
 	l.mu.Unlock()
-	if err := l.s.alive(); err != nil {
+	if err := l.session.alive(); err != nil {
 		return err
 	}
 	l.stats.released()
-	err := l.s.deleteOwn(ctx, l.token.Path, l.stats)
+	err := l.session.deleteOwn(ctx, l.token.Path, l.stats)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):
 		return fmt.Errorf("%w: lease node %s was deleted by someone else", ErrNotLocked, l.token.Path)
 	case err != nil && ctx.Err() != nil:
-		go l.s.abandon(l.token.Path)
+		go l.session.abandon(l.token.Path)
 	}
 	return err
 }

@@ -138,10 +138,10 @@ func buildSessionOptions(opts []SessionOption) sessionOptions {
 
 // zkLogger routes go-zookeeper's log lines to slog at debug level, so a
 // library never prints on its own.
-type zkLogger struct{ l *slog.Logger }
+type zkLogger struct{ logger *slog.Logger }
 
 func (z zkLogger) Printf(format string, args ...any) {
-	z.l.Debug(fmt.Sprintf(format, args...), "source", "go-zookeeper")
+	z.logger.Debug(fmt.Sprintf(format, args...), "source", "go-zookeeper")
 }
 
 // Dial connects to the servers (host:port each) and returns a Session that

@@ -92,19 +92,19 @@ func (st *Stats) MarkReleased() { st.released() }
 func (st *Stats) MarkAcquired(waitedSince time.Time) { st.acquired(waitedSince) }
 
 // Histogram records durations for quantiles (within about 6%), lock-free.
-type Histogram struct{ h histogram }
+type Histogram struct{ buckets histogram }
 
 // Record adds one duration.
-func (h *Histogram) Record(d time.Duration) { h.h.record(d) }
+func (h *Histogram) Record(d time.Duration) { h.buckets.record(d) }
 
 // Count is how many durations were recorded.
-func (h *Histogram) Count() uint64 { return h.h.count() }
+func (h *Histogram) Count() uint64 { return h.buckets.count() }
 
 // Quantile returns the q-quantile (0 ≤ q ≤ 1), zero when empty.
-func (h *Histogram) Quantile(q float64) time.Duration { return h.h.quantile(q) }
+func (h *Histogram) Quantile(q float64) time.Duration { return h.buckets.quantile(q) }
 
 // Reset forgets every duration.
-func (h *Histogram) Reset() { h.h.reset() }
+func (h *Histogram) Reset() { h.buckets.reset() }
 
 // histogram is log-linear: 16 buckets per power of two of nanoseconds, so a
 // quantile is within about 6% of the truth.
