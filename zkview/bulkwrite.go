@@ -66,20 +66,20 @@ func (e *MultiError) Unwrap() error { return e.Err }
 // client's credentials. Only a Writer hands one out, so a read-only
 // client has none.
 type BulkWriter struct {
-	b *Batch
+	batch *Batch
 }
 
 // DialBulk opens a bulk writer beside the writer's client.
 func (w *Writer) DialBulk(ctx context.Context) (*BulkWriter, error) {
-	b, err := w.c.dialWire(ctx, 1)
+	b, err := w.client.dialWire(ctx, 1)
 	if err != nil {
 		return nil, err
 	}
-	return &BulkWriter{b: b}, nil
+	return &BulkWriter{batch: b}, nil
 }
 
 // Close ends the writer's session.
-func (bw *BulkWriter) Close() { bw.b.Close() }
+func (bw *BulkWriter) Close() { bw.batch.Close() }
 
 // Multi applies ops as one transaction: all or none. A refusal is a
 // *MultiError naming the operation; an oversized request is refused
@@ -100,7 +100,7 @@ func (bw *BulkWriter) Validate(ctx context.Context, ops []WriteOp) error {
 // CheckSize refuses an operation too large for a ZooKeeper request, alone
 // in a transaction.
 func (bw *BulkWriter) CheckSize(op WriteOp) error {
-	op.Path = bw.b.target.Abs(op.Path)
+	op.Path = bw.batch.target.Abs(op.Path)
 	return zklimit.CheckMulti("the "+opName(op.Kind)+" of "+op.Path, 1, op.Size()-zklimit.MultiOpHeader)
 }
 
@@ -118,7 +118,7 @@ func (bw *BulkWriter) multi(ctx context.Context, ops []WriteOp, validate bool) e
 	records := 0
 	for i, op := range ops {
 		records += op.Size() - zklimit.MultiOpHeader
-		abs := bw.b.target.Abs(op.Path)
+		abs := bw.batch.target.Abs(op.Path)
 		switch op.Kind {
 		case OpCreate:
 			req.Ops[i] = jute.MultiOp{Type: jute.OpCreate, Rec: &jute.CreateRequest{Path: abs, Data: op.Data, ACL: juteACL(op.ACL), Flags: op.Flags}}
@@ -140,8 +140,8 @@ func (bw *BulkWriter) multi(ctx context.Context, ops []WriteOp, validate bool) e
 		return err
 	}
 	var resp jute.MultiResponse
-	if err := bw.b.pick().Call(ctx, jute.OpMulti, req, &resp); err != nil {
-		return bw.b.opError("write", ops[0].Path, err)
+	if err := bw.batch.pick().Call(ctx, jute.OpMulti, req, &resp); err != nil {
+		return bw.batch.opError("write", ops[0].Path, err)
 	}
 	if validate {
 		if len(resp.Results) != len(req.Ops) {
@@ -161,7 +161,7 @@ func (bw *BulkWriter) multi(ctx context.Context, ops []WriteOp, validate bool) e
 		// The failed operation carries its code; the others say "rolled
 		// back" (runtime inconsistency) or 0 (done, then undone).
 		if r.Type == jute.OpError && r.Err != jute.ErrOK && r.Err != jute.ErrRuntimeInconsistency && i < len(ops) {
-			return &MultiError{Index: i, Op: ops[i], Err: bw.b.opError(opName(ops[i].Kind), ops[i].Path, &zkwire.ServerError{Code: r.Err})}
+			return &MultiError{Index: i, Op: ops[i], Err: bw.batch.opError(opName(ops[i].Kind), ops[i].Path, &zkwire.ServerError{Code: r.Err})}
 		}
 	}
 	if len(resp.Results) != len(ops) {
@@ -178,12 +178,12 @@ func (bw *BulkWriter) Exists(ctx context.Context, paths []string) (exists []bool
 	exists, errs = make([]bool, len(paths)), make([]error, len(paths))
 	eachBounded(len(paths), 64, func(i int) {
 		var resp jute.StatResponse
-		err := bw.b.pick().Call(ctx, jute.OpExists, &jute.PathWatchRequest{Path: bw.b.target.Abs(paths[i])}, &resp)
+		err := bw.batch.pick().Call(ctx, jute.OpExists, &jute.PathWatchRequest{Path: bw.batch.target.Abs(paths[i])}, &resp)
 		var se *zkwire.ServerError
 		switch {
 		case errors.As(err, &se) && se.Code == jute.ErrNoNode:
 		case err != nil:
-			errs[i] = bw.b.opError("stat", paths[i], err)
+			errs[i] = bw.batch.opError("stat", paths[i], err)
 		default:
 			exists[i] = true
 		}
@@ -194,8 +194,8 @@ func (bw *BulkWriter) Exists(ctx context.Context, paths []string) (exists []bool
 // SetACL replaces a node's ACL if its aversion matches (-1: any).
 func (bw *BulkWriter) SetACL(ctx context.Context, path string, acl []zk.ACL, version int32) error {
 	var resp jute.StatResponse
-	if err := bw.b.pick().Call(ctx, jute.OpSetACL, &jute.SetACLRequest{Path: bw.b.target.Abs(path), ACL: juteACL(acl), Version: version}, &resp); err != nil {
-		return bw.b.opError("set ACL of", path, err)
+	if err := bw.batch.pick().Call(ctx, jute.OpSetACL, &jute.SetACLRequest{Path: bw.batch.target.Abs(path), ACL: juteACL(acl), Version: version}, &resp); err != nil {
+		return bw.batch.opError("set ACL of", path, err)
 	}
 	return nil
 }

@@ -113,9 +113,9 @@ func WithConnWrap(wrap func(conn net.Conn, addr string) (net.Conn, error)) Optio
 // WithLogger receives go-zookeeper's log lines at debug level.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
-type zkLogger struct{ l *slog.Logger }
+type zkLogger struct{ logger *slog.Logger }
 
-func (z zkLogger) Printf(format string, args ...any) { z.l.Debug(fmt.Sprintf(format, args...)) }
+func (z zkLogger) Printf(format string, args ...any) { z.logger.Debug(fmt.Sprintf(format, args...)) }
 
 // maxResponse is large enough for the children of a node with a million
 // short-named children; go-zookeeper's default (1.5 MiB) is not. The dial

@@ -62,33 +62,33 @@ const MaxTTL = (1<<40 - 1) * time.Millisecond
 // path (under the chroot); ttl is the TTL of a TTL node (at least 1 ms).
 func (w *Writer) CreateAs(ctx context.Context, path string, data []byte, mode CreateMode, ttl time.Duration) (string, error) {
 	acl := zk.WorldACL(zk.PermAll)
-	if err := zklimit.CheckCreate(w.c.Abs(path), data, acl); err != nil {
+	if err := zklimit.CheckCreate(w.client.Abs(path), data, acl); err != nil {
 		return "", err
 	}
 	if mode == TTL && (ttl < time.Millisecond || ttl > MaxTTL) {
 		return "", fmt.Errorf("TTL %v: ZooKeeper keeps TTLs from 1ms to %v", ttl, MaxTTL.Round(time.Hour))
 	}
-	created, err := do(ctx, w.c, "create", path, func(string) (string, error) {
-		abs := w.c.Abs(path)
+	created, err := do(ctx, w.client, "create", path, func(string) (string, error) {
+		abs := w.client.Abs(path)
 		var p string
 		var err error
 		switch mode {
 		case Sequential:
-			p, err = w.c.conn.Create(abs, data, zk.FlagSequence, acl)
+			p, err = w.client.conn.Create(abs, data, zk.FlagSequence, acl)
 		case Container:
-			p, err = w.c.conn.CreateContainer(abs, data, zk.FlagContainer, acl)
+			p, err = w.client.conn.CreateContainer(abs, data, zk.FlagContainer, acl)
 		case TTL:
-			p, err = w.c.conn.CreateTTL(abs, data, zk.FlagTTL, acl, ttl)
+			p, err = w.client.conn.CreateTTL(abs, data, zk.FlagTTL, acl, ttl)
 			// go-zookeeper v1.0.4 has no error for code -6: it formats it.
 			if err != nil && err.Error() == "unknown error: -6" {
 				err = ErrTTLDisabled
 			}
 		case Ephemeral:
-			p, err = w.c.conn.Create(abs, data, zk.FlagEphemeral, acl)
+			p, err = w.client.conn.Create(abs, data, zk.FlagEphemeral, acl)
 		default:
-			p, err = w.c.conn.Create(abs, data, zk.FlagPersistent, acl)
+			p, err = w.client.conn.Create(abs, data, zk.FlagPersistent, acl)
 		}
-		return w.c.Rel(p), err
+		return w.client.Rel(p), err
 	})
 	return created, err
 }

@@ -25,7 +25,7 @@ var ErrTooManyToFollow = fmt.Errorf("more than %d nodes to follow with one-shot 
 func (c *Client) followOneShot(ctx context.Context, path string, started func(), changed func(Change) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	t := &oneShotTree{c: c, ctx: ctx, changed: changed, nodes: map[string]context.CancelFunc{}, errc: make(chan error, 1)}
+	t := &oneShotTree{client: c, ctx: ctx, changed: changed, nodes: map[string]context.CancelFunc{}, errc: make(chan error, 1)}
 	err := Walk(ctx, c, path, WalkOptions{}, func(n WalkNode) error {
 		if n.Err != nil && !IsNoNode(n.Err) {
 			return n.Err
@@ -45,7 +45,7 @@ func (c *Client) followOneShot(ctx context.Context, path string, started func(),
 }
 
 type oneShotTree struct {
-	c       *Client
+	client  *Client
 	ctx     context.Context
 	changed func(Change) error
 
@@ -67,7 +67,7 @@ func (t *oneShotTree) start(path string) error {
 	ctx, cancel := context.WithCancel(t.ctx)
 	t.nodes[path] = cancel
 	go func() {
-		err := t.c.Follow(ctx, path, true, func(ch Change) error { return t.report(ctx, path, ch) })
+		err := t.client.Follow(ctx, path, true, func(ch Change) error { return t.report(ctx, path, ch) })
 		if err != nil && ctx.Err() == nil {
 			t.fail(err)
 		}

@@ -50,7 +50,7 @@ func (c *Client) FollowRecursive(ctx context.Context, path string, o FollowOptio
 	if watching == nil {
 		watching = func() {}
 	}
-	f := &recursiveFollower{c: c, path: path, changed: changed, note: note, cache: map[string]cachedNode{}}
+	f := &recursiveFollower{client: c, path: path, changed: changed, note: note, cache: map[string]cachedNode{}}
 	w, err := f.dial(ctx)
 	if errors.Is(err, ErrNoPersistentWatches) {
 		note(fmt.Sprintf("%v: following %s with one-shot watches instead, set again after each event; changes made in between are seen as one", err, path))
@@ -112,7 +112,7 @@ type cachedNode struct {
 }
 
 type recursiveFollower struct {
-	c       *Client
+	client  *Client
 	path    string
 	changed func(Change) error
 	note    func(string)
@@ -123,7 +123,7 @@ type recursiveFollower struct {
 }
 
 func (f *recursiveFollower) dial(ctx context.Context) (*Watcher, error) {
-	w, err := f.c.DialWatcher(ctx)
+	w, err := f.client.DialWatcher(ctx)
 	if err != nil {
 		return nil, err
 	}

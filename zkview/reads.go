@@ -60,8 +60,8 @@ func IsConnectionLoss(err error) bool {
 // request itself cannot be withdrawn and runs to its end).
 func do[T any](ctx context.Context, c *Client, op, path string, f func(server string) (T, error)) (T, error) {
 	type result struct {
-		v   T
-		err error
+		value T
+		err   error
 	}
 	ch := make(chan result, 1)
 	server := c.conn.Server()
@@ -72,9 +72,9 @@ func do[T any](ctx context.Context, c *Client, op, path string, f func(server st
 	select {
 	case r := <-ch:
 		if r.err != nil {
-			return r.v, &PathError{Op: op, Path: path, Server: server, Err: c.why(r.err)}
+			return r.value, &PathError{Op: op, Path: path, Server: server, Err: c.why(r.err)}
 		}
-		return r.v, nil
+		return r.value, nil
 	case <-ctx.Done():
 		var zero T
 		return zero, &PathError{Op: op, Path: path, Server: server, Err: c.waited(ctx.Err())}
@@ -164,47 +164,47 @@ func (c *Client) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, erro
 
 // ChildrenW lists a node's children and leaves a one-shot child watch.
 func (c *Client) ChildrenW(ctx context.Context, path string) ([]string, *zk.Stat, <-chan zk.Event, error) {
-	type r struct {
+	type reply struct {
 		children []string
 		stat     *zk.Stat
-		w        <-chan zk.Event
+		watch    <-chan zk.Event
 	}
-	v, err := do(ctx, c, "list", path, func(string) (r, error) {
+	v, err := do(ctx, c, "list", path, func(string) (reply, error) {
 		children, stat, w, err := c.conn.ChildrenW(c.Abs(path))
-		return r{children, stat, w}, err
+		return reply{children, stat, w}, err
 	})
-	return v.children, v.stat, v.w, err
+	return v.children, v.stat, v.watch, err
 }
 
 // GetW returns a node's data and stat and leaves a one-shot data watch.
 func (c *Client) GetW(ctx context.Context, path string) ([]byte, *zk.Stat, <-chan zk.Event, error) {
-	type r struct {
-		data []byte
-		stat *zk.Stat
-		w    <-chan zk.Event
+	type reply struct {
+		data  []byte
+		stat  *zk.Stat
+		watch <-chan zk.Event
 	}
-	v, err := do(ctx, c, "get", path, func(string) (r, error) {
+	v, err := do(ctx, c, "get", path, func(string) (reply, error) {
 		data, stat, w, err := c.conn.GetW(c.Abs(path))
-		return r{data, stat, w}, err
+		return reply{data, stat, w}, err
 	})
-	return v.data, v.stat, v.w, err
+	return v.data, v.stat, v.watch, err
 }
 
 // ExistsW returns a node's stat (nil when missing) and leaves a one-shot
 // watch that fires when it is created, changed or deleted.
 func (c *Client) ExistsW(ctx context.Context, path string) (*zk.Stat, <-chan zk.Event, error) {
-	type r struct {
-		stat *zk.Stat
-		w    <-chan zk.Event
+	type reply struct {
+		stat  *zk.Stat
+		watch <-chan zk.Event
 	}
-	v, err := do(ctx, c, "stat", path, func(string) (r, error) {
+	v, err := do(ctx, c, "stat", path, func(string) (reply, error) {
 		ok, stat, w, err := c.conn.ExistsW(c.Abs(path))
 		if !ok {
 			stat = nil
 		}
-		return r{stat, w}, err
+		return reply{stat, w}, err
 	})
-	return v.stat, v.w, err
+	return v.stat, v.watch, err
 }
 
 // Rel maps a server path (as in a watch event) back under the chroot.

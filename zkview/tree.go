@@ -17,7 +17,7 @@ import (
 // per interval. What its watches
 // see change is kept as each node's history (bounded: see HistoryPerNode).
 type Tree struct {
-	c        *Client
+	client   *Client
 	ctx      context.Context
 	cancel   context.CancelFunc
 	interval time.Duration
@@ -79,7 +79,7 @@ func TreeOneShot() TreeOption { return func(t *Tree) { t.oneShot = true } }
 func NewTree(c *Client, interval time.Duration, opts ...TreeOption) *Tree {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Tree{
-		c: c, ctx: ctx, cancel: cancel, interval: interval, now: time.Now,
+		client: c, ctx: ctx, cancel: cancel, interval: interval, now: time.Now,
 		nodes: map[string]*NodeState{}, expanded: map[string]int{}, watched: map[string]int{},
 		expandRefs: map[string]int{}, watchRefs: map[string]int{},
 		counted: map[string]int{}, wantCounted: map[string]bool{},
@@ -238,12 +238,12 @@ func (t *Tree) loadChildren(path string, gen int) {
 	}
 	for t.current(t.expanded, path, gen) {
 		reconnected := t.nextConnect()
-		children, stat, w, err := t.c.ChildrenW(t.ctx, path)
+		children, stat, w, err := t.client.ChildrenW(t.ctx, path)
 		gone := IsNoNode(err)
 		if gone {
 			// Gone: be told when it comes back.
 			var back *zk.Stat
-			back, w, err = t.c.ExistsW(t.ctx, path)
+			back, w, err = t.client.ExistsW(t.ctx, path)
 			if err == nil && back != nil {
 				continue // back already: its exists watch would wait for a change, not the creation
 			}
@@ -283,10 +283,10 @@ func (t *Tree) loadData(path string, gen int) {
 	}
 	for t.current(t.watched, path, gen) {
 		reconnected := t.nextConnect()
-		data, stat, w, err := t.c.GetW(t.ctx, path)
+		data, stat, w, err := t.client.GetW(t.ctx, path)
 		if IsNoNode(err) {
 			var back *zk.Stat
-			back, w, err = t.c.ExistsW(t.ctx, path)
+			back, w, err = t.client.ExistsW(t.ctx, path)
 			if err == nil && back != nil {
 				continue // back already: read it
 			}
@@ -361,7 +361,7 @@ func (t *Tree) await(w <-chan zk.Event) bool {
 // comes back, and reloads everything when the client had to open a new
 // session: the old one's watches died with it.
 func (t *Tree) followSession() {
-	events := t.c.Events()
+	events := t.client.Events()
 	for {
 		select {
 		case ev, ok := <-events:

@@ -83,7 +83,7 @@ func (t *Tree) startCounts() {
 func (t *Tree) loadCount(path string, gen int) {
 	for t.current(t.counted, path, gen) {
 		reconnected := t.nextConnect()
-		_, stat, w, err := t.c.ChildrenW(t.ctx, path)
+		_, stat, w, err := t.client.ChildrenW(t.ctx, path)
 		if err != nil {
 			if IsConnectionLoss(err) && t.awaitConnect(reconnected) {
 				continue

@@ -26,15 +26,15 @@ const watchDialTimeout = 10 * time.Second
 
 // treeWatch is the Tree's persistent watches.
 type treeWatch struct {
-	t *Tree
+	tree *Tree
 	// ops orders setting and taking off watches: a node let go of and
 	// followed again at once must not have its new watch taken off by the
 	// old one's removal, nor a second loader read before the watch is set.
 	ops sync.Mutex
 
 	mu      sync.Mutex
-	decided chan struct{} // closed once w or off is set
-	w       *Watcher
+	decided chan struct{} // closed once watcher or off is set
+	watcher *Watcher
 	off     error // why the Tree is on one-shot watches
 	// lost is set when the watch session ended (not when the server
 	// has no persistent watches): the next reconnection tries again.
@@ -53,7 +53,7 @@ type pathSub struct {
 }
 
 func newTreeWatch(t *Tree, oneShot bool) *treeWatch {
-	tw := &treeWatch{t: t, decided: make(chan struct{}), subs: map[string][]*pathSub{}}
+	tw := &treeWatch{tree: t, decided: make(chan struct{}), subs: map[string][]*pathSub{}}
 	if oneShot {
 		tw.off = errors.New("asked for one-shot watches")
 		close(tw.decided)
@@ -66,9 +66,9 @@ func newTreeWatch(t *Tree, oneShot bool) *treeWatch {
 // start opens the watch session and checks that the server answers
 // addWatch, then hands its events to the loaders.
 func (tw *treeWatch) start() {
-	ctx, cancel := context.WithTimeout(tw.t.ctx, watchDialTimeout)
+	ctx, cancel := context.WithTimeout(tw.tree.ctx, watchDialTimeout)
 	defer cancel()
-	w, err := tw.t.c.DialWatcher(ctx)
+	w, err := tw.tree.client.DialWatcher(ctx)
 	if err == nil {
 		// Probe on / and take it off again: the answer is all that matters.
 		if err = w.Add(ctx, "/", false); err == nil {
@@ -82,7 +82,7 @@ func (tw *treeWatch) start() {
 	if err != nil {
 		tw.off = err
 	} else {
-		tw.w, tw.off, tw.lost = w, nil, false
+		tw.watcher, tw.off, tw.lost = w, nil, false
 	}
 	close(tw.decided)
 	tw.mu.Unlock()
@@ -90,11 +90,11 @@ func (tw *treeWatch) start() {
 		return
 	}
 	go func() {
-		<-tw.t.ctx.Done()
+		<-tw.tree.ctx.Done()
 		w.Close()
 	}()
 	for {
-		ev, err := w.Next(tw.t.ctx)
+		ev, err := w.Next(tw.tree.ctx)
 		if err != nil {
 			tw.lose(err)
 			return
@@ -111,12 +111,12 @@ func (tw *treeWatch) use() *Watcher {
 	tw.mu.Unlock()
 	select {
 	case <-decided:
-	case <-tw.t.ctx.Done():
+	case <-tw.tree.ctx.Done():
 		return nil
 	}
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	return tw.w
+	return tw.watcher
 }
 
 // mode says how the Tree watches.
@@ -128,7 +128,7 @@ func (tw *treeWatch) mode() (persistent bool, why error) {
 	default:
 		return false, nil // not known yet
 	}
-	return tw.w != nil, tw.off
+	return tw.watcher != nil, tw.off
 }
 
 // retry opens the watch session again after it was lost (the client
@@ -148,22 +148,22 @@ func (tw *treeWatch) retry() bool {
 	go tw.start()
 	select {
 	case <-decided:
-	case <-tw.t.ctx.Done():
+	case <-tw.tree.ctx.Done():
 		return false
 	}
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	return tw.w != nil
+	return tw.watcher != nil
 }
 
 // lose ends persistent watching: every loader goes on with one-shot ones.
 func (tw *treeWatch) lose(err error) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	if tw.t.ctx.Err() != nil {
+	if tw.tree.ctx.Err() != nil {
 		return
 	}
-	tw.w, tw.off, tw.lost = nil, fmt.Errorf("the persistent watch's session ended (%v): one-shot until the next reconnection", err), true
+	tw.watcher, tw.off, tw.lost = nil, fmt.Errorf("the persistent watch's session ended (%v): one-shot until the next reconnection", err), true
 	for _, subs := range tw.subs {
 		for _, s := range subs {
 			s.once.Do(func() { close(s.lost) })
@@ -212,8 +212,8 @@ func (tw *treeWatch) unsubscribe(s *pathSub) {
 	tw.ops.Lock()
 	defer tw.ops.Unlock()
 	w, last := tw.drop(s)
-	if last && w != nil && tw.t.ctx.Err() == nil {
-		ctx, cancel := context.WithTimeout(tw.t.ctx, requestTimeoutOf(tw.t))
+	if last && w != nil && tw.tree.ctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(tw.tree.ctx, requestTimeoutOf(tw.tree))
 		w.Remove(ctx, s.path)
 		cancel()
 	}
@@ -236,7 +236,7 @@ func (tw *treeWatch) drop(s *pathSub) (w *Watcher, last bool) {
 	} else {
 		tw.subs[s.path] = subs
 	}
-	return tw.w, last
+	return tw.watcher, last
 }
 
 // stopSide lets the loaders of one side of a node go (the Tree's letGo).
@@ -254,7 +254,7 @@ func (tw *treeWatch) stopSide(path string, side historySide) {
 	}
 }
 
-func requestTimeoutOf(t *Tree) time.Duration { return max(t.c.timeout, 5*time.Second) }
+func requestTimeoutOf(t *Tree) time.Duration { return max(t.client.timeout, 5*time.Second) }
 
 // waitEvent waits for the next event of the loader's side; false when the
 // loader is let go of, the Tree closed, or the watch session lost (lost).

@@ -52,7 +52,7 @@ func Walk(ctx context.Context, r Reader, root string, opts WalkOptions, visit fu
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w := &walker{ctx: ctx, r: r, opts: opts, work: make(chan struct{}, 1)}
+	w := &walker{ctx: ctx, reader: r, opts: opts, work: make(chan struct{}, 1)}
 	for i := 0; i < opts.Concurrency; i++ {
 		go w.worker()
 	}
@@ -76,7 +76,7 @@ type listing struct {
 
 type walker struct {
 	ctx     context.Context
-	r       Reader
+	reader  Reader
 	opts    WalkOptions
 	mu      sync.Mutex
 	pending listingHeap
@@ -113,7 +113,7 @@ func (w *walker) worker() {
 			return
 		}
 		n := 1
-		batch, batched := w.r.(BatchReader)
+		batch, batched := w.reader.(BatchReader)
 		if batched {
 			n = batch.BatchSize()
 		}
@@ -139,7 +139,7 @@ func (w *walker) worker() {
 				ls[i].data, ls[i].hasData = got.Data, got.Err == nil
 			}
 		} else {
-			ls[0].children, ls[0].stat, ls[0].err = w.r.Children(w.ctx, ls[0].path)
+			ls[0].children, ls[0].stat, ls[0].err = w.reader.Children(w.ctx, ls[0].path)
 		}
 		w.readExtras(ls)
 		for _, l := range ls {
@@ -153,7 +153,7 @@ func (w *walker) worker() {
 // listing did not bring, and ACLs, all at once (ACLs cannot be part of a
 // multiRead).
 func (w *walker) readExtras(ls []*listing) {
-	acls, _ := w.r.(ACLReader)
+	acls, _ := w.reader.(ACLReader)
 	var wg sync.WaitGroup
 	for _, l := range ls {
 		if l.err != nil {
@@ -163,7 +163,7 @@ func (w *walker) readExtras(ls []*listing) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				data, _, err := w.r.Get(w.ctx, l.path)
+				data, _, err := w.reader.Get(w.ctx, l.path)
 				l.data, l.hasData = data, err == nil
 				if err != nil && !IsNoNode(err) {
 					l.err = err

@@ -11,7 +11,7 @@ import (
 
 // Writer makes changes through a Client. A read-only client never hands one
 // out, so no code path of a read-only zkx can write.
-type Writer struct{ c *Client }
+type Writer struct{ client *Client }
 
 // Writer returns the client's writer, or ErrReadOnly.
 func (c *Client) Writer() (*Writer, error) {
@@ -25,29 +25,29 @@ func (c *Client) Writer() (*Writer, error) {
 // returns its path (under the chroot).
 func (w *Writer) Create(ctx context.Context, path string, data []byte, flags int32) (string, error) {
 	acl := zk.WorldACL(zk.PermAll)
-	if err := zklimit.CheckCreate(w.c.Abs(path), data, acl); err != nil {
+	if err := zklimit.CheckCreate(w.client.Abs(path), data, acl); err != nil {
 		return "", err
 	}
-	return do(ctx, w.c, "create", path, func(string) (string, error) {
-		p, err := w.c.conn.Create(w.c.Abs(path), data, flags, acl)
-		return w.c.Rel(p), err
+	return do(ctx, w.client, "create", path, func(string) (string, error) {
+		p, err := w.client.conn.Create(w.client.Abs(path), data, flags, acl)
+		return w.client.Rel(p), err
 	})
 }
 
 // Set replaces a node's data if its version matches (-1: any).
 func (w *Writer) Set(ctx context.Context, path string, data []byte, version int32) (*zk.Stat, error) {
-	if err := zklimit.CheckSet(w.c.Abs(path), data); err != nil {
+	if err := zklimit.CheckSet(w.client.Abs(path), data); err != nil {
 		return nil, err
 	}
-	return do(ctx, w.c, "set", path, func(string) (*zk.Stat, error) {
-		return w.c.conn.Set(w.c.Abs(path), data, version)
+	return do(ctx, w.client, "set", path, func(string) (*zk.Stat, error) {
+		return w.client.conn.Set(w.client.Abs(path), data, version)
 	})
 }
 
 // Delete removes a childless node if its version matches (-1: any).
 func (w *Writer) Delete(ctx context.Context, path string, version int32) error {
-	_, err := do(ctx, w.c, "delete", path, func(string) (struct{}, error) {
-		return struct{}{}, w.c.conn.Delete(w.c.Abs(path), version)
+	_, err := do(ctx, w.client, "delete", path, func(string) (struct{}, error) {
+		return struct{}{}, w.client.conn.Delete(w.client.Abs(path), version)
 	})
 	return err
 }
@@ -55,7 +55,7 @@ func (w *Writer) Delete(ctx context.Context, path string, version int32) error {
 // DeleteRecursive removes a node and everything below it, deepest first. It
 // stops at the first failure other than a node already gone.
 func (w *Writer) DeleteRecursive(ctx context.Context, path string) error {
-	children, _, err := w.c.Children(ctx, path)
+	children, _, err := w.client.Children(ctx, path)
 	if IsNoNode(err) {
 		return nil
 	}
@@ -76,7 +76,7 @@ func (w *Writer) DeleteRecursive(ctx context.Context, path string) error {
 
 // SetACL replaces a node's ACL if its aversion matches (-1: any).
 func (w *Writer) SetACL(ctx context.Context, path string, acl []zk.ACL, version int32) (*zk.Stat, error) {
-	return do(ctx, w.c, "set ACL of", path, func(string) (*zk.Stat, error) {
-		return w.c.conn.SetACL(w.c.Abs(path), acl, version)
+	return do(ctx, w.client, "set ACL of", path, func(string) (*zk.Stat, error) {
+		return w.client.conn.SetACL(w.client.Abs(path), acl, version)
 	})
 }

@@ -19,7 +19,7 @@ var ErrNotOwner = errors.New("the node belongs to another session now")
 // that went or changed hands meanwhile is left alone, with an error that
 // says so (IsNoNode for one already gone, ErrNotOwner for another owner's).
 func (w *Writer) DeleteOwned(ctx context.Context, path string, session int64) error {
-	st, err := w.c.Exists(ctx, path)
+	st, err := w.client.Exists(ctx, path)
 	if err != nil {
 		return err
 	}

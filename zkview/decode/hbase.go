@@ -92,7 +92,7 @@ func decodeHBase(data []byte, p string) Result {
 	} else {
 		note = append(note, "PBUF protocol buffer, no schema for this node: field numbers and guessed types")
 	}
-	return Result{Decoder: HBasePBUF, Text: w.b.String(), Note: strings.Join(note, "; ")}
+	return Result{Decoder: HBasePBUF, Text: w.text.String(), Note: strings.Join(note, "; ")}
 }
 
 // decodeProtobufAt is decodeProtobuf with the message named by where the

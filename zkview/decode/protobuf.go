@@ -199,18 +199,18 @@ func guessBytes(b []byte, depth int) (int, PBMessage) {
 
 // pbWriter renders a message as indented "name: value" lines, bounded.
 type pbWriter struct {
-	b strings.Builder
+	text strings.Builder
 }
 
 func (w *pbWriter) line(indent int, s string) {
-	if w.b.Len() >= maxText {
+	if w.text.Len() >= maxText {
 		return
 	}
-	if w.b.Len() > 0 {
-		w.b.WriteByte('\n')
+	if w.text.Len() > 0 {
+		w.text.WriteByte('\n')
 	}
-	w.b.WriteString(strings.Repeat("  ", indent))
-	w.b.WriteString(s)
+	w.text.WriteString(strings.Repeat("  ", indent))
+	w.text.WriteString(s)
 }
 
 // message writes msg's fields, named by schema when one is given (nil:
@@ -329,7 +329,7 @@ func decodeProtobuf(data []byte, schema *pbSchema) Result {
 	if schema != nil {
 		note = "protocol buffer " + schema.name + " (" + schema.source + ")"
 	}
-	return Result{Decoder: Protobuf, Text: w.b.String(), Note: note}
+	return Result{Decoder: Protobuf, Text: w.text.String(), Note: note}
 }
 
 // pbCompact shows a message on one line for summaries: "1:\"rs1\" 2:16000

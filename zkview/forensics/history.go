@@ -108,10 +108,10 @@ type HistoryResult struct {
 
 // tracker follows one recipe through the replay.
 type tracker struct {
-	h     History
-	class string
-	open  map[string]int // node → index of its open holding
-	items map[string]int // node → index of its item, while in the queue
+	record History
+	class  string
+	open   map[string]int // node → index of its open holding
+	items  map[string]int // node → index of its item, while in the queue
 }
 
 // Histories replays the data directory's logs from its oldest readable
@@ -194,7 +194,7 @@ func Histories(ctx context.Context, arch *Archive, root string, opts HistoryOpti
 func trackerFor(trackers map[string]*tracker, path string) *tracker {
 	t := trackers[path]
 	if t == nil {
-		t = &tracker{h: History{Path: path}, open: map[string]int{}, items: map[string]int{}}
+		t = &tracker{record: History{Path: path}, open: map[string]int{}, items: map[string]int{}}
 		trackers[path] = t
 	}
 	return t
@@ -231,10 +231,10 @@ func (t *tracker) observe(r recognize.Recipe, s *Step, st Store) {
 		info := r.Info()
 		if t.class == "" {
 			t.class = info.Class
-			t.h.Recipe, t.h.Format, t.h.SystemTag = info.Kind, info.Format, info.SystemTag
+			t.record.Recipe, t.record.Format, t.record.SystemTag = info.Kind, info.Format, info.SystemTag
 		}
-		if t.h.Format != info.Format && info.Format != "" {
-			t.h.Format = info.Format // a mixed directory settles as it fills
+		if t.record.Format != info.Format && info.Format != "" {
+			t.record.Format = info.Format // a mixed directory settles as it fills
 		}
 	}
 	switch t.class {
@@ -284,14 +284,14 @@ func (t *tracker) observe(r recognize.Recipe, s *Step, st Store) {
 
 func (t *tracker) holdings() *[]Holding {
 	if t.class == recognize.ClassElection {
-		return &t.h.Leaders
+		return &t.record.Leaders
 	}
-	return &t.h.Holdings
+	return &t.record.Holdings
 }
 
 func (t *tracker) start(c recognize.Contender, s *Step) {
 	h := Holding{Node: c.Node, Session: c.Session, Kind: c.Kind}
-	if c.Kind == "" && t.h.Recipe == "semaphore" {
+	if c.Kind == "" && t.record.Recipe == "semaphore" {
 		h.Kind = "lease"
 	}
 	if s == nil {
@@ -318,7 +318,7 @@ func (t *tracker) end(i int, node string, s *Step, st Store) {
 	to := time.UnixMilli(hdr.Time).UTC()
 	h.To, h.ToZxid = &to, hdr.Zxid
 	h.HeldMs = max(to.Sub(h.From).Milliseconds(), 0)
-	path := recognize.ContenderPath(t.h.Path, node)
+	path := recognize.ContenderPath(t.record.Path, node)
 	for _, c := range s.Changes {
 		if c.Kind != Deleted || c.Path != path {
 			continue
@@ -350,7 +350,7 @@ func sessionText(id int64) string {
 
 func (t *tracker) put(it recognize.QueueItem, s *Step, st Store) {
 	item := Item{Node: it.Node, Data: it.Data}
-	path := recognize.ContenderPath(t.h.Path, it.Node)
+	path := recognize.ContenderPath(t.record.Path, it.Node)
 	n, _ := st.Get(path)
 	created := false
 	if s != nil {
@@ -364,15 +364,15 @@ func (t *tracker) put(it recognize.QueueItem, s *Step, st Store) {
 	} else {
 		item.PutAt, item.PutBeforeLogs = time.UnixMilli(n.Stat.Ctime).UTC(), s == nil
 	}
-	t.h.Items = append(t.h.Items, item)
-	t.items[it.Node] = len(t.h.Items) - 1
+	t.record.Items = append(t.record.Items, item)
+	t.items[it.Node] = len(t.record.Items) - 1
 }
 
 func (t *tracker) take(i int, node string, s *Step) {
 	if s == nil {
 		return
 	}
-	it := &t.h.Items[i]
+	it := &t.record.Items[i]
 	at := time.UnixMilli(s.Entry.Header.Time).UTC()
 	it.TakenAt, it.TakenZxid = &at, s.Entry.Header.Zxid
 	it.TakenBy = sessionText(s.Entry.Header.Session)
@@ -390,7 +390,7 @@ func (t *tracker) finish(end time.Time) {
 // history is the tracker's story within opts, ok false when nothing is
 // left to tell.
 func (t *tracker) history(opts HistoryOptions) (History, bool) {
-	h := t.h
+	h := t.record
 	overlaps := func(from time.Time, fromZxid int64, to *time.Time, toZxid int64) bool {
 		if !opts.Since.IsZero() && to != nil && !endsAfter(*to, toZxid, opts.Since) {
 			return false

@@ -95,7 +95,7 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 		srv.Close()
 		return nil, err
 	}
-	p := &Past{arch: arch, srv: srv, st: serverStore{p: zp}}
+	p := &Past{arch: arch, srv: srv, st: serverStore{past: zp}}
 	for _, o := range opts {
 		if o.Loading != nil {
 			p.loading = o.Loading
@@ -315,7 +315,7 @@ func (p *Past) at(s *Step) {
 
 // publish tells the server and the clock where the past is.
 func (p *Past) publish() {
-	p.st.p.SetZxid(p.pos.Zxid)
+	p.st.past.SetZxid(p.pos.Zxid)
 	p.clock.Store(p.pos.Time.UnixMilli())
 }
 

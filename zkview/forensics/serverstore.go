@@ -11,7 +11,7 @@ import (
 // that clients — the explorer — read it and hear each step as watch
 // events.
 type serverStore struct {
-	p *zkserver.Past
+	past *zkserver.Past
 }
 
 func toPast(n Node) zkserver.PastNode {
@@ -28,22 +28,22 @@ func fromPast(pn zkserver.PastNode, children int) Node {
 }
 
 func (s serverStore) Get(path string) (Node, bool) {
-	pn, children, ok := s.p.Node(path)
+	pn, children, ok := s.past.Node(path)
 	if !ok {
 		return Node{}, false
 	}
 	return fromPast(pn, children), true
 }
 
-func (s serverStore) Children(path string) []string     { return s.p.Children(path) }
-func (s serverStore) Create(path string, n Node) error  { return s.p.Create(path, toPast(n)) }
-func (s serverStore) Update(path string, n Node) error  { return s.p.Update(path, toPast(n)) }
-func (s serverStore) Delete(path string) error          { return s.p.Delete(path) }
-func (s serverStore) Ephemerals(session int64) []string { return s.p.Ephemerals(session) }
-func (s serverStore) EndSession(id int64)               { s.p.EndSession(id) }
+func (s serverStore) Children(path string) []string     { return s.past.Children(path) }
+func (s serverStore) Create(path string, n Node) error  { return s.past.Create(path, toPast(n)) }
+func (s serverStore) Update(path string, n Node) error  { return s.past.Update(path, toPast(n)) }
+func (s serverStore) Delete(path string) error          { return s.past.Delete(path) }
+func (s serverStore) Ephemerals(session int64) []string { return s.past.Ephemerals(session) }
+func (s serverStore) EndSession(id int64)               { s.past.EndSession(id) }
 
 func (s serverStore) StartSession(id int64, timeoutMs int32) {
-	s.p.StartSession(id, time.Duration(timeoutMs)*time.Millisecond)
+	s.past.StartSession(id, time.Duration(timeoutMs)*time.Millisecond)
 }
 
 func (s serverStore) Load(nodes func(yield func(string, Node) bool), about int, sessions map[int64]int32, zxid int64) error {
@@ -51,7 +51,7 @@ func (s serverStore) Load(nodes func(yield func(string, Node) bool), about int, 
 	for id, ms := range sessions {
 		durations[id] = time.Duration(ms) * time.Millisecond
 	}
-	return s.p.Load(func(yield func(string, zkserver.PastNode) bool) {
+	return s.past.Load(func(yield func(string, zkserver.PastNode) bool) {
 		nodes(func(path string, n Node) bool { return yield(path, toPast(n)) })
 	}, about, durations, zxid)
 }

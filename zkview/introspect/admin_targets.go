@@ -100,11 +100,11 @@ func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[str
 		switch {
 		case a.err != nil:
 			problems = append(problems, Problem{Member: a.url, Command: "admin", Err: a.err})
-		case out[a.t.member] != nil:
+		case out[a.target.member] != nil:
 			problems = append(problems, Problem{Member: a.url, Command: "admin", Err: fmt.Errorf(
-				"it is the AdminServer of %s, as %s is", a.t.member, out[a.t.member].client.base)})
+				"it is the AdminServer of %s, as %s is", a.target.member, out[a.target.member].client.base)})
 		default:
-			out[a.t.member] = a.t
+			out[a.target.member] = a.target
 		}
 	}
 	return out, problems
@@ -112,9 +112,9 @@ func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[str
 
 // adminAnswer is what one URL of opts.AdminURLs turned out to be.
 type adminAnswer struct {
-	t   *adminTarget
-	err error
-	url string
+	target *adminTarget
+	err    error
+	url    string
 }
 
 // resolveAdmin asks one AdminServer which member it is.
@@ -152,7 +152,7 @@ func resolveAdmin(ctx context.Context, servers []string, raw string, opts Option
 		return a
 	}
 	t.member = byPort[0]
-	a.t = t
+	a.target = t
 	return a
 }
 

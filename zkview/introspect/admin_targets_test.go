@@ -39,7 +39,7 @@ func TestResolveAdminStandaloneTLS(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := Options{Timeout: DefaultTimeout, HTTPClient: http.DefaultClient, TLS: tc.tls}
 			a := resolveAdmin(context.Background(), []string{tc.member}, serve(tc.conf), opts)
-			if matched := a.err == nil && a.t != nil && a.t.member == tc.member; matched != tc.match {
+			if matched := a.err == nil && a.target != nil && a.target.member == tc.member; matched != tc.match {
 				t.Errorf("matched = %v (err %v), want %v", matched, a.err, tc.match)
 			}
 		})

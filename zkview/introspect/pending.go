@@ -11,11 +11,11 @@ import (
 // it (one that never asks never waits). Until Set, every question blocks;
 // after a failed Ask every answer is "not known".
 type Pending struct {
-	ready chan struct{}
-	once  sync.Once
-	snap  *Snapshot
-	err   error
-	t     *Tables
+	ready  chan struct{}
+	once   sync.Once
+	snap   *Snapshot
+	err    error
+	tables *Tables
 }
 
 // NewPending returns tables that answer once Set is called.
@@ -24,7 +24,7 @@ func NewPending() *Pending { return &Pending{ready: make(chan struct{})} }
 // Set delivers Ask's answer; only the first call counts.
 func (p *Pending) Set(snap *Snapshot, err error) {
 	p.once.Do(func() {
-		p.snap, p.err, p.t = snap, err, snap.Tables() // a nil Snapshot knows nothing
+		p.snap, p.err, p.tables = snap, err, snap.Tables() // a nil Snapshot knows nothing
 		close(p.ready)
 	})
 }
@@ -38,31 +38,31 @@ func (p *Pending) Wait() (*Snapshot, error) {
 // ClientAddress is Tables.ClientAddress, once the tables are in.
 func (p *Pending) ClientAddress(session int64) (string, bool) {
 	<-p.ready
-	return p.t.ClientAddress(session)
+	return p.tables.ClientAddress(session)
 }
 
 // Connected is Tables.Connected, once the tables are in.
 func (p *Pending) Connected(session int64) (bool, bool) {
 	<-p.ready
-	return p.t.Connected(session)
+	return p.tables.Connected(session)
 }
 
 // Watches is Tables.Watches, once the tables are in.
 func (p *Pending) Watches(session int64, path string) (bool, bool) {
 	<-p.ready
-	return p.t.Watches(session, path)
+	return p.tables.Watches(session, path)
 }
 
 // LastHeard is Tables.LastHeard, once the tables are in.
 func (p *Pending) LastHeard(session int64) (zkview.Liveness, bool) {
 	<-p.ready
-	return p.t.LastHeard(session)
+	return p.tables.LastHeard(session)
 }
 
 // Watchers is Tables.Watchers, once the tables are in.
 func (p *Pending) Watchers(path string) ([]int64, bool) {
 	<-p.ready
-	return p.t.Watchers(path)
+	return p.tables.Watchers(path)
 }
 
 // Ephemerals is Snapshot.Ephemerals, once the answer is in.

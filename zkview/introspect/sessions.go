@@ -79,18 +79,18 @@ func (s Session) MarshalJSON() ([]byte, error) {
 // tables into one record per session, sorted by id.
 func buildSessions(in *Snapshot) []Session {
 	type acc struct {
-		s          Session
-		lresp      int64   // the connection's LastResponse, 0 when none
-		member     *Member // the member listing the connection
-		ephemerals map[string]bool
-		watches    map[string]bool
-		watched    map[string]bool // server paths, for WatchCount
+		session      Session
+		lastResponse int64   // the connection's LastResponse, 0 when none
+		member       *Member // the member listing the connection
+		ephemerals   map[string]bool
+		watches      map[string]bool
+		watched      map[string]bool // server paths, for WatchCount
 	}
 	byID := map[int64]*acc{}
 	get := func(id int64) *acc {
 		a := byID[id]
 		if a == nil {
-			a = &acc{s: Session{ID: id, Hex: display.Hex(id)}, ephemerals: map[string]bool{}, watches: map[string]bool{}, watched: map[string]bool{}}
+			a = &acc{session: Session{ID: id, Hex: display.Hex(id)}, ephemerals: map[string]bool{}, watches: map[string]bool{}, watched: map[string]bool{}}
 			byID[id] = a
 		}
 		return a
@@ -102,14 +102,14 @@ func buildSessions(in *Snapshot) []Session {
 				continue
 			}
 			a := get(c.SessionID)
-			if a.s.Connected && c.Established.Before(a.s.Established) {
+			if a.session.Connected && c.Established.Before(a.session.Established) {
 				continue // listed twice while moving: the newer connection is the live one
 			}
-			a.s.Client, a.s.Server, a.s.Connected = c.Client, m.Addr, true
-			a.s.LastOp, a.s.Established = c.LastOp, c.Established
-			a.lresp, a.member = c.LastResponse, m
+			a.session.Client, a.session.Server, a.session.Connected = c.Client, m.Addr, true
+			a.session.LastOp, a.session.Established = c.LastOp, c.Established
+			a.lastResponse, a.member = c.LastResponse, m
 			if c.Timeout > 0 {
-				a.s.Timeout = c.Timeout
+				a.session.Timeout = c.Timeout
 			}
 		}
 	}
@@ -123,21 +123,21 @@ func buildSessions(in *Snapshot) []Session {
 				if c.SessionID == 0 {
 					continue
 				}
-				if a := get(c.SessionID); a.s.Client == "" {
-					a.s.Client, a.s.Server, a.s.Connected = c.Client, m.Addr, true
+				if a := get(c.SessionID); a.session.Client == "" {
+					a.session.Client, a.session.Server, a.session.Connected = c.Client, m.Addr, true
 				}
 			}
 		}
 		for _, b := range m.Dump.Buckets {
 			for _, id := range b.Sessions {
 				if a := get(id); !b.At.IsZero() {
-					a.s.Expires = b.At
+					a.session.Expires = b.At
 				}
 			}
 		}
 		for id, timeout := range m.Dump.Timeouts {
-			if a := get(id); a.s.Timeout == 0 {
-				a.s.Timeout = timeout
+			if a := get(id); a.session.Timeout == 0 {
+				a.session.Timeout = timeout
 			}
 		}
 		for id, paths := range m.Dump.Ephemerals {
@@ -173,15 +173,15 @@ func buildSessions(in *Snapshot) []Session {
 	clocks := memberClocks(in, in.touch)
 	out := make([]Session, 0, len(byID))
 	for _, a := range byID {
-		if a.member != nil && a.lresp > 0 {
+		if a.member != nil && a.lastResponse > 0 {
 			if c, ok := clocks[a.member.Addr]; ok {
-				a.s.LastHeard, a.s.HeardBound, a.s.HeardReadAt = c.heard(a.lresp), !c.own, a.member.ConnectionsAt
-				a.s.ExpiresBy = expiresBy(a.s.LastHeard, a.s.Timeout, tickOf(in, a.member))
+				a.session.LastHeard, a.session.HeardBound, a.session.HeardReadAt = c.heard(a.lastResponse), !c.own, a.member.ConnectionsAt
+				a.session.ExpiresBy = expiresBy(a.session.LastHeard, a.session.Timeout, tickOf(in, a.member))
 			}
 		}
-		a.s.CreatedBy = byServerID[int64(uint64(a.s.ID)>>56)]
-		a.s.Ephemerals, a.s.Watches, a.s.WatchCount = sortedSet(a.ephemerals), sortedSet(a.watches), len(a.watched)
-		out = append(out, a.s)
+		a.session.CreatedBy = byServerID[int64(uint64(a.session.ID)>>56)]
+		a.session.Ephemerals, a.session.Watches, a.session.WatchCount = sortedSet(a.ephemerals), sortedSet(a.watches), len(a.watched)
+		out = append(out, a.session)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out

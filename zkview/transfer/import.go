@@ -107,7 +107,7 @@ const (
 
 // importer carries an import's state across transactions.
 type importer struct {
-	w     *zkview.BulkWriter
+	bulk  *zkview.BulkWriter
 	opts  ImportOptions
 	src   Source
 	known map[string]state
@@ -147,7 +147,7 @@ func (e *StoppedError) Unwrap() error { return e.Err }
 // when one fails half way the report says what the earlier ones wrote,
 // and running the same import with Skip goes on from there.
 func Import(ctx context.Context, w *zkview.BulkWriter, src Source, opts ImportOptions) (Report, error) {
-	im := &importer{w: w, opts: opts, src: src, known: map[string]state{}}
+	im := &importer{bulk: w, opts: opts, src: src, known: map[string]state{}}
 	im.rep.DryRun = opts.DryRun
 	if opts.DryRun {
 		im.dryCreated = map[string][]zk.ACL{}
@@ -301,7 +301,7 @@ func (im *importer) decide(ctx context.Context, batch []*plan) error {
 		for i, p := range ask {
 			paths[i] = p.dst
 		}
-		exists, errs := im.w.Exists(ctx, paths)
+		exists, errs := im.bulk.Exists(ctx, paths)
 		for i, p := range ask {
 			if errs[i] != nil {
 				return im.stopped(errs[i])
@@ -336,7 +336,7 @@ func (im *importer) settle(p *plan, exists bool) {
 // (jute.maxbuffer), before anything is sent: alone in a transaction, the
 // server would drop the connection. The node is then known as st.
 func (im *importer) tooLarge(p *plan, kind zkview.WriteKind, st state) bool {
-	err := im.w.CheckSize(zkview.WriteOp{Kind: kind, Path: p.dst, Data: p.rec.Data, ACL: p.acl})
+	err := im.bulk.CheckSize(zkview.WriteOp{Kind: kind, Path: p.dst, Data: p.rec.Data, ACL: p.acl})
 	if err == nil {
 		return false
 	}
@@ -380,7 +380,7 @@ func (im *importer) apply(ctx context.Context, batch []*plan) error {
 		if im.opts.DryRun {
 			err = im.validate(ctx, ops, owners)
 		} else {
-			err = im.w.Multi(ctx, ops)
+			err = im.bulk.Multi(ctx, ops)
 		}
 		var me *zkview.MultiError
 		if errors.As(err, &me) {
@@ -393,7 +393,7 @@ func (im *importer) apply(ctx context.Context, batch []*plan) error {
 		im.rep.Transactions++
 		for _, p := range owners {
 			if p.action == doOverwrite && !im.opts.DryRun {
-				if err := im.w.SetACL(ctx, p.dst, p.acl, -1); err != nil {
+				if err := im.bulk.SetACL(ctx, p.dst, p.acl, -1); err != nil {
 					return &StoppedError{Written: im.rep.Created + im.rep.Updated, Last: im.rep.LastWritten, Err: err, DataReplaced: p.dst}
 				}
 			}
@@ -427,7 +427,7 @@ func (im *importer) validate(ctx context.Context, ops []zkview.WriteOp, owners [
 	for i := len(prefix); i < len(all); i++ {
 		all[i].Data = nil
 	}
-	err := im.w.Validate(ctx, all)
+	err := im.bulk.Validate(ctx, all)
 	var me *zkview.MultiError
 	if errors.As(err, &me) {
 		if me.Index < len(prefix) {

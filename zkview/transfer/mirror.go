@@ -64,7 +64,7 @@ type MirrorReport struct {
 // conditional on its ACL version. Ephemeral nodes are left alone on both
 // sides. The source's root goes to the destination's root (dst.Root()).
 func Mirror(ctx context.Context, w *zkview.BulkWriter, src, dst Source, opts MirrorOptions) (MirrorReport, error) {
-	m := &mirror{w: w, opts: opts, dstRoot: dst.Root(), refused: map[string]bool{}}
+	m := &mirror{bulk: w, opts: opts, dstRoot: dst.Root(), refused: map[string]bool{}}
 	m.rep.DryRun = opts.DryRun
 	st, err := Diff(ctx, dst, src, DiffOptions{Ignore: opts.Ignore}, func(d Difference) error {
 		return m.take(ctx, d)
@@ -80,7 +80,7 @@ func Mirror(ctx context.Context, w *zkview.BulkWriter, src, dst Source, opts Mir
 }
 
 type mirror struct {
-	w       *zkview.BulkWriter
+	bulk    *zkview.BulkWriter
 	opts    MirrorOptions
 	dstRoot string
 	rep     MirrorReport
@@ -293,7 +293,7 @@ func (m *mirror) flush(ctx context.Context) error {
 		return nil
 	}
 	if len(ops) > 0 {
-		if err := m.w.Multi(ctx, ops); err != nil {
+		if err := m.bulk.Multi(ctx, ops); err != nil {
 			var me *zkview.MultiError
 			why := err
 			if errors.As(err, &me) && zkview.IsBadVersion(me.Err) {
@@ -304,7 +304,7 @@ func (m *mirror) flush(ctx context.Context) error {
 		m.rep.Transactions++
 	}
 	for _, a := range acls {
-		if err := m.w.SetACL(ctx, a.path, a.acl, a.version); err != nil {
+		if err := m.bulk.SetACL(ctx, a.path, a.acl, a.version); err != nil {
 			return fmt.Errorf("mirror stopped: %w (%d transactions written)", err, m.rep.Transactions)
 		}
 	}
