@@ -110,7 +110,7 @@ func (bw *BulkWriter) CheckSize(op WriteOp) error {
 func validationEnd() *jute.PathIntRequest {
 	var b [16]byte
 	rand.Read(b[:])
-	return &jute.PathIntRequest{Path: "/zkx-dry-run-" + hex.EncodeToString(b[:]), N: -2}
+	return &jute.PathIntRequest{Path: "/zkx-dry-run-" + hex.EncodeToString(b[:]), Value: -2}
 }
 
 func (bw *BulkWriter) multi(ctx context.Context, ops []WriteOp, validate bool) error {
@@ -125,7 +125,7 @@ func (bw *BulkWriter) multi(ctx context.Context, ops []WriteOp, validate bool) e
 		case OpSetData:
 			req.Ops[i] = jute.MultiOp{Type: jute.OpSetData, Rec: &jute.SetDataRequest{Path: abs, Data: op.Data, Version: op.Version}}
 		case OpDelete:
-			req.Ops[i] = jute.MultiOp{Type: jute.OpDelete, Rec: &jute.PathIntRequest{Path: abs, N: op.Version}}
+			req.Ops[i] = jute.MultiOp{Type: jute.OpDelete, Rec: &jute.PathIntRequest{Path: abs, Value: op.Version}}
 		}
 	}
 	if len(ops) == 0 {

@@ -158,7 +158,7 @@ func (w *Watcher) Add(ctx context.Context, path string, recursive bool) error {
 	if recursive {
 		mode = jute.AddWatchPersistentRecursive
 	}
-	err := w.conn.Call(ctx, jute.OpAddWatch, &jute.PathIntRequest{Path: w.target.Abs(path), N: mode}, &jute.IntResponse{})
+	err := w.conn.Call(ctx, jute.OpAddWatch, &jute.PathIntRequest{Path: w.target.Abs(path), Value: mode}, &jute.IntResponse{})
 	var se *zkwire.ServerError
 	if errors.As(err, &se) && se.Code == jute.ErrUnimplemented {
 		return fmt.Errorf("%s: %w", w.server, ErrNoPersistentWatches)
@@ -172,7 +172,7 @@ func (w *Watcher) Add(ctx context.Context, path string, recursive bool) error {
 // Remove ends the watches the Watcher holds on path (not those on nodes
 // above it, whose recursive watch still covers it).
 func (w *Watcher) Remove(ctx context.Context, path string) error {
-	err := w.conn.Call(ctx, jute.OpRemoveWatches, &jute.PathIntRequest{Path: w.target.Abs(path), N: jute.WatcherAny}, nil)
+	err := w.conn.Call(ctx, jute.OpRemoveWatches, &jute.PathIntRequest{Path: w.target.Abs(path), Value: jute.WatcherAny}, nil)
 	var se *zkwire.ServerError
 	if errors.As(err, &se) && se.Code == jute.ErrNoWatcher {
 		return nil

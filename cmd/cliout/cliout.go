@@ -140,7 +140,7 @@ func Clean(s string) string { return display.Line(s) }
 
 // WriteJSON writes v as indented JSON with a trailing newline.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(display.JSONWriter{W: w}) // bidi and zero-width characters as \u escapes
+	enc := json.NewEncoder(display.JSONWriter{Out: w}) // bidi and zero-width characters as \u escapes
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // "<9 bytes binary>" stays readable
 	return enc.Encode(v)

@@ -45,10 +45,10 @@ func JSON(b []byte) []byte {
 
 // JSONWriter writes through JSON each write: a json.Encoder's output (it
 // writes each value whole) comes out escaped as JSON escapes it.
-type JSONWriter struct{ W io.Writer }
+type JSONWriter struct{ Out io.Writer }
 
 func (j JSONWriter) Write(b []byte) (int, error) {
-	if _, err := j.W.Write(JSON(b)); err != nil {
+	if _, err := j.Out.Write(JSON(b)); err != nil {
 		return 0, err
 	}
 	return len(b), nil

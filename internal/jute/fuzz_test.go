@@ -35,7 +35,7 @@ func FuzzDecode(f *testing.F) {
 		{0xff, 0xff, 0xff, 0xff},
 		{0x7f, 0xff, 0xff, 0xff, 0, 0},
 		encode(&CreateRequest{Path: "/a", Data: []byte("x"), ACL: []ACL{{Perms: PermAll, ID: Id{"world", "anyone"}}}, Flags: 3}),
-		encode(&MultiRequest{Ops: []MultiOp{{Type: OpDelete, Rec: &PathIntRequest{Path: "/a", N: -1}}}}),
+		encode(&MultiRequest{Ops: []MultiOp{{Type: OpDelete, Rec: &PathIntRequest{Path: "/a", Value: -1}}}}),
 		encode(&SetWatches{RelativeZxid: 5, DataWatches: []string{"/a"}}),
 	} {
 		for kind := range recordKinds {

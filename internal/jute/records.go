@@ -265,12 +265,12 @@ func (r *PathWatchRequest) Decode(d *Decoder) { r.Path = d.String(); r.Watch = d
 // PathIntRequest is a path with one integer: delete and check (a version),
 // addWatch (a mode), checkWatches and removeWatches (a watcher type).
 type PathIntRequest struct {
-	Path string
-	N    int32
+	Path  string
+	Value int32
 }
 
-func (r *PathIntRequest) Encode(e *Encoder) { e.String(r.Path); e.Int(r.N) }
-func (r *PathIntRequest) Decode(d *Decoder) { r.Path = d.String(); r.N = d.Int() }
+func (r *PathIntRequest) Encode(e *Encoder) { e.String(r.Path); e.Int(r.Value) }
+func (r *PathIntRequest) Decode(d *Decoder) { r.Path = d.String(); r.Value = d.Int() }
 
 // CreateRequest creates a znode; TTL is on the wire only for createTTL.
 type CreateRequest struct {
@@ -343,11 +343,11 @@ func (r *WatcherEvent) Decode(d *Decoder) { r.Type = d.Int(); r.State = d.Int();
 
 // IntResponse carries one integer: ErrorResponse, GetAllChildrenNumberResponse.
 type IntResponse struct {
-	N int32
+	Value int32
 }
 
-func (r *IntResponse) Encode(e *Encoder) { e.Int(r.N) }
-func (r *IntResponse) Decode(d *Decoder) { r.N = d.Int() }
+func (r *IntResponse) Encode(e *Encoder) { e.Int(r.Value) }
+func (r *IntResponse) Decode(d *Decoder) { r.Value = d.Int() }
 
 // PathResponse carries one path: CreateResponse, SyncResponse.
 type PathResponse struct {

@@ -88,7 +88,7 @@ type Digest struct {
 type Reader struct {
 	name     string
 	comp     Compression
-	s        *stream
+	stream   *stream
 	closer   io.Closer
 	header   FileHeader
 	sessions []Session
@@ -129,7 +129,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	default:
 		sr.comp = Plain
 	}
-	sr.s = newStream(in)
+	sr.stream = newStream(in)
 	if err := sr.readPrelude(); err != nil {
 		return nil, err
 	}
@@ -218,14 +218,14 @@ func (r *Reader) classify(off int64, err error, what string) error {
 
 // fail reports the stream's stuck error, if any, as read while reading what.
 func (r *Reader) fail(off int64, what string) error {
-	if r.s.err == nil {
+	if r.stream.err == nil {
 		return nil
 	}
-	return r.classify(off, r.s.err, what)
+	return r.classify(off, r.stream.err, what)
 }
 
 func (r *Reader) readPrelude() error {
-	s := r.s
+	s := r.stream
 	b := s.fixed(16)
 	if b == nil {
 		return r.fail(0, "file header")
@@ -310,7 +310,7 @@ func (r *Reader) str(off int64, what string) string {
 
 // buffer reads a jute buffer; null is (nil, true).
 func (r *Reader) buffer(off int64, what string) ([]byte, bool) {
-	s := r.s
+	s := r.stream
 	n := s.int32()
 	if s.err != nil {
 		return nil, false
@@ -331,7 +331,7 @@ func (r *Reader) Next() (Node, error) {
 	if r.done {
 		return Node{}, io.EOF
 	}
-	s := r.s
+	s := r.stream
 	off := s.off
 	path := r.str(off, "path")
 	if s.err != nil {
@@ -364,7 +364,7 @@ func (r *Reader) Next() (Node, error) {
 // nodeError reports the stream's error while reading what, at off.
 func (r *Reader) nodeError(off int64, what string) error {
 	var se *strError
-	if errors.As(r.s.err, &se) {
+	if errors.As(r.stream.err, &se) {
 		return r.errorAt(se.off, ErrBadLength, fmt.Sprintf("%s: %s", what, se.Error()))
 	}
 	return r.fail(off, what)
@@ -377,7 +377,7 @@ func (r *Reader) readSeals() error {
 	if err := r.seal("the seal after the nodes"); err != nil {
 		return err
 	}
-	s := r.s
+	s := r.stream
 	if s.atEOF() {
 		if s.err != nil {
 			return r.fail(s.off, "after the seal")
@@ -411,7 +411,7 @@ func (r *Reader) readSeals() error {
 
 // seal reads a seal and compares it with the sum of everything before it.
 func (r *Reader) seal(what string) error {
-	s := r.s
+	s := r.stream
 	off := s.off
 	want := uint64(s.sum.Sum32())
 	got := uint64(s.int64())

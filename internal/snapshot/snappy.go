@@ -24,11 +24,11 @@ const maxSnappyBlock = 64 << 20
 // header, blocks each behind its compressed length (a big-endian int),
 // each a raw snappy block.
 type snappyReader struct {
-	r     io.Reader
-	block []byte // compressed
-	out   []byte // decompressed, not yet read
-	buf   []byte
-	n     int // blocks read, for messages
+	src    io.Reader
+	block  []byte // compressed
+	out    []byte // decompressed, not yet read
+	buf    []byte
+	blocks int // blocks read, for messages
 }
 
 func newSnappyReader(r io.Reader) (*snappyReader, error) {
@@ -39,42 +39,42 @@ func newSnappyReader(r io.Reader) (*snappyReader, error) {
 	if !bytes.Equal(head[:8], snappyMagic) {
 		return nil, fmt.Errorf("snappy header: magic % x", head[:8])
 	}
-	return &snappyReader{r: r}, nil
+	return &snappyReader{src: r}, nil
 }
 
 func (s *snappyReader) Read(p []byte) (int, error) {
 	for len(s.out) == 0 {
 		var lenb [4]byte
-		if _, err := io.ReadFull(s.r, lenb[:]); err != nil {
+		if _, err := io.ReadFull(s.src, lenb[:]); err != nil {
 			if err == io.EOF {
 				return 0, io.EOF
 			}
-			return 0, fmt.Errorf("snappy block %d: length: %w", s.n, errShort)
+			return 0, fmt.Errorf("snappy block %d: length: %w", s.blocks, errShort)
 		}
 		n := int32(binary.BigEndian.Uint32(lenb[:]))
 		if n < 0 || n > maxSnappyBlock {
-			return 0, fmt.Errorf("snappy block %d: compressed length %d", s.n, n)
+			return 0, fmt.Errorf("snappy block %d: compressed length %d", s.blocks, n)
 		}
 		if cap(s.block) < int(n) {
 			s.block = make([]byte, n)
 		}
 		s.block = s.block[:n]
-		if _, err := io.ReadFull(s.r, s.block); err != nil {
-			return 0, fmt.Errorf("snappy block %d: %w", s.n, errShort)
+		if _, err := io.ReadFull(s.src, s.block); err != nil {
+			return 0, fmt.Errorf("snappy block %d: %w", s.blocks, errShort)
 		}
 		size, err := snappy.DecodedLen(s.block)
 		if err != nil || size > maxSnappyBlock {
-			return 0, fmt.Errorf("snappy block %d: decoded length %d: %v", s.n, size, err)
+			return 0, fmt.Errorf("snappy block %d: decoded length %d: %v", s.blocks, size, err)
 		}
 		if cap(s.buf) < size {
 			s.buf = make([]byte, size)
 		}
 		out, err := snappy.Decode(s.buf[:size], s.block)
 		if err != nil {
-			return 0, fmt.Errorf("snappy block %d: %w", s.n, err)
+			return 0, fmt.Errorf("snappy block %d: %w", s.blocks, err)
 		}
 		s.out = out
-		s.n++
+		s.blocks++
 	}
 	k := copy(p, s.out)
 	s.out = s.out[k:]

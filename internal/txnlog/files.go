@@ -12,7 +12,7 @@ import (
 // file.
 type Files struct {
 	paths []string
-	i     int
+	next  int
 	cur   *Reader
 	skip  int64 // SkipUntil's zxid
 }
@@ -22,10 +22,10 @@ func OpenFiles(paths []string) *Files { return &Files{paths: paths} }
 
 // File is the path of the log the last entry came from.
 func (f *Files) File() string {
-	if f.i == 0 || f.i > len(f.paths) {
+	if f.next == 0 || f.next > len(f.paths) {
 		return ""
 	}
-	return f.paths[f.i-1]
+	return f.paths[f.next-1]
 }
 
 // SkipUntil passes over the entries up to and including zxid (see
@@ -37,11 +37,11 @@ func (f *Files) SkipUntil(zxid int64) { f.skip = zxid }
 func (f *Files) Next() (Entry, error) {
 	for {
 		if f.cur == nil {
-			if f.i >= len(f.paths) {
+			if f.next >= len(f.paths) {
 				return Entry{}, io.EOF
 			}
-			path := f.paths[f.i]
-			f.i++
+			path := f.paths[f.next]
+			f.next++
 			r, err := Open(path)
 			if err != nil {
 				return Entry{}, err

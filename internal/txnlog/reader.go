@@ -56,7 +56,7 @@ type Entry struct {
 // Reader reads the entries of one log file in order.
 type Reader struct {
 	name     string
-	w        *window
+	window   *window
 	closer   io.Closer
 	header   FileHeader
 	maxEntry int
@@ -69,22 +69,22 @@ type Reader struct {
 // NewReader reads a log's header from r and returns a reader of its
 // entries. name, when not empty, is put in errors.
 func NewReader(r io.Reader, name string) (*Reader, error) {
-	lr := &Reader{name: name, w: newWindow(r), maxEntry: DefaultMaxEntry}
-	if !lr.w.fill(fileHeaderSize) {
-		if lr.w.err != nil {
-			return nil, lr.ioError(lr.w.err)
+	lr := &Reader{name: name, window: newWindow(r), maxEntry: DefaultMaxEntry}
+	if !lr.window.fill(fileHeaderSize) {
+		if lr.window.err != nil {
+			return nil, lr.ioError(lr.window.err)
 		}
-		if lr.w.avail() == 0 {
+		if lr.window.avail() == 0 {
 			return nil, lr.errorAt(0, ErrEmpty, "")
 		}
-		return nil, lr.errorAt(0, ErrTruncated, fmt.Sprintf("the file header takes %d bytes, the file has %d", fileHeaderSize, lr.w.avail()))
+		return nil, lr.errorAt(0, ErrTruncated, fmt.Sprintf("the file header takes %d bytes, the file has %d", fileHeaderSize, lr.window.avail()))
 	}
-	d := jute.NewDecoder(lr.w.peek(fileHeaderSize))
+	d := jute.NewDecoder(lr.window.peek(fileHeaderSize))
 	lr.header = FileHeader{Magic: d.Int(), Version: d.Int(), DBID: d.Long()}
 	if lr.header.Magic != Magic {
-		return nil, lr.errorAt(0, ErrBadMagic, fmt.Sprintf("the file starts with %q", lr.w.peek(4)))
+		return nil, lr.errorAt(0, ErrBadMagic, fmt.Sprintf("the file starts with %q", lr.window.peek(4)))
 	}
-	lr.w.skip(fileHeaderSize)
+	lr.window.skip(fileHeaderSize)
 	return lr, nil
 }
 
@@ -119,7 +119,7 @@ func (r *Reader) Header() FileHeader { return r.header }
 func (r *Reader) SetMaxEntry(n int) { r.maxEntry = n }
 
 // Offset is the file offset of the next entry.
-func (r *Reader) Offset() int64 { return r.w.off }
+func (r *Reader) Offset() int64 { return r.window.off }
 
 func (r *Reader) errorAt(off int64, err error, detail string) *Error {
 	return &Error{File: r.name, Offset: off, Err: err, Detail: detail}
@@ -143,13 +143,13 @@ func (r *Reader) Next() (Entry, error) {
 		r.resync = false
 		if !r.findEntry() {
 			r.done = true
-			if r.w.err != nil {
-				return Entry{}, r.ioError(r.w.err)
+			if r.window.err != nil {
+				return Entry{}, r.ioError(r.window.err)
 			}
 			return Entry{}, io.EOF
 		}
 	}
-	w := r.w
+	w := r.window
 	start := w.off
 	if !w.fill(frameSize) {
 		r.done = true
@@ -208,7 +208,7 @@ func (r *Reader) Next() (Entry, error) {
 // over as a whole entry (a broken or truncated frame, the end), which Next
 // then reads and reports.
 func (r *Reader) SkipUntil(zxid int64) {
-	w := r.w
+	w := r.window
 	for !r.done && !r.resync {
 		if !w.fill(frameSize) {
 			return
@@ -232,7 +232,7 @@ func (r *Reader) SkipUntil(zxid int64) {
 // resyncAfter marks a broken frame at the window's start: the next Next
 // looks for an entry from the byte after it.
 func (r *Reader) resyncAfter() {
-	r.w.skip(1)
+	r.window.skip(1)
 	r.resync = true
 }
 
@@ -241,7 +241,7 @@ func (r *Reader) resyncAfter() {
 // and a record that decodes. False when the file (or its padding) ends
 // first.
 func (r *Reader) findEntry() bool {
-	w := r.w
+	w := r.window
 	for {
 		if !w.fill(frameSize) {
 			return false

@@ -13,7 +13,7 @@ const windowStart = 256 << 10
 // window is a sliding view of a stream: the bytes from the current file
 // offset on, read as they are needed.
 type window struct {
-	r          io.Reader
+	src        io.Reader
 	buf        []byte
 	start, end int   // unread bytes are buf[start:end]
 	off        int64 // file offset of buf[start]
@@ -21,7 +21,7 @@ type window struct {
 	err        error // a read error other than EOF
 }
 
-func newWindow(r io.Reader) *window { return &window{r: r} }
+func newWindow(r io.Reader) *window { return &window{src: r} }
 
 // avail is how many bytes are buffered.
 func (w *window) avail() int { return w.end - w.start }
@@ -45,7 +45,7 @@ func (w *window) fill(n int) bool {
 			w.start = 0
 			w.buf = buf
 		}
-		m, err := w.r.Read(w.buf[w.end:])
+		m, err := w.src.Read(w.buf[w.end:])
 		w.end += m
 		switch {
 		case errors.Is(err, io.EOF):

@@ -26,7 +26,7 @@ import (
 // trusts the session timeout it is given, never reads it.
 type checkedConn struct {
 	net.Conn
-	a        *attempt
+	attempt  *attempt
 	maxFrame int
 	wrapped  bool
 
@@ -66,7 +66,7 @@ type request struct {
 func (c *checkedConn) pingsAfter(r *request) int { return max(0, c.pingsBack-r.pingsBefore) }
 
 func newCheckedConn(below net.Conn, a *attempt, maxFrame int, wrapped bool) *checkedConn {
-	return &checkedConn{Conn: below, a: a, maxFrame: maxFrame, wrapped: wrapped,
+	return &checkedConn{Conn: below, attempt: a, maxFrame: maxFrame, wrapped: wrapped,
 		rd: bufio.NewReaderSize(below, 64<<10), askedID: -1,
 		pending: map[int32]*request{}, watched: map[string]bool{}}
 }
@@ -252,18 +252,18 @@ func (c *checkedConn) readFailed(err error, midFrame bool) error {
 	c.mu.Unlock()
 	switch {
 	case errors.As(err, &fatal):
-		c.a.giveUp(fatal)
+		c.attempt.giveUp(fatal)
 	case !session && c.wrapped:
 		// The wrap's exchange failed in a way another member may not.
-		c.a.fail(err)
+		c.attempt.fail(err)
 	case session && errors.As(err, &ne) && ne.Timeout() && (waiting != nil || pings > 0):
 		what := "its pings"
 		if waiting != nil {
 			what = opName(waiting.op) + " " + waiting.path + " nor its pings"
 		}
-		c.a.broke(fmt.Errorf("%s went silent: it answered neither %s for %v", c.a.addr, what, time.Since(c.lastSent(waiting)).Round(100*time.Millisecond)))
+		c.attempt.broke(fmt.Errorf("%s went silent: it answered neither %s for %v", c.attempt.addr, what, time.Since(c.lastSent(waiting)).Round(100*time.Millisecond)))
 	case midFrame:
-		c.a.broke(fmt.Errorf("%s closed the connection in the middle of a frame", c.a.addr))
+		c.attempt.broke(fmt.Errorf("%s closed the connection in the middle of a frame", c.attempt.addr))
 	}
 	return err
 }
@@ -288,7 +288,7 @@ func (c *checkedConn) checkAnswer(body []byte) error {
 	c.session = true
 	c.timeout = time.Duration(resp.timeout) * time.Millisecond
 	c.mu.Unlock()
-	c.a.answer()
+	c.attempt.answer()
 	return nil
 }
 
@@ -332,7 +332,7 @@ func (c *checkedConn) checkFrame(body []byte) error {
 		delete(c.pending, h.Xid)
 		r.answered = true
 		if h.Err == jute.ErrSessionClosedRequireSASL {
-			c.a.giveUp(&FatalError{Err: &SASLRequiredError{Member: c.a.addr, Authenticated: c.wrapped}})
+			c.attempt.giveUp(&FatalError{Err: &SASLRequiredError{Member: c.attempt.addr, Authenticated: c.wrapped}})
 		}
 		if h.Err == jute.ErrOK {
 			bad = checkReplyBody(r.op, body[d.Offset():], frame)
@@ -364,10 +364,10 @@ func (c *checkedConn) watchedPath(path string) bool {
 // stall closes a connection whose server keeps it alive but left r
 // unanswered for a session timeout.
 func (c *checkedConn) stall(r *request) error {
-	err := &ProtocolError{Member: c.a.addr, Kind: Stalled, Reason: fmt.Sprintf(
+	err := &ProtocolError{Member: c.attempt.addr, Kind: Stalled, Reason: fmt.Sprintf(
 		"%s has waited %v for an answer while the server answered %s sent after it (ZooKeeper answers a session's requests in order)",
 		describe(r), time.Since(r.at).Round(100*time.Millisecond), plural(c.pingsAfter(r), "ping"))}
-	c.a.giveUp(&FatalError{Err: err})
+	c.attempt.giveUp(&FatalError{Err: err})
 	c.Conn.Close()
 	return err
 }
@@ -380,11 +380,11 @@ func (c *checkedConn) violation(session bool, reason string) error {
 	if session {
 		kind = BadReply
 	}
-	err := &ProtocolError{Member: c.a.addr, Kind: kind, Reason: reason}
+	err := &ProtocolError{Member: c.attempt.addr, Kind: kind, Reason: reason}
 	if session {
-		c.a.giveUp(&FatalError{Err: err})
+		c.attempt.giveUp(&FatalError{Err: err})
 	} else {
-		c.a.fail(err)
+		c.attempt.fail(err)
 	}
 	c.Conn.Close()
 	return err
@@ -399,10 +399,10 @@ func (c *checkedConn) unanswered() string {
 	case r == nil:
 		return ""
 	case c.pingsAfter(r) > 0:
-		return fmt.Sprintf("%s has not answered %s in %v, though it answered %s sent after it", c.a.addr, describe(r),
+		return fmt.Sprintf("%s has not answered %s in %v, though it answered %s sent after it", c.attempt.addr, describe(r),
 			time.Since(r.at).Round(100*time.Millisecond), plural(c.pingsAfter(r), "ping"))
 	}
-	return fmt.Sprintf("%s has not answered %s in %v", c.a.addr, describe(r), time.Since(r.at).Round(100*time.Millisecond))
+	return fmt.Sprintf("%s has not answered %s in %v", c.attempt.addr, describe(r), time.Since(r.at).Round(100*time.Millisecond))
 }
 
 func describe(r *request) string {

@@ -16,18 +16,18 @@ import (
 // scriptConn is a peer whose bytes are given in advance: reads return
 // them, then EOF; writes are kept.
 type scriptConn struct {
-	r       *bytes.Reader
+	input   *bytes.Reader
 	written bytes.Buffer
 	closed  bool
 }
 
-func newScript(stream []byte) *scriptConn { return &scriptConn{r: bytes.NewReader(stream)} }
+func newScript(stream []byte) *scriptConn { return &scriptConn{input: bytes.NewReader(stream)} }
 
 func (s *scriptConn) Read(b []byte) (int, error) {
 	if s.closed {
 		return 0, net.ErrClosed
 	}
-	return s.r.Read(b)
+	return s.input.Read(b)
 }
 func (s *scriptConn) Write(b []byte) (int, error)      { return s.written.Write(b) }
 func (s *scriptConn) Close() error                     { s.closed = true; return nil }
@@ -81,7 +81,7 @@ var connectRequest = frameOf(func(e *jute.Encoder) {
 // It returns what the client read and the error that ended the reading.
 func session(t *testing.T, w *Watch, stream []byte, reqs ...[]byte) ([]byte, error) {
 	t.Helper()
-	a := &attempt{addr: "127.0.0.1:2181", w: w}
+	a := &attempt{addr: "127.0.0.1:2181", watch: w}
 	c := newCheckedConn(newScript(stream), a, 1<<20, false)
 	if _, err := c.Write(connectRequest); err != nil {
 		t.Fatal(err)
@@ -237,7 +237,7 @@ func TestCheckedConnWatches(t *testing.T) {
 		requestOf(1, jute.OpGetChildren2, &jute.PathWatchRequest{Path: "/kids", Watch: true}),
 		requestOf(2, jute.OpExists, &jute.PathWatchRequest{Path: "/later", Watch: true}),
 		requestOf(3, jute.OpSetWatches, &jute.SetWatches{DataWatches: []string{"/re"}}),
-		requestOf(4, jute.OpAddWatch, &jute.PathIntRequest{Path: "/tree", N: jute.AddWatchPersistentRecursive}))
+		requestOf(4, jute.OpAddWatch, &jute.PathIntRequest{Path: "/tree", Value: jute.AddWatchPersistentRecursive}))
 	if err != io.EOF && err != nil {
 		t.Fatalf("watched notifications refused: %v", err)
 	}
@@ -247,7 +247,7 @@ func TestCheckedConnWatches(t *testing.T) {
 // pings sent after it are answered ends the connection, named.
 func TestCheckedConnStall(t *testing.T) {
 	w := NewWatch([]string{"127.0.0.1:2181"}, Options{})
-	a := &attempt{addr: "127.0.0.1:2181", w: w}
+	a := &attempt{addr: "127.0.0.1:2181", watch: w}
 	s := newScript(join(connectAnswer(1000, 1), rawReply(-2, 0, nil)))
 	c := newCheckedConn(s, a, 1<<20, false)
 	c.Write(connectRequest)

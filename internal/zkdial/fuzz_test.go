@@ -110,7 +110,7 @@ func runGoZookeeperOver(t *testing.T, stream []byte) {
 			return nil, errors.New("the fuzzed server takes one connection")
 		}
 		dialed = true
-		a := &attempt{addr: addr, w: w}
+		a := &attempt{addr: addr, watch: w}
 		c := newCheckedConn(newGuardConn(newScript(bytes.Clone(stream)), a, false), a, DefaultMaxFrame, false)
 		return &endConn{Conn: c, ended: ended}, nil
 	}

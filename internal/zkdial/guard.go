@@ -23,7 +23,7 @@ import (
 // guard steps aside.
 type guardConn struct {
 	net.Conn
-	a        *attempt
+	attempt  *attempt
 	isTLS    bool
 	answerBy time.Time
 
@@ -36,7 +36,7 @@ type guardConn struct {
 }
 
 func newGuardConn(c net.Conn, a *attempt, isTLS bool) *guardConn {
-	g := &guardConn{Conn: c, a: a, isTLS: isTLS, answerBy: time.Now().Add(answerTimeout)}
+	g := &guardConn{Conn: c, attempt: a, isTLS: isTLS, answerBy: time.Now().Add(answerTimeout)}
 	c.SetReadDeadline(g.answerBy)
 	return g
 }
@@ -59,7 +59,7 @@ func (c *guardConn) Read(b []byte) (int, error) {
 		c.headN += k
 		if reason := c.judge(b[:n]); reason != nil {
 			c.err = reason
-			c.a.fail(reason)
+			c.attempt.fail(reason)
 			c.Conn.Close()
 			return 0, reason
 		}
@@ -96,7 +96,7 @@ func (c *guardConn) judge(got []byte) error {
 }
 
 func (c *guardConn) notZooKeeper(reason string) *ProtocolError {
-	return &ProtocolError{Member: c.a.addr, Kind: NotZooKeeper, Reason: reason}
+	return &ProtocolError{Member: c.attempt.addr, Kind: NotZooKeeper, Reason: reason}
 }
 
 // explain names a read that ended before the answer's length was read.
@@ -105,20 +105,20 @@ func (c *guardConn) explain(err error) {
 	switch {
 	case errors.As(err, &ne) && ne.Timeout() && !time.Now().Before(c.answerBy):
 		c.err = c.notZooKeeper(fmt.Sprintf("no answer to the session request within %v: a ZooKeeper server answers at once (is this its client port? a stopped or hung process?)", answerTimeout))
-		c.a.fail(c.err)
+		c.attempt.fail(c.err)
 	case c.headN > 0 && (errors.Is(err, io.EOF) || isReset(err)):
 		c.err = c.notZooKeeper(fmt.Sprintf("it sent %s and closed the connection", quote(c.head[:c.headN], 4)))
-		c.a.fail(c.err)
-	case (errors.Is(err, io.EOF) || isReset(err)) && !c.isTLS && speaksTLS(c.a.addr):
-		c.a.fail(errors.New("it speaks TLS on this port: the port requires TLS (give --tls-ca, and --tls-cert/--tls-key if it wants a client certificate)"))
+		c.attempt.fail(c.err)
+	case (errors.Is(err, io.EOF) || isReset(err)) && !c.isTLS && speaksTLS(c.attempt.addr):
+		c.attempt.fail(errors.New("it speaks TLS on this port: the port requires TLS (give --tls-ca, and --tls-cert/--tls-key if it wants a client certificate)"))
 	case errors.Is(err, io.EOF) || isReset(err):
-		c.a.failSoft(errors.New("it closed the connection without answering the session request (not serving: out of its quorum? at its maxClientCnxns for this address?)"))
+		c.attempt.failSoft(errors.New("it closed the connection without answering the session request (not serving: out of its quorum? at its maxClientCnxns for this address?)"))
 	case isTLSAlert(err):
 		// TLS 1.3 refuses a client certificate after the handshake,
 		// on the first read.
 		var te *zktls.Error
-		if errors.As(zktls.Explain(err, c.a.addr, ""), &te) {
-			c.a.fail(errors.New(te.Reason))
+		if errors.As(zktls.Explain(err, c.attempt.addr, ""), &te) {
+			c.attempt.fail(errors.New(te.Reason))
 		}
 	}
 	if c.err != nil {

@@ -68,7 +68,7 @@ func checkReplyBody(op int32, body []byte, frame int) string {
 	if !ok || b.check == nil {
 		return "" // nothing is read of it
 	}
-	r := &bodyReader{d: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte %s reply", frame, b.name)}
+	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte %s reply", frame, b.name)}
 	b.check(r)
 	return r.bad
 }
@@ -79,9 +79,9 @@ const statSize = 6*8 + 5*4
 // bodyReader checks a record field by field, with the first problem in
 // words.
 type bodyReader struct {
-	d    *jute.Decoder
-	what string // "a 20-byte getChildren2 reply"
-	bad  string
+	decoder *jute.Decoder
+	what    string // "a 20-byte getChildren2 reply"
+	bad     string
 }
 
 func (r *bodyReader) fail(format string, args ...any) {
@@ -95,8 +95,8 @@ func (r *bodyReader) need(n int, field string) bool {
 	if r.bad != "" {
 		return false
 	}
-	if r.d.Remaining() < n {
-		r.fail("%s cut off at byte %d", field, r.d.Offset()+r.d.Remaining())
+	if r.decoder.Remaining() < n {
+		r.fail("%s cut off at byte %d", field, r.decoder.Offset()+r.decoder.Remaining())
 		return false
 	}
 	return true
@@ -106,12 +106,12 @@ func (r *bodyReader) int32(field string) int32 {
 	if !r.need(4, field) {
 		return 0
 	}
-	return r.d.Int()
+	return r.decoder.Int()
 }
 
 func (r *bodyReader) skip(n int, field string) {
 	if r.need(n, field) {
-		r.d.Skip(n)
+		r.decoder.Skip(n)
 	}
 }
 
@@ -127,8 +127,8 @@ func (r *bodyReader) length(kind, field string, unit int, nullOK bool) int {
 		return 0
 	case n < 0:
 		r.fail("%s length %d (%s)", kind, n, field)
-	case int64(n)*int64(unit) > int64(r.d.Remaining()):
-		r.fail("%s length %d (%s) with %d bytes left", kind, n, field, r.d.Remaining())
+	case int64(n)*int64(unit) > int64(r.decoder.Remaining()):
+		r.fail("%s length %d (%s) with %d bytes left", kind, n, field, r.decoder.Remaining())
 	default:
 		return int(n)
 	}
@@ -175,7 +175,7 @@ func (r *bodyReader) whoAmI() {
 func (r *bodyReader) multi() {
 	for r.bad == "" {
 		typ := r.int32("multi header")
-		done := r.need(1, "multi header") && r.d.Bool()
+		done := r.need(1, "multi header") && r.decoder.Bool()
 		r.int32("multi header")
 		if r.bad != "" || done {
 			return
@@ -206,14 +206,14 @@ func (r *bodyReader) multi() {
 // ZooKeeper sends a node event (created, deleted, data or children
 // changed) with the state SyncConnected and the node's path.
 func checkNotification(body []byte, frame int) (path, bad string) {
-	r := &bodyReader{d: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte notification", frame)}
+	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte notification", frame)}
 	typ := r.int32("event type")
 	state := r.int32("state")
 	n := r.length("string", "path", 1, false)
 	if r.bad != "" {
 		return "", r.bad
 	}
-	path = string(body[r.d.Offset() : r.d.Offset()+n])
+	path = string(body[r.decoder.Offset() : r.decoder.Offset()+n])
 	switch {
 	case typ < jute.EventNodeCreated || typ > jute.EventNodeChildrenChanged:
 		// go-zookeeper would pass a session event (-1) on as the
@@ -244,13 +244,13 @@ const (
 // checkConnectResponse says what is wrong with an answer to a session
 // request that asked for session askedID (0: a new one).
 func checkConnectResponse(body []byte, askedID int64) (connectResponse, string) {
-	r := &bodyReader{d: jute.NewDecoder(body), what: fmt.Sprintf("its %d-byte answer to the session request", len(body))}
+	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("its %d-byte answer to the session request", len(body))}
 	version := r.int32("protocol version")
 	var resp connectResponse
 	resp.timeout = r.int32("session timeout")
 	r.need(8, "session id")
 	if r.bad == "" {
-		resp.sessionID = r.d.Long()
+		resp.sessionID = r.decoder.Long()
 	}
 	passwd := r.length("buffer", "password", 1, true)
 	r.skip(passwd, "password")
@@ -261,8 +261,8 @@ func checkConnectResponse(body []byte, askedID int64) (connectResponse, string) 
 		return resp, fmt.Sprintf("protocol version %d (ZooKeeper's is 0) in %s", version, r.what)
 	case passwd > maxPasswd:
 		return resp, fmt.Sprintf("a %d-byte session password (ZooKeeper's are 16) in %s", passwd, r.what)
-	case r.d.Remaining() > 1:
-		return resp, fmt.Sprintf("%d bytes after the password in %s", r.d.Remaining(), r.what)
+	case r.decoder.Remaining() > 1:
+		return resp, fmt.Sprintf("%d bytes after the password in %s", r.decoder.Remaining(), r.what)
 	case resp.sessionID == 0 && askedID == 0:
 		// ZooKeeper answers session 0 to a session that expired, never to
 		// a request for a new one.

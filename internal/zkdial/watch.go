@@ -151,7 +151,7 @@ func (w *Watch) Dialer() zk.Dialer {
 	return func(network, addr string, timeout time.Duration) (net.Conn, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), max(timeout, time.Second)+5*time.Second)
 		defer cancel()
-		a := &attempt{addr: addr, w: w}
+		a := &attempt{addr: addr, watch: w}
 		w.setPhase(addr, "opening a connection")
 		conn, err := w.opts.dial(ctx, addr, timeout, a)
 		if err != nil {
@@ -250,8 +250,8 @@ func dialFailure(err error) error {
 // there is one (a connection dialed with Options.Dial alone has none: its
 // errors are what its reads return).
 type attempt struct {
-	addr string
-	w    *Watch
+	addr  string
+	watch *Watch
 
 	mu     sync.Mutex
 	failed bool
@@ -265,25 +265,25 @@ func (a *attempt) record(err error, soft bool) {
 	first := !a.failed
 	a.failed = true
 	a.mu.Unlock()
-	if first && a.w != nil {
-		a.w.record(a.addr, err, soft)
+	if first && a.watch != nil {
+		a.watch.record(a.addr, err, soft)
 	}
 }
 
 func (a *attempt) answer() {
-	if a.w != nil {
-		a.w.answer(a.addr)
+	if a.watch != nil {
+		a.watch.answer(a.addr)
 	}
 }
 
 func (a *attempt) giveUp(err error) {
-	if a.w != nil {
-		a.w.giveUp(err)
+	if a.watch != nil {
+		a.watch.giveUp(err)
 	}
 }
 
 func (a *attempt) broke(err error) {
-	if a.w != nil {
-		a.w.noteBroken(err)
+	if a.watch != nil {
+		a.watch.noteBroken(err)
 	}
 }

@@ -38,7 +38,7 @@ type conformanceCase struct {
 // env is what a case works with: its own base path, named clients, and the
 // transcript being recorded.
 type env struct {
-	t        *testing.T
+	test     *testing.T
 	addr     string
 	base     string
 	clients  map[string]*wireclient.Conn
@@ -48,7 +48,7 @@ type env struct {
 }
 
 func newEnv(t *testing.T, addr, base string) *env {
-	return &env{t: t, addr: addr, base: base, clients: map[string]*wireclient.Conn{}, sessions: map[int64]string{}, start: time.Now()}
+	return &env{test: t, addr: addr, base: base, clients: map[string]*wireclient.Conn{}, sessions: map[int64]string{}, start: time.Now()}
 }
 
 // client returns the named client, dialing it on first use.
@@ -58,9 +58,9 @@ func (e *env) client(name string) *wireclient.Conn {
 	}
 	c, err := wireclient.Dial(e.addr, conformanceTimeout)
 	if err != nil {
-		e.t.Fatalf("dial %s: %v", name, err)
+		e.test.Fatalf("dial %s: %v", name, err)
 	}
-	e.t.Cleanup(func() { c.Close() })
+	e.test.Cleanup(func() { c.Close() })
 	e.clients[name] = c
 	e.sessions[c.SessionID] = name
 	return c
@@ -68,7 +68,7 @@ func (e *env) client(name string) *wireclient.Conn {
 
 // adopt names a connection the case made itself (a re-attach).
 func (e *env) adopt(name string, c *wireclient.Conn) {
-	e.t.Cleanup(func() { c.Close() })
+	e.test.Cleanup(func() { c.Close() })
 	e.clients[name] = c
 	if c.SessionID != 0 {
 		if _, known := e.sessions[c.SessionID]; !known {
@@ -117,7 +117,7 @@ func (e *env) record(client, label string, op int32, h jute.ReplyHeader, resp ju
 func (e *env) must(label, client string, op int32, req jute.Record) jute.Record {
 	h, resp := e.do(label, client, op, req)
 	if h.Err != jute.ErrOK {
-		e.t.Fatalf("%s: %s failed: %s", client, label, jute.ErrName(h.Err))
+		e.test.Fatalf("%s: %s failed: %s", client, label, jute.ErrName(h.Err))
 	}
 	return resp
 }
@@ -242,7 +242,7 @@ func (e *env) checkTime(ms int64) {
 	}
 	t := time.UnixMilli(ms)
 	if t.Before(e.start.Add(-time.Hour)) || t.After(time.Now().Add(time.Minute)) {
-		e.t.Errorf("implausible node time %v (case started %v)", t, e.start)
+		e.test.Errorf("implausible node time %v (case started %v)", t, e.start)
 	}
 }
 
@@ -283,7 +283,7 @@ func (e *env) describe(r jute.Record) string {
 	case *jute.GetACLResponse:
 		return e.acl(r.ACL) + " " + e.stat(r.Stat)
 	case *jute.IntResponse:
-		return strconv.Itoa(int(r.N))
+		return strconv.Itoa(int(r.Value))
 	case *jute.WhoAmIResponse:
 		parts := make([]string, len(r.ClientInfo))
 		for i, ci := range r.ClientInfo {

@@ -29,7 +29,7 @@ func sessionCases() []conformanceCase {
 			e.mkBase("a")
 			c, err := wireclient.Dial(e.addr, 200*time.Millisecond)
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.adopt("short", c)
 			e.logf("short: negotiated timeout %v", c.Timeout)
@@ -39,7 +39,7 @@ func sessionCases() []conformanceCase {
 			e.events("w", 1)
 			again, err := wireclient.Reattach(e.addr, 200*time.Millisecond, c.SessionID, c.Passwd)
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.logf("short: re-attach after expiry: session %s, timeout %v", e.session(again.SessionID), again.Timeout)
 		}},
@@ -50,12 +50,12 @@ func sessionCases() []conformanceCase {
 			c.Drop()
 			wrong, err := wireclient.Reattach(e.addr, conformanceTimeout, c.SessionID, bytes.Repeat([]byte{7}, 16))
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.logf("r: re-attach with a wrong password: session %s", e.session(wrong.SessionID))
 			back, err := wireclient.Reattach(e.addr, conformanceTimeout, c.SessionID, c.Passwd)
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.adopt("r2", back)
 			e.logf("r: re-attach with the password: session %s", e.session(back.SessionID))
@@ -67,13 +67,13 @@ func sessionCases() []conformanceCase {
 			e.do("exists /zookeeper", "live", jute.OpExists, watchReq("/zookeeper", false))
 			thief, err := wireclient.Reattach(e.addr, conformanceTimeout, live.SessionID, bytes.Repeat([]byte{9}, 16))
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.logf("thief: wrong password → session %s", e.session(thief.SessionID))
 			e.logf("live: connection closed by the attempt: %v", waitClosed(live))
 			back, err := wireclient.Reattach(e.addr, conformanceTimeout, live.SessionID, live.Passwd)
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.adopt("back", back)
 			e.logf("back: re-attach with the password → session %s", e.session(back.SessionID))
@@ -101,7 +101,7 @@ func sessionCases() []conformanceCase {
 			e.do("create missing", "a", jute.OpCreate, create(e.P("missing"), "", jute.ModePersistent))
 			back, err := wireclient.Reattach(e.addr, conformanceTimeout, c.SessionID, c.Passwd)
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.adopt("w2", back)
 			h, err := back.CallXid(jute.XidSetWatches, jute.OpSetWatches, &jute.SetWatches{
@@ -111,7 +111,7 @@ func sessionCases() []conformanceCase {
 				ChildWatches: []string{e.P("kids")},
 			}, nil)
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.logf("w2: setWatches → xid %d %s", h.Xid, jute.ErrName(h.Err))
 			e.events("w2", 4)
@@ -123,7 +123,7 @@ func sessionCases() []conformanceCase {
 				PersistentWatches: []string{e.P("same")}, PersistentRecursiveWatches: []string{e.P("kids")},
 			}, nil)
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			e.logf("w2: setWatches2 → %s", jute.ErrName(h.Err))
 			e.do("set same again", "a", jute.OpSetData, setData(e.P("same"), "2", -1))
@@ -135,7 +135,7 @@ func sessionCases() []conformanceCase {
 			for _, ask := range []time.Duration{time.Millisecond, 5 * time.Second, 10 * time.Minute} {
 				c, err := wireclient.Dial(e.addr, ask)
 				if err != nil {
-					e.t.Fatal(err)
+					e.test.Fatal(err)
 				}
 				e.logf("asked %v, granted %v", ask, c.Timeout)
 				c.Close()
@@ -230,7 +230,7 @@ func miscCases() []conformanceCase {
 func fourLetter(e *env, cmd string) string {
 	out, err := zktest.FourLetter(e.addr, cmd, conformanceTimeout)
 	if err != nil {
-		e.t.Fatalf("%s: %v", cmd, err)
+		e.test.Fatalf("%s: %v", cmd, err)
 	}
 	return out
 }

@@ -45,7 +45,7 @@ func pathReq(p string) *jute.PathRequest { return &jute.PathRequest{Path: p} }
 func watchReq(p string, w bool) *jute.PathWatchRequest {
 	return &jute.PathWatchRequest{Path: p, Watch: w}
 }
-func pathInt(p string, n int32) *jute.PathIntRequest { return &jute.PathIntRequest{Path: p, N: n} }
+func pathInt(p string, n int32) *jute.PathIntRequest { return &jute.PathIntRequest{Path: p, Value: n} }
 func setData(p, data string, version int32) *jute.SetDataRequest {
 	return &jute.SetDataRequest{Path: p, Data: []byte(data), Version: version}
 }
@@ -401,11 +401,11 @@ func watchCases() []conformanceCase {
 			e.do("set", "a", jute.OpSetData, setData(e.P("n"), "1", -1))
 			f, err := w.CallRaw(99, jute.OpGetData, watchReq(e.P("n"), false))
 			if err != nil {
-				e.t.Fatal(err)
+				e.test.Fatal(err)
 			}
 			evs := w.EventFrames()
 			if len(evs) != 1 || evs[0].Seq >= f.Seq {
-				e.t.Errorf("watch event did not precede the read reply: events %v, reply seq %d", evs, f.Seq)
+				e.test.Errorf("watch event did not precede the read reply: events %v, reply seq %d", evs, f.Seq)
 			}
 			e.logf("w: event before read reply: %v", len(evs) == 1 && evs[0].Seq < f.Seq)
 		}},

@@ -27,12 +27,12 @@ const handshakeTimeout = 10 * time.Second
 // conn is one client connection. Its reader goroutine decodes and applies
 // requests in order; its writer goroutine drains the outbox.
 type conn struct {
-	s      *Server
+	server *Server
 	nc     net.Conn
 	remote string // "/ip:port", as ZooKeeper prints it
 	ip     string // Java's host address form, the id of the ip scheme
 
-	// Guarded by s.mu.
+	// Guarded by server.mu.
 	sess     *session
 	auth     []jute.Id
 	detached bool
@@ -48,7 +48,7 @@ type conn struct {
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
-	c := &conn{s: s, nc: nc, done: make(chan struct{}), established: time.Now()}
+	c := &conn{server: s, nc: nc, done: make(chan struct{}), established: time.Now()}
 	c.out.wake = make(chan struct{}, 1)
 	c.remote = "/" + nc.RemoteAddr().String()
 	if tcp, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
@@ -114,20 +114,20 @@ func (c *conn) readLoop() {
 		}
 		n := int32(binary.BigEndian.Uint32(head[:]))
 		if n < 0 || n > jute.MaxPacket {
-			c.s.cfg.Logger.Warn("closing connection: bad packet length", "remote", c.remote, "len", n)
+			c.server.cfg.Logger.Warn("closing connection: bad packet length", "remote", c.remote, "len", n)
 			return
 		}
 		buf := make([]byte, n)
 		if _, err := io.ReadFull(br, buf); err != nil {
 			return
 		}
-		c.s.pause.wait(c.done)
+		c.server.pause.wait(c.done)
 		select {
 		case <-c.done:
 			return
 		default:
 		}
-		c.s.stats.addReceived()
+		c.server.stats.addReceived()
 		c.stats.received.Add(1)
 		if !established {
 			if !c.handshake(buf) {
@@ -155,7 +155,7 @@ func (c *conn) writeLoop() {
 			return
 		}
 		for _, f := range c.out.drain() {
-			c.s.pause.wait(c.done)
+			c.server.pause.wait(c.done)
 			if wait := time.Until(f.notBefore); wait > 0 {
 				t := time.NewTimer(wait)
 				select {
@@ -170,11 +170,11 @@ func (c *conn) writeLoop() {
 				return
 			}
 			c.nc.SetWriteDeadline(time.Now().Add(writeTimeout))
-			if _, err := bw.Write(f.b); err != nil {
+			if _, err := bw.Write(f.data); err != nil {
 				return
 			}
 			c.stats.sent.Add(1)
-			c.s.stats.addSent()
+			c.server.stats.addSent()
 		}
 		if err := bw.Flush(); err != nil {
 			return
@@ -183,12 +183,12 @@ func (c *conn) writeLoop() {
 }
 
 // push queues one frame for the writer.
-func (c *conn) push(b []byte) { c.out.push(frame{b: b, notBefore: c.s.faults.replyTime(c)}, c) }
+func (c *conn) push(b []byte) { c.out.push(frame{data: b, notBefore: c.server.faults.replyTime(c)}, c) }
 
 // closeAfterFlush queues the end of the connection behind what is queued.
 func (c *conn) closeAfterFlush() {
 	c.closing.Store(true)
-	c.out.push(frame{closeAfter: true, notBefore: c.s.faults.replyTime(c)}, c)
+	c.out.push(frame{closeAfter: true, notBefore: c.server.faults.replyTime(c)}, c)
 }
 
 // sendEvent queues a watch notification; the caller holds s.mu.
@@ -209,9 +209,9 @@ func (c *conn) shutdown() {
 // close ends the connection and forgets it; the caller must not hold s.mu.
 func (c *conn) close() {
 	c.shutdown()
-	c.s.mu.Lock()
+	c.server.mu.Lock()
 	c.detachLocked()
-	c.s.mu.Unlock()
+	c.server.mu.Unlock()
 }
 
 // closeLocked is close for a caller that holds s.mu.
@@ -227,8 +227,8 @@ func (c *conn) detachLocked() {
 		return
 	}
 	c.detached = true
-	delete(c.s.conns, c)
-	c.s.watches.removeConn(c)
+	delete(c.server.conns, c)
+	c.server.watches.removeConn(c)
 	if c.sess != nil && c.sess.conn == c {
 		c.sess.conn = nil
 	}
@@ -240,10 +240,10 @@ func (c *conn) handshake(buf []byte) bool {
 	d := jute.NewDecoder(buf)
 	req.Decode(d)
 	if d.Err() != nil {
-		c.s.cfg.Logger.Warn("closing connection: malformed connect request", "remote", c.remote, "err", d.Err())
+		c.server.cfg.Logger.Warn("closing connection: malformed connect request", "remote", c.remote, "err", d.Err())
 		return false
 	}
-	s := c.s
+	s := c.server
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -296,7 +296,7 @@ func connectFrame(r *jute.ConnectResponse) []byte {
 
 // handle applies one request of an established session.
 func (c *conn) handle(buf []byte) bool {
-	s := c.s
+	s := c.server
 	d := jute.NewDecoder(buf)
 	var hdr jute.RequestHeader
 	hdr.Decode(d)
@@ -362,7 +362,7 @@ func (c *conn) handle(buf []byte) bool {
 func (c *conn) addAuth(hdr jute.RequestHeader, d *jute.Decoder) bool {
 	var req jute.AuthPacket
 	req.Decode(d)
-	s := c.s
+	s := c.server
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var id jute.Id
@@ -397,7 +397,7 @@ func (c *conn) addIDLocked(id jute.Id) {
 
 // frame is one queued write.
 type frame struct {
-	b          []byte
+	data       []byte
 	notBefore  time.Time
 	closeAfter bool
 }
@@ -406,20 +406,20 @@ type frame struct {
 // hold the server lock; a client that lets maxQueuedBytes pile up is
 // disconnected instead.
 type outbox struct {
-	mu    sync.Mutex
-	q     []frame
-	bytes int
-	wake  chan struct{}
+	mu     sync.Mutex
+	frames []frame
+	bytes  int
+	wake   chan struct{}
 }
 
 func (o *outbox) push(f frame, c *conn) {
 	o.mu.Lock()
-	o.q = append(o.q, f)
-	o.bytes += len(f.b)
+	o.frames = append(o.frames, f)
+	o.bytes += len(f.data)
 	over := o.bytes > maxQueuedBytes
 	o.mu.Unlock()
 	if over {
-		c.s.cfg.Logger.Warn("closing connection: client is not reading", "remote", c.remote)
+		c.server.cfg.Logger.Warn("closing connection: client is not reading", "remote", c.remote)
 		c.shutdown()
 		return
 	}
@@ -432,8 +432,8 @@ func (o *outbox) push(f frame, c *conn) {
 func (o *outbox) drain() []frame {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	q := o.q
-	o.q = nil
+	q := o.frames
+	o.frames = nil
 	o.bytes = 0
 	return q
 }
@@ -441,5 +441,5 @@ func (o *outbox) drain() []frame {
 func (o *outbox) queued() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return len(o.q)
+	return len(o.frames)
 }

@@ -35,7 +35,7 @@ func fourLetterWord(head [4]byte) (string, bool) {
 
 // fourLetter answers a four-letter word and closes the connection.
 func (c *conn) fourLetter(cmd string) {
-	s := c.s
+	s := c.server
 	s.pause.wait(c.done)
 	var out string
 	if !s.cfg.fourLetterAllowed(cmd) {
@@ -152,13 +152,13 @@ func (c *conn) describe(brief bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, " %s[%s](queued=%d,recved=%d,sent=%d", c.remote, interest, c.out.queued(),
 		c.stats.received.Load(), c.stats.sent.Load())
-	c.s.mu.Lock()
+	c.server.mu.Lock()
 	sess := c.sess
 	var timeout time.Duration
 	if sess != nil {
 		timeout = sess.timeout
 	}
-	c.s.mu.Unlock()
+	c.server.mu.Unlock()
 	if !brief && sess != nil {
 		avg := int64(0)
 		if n := c.stats.countLat.Load(); n > 0 {

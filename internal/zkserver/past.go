@@ -31,7 +31,7 @@ type PastNode struct {
 }
 
 // Past changes a read-only server's state.
-type Past struct{ s *Server }
+type Past struct{ server *Server }
 
 // ErrNotReadOnly is Past's answer on a server without Config.ReadOnly:
 // it must not change what live clients rely on.
@@ -42,7 +42,7 @@ func (s *Server) Past() (*Past, error) {
 	if !s.cfg.ReadOnly {
 		return nil, ErrNotReadOnly
 	}
-	return &Past{s: s}, nil
+	return &Past{server: s}, nil
 }
 
 // Load replaces the whole tree with the nodes next yields, parents before
@@ -52,7 +52,7 @@ func (s *Server) Past() (*Past, error) {
 // it changed. The tree is built before the server's lock is taken: clients
 // read the old state until the new one is whole.
 func (p *Past) Load(next func(yield func(path string, n PastNode) bool), about int, sessions map[int64]time.Duration, zxid int64) error {
-	s := p.s
+	s := p.server
 	t := &tree{
 		nodes:      make(map[string]*node, max(about, 0)),
 		ephemerals: map[int64]map[string]struct{}{},
@@ -198,9 +198,9 @@ func (s *Server) notifyReloadLocked(old *tree) {
 
 // Node returns the node at path.
 func (p *Past) Node(path string) (PastNode, int, bool) {
-	p.s.mu.Lock()
-	defer p.s.mu.Unlock()
-	n := p.s.tree.get(path)
+	p.server.mu.Lock()
+	defer p.server.mu.Unlock()
+	n := p.server.tree.get(path)
 	if n == nil {
 		return PastNode{}, 0, false
 	}
@@ -209,9 +209,9 @@ func (p *Past) Node(path string) (PastNode, int, bool) {
 
 // Children returns the names of path's children, sorted.
 func (p *Past) Children(path string) []string {
-	p.s.mu.Lock()
-	defer p.s.mu.Unlock()
-	n := p.s.tree.get(path)
+	p.server.mu.Lock()
+	defer p.server.mu.Unlock()
+	n := p.server.tree.get(path)
 	if n == nil {
 		return nil
 	}
@@ -220,15 +220,15 @@ func (p *Past) Children(path string) []string {
 
 // Ephemerals returns the paths of a session's ephemeral nodes, sorted.
 func (p *Past) Ephemerals(session int64) []string {
-	p.s.mu.Lock()
-	defer p.s.mu.Unlock()
-	return sortedKeys(p.s.tree.ephemerals[session])
+	p.server.mu.Lock()
+	defer p.server.mu.Unlock()
+	return sortedKeys(p.server.tree.ephemerals[session])
 }
 
 // Create adds a node under its existing parent: the node's watchers and
 // the parent's child watchers hear of it.
 func (p *Past) Create(path string, pn PastNode) error {
-	s := p.s
+	s := p.server
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.tree.attach(path, pn); err != nil {
@@ -246,7 +246,7 @@ func (p *Past) Create(path string, pn PastNode) error {
 // setData's would. A parent's stat moved by its child's create or delete
 // changes nothing a watcher hears.
 func (p *Past) Update(path string, pn PastNode) error {
-	s := p.s
+	s := p.server
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := s.tree.get(path)
@@ -273,7 +273,7 @@ func (p *Past) Update(path string, pn PastNode) error {
 // Delete removes a childless node: its watchers and the parent's child
 // watchers hear of it.
 func (p *Past) Delete(path string) error {
-	s := p.s
+	s := p.server
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := s.tree.get(path)
@@ -299,27 +299,27 @@ func (p *Past) Delete(path string) error {
 // StartSession adds a session that never expires (it owns nodes of the
 // past, whatever the clock says now).
 func (p *Past) StartSession(id int64, timeout time.Duration) {
-	p.s.mu.Lock()
-	defer p.s.mu.Unlock()
-	p.s.addPastSessionLocked(id, timeout)
+	p.server.mu.Lock()
+	defer p.server.mu.Unlock()
+	p.server.addPastSessionLocked(id, timeout)
 }
 
 // EndSession forgets a session the caller ended (its ephemerals are the
 // caller's to delete first).
 func (p *Past) EndSession(id int64) {
-	p.s.mu.Lock()
-	defer p.s.mu.Unlock()
-	if sess := p.s.sessions[id]; sess != nil && sess.timer == nil {
-		delete(p.s.sessions, id)
+	p.server.mu.Lock()
+	defer p.server.mu.Unlock()
+	if sess := p.server.sessions[id]; sess != nil && sess.timer == nil {
+		delete(p.server.sessions, id)
 	}
 }
 
 // SetZxid sets the zxid the server reports (srvr, replies): the moment
 // shown.
 func (p *Past) SetZxid(zxid int64) {
-	p.s.mu.Lock()
-	defer p.s.mu.Unlock()
-	p.s.setZxidLocked(zxid)
+	p.server.mu.Lock()
+	defer p.server.mu.Unlock()
+	p.server.setZxidLocked(zxid)
 }
 
 func (s *Server) setZxidLocked(zxid int64) {

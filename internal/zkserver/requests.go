@@ -149,7 +149,7 @@ func (s *Server) applyWrite(c *conn, op int32, rec jute.Record, zxid, now int64,
 		return writeResult{jute.OpCreate2, &jute.Create2Response{Path: path, Stat: n.stat()}}, code, ch
 	case jute.OpDelete:
 		req := rec.(*jute.PathIntRequest)
-		code, ch := s.delete(c, req.Path, req.N, zxid, u)
+		code, ch := s.delete(c, req.Path, req.Value, zxid, u)
 		return writeResult{typ: jute.OpDelete}, code, ch
 	case jute.OpSetData:
 		req := rec.(*jute.SetDataRequest)
@@ -182,7 +182,7 @@ func (s *Server) applyWrite(c *conn, op int32, rec jute.Record, zxid, now int64,
 		return writeResult{jute.OpSetACL, &jute.StatResponse{Stat: n.stat()}}, jute.ErrOK, nil
 	case jute.OpCheck:
 		req := rec.(*jute.PathIntRequest)
-		_, code := s.versionedNode(c, req.Path, jute.PermRead, req.N)
+		_, code := s.versionedNode(c, req.Path, jute.PermRead, req.Value)
 		return writeResult{typ: jute.OpCheck}, code, nil
 	case jute.OpReconfig:
 		return writeResult{}, jute.ErrReconfigDisabled, nil
@@ -377,7 +377,7 @@ func (s *Server) read(c *conn, op int32, d *jute.Decoder) (jute.Record, int32) {
 		if code := checkACL(n.acl, jute.PermRead, c.auth); code != jute.ErrOK {
 			return nil, code
 		}
-		return &jute.IntResponse{N: int32(s.tree.descendants(req.Path))}, jute.ErrOK
+		return &jute.IntResponse{Value: int32(s.tree.descendants(req.Path))}, jute.ErrOK
 	case jute.OpSync:
 		var req jute.PathRequest
 		if req.Decode(d); d.Err() != nil {
@@ -417,7 +417,7 @@ func (s *Server) read(c *conn, op int32, d *jute.Decoder) (jute.Record, int32) {
 			return nil, jute.ErrMarshallingError
 		}
 		mode := watchPersistent
-		switch req.N {
+		switch req.Value {
 		case jute.AddWatchPersistent:
 		case jute.AddWatchPersistentRecursive:
 			mode = watchPersistentRecursive
@@ -426,14 +426,14 @@ func (s *Server) read(c *conn, op int32, d *jute.Decoder) (jute.Record, int32) {
 		}
 		s.watches.data.add(req.Path, c, mode)
 		s.watches.child.add(req.Path, c, mode)
-		return &jute.IntResponse{N: 0}, jute.ErrOK
+		return &jute.IntResponse{Value: 0}, jute.ErrOK
 	case jute.OpCheckWatches, jute.OpRemoveWatches:
 		var req jute.PathIntRequest
 		if req.Decode(d); d.Err() != nil {
 			return nil, jute.ErrMarshallingError
 		}
 		var tables []*watchTable
-		switch req.N {
+		switch req.Value {
 		case jute.WatcherChildren:
 			tables = []*watchTable{s.watches.child}
 		case jute.WatcherData:

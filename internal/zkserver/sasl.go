@@ -11,7 +11,7 @@ import (
 // answered -124 when SASL is required, else -115, and the connection
 // closes.
 func (c *conn) saslStep(hdr jute.RequestHeader, d *jute.Decoder) bool {
-	s := c.s
+	s := c.server
 	var req jute.SASLToken
 	req.Decode(d)
 	if d.Err() != nil {
@@ -55,8 +55,8 @@ func (c *conn) saslStep(hdr jute.RequestHeader, d *jute.Decoder) bool {
 
 // hasSASL reports whether the connection authenticated with SASL.
 func (c *conn) hasSASL() bool {
-	c.s.mu.Lock()
-	defer c.s.mu.Unlock()
+	c.server.mu.Lock()
+	defer c.server.mu.Unlock()
 	for _, id := range c.auth {
 		if id.Scheme == "sasl" {
 			return true

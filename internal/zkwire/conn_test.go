@@ -108,7 +108,7 @@ func TestNotificationsInOrder(t *testing.T) {
 		}
 		defer writer.Close()
 		base := zktest.Path(t)
-		if err := w.Call(ctx, jute.OpAddWatch, &jute.PathIntRequest{Path: base, N: jute.AddWatchPersistentRecursive}, &jute.IntResponse{}); err != nil {
+		if err := w.Call(ctx, jute.OpAddWatch, &jute.PathIntRequest{Path: base, Value: jute.AddWatchPersistentRecursive}, &jute.IntResponse{}); err != nil {
 			t.Fatal(err)
 		}
 		open := []jute.ACL{{Perms: jute.PermAll, ID: jute.Id{Scheme: "world", ID: "anyone"}}}

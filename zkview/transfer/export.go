@@ -38,7 +38,7 @@ type ExportOptions struct {
 func Export(ctx context.Context, r zkview.Reader, root string, w io.Writer, opts ExportOptions) (ExportStats, error) {
 	var st ExportStats
 	bw := bufio.NewWriterSize(w, 256<<10)
-	enc := json.NewEncoder(display.JSONWriter{W: bw}) // bidi and zero-width characters in names and text as \u escapes
+	enc := json.NewEncoder(display.JSONWriter{Out: bw}) // bidi and zero-width characters in names and text as \u escapes
 	enc.SetEscapeHTML(false)
 	h := Header{Format: FormatVersion, Root: root, Server: opts.Server, Exported: time.Now().UTC().Format(time.RFC3339)}
 	if err := enc.Encode(h); err != nil {

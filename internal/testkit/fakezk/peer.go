@@ -13,15 +13,15 @@ import (
 
 // Peer is one client connection as a Behaviour sees it.
 type Peer struct {
-	conn net.Conn
-	r    *bufio.Reader
-	done <-chan struct{}
+	conn   net.Conn
+	reader *bufio.Reader
+	done   <-chan struct{}
 
 	writeMu sync.Mutex // a behaviour may write from two goroutines
 }
 
 func newPeer(c net.Conn, done <-chan struct{}) *Peer {
-	return &Peer{conn: c, r: bufio.NewReader(c), done: done}
+	return &Peer{conn: c, reader: bufio.NewReader(c), done: done}
 }
 
 // Done is closed when the server closes.
@@ -41,7 +41,7 @@ const maxRequest = 4 << 20
 // ReadConnect reads the client's session request.
 func (p *Peer) ReadConnect() (jute.ConnectRequest, error) {
 	var req jute.ConnectRequest
-	body, err := jute.ReadFrame(p.r, maxRequest)
+	body, err := jute.ReadFrame(p.reader, maxRequest)
 	if err != nil {
 		return req, err
 	}
@@ -73,7 +73,7 @@ func (p *Peer) Handshake() error {
 
 // ReadRequest reads the next request.
 func (p *Peer) ReadRequest() (Request, error) {
-	body, err := jute.ReadFrame(p.r, maxRequest)
+	body, err := jute.ReadFrame(p.reader, maxRequest)
 	if err != nil {
 		return Request{}, err
 	}
@@ -133,7 +133,7 @@ func (p *Peer) Write(b []byte) error {
 func (p *Peer) Drain() {
 	buf := make([]byte, 4096)
 	for {
-		if _, err := p.r.Read(buf); err != nil {
+		if _, err := p.reader.Read(buf); err != nil {
 			return
 		}
 	}

@@ -93,12 +93,12 @@ func startLivePeerEnv(t testing.TB, env []string, name string, args ...string) *
 }
 
 // peerLog appends to a peer's log.
-type peerLog struct{ p *LivePeer }
+type peerLog struct{ peer *LivePeer }
 
 func (w peerLog) Write(b []byte) (int, error) {
-	w.p.mu.Lock()
-	defer w.p.mu.Unlock()
-	return w.p.log.Write(b)
+	w.peer.mu.Lock()
+	defer w.peer.mu.Unlock()
+	return w.peer.log.Write(b)
 }
 
 // WaitReady waits for the peer's READY.
