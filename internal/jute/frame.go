@@ -18,16 +18,16 @@ func Frame(e *Encoder) []byte {
 	return b
 }
 
-// ReadFrame reads one frame's body; a frame longer than max (or negative)
+// ReadFrame reads one frame's body; a frame longer than limit (or negative)
 // is an error, as it would be to ZooKeeper's jute.maxbuffer.
-func ReadFrame(r io.Reader, max int) ([]byte, error) {
+func ReadFrame(r io.Reader, limit int) ([]byte, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return nil, err
 	}
 	n := int32(binary.BigEndian.Uint32(head[:]))
-	if n < 0 || int(n) > max {
-		return nil, fmt.Errorf("jute: frame of %d bytes (at most %d)", n, max)
+	if n < 0 || int(n) > limit {
+		return nil, fmt.Errorf("jute: frame of %d bytes (at most %d)", n, limit)
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r, body); err != nil {

@@ -148,13 +148,13 @@ func (e *RefusedError) Error() string {
 }
 
 // readFrame reads one whole frame, its length prefix included.
-func readFrame(r io.Reader, max int) ([]byte, error) {
+func readFrame(r io.Reader, limit int) ([]byte, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return nil, err
 	}
 	n := int32(binary.BigEndian.Uint32(head[:]))
-	if n < 0 || int(n) > max {
+	if n < 0 || int(n) > limit {
 		return nil, fmt.Errorf("a frame of %d bytes", n)
 	}
 	frame := make([]byte, 4+int(n))

@@ -19,9 +19,9 @@ const (
 	summaryScanBytes = 64 << 10
 )
 
-// Summary describes data in one line of at most max characters (runes; max
-// < 1 means 80), for tables and the "data" fields of JSON output. It follows
-// Data's automatic choice:
+// Summary describes data in one line of at most maxRunes characters
+// (runes; maxRunes < 1 means 80), for tables and the "data" fields of JSON
+// output. It follows Data's automatic choice:
 //
 //   - no data (null or empty): "";
 //   - text: the text, with newlines, tabs, other control characters and
@@ -33,34 +33,34 @@ const (
 //     "[N items] " and the items' summaries separated by " | ";
 //   - anything else: "<N bytes binary>".
 //
-// A summary longer than max ends with "…". Summary reads at most 64 KiB of
+// A summary longer than maxRunes ends with "…". Summary reads at most 64 KiB of
 // the value (and inflates at most that much of a gzip).
-func Summary(data []byte, max int) string {
-	if max < 1 {
-		max = summaryDefaultWidth
+func Summary(data []byte, maxRunes int) string {
+	if maxRunes < 1 {
+		maxRunes = summaryDefaultWidth
 	}
-	return summariseAt(data, max, 0)
+	return summariseAt(data, maxRunes, 0)
 }
 
 // summariseAt is Summary at a nesting depth.
-func summariseAt(data []byte, max, depth int) string {
+func summariseAt(data []byte, maxRunes, depth int) string {
 	if len(data) == 0 {
 		return ""
 	}
 	kind := summaryDecoder(data, depth)
 	switch kind {
 	case Text:
-		return summaryOneLine(data, max)
+		return summaryOneLine(data, maxRunes)
 	case JSON:
 		var out bytes.Buffer
 		if json.Compact(&out, data) == nil {
-			return summaryOneLine(out.Bytes(), max)
+			return summaryOneLine(out.Bytes(), maxRunes)
 		}
-		return summaryOneLine(data, max)
+		return summaryOneLine(data, maxRunes)
 	case Int32:
-		return clipRunes(strconv.FormatInt(int64(int32(binary.BigEndian.Uint32(data))), 10), max)
+		return clipRunes(strconv.FormatInt(int64(int32(binary.BigEndian.Uint32(data))), 10), maxRunes)
 	case Int64:
-		return clipRunes(strconv.FormatInt(int64(binary.BigEndian.Uint64(data)), 10), max)
+		return clipRunes(strconv.FormatInt(int64(binary.BigEndian.Uint64(data)), 10), maxRunes)
 	case Gzip:
 		inner, truncated, err := gunzipCapped(data, summaryScanBytes)
 		if err != nil {
@@ -69,21 +69,21 @@ func summariseAt(data []byte, max, depth int) string {
 		if truncated {
 			inner = trimPartialUTF8(inner)
 		}
-		return clipRunes("gzip: "+summariseAt(inner, max, depth+1), max)
+		return clipRunes("gzip: "+summariseAt(inner, maxRunes, depth+1), maxRunes)
 	case CuratorQueue:
-		return summariseCuratorQueue(data, max, depth)
+		return summariseCuratorQueue(data, maxRunes, depth)
 	case Protobuf:
 		if msg, err := ParseProtobuf(data); err == nil {
-			return clipRunes("protobuf "+pbCompact(msg, 0), max)
+			return clipRunes("protobuf "+pbCompact(msg, 0), maxRunes)
 		}
 	case HBasePBUF:
 		if f, ok := ParseHBaseFrame(data); ok {
 			if msg, err := ParseProtobuf(f.Message); err == nil {
-				return clipRunes("PBUF "+pbCompact(msg, 0), max)
+				return clipRunes("PBUF "+pbCompact(msg, 0), maxRunes)
 			}
 		}
 	}
-	return clipRunes("<"+strconv.Itoa(len(data))+" bytes binary>", max)
+	return clipRunes("<"+strconv.Itoa(len(data))+" bytes binary>", maxRunes)
 }
 
 // summaryDecoder is detectDecoder, bounded: a large value is looked at through a
@@ -104,43 +104,43 @@ func summaryDecoder(data []byte, depth int) Decoder {
 }
 
 // summariseCuratorQueue summarises an item set by its items.
-func summariseCuratorQueue(data []byte, max, depth int) string {
+func summariseCuratorQueue(data []byte, maxRunes, depth int) string {
 	var parts []string
 	width := 0
 	n, _, _ := walkCuratorQueue(data, func(_ int, item []byte) bool {
-		s := summariseAt(item, max, depth+1)
+		s := summariseAt(item, maxRunes, depth+1)
 		if s == "" {
 			s = `""`
 		}
 		parts = append(parts, s)
 		width += utf8.RuneCountInString(s) + 3
-		return width <= max
+		return width <= maxRunes
 	})
 	switch n {
 	case 0:
-		return clipRunes("[0 items]", max)
+		return clipRunes("[0 items]", maxRunes)
 	case 1:
 		return parts[0]
 	}
-	return clipRunes("["+strconv.Itoa(n)+" items] "+strings.Join(parts, " | "), max)
+	return clipRunes("["+strconv.Itoa(n)+" items] "+strings.Join(parts, " | "), maxRunes)
 }
 
-// summaryOneLine escapes text onto one line and clips it to max runes.
-func summaryOneLine(data []byte, max int) string {
+// summaryOneLine escapes text onto one line and clips it to maxRunes runes.
+func summaryOneLine(data []byte, maxRunes int) string {
 	var b strings.Builder
-	// Escapes never shrink text, so 4 bytes a rune is enough to fill max.
-	display.AppendEscaped(&b, data, false, 4*max+8)
-	return clipRunes(b.String(), max)
+	// Escapes never shrink text, so 4 bytes a rune is enough to fill maxRunes.
+	display.AppendEscaped(&b, data, false, 4*maxRunes+8)
+	return clipRunes(b.String(), maxRunes)
 }
 
-// clipRunes shortens s to max runes, the last being "…", when it is longer.
-func clipRunes(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
+// clipRunes shortens s to maxRunes runes, the last being "…", when it is longer.
+func clipRunes(s string, maxRunes int) string {
+	if utf8.RuneCountInString(s) <= maxRunes {
 		return s
 	}
 	n := 0
 	for i := range s {
-		if n == max-1 {
+		if n == maxRunes-1 {
 			return s[:i] + "…"
 		}
 		n++

@@ -120,16 +120,16 @@ func (rc *recognizer) curatorSemaphore(ctx context.Context, d listedDir) (Recipe
 
 // leaseHandovers says, for each lease of a semaphore, what its deletion
 // does: the waiter that holds the semaphore's lock (the only one watching
-// the leases) counts them again and takes a lease if fewer than max are
-// taken.
-func leaseHandovers(l *Lock, max string) map[string]string {
+// the leases) counts them again and takes a lease if fewer than maxLeases
+// are taken.
+func leaseHandovers(l *Lock, maxLeases string) map[string]string {
 	out := map[string]string{}
 	for _, h := range l.Holders {
 		switch {
 		case len(l.Waiters) == 0:
 			out[h.Node] = "nobody waits: one more lease is free"
 		default:
-			out[h.Node] = contenderName(l.Waiters[0]) + " counts the leases again and takes one if fewer than " + max + " are taken"
+			out[h.Node] = contenderName(l.Waiters[0]) + " counts the leases again and takes one if fewer than " + maxLeases + " are taken"
 		}
 	}
 	return out
