@@ -34,8 +34,8 @@ import (
 // and the session timeouts are chosen so that a third of one is far beyond
 // this machine's scheduling delays; every overlap therefore fails the test.
 
-// nemGrant is what an acquisition gives a holder.
-type nemGrant struct {
+// nemesisGrant is what an acquisition gives a holder.
+type nemesisGrant struct {
 	token   Token
 	done    <-chan struct{}
 	usable  func() bool // may the holder use the resource now?
@@ -46,7 +46,7 @@ type nemGrant struct {
 // session.
 type contenderKind struct {
 	access  access
-	acquire func(s *Session, dir string) func(context.Context) (nemGrant, error)
+	acquire func(s *Session, dir string) func(context.Context) (nemesisGrant, error)
 }
 
 func connectedAndHeld(s *Session, done <-chan struct{}) func() bool {
@@ -54,14 +54,14 @@ func connectedAndHeld(s *Session, done <-chan struct{}) func() bool {
 }
 
 func mutexContender(opts ...Option) contenderKind {
-	return contenderKind{access: exclusive, acquire: func(s *Session, dir string) func(context.Context) (nemGrant, error) {
+	return contenderKind{access: exclusive, acquire: func(s *Session, dir string) func(context.Context) (nemesisGrant, error) {
 		m := NewMutex(s, dir, opts...)
-		return func(ctx context.Context) (nemGrant, error) {
+		return func(ctx context.Context) (nemesisGrant, error) {
 			if err := m.Lock(ctx); err != nil {
-				return nemGrant{}, err
+				return nemesisGrant{}, err
 			}
 			done := m.Done()
-			return nemGrant{token: m.Token(), done: done, usable: connectedAndHeld(s, done), release: m.Unlock}, nil
+			return nemesisGrant{token: m.Token(), done: done, usable: connectedAndHeld(s, done), release: m.Unlock}, nil
 		}
 	}}
 }
@@ -71,48 +71,48 @@ func rwContender(write bool) contenderKind {
 	if write {
 		a = exclusive
 	}
-	return contenderKind{access: a, acquire: func(s *Session, dir string) func(context.Context) (nemGrant, error) {
+	return contenderKind{access: a, acquire: func(s *Session, dir string) func(context.Context) (nemesisGrant, error) {
 		rw := NewRWMutex(s, dir)
-		return func(ctx context.Context) (nemGrant, error) {
+		return func(ctx context.Context) (nemesisGrant, error) {
 			if write {
 				if err := rw.Lock(ctx); err != nil {
-					return nemGrant{}, err
+					return nemesisGrant{}, err
 				}
 				done := rw.Done()
-				return nemGrant{token: rw.Token(), done: done, usable: connectedAndHeld(s, done), release: rw.Unlock}, nil
+				return nemesisGrant{token: rw.Token(), done: done, usable: connectedAndHeld(s, done), release: rw.Unlock}, nil
 			}
 			if err := rw.RLock(ctx); err != nil {
-				return nemGrant{}, err
+				return nemesisGrant{}, err
 			}
 			done := rw.ReadDone()
-			return nemGrant{token: rw.ReadToken(), done: done, usable: connectedAndHeld(s, done), release: rw.RUnlock}, nil
+			return nemesisGrant{token: rw.ReadToken(), done: done, usable: connectedAndHeld(s, done), release: rw.RUnlock}, nil
 		}
 	}}
 }
 
 func semaphoreContender(leases int) contenderKind {
-	return contenderKind{access: leased, acquire: func(s *Session, dir string) func(context.Context) (nemGrant, error) {
+	return contenderKind{access: leased, acquire: func(s *Session, dir string) func(context.Context) (nemesisGrant, error) {
 		sem := NewSemaphore(s, dir, leases)
-		return func(ctx context.Context) (nemGrant, error) {
+		return func(ctx context.Context) (nemesisGrant, error) {
 			l, err := sem.Acquire(ctx)
 			if err != nil {
-				return nemGrant{}, err
+				return nemesisGrant{}, err
 			}
-			return nemGrant{token: l.Token(), done: l.Done(), usable: connectedAndHeld(s, l.Done()), release: l.Release}, nil
+			return nemesisGrant{token: l.Token(), done: l.Done(), usable: connectedAndHeld(s, l.Done()), release: l.Release}, nil
 		}
 	}}
 }
 
 func electionContender() contenderKind {
-	return contenderKind{access: exclusive, acquire: func(s *Session, dir string) func(context.Context) (nemGrant, error) {
+	return contenderKind{access: exclusive, acquire: func(s *Session, dir string) func(context.Context) (nemesisGrant, error) {
 		e := NewElection(s, dir)
-		return func(ctx context.Context) (nemGrant, error) {
+		return func(ctx context.Context) (nemesisGrant, error) {
 			if err := e.Campaign(ctx); err != nil {
-				return nemGrant{}, err
+				return nemesisGrant{}, err
 			}
 			// IsLeader is false while the session is not Connected, as
 			// Curator's LeaderLatch treats a suspended connection.
-			return nemGrant{token: e.Token(), done: e.Done(), usable: e.IsLeader, release: e.Resign}, nil
+			return nemesisGrant{token: e.Token(), done: e.Done(), usable: e.IsLeader, release: e.Resign}, nil
 		}
 	}}
 }
@@ -154,7 +154,7 @@ type nemesisRun struct {
 	longOdds       float64
 
 	mu       sync.Mutex
-	sessions map[int64]*nemContender // live sessions, for the nemesis
+	sessions map[int64]*nemesisContender // live sessions, for the nemesis
 	problems []string
 	lost     map[string]int // sessions lost, by reason
 
@@ -170,10 +170,10 @@ func (r *nemesisRun) problem(format string, args ...any) {
 }
 
 // liveSessions returns the sessions contenders hold now.
-func (r *nemesisRun) liveSessions() map[int64]*nemContender {
+func (r *nemesisRun) liveSessions() map[int64]*nemesisContender {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make(map[int64]*nemContender, len(r.sessions))
+	out := make(map[int64]*nemesisContender, len(r.sessions))
 	for id, c := range r.sessions {
 		out[id] = c
 	}
@@ -194,8 +194,8 @@ func lossReason(err error) string {
 	return msg
 }
 
-// nemContender is one goroutine contending for one recipe.
-type nemContender struct {
+// nemesisContender is one goroutine contending for one recipe.
+type nemesisContender struct {
 	name    string
 	run     *nemesisRun
 	fence   *fence
@@ -213,7 +213,7 @@ type nemContender struct {
 }
 
 // loop contends until ctx ends.
-func (c *nemContender) loop(ctx context.Context) {
+func (c *nemesisContender) loop(ctx context.Context) {
 	for ctx.Err() == nil {
 		sig := newStateSignal()
 		c.run.dials.Add(1)
@@ -271,7 +271,7 @@ const suspendLimit = 60 * time.Second
 // only while g is usable and stops at once when the session's state
 // changes; when the session comes back Connected with the holding intact it
 // goes on.
-func (c *nemContender) hold(ctx context.Context, g nemGrant, sig *stateSignal) {
+func (c *nemesisContender) hold(ctx context.Context, g nemesisGrant, sig *stateSignal) {
 	f := c.fence
 	h := f.grant(c.name, c.kind.access, g.token)
 	plan := c.run.short()
@@ -357,7 +357,7 @@ hold:
 // lingering reports whether the nemesis wants the holder of h to keep
 // using the resource (until its session changes, for at most two session
 // timeouts).
-func (c *nemContender) lingering(h *holding, until *time.Time) bool {
+func (c *nemesisContender) lingering(h *holding, until *time.Time) bool {
 	if o := c.linger.Load(); o == nil || o.session != h.token.Session || !h.granted.Before(o.at) {
 		return false
 	}
@@ -373,7 +373,7 @@ func (c *nemContender) lingering(h *holding, until *time.Time) bool {
 }
 
 // awaitOutcome waits until g is usable again or lost.
-func (c *nemContender) awaitOutcome(h *holding, g nemGrant, sig *stateSignal) {
+func (c *nemesisContender) awaitOutcome(h *holding, g nemesisGrant, sig *stateSignal) {
 	for {
 		changed := sig.changed()
 		if closed(g.done) || g.usable() {
@@ -397,6 +397,6 @@ type lingerOrder struct {
 }
 
 // lingerSession gives a linger order for session.
-func (c *nemContender) lingerSession(session int64) {
+func (c *nemesisContender) lingerSession(session int64) {
 	c.linger.Store(&lingerOrder{session: session, at: time.Now()})
 }

@@ -60,7 +60,7 @@ func (l *faultLog) String() string {
 //   - every reply delayed for a while, by up to a fifth of a timeout.
 //
 // It never expires a session whose client still hears from the server (see
-// nemContender): a holder could not know before the next holder is told.
+// nemesisContender): a holder could not know before the next holder is told.
 const (
 	faultDrop          = "connection dropped"
 	faultDropBefore    = "request dropped with its connection, not applied"
@@ -109,7 +109,7 @@ func embeddedNemesis(srv *zkserver.Server, run *nemesisRun, recipes []*nemesisRe
 	}
 	var silencedMu sync.Mutex
 	silenced := map[int64]bool{}
-	pick := func(holders bool) (int64, *nemContender) {
+	pick := func(holders bool) (int64, *nemesisContender) {
 		live := run.liveSessions()
 		var ids []int64
 		if holders {

@@ -52,7 +52,7 @@ func nemesisDuration(t *testing.T, def time.Duration) time.Duration {
 type nemesisRecipe struct {
 	name       string
 	fence      *fence
-	contenders []*nemContender
+	contenders []*nemesisContender
 }
 
 // nemesisSetup is what differs between the embedded and the real run.
@@ -94,7 +94,7 @@ func nemesisRecipes(run *nemesisRun, base string, setup nemesisSetup) []*nemesis
 	for _, spec := range specs {
 		r := &nemesisRecipe{name: spec.name, fence: newFence(spec.name, spec.capacity)}
 		for i, k := range spec.kinds {
-			r.contenders = append(r.contenders, &nemContender{
+			r.contenders = append(r.contenders, &nemesisContender{
 				name: fmt.Sprintf("%s-%s%d", spec.name, k.access, i), run: run, fence: r.fence,
 				dir: base + "/" + spec.name, servers: setup.servers(n), kind: k,
 			})
@@ -114,7 +114,7 @@ func runNemesis(t *testing.T, setup nemesisSetup, nemesis func(run *nemesisRun, 
 	run := &nemesisRun{
 		sessionTimeout: setup.sessionTimeout, connectTimeout: 10 * time.Second,
 		short: setup.short, long: setup.long, longOdds: 0.01,
-		sessions: map[int64]*nemContender{}, lost: map[string]int{},
+		sessions: map[int64]*nemesisContender{}, lost: map[string]int{},
 	}
 	recipes := nemesisRecipes(run, base, setup)
 	ctx, cancel := context.WithCancel(context.Background())

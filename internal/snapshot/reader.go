@@ -287,14 +287,15 @@ func (r *Reader) readPrelude() error {
 	return nil
 }
 
-// strError is a bad string length found by str, reported by the caller.
-type strError struct {
+// stringLengthError is a bad string length found by str, reported by the
+// caller.
+type stringLengthError struct {
 	off    int64
 	what   string
 	length int32
 }
 
-func (e *strError) Error() string {
+func (e *stringLengthError) Error() string {
 	return fmt.Sprintf("%s length %d", e.what, e.length)
 }
 
@@ -319,7 +320,7 @@ func (r *Reader) buffer(off int64, what string) ([]byte, bool) {
 		return nil, true
 	}
 	if n < -1 || n > MaxField {
-		s.err = &strError{off: off, what: what, length: n}
+		s.err = &stringLengthError{off: off, what: what, length: n}
 		return nil, false
 	}
 	return s.bytes(int(n)), false
@@ -363,7 +364,7 @@ func (r *Reader) Next() (Node, error) {
 
 // nodeError reports the stream's error while reading what, at off.
 func (r *Reader) nodeError(off int64, what string) error {
-	var se *strError
+	var se *stringLengthError
 	if errors.As(r.stream.err, &se) {
 		return r.errorAt(se.off, ErrBadLength, fmt.Sprintf("%s: %s", what, se.Error()))
 	}

@@ -56,8 +56,8 @@ type skip struct {
 // peer reports whether the test skipped because a peer was missing.
 func (s skip) peer() bool { return strings.HasPrefix(s.reason, peerSkipPrefix) }
 
-// pkgCount is what one package's tests did.
-type pkgCount struct {
+// packageCounts is what one package's tests did.
+type packageCounts struct {
 	passed, failed, skipped int
 }
 
@@ -67,7 +67,7 @@ type report struct {
 	events    int
 	output    map[string]*strings.Builder // by package and test ("" for the package itself)
 	running   map[string]bool             // tests started and not ended, by key
-	counts    map[string]*pkgCount
+	counts    map[string]*packageCounts
 	skips     []skip
 	failed    []string // "pkg TestName", or "pkg" for a package that failed without a failed test
 	noTests   []string // packages without test files
@@ -79,17 +79,17 @@ func newReport(out io.Writer) *report {
 		out:       out,
 		output:    map[string]*strings.Builder{},
 		running:   map[string]bool{},
-		counts:    map[string]*pkgCount{},
+		counts:    map[string]*packageCounts{},
 		buildFail: map[string]bool{},
 	}
 }
 
 func key(pkg, test string) string { return pkg + "\x00" + test }
 
-func (r *report) count(pkg string) *pkgCount {
+func (r *report) count(pkg string) *packageCounts {
 	c := r.counts[pkg]
 	if c == nil {
-		c = &pkgCount{}
+		c = &packageCounts{}
 		r.counts[pkg] = c
 	}
 	return c
@@ -189,7 +189,7 @@ func (r *report) take0(k string) string {
 	return b.String()
 }
 
-func skippedNote(c *pkgCount) string {
+func skippedNote(c *packageCounts) string {
 	if c.skipped == 0 {
 		return ""
 	}

@@ -32,7 +32,7 @@ func TestRecognizeBarriers(t *testing.T) {
 		f := newRecFake().
 			add("/db/"+testUUID2, "", ephemeralOf(2)).
 			add("/db/"+testUUID, "", ephemeralOf(1))
-		tables := recTables{watches: map[int64]map[string]bool{1: {"/db/ready": true}, 2: {}}, connected: map[int64]bool{2: false}}
+		tables := fixedTables{watches: map[int64]map[string]bool{1: {"/db/ready": true}, 2: {}}, connected: map[int64]bool{2: false}}
 		b := recAsBarrier(t, recognizeT(t, f, "/db", Options{Tables: tables}))
 		if b.Kind != "double-barrier" || b.Format != "curator" || b.Ready {
 			t.Errorf("barrier %+v", b)

@@ -22,7 +22,7 @@ func TestRecognizeElections(t *testing.T) {
 			add("/e/"+curLatch(2), "", ephemeralOf(2)).
 			add("/e/"+curLatch(1), "", ephemeralOf(1)).
 			add("/e/"+curLatch(3), "", ephemeralOf(3))
-		tables := recTables{
+		tables := fixedTables{
 			connected: map[int64]bool{1: false},
 			watches:   map[int64]map[string]bool{2: {"/e/" + curLatch(1): true}, 3: {}},
 		}

@@ -34,7 +34,7 @@ func TestEphemeralNodeLock(t *testing.T) {
 		add("/exclusive/lock", "10.0.0.5", ephemeralOf(0x101)).
 		add("/persistent/lock", "").
 		add("/app/leader", `{"host":"a"}`, ephemeralOf(0x201))
-	tables := recTables{
+	tables := fixedTables{
 		addrs:     map[int64]string{0x101: "127.0.0.1:5001", 0x102: "127.0.0.1:5002", 0x103: "127.0.0.1:5003"},
 		connected: map[int64]bool{0x101: true, 0x102: true, 0x103: true},
 		watches: map[int64]map[string]bool{

@@ -14,17 +14,17 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// recFake is an in-memory tree that is a Reader, for recogniser unit tests.
-type recFake struct {
+// fakeTree is an in-memory tree that is a Reader, for recogniser unit tests.
+type fakeTree struct {
 	mu     sync.Mutex
-	nodes  map[string]*recFakeNode
+	nodes  map[string]*fakeNode
 	zxid   int64
 	errs   map[string]error // path → error of every read
 	reads  int
 	listed map[string]int // path → Children calls
 }
 
-type recFakeNode struct {
+type fakeNode struct {
 	data     []byte
 	stat     zk.Stat
 	children map[string]bool
@@ -33,12 +33,12 @@ type recFakeNode struct {
 // recEpoch is the creation time of the fake nodes that say none.
 var recEpoch = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 
-func newRecFake() *recFake {
-	return &recFake{nodes: map[string]*recFakeNode{"/": {children: map[string]bool{}}}, errs: map[string]error{}, listed: map[string]int{}}
+func newRecFake() *fakeTree {
+	return &fakeTree{nodes: map[string]*fakeNode{"/": {children: map[string]bool{}}}, errs: map[string]error{}, listed: map[string]int{}}
 }
 
 // listedCount is how many listings the fake has answered.
-func (f *recFake) listedCount() int {
+func (f *fakeTree) listedCount() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := 0
@@ -48,17 +48,17 @@ func (f *recFake) listedCount() int {
 	return n
 }
 
-// recFakeOpt sets up a fake node.
-type recFakeOpt func(*recFakeNode)
+// fakeNodeOption sets up a fake node.
+type fakeNodeOption func(*fakeNode)
 
 // owner makes the node ephemeral, owned by session s.
-func ephemeralOf(s int64) recFakeOpt { return func(n *recFakeNode) { n.stat.EphemeralOwner = s } }
+func ephemeralOf(s int64) fakeNodeOption { return func(n *fakeNode) { n.stat.EphemeralOwner = s } }
 
 // created sets the node's ctime.
-func createdAt(t time.Time) recFakeOpt { return func(n *recFakeNode) { n.stat.Ctime = t.UnixMilli() } }
+func createdAt(t time.Time) fakeNodeOption { return func(n *fakeNode) { n.stat.Ctime = t.UnixMilli() } }
 
 // add creates p (and its missing parents, persistent and empty) with data.
-func (f *recFake) add(p, data string, opts ...recFakeOpt) *recFake {
+func (f *fakeTree) add(p, data string, opts ...fakeNodeOption) *fakeTree {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ensure(p)
@@ -70,7 +70,7 @@ func (f *recFake) add(p, data string, opts ...recFakeOpt) *recFake {
 	return f
 }
 
-func (f *recFake) ensure(p string) {
+func (f *fakeTree) ensure(p string) {
 	if _, ok := f.nodes[p]; ok || p == "/" {
 		return
 	}
@@ -80,13 +80,13 @@ func (f *recFake) ensure(p string) {
 	}
 	f.ensure(parent)
 	f.zxid++
-	f.nodes[p] = &recFakeNode{children: map[string]bool{}, stat: zk.Stat{Czxid: f.zxid, Mzxid: f.zxid, Pzxid: f.zxid, Ctime: recEpoch.UnixMilli()}}
+	f.nodes[p] = &fakeNode{children: map[string]bool{}, stat: zk.Stat{Czxid: f.zxid, Mzxid: f.zxid, Pzxid: f.zxid, Ctime: recEpoch.UnixMilli()}}
 	f.nodes[parent].children[p[strings.LastIndexByte(p, '/')+1:]] = true
 	f.nodes[parent].stat.Pzxid = f.zxid
 }
 
 // remove deletes the leaf p, as a server does: its parent's Pzxid moves on.
-func (f *recFake) remove(p string) *recFake {
+func (f *fakeTree) remove(p string) *fakeTree {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	parent := p[:strings.LastIndexByte(p, '/')]
@@ -100,7 +100,7 @@ func (f *recFake) remove(p string) *recFake {
 	return f
 }
 
-func (f *recFake) Children(ctx context.Context, p string) ([]string, *zk.Stat, error) {
+func (f *fakeTree) Children(ctx context.Context, p string) ([]string, *zk.Stat, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reads++
@@ -123,7 +123,7 @@ func (f *recFake) Children(ctx context.Context, p string) ([]string, *zk.Stat, e
 	return out, &st, nil
 }
 
-func (f *recFake) Get(ctx context.Context, p string) ([]byte, *zk.Stat, error) {
+func (f *fakeTree) Get(ctx context.Context, p string) ([]byte, *zk.Stat, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reads++
@@ -139,31 +139,31 @@ func (f *recFake) Get(ctx context.Context, p string) ([]byte, *zk.Stat, error) {
 	return append([]byte(nil), n.data...), &st, nil
 }
 
-// recTables is a ServerTables with fixed answers; what is not in a map is
+// fixedTables is a ServerTables with fixed answers; what is not in a map is
 // not known.
-type recTables struct {
+type fixedTables struct {
 	addrs     map[int64]string
 	connected map[int64]bool
 	watches   map[int64]map[string]bool // session → path → watching
 	heard     map[int64]zkview.Liveness
 }
 
-func (f recTables) LastHeard(s int64) (zkview.Liveness, bool) {
+func (f fixedTables) LastHeard(s int64) (zkview.Liveness, bool) {
 	l, ok := f.heard[s]
 	return l, ok
 }
 
-func (f recTables) ClientAddress(s int64) (string, bool) {
+func (f fixedTables) ClientAddress(s int64) (string, bool) {
 	a, ok := f.addrs[s]
 	return a, ok
 }
 
-func (f recTables) Connected(s int64) (bool, bool) {
+func (f fixedTables) Connected(s int64) (bool, bool) {
 	c, ok := f.connected[s]
 	return c, ok
 }
 
-func (f recTables) Watchers(p string) ([]int64, bool) {
+func (f fixedTables) Watchers(p string) ([]int64, bool) {
 	var out []int64
 	for s, w := range f.watches {
 		if w[p] {
@@ -174,7 +174,7 @@ func (f recTables) Watchers(p string) ([]int64, bool) {
 	return out, len(f.watches) > 0
 }
 
-func (f recTables) Watches(s int64, p string) (bool, bool) {
+func (f fixedTables) Watches(s int64, p string) (bool, bool) {
 	w, ok := f.watches[s]
 	if !ok {
 		return false, false

@@ -25,7 +25,7 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 		add(dir+"/"+curLock(4), "10.0.0.6", ephemeralOf(0x102), createdAt(recEpoch.Add(15*time.Minute))).
 		add(dir+"/"+curLock(12), "10.0.0.7", ephemeralOf(0x103), createdAt(recEpoch.Add(19*time.Minute))).
 		add(dir+"/junk", "")
-	tables := recTables{
+	tables := fixedTables{
 		addrs:     map[int64]string{0x101: "127.0.0.1:5001", 0x102: "127.0.0.1:5002"},
 		connected: map[int64]bool{0x101: false, 0x102: true, 0x103: true},
 		watches: map[int64]map[string]bool{
@@ -269,7 +269,7 @@ func TestRecognizeCuratorSemaphore(t *testing.T) {
 		add(dir+"/locks/"+curLock(5), "10.0.0.3", ephemeralOf(3)).
 		add(dir+"/locks/"+curLock(6), "10.0.0.4", ephemeralOf(4)).
 		add(dir+"/locks/"+curLock(7), "10.0.0.5", ephemeralOf(5))
-	tables := recTables{watches: map[int64]map[string]bool{
+	tables := fixedTables{watches: map[int64]map[string]bool{
 		3: {}, // a child watch on leases/, which wchc does not list as a data watch
 		4: {dir + "/locks/" + curLock(5): true},
 	}}

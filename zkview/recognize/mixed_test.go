@@ -37,7 +37,7 @@ func TestMixedLockCuratorFirst(t *testing.T) {
 		// The warning must not hang on where Kazoo's hex ids sort beside
 		// Curator's "_c_" (a real run's ids started with 1 and d): the
 		// newcomer is judged by Curator's key, the text after "lock-".
-		tables := recTables{connected: all, watches: map[int64]map[string]bool{
+		tables := fixedTables{connected: all, watches: map[int64]map[string]bool{
 			0x10: {}, 0x11: {dir + "/" + cur: true}, 0x12: {dir + "/" + k1: true}}}
 		l := recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables}))
 		if l.Format != "mixed" || strings.Join(l.Formats, ",") != "curator,kazoo" || l.Broken {
@@ -66,7 +66,7 @@ func TestMixedLockCuratorFirst(t *testing.T) {
 
 	t.Run("no extra_lock_patterns, seen in the watch tables", func(t *testing.T) {
 		// k1 watches nothing: it runs without extra_lock_patterns and holds.
-		tables := recTables{connected: all, watches: map[int64]map[string]bool{
+		tables := fixedTables{connected: all, watches: map[int64]map[string]bool{
 			0x10: {}, 0x11: {}, 0x12: {dir + "/" + k1: true}}}
 		l := recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables}))
 		recWantNodes(t, "holders", l.Holders, cur, k1)
@@ -115,7 +115,7 @@ func TestMixedLockKazooFirst(t *testing.T) {
 	f := newRecFake().
 		add(dir+"/"+k0, "k0", ephemeralOf(0x20)).
 		add(dir+"/"+cur, "10.0.0.5", ephemeralOf(0x21))
-	tables := recTables{connected: map[int64]bool{0x20: true, 0x21: true}, watches: map[int64]map[string]bool{0x20: {}, 0x21: {}}}
+	tables := fixedTables{connected: map[int64]bool{0x20: true, 0x21: true}, watches: map[int64]map[string]bool{0x20: {}, 0x21: {}}}
 	l := recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables}))
 	recWantNodes(t, "holders", l.Holders, k0, cur)
 	if !l.Broken {
@@ -151,7 +151,7 @@ func TestMixedLockBlindWaiter(t *testing.T) {
 		add(dir+"/"+k0, "k0", ephemeralOf(0x30)).
 		add(dir+"/"+cur, "10.0.0.5", ephemeralOf(0x31)).
 		add(dir+"/"+k2, "k2", ephemeralOf(0x32))
-	tables := recTables{connected: map[int64]bool{0x30: true, 0x31: true, 0x32: true},
+	tables := fixedTables{connected: map[int64]bool{0x30: true, 0x31: true, 0x32: true},
 		watches: map[int64]map[string]bool{0x30: {}, 0x31: {}, 0x32: {dir + "/" + k0: true}}}
 	l := recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables}))
 	recWantNodes(t, "waiters", l.Waiters, k2+">"+k0)
@@ -236,7 +236,7 @@ func TestSilentHolder(t *testing.T) {
 		add(dir+"/"+curLock(1), "", ephemeralOf(1)).
 		add(dir+"/"+curLock(2), "", ephemeralOf(2))
 	heardHolder := now.Add(-25 * time.Second)
-	tables := recTables{connected: map[int64]bool{1: true, 2: true},
+	tables := fixedTables{connected: map[int64]bool{1: true, 2: true},
 		heard: map[int64]zkview.Liveness{
 			1: {Heard: heardHolder, Timeout: 30 * time.Second, ExpiresBy: heardHolder.Add(30*time.Second + 200*time.Millisecond)},
 			2: {Heard: now.Add(-2 * time.Second), Timeout: 30 * time.Second},
@@ -308,7 +308,7 @@ func TestMixedLockAheadWithDigitIDs(t *testing.T) {
 	f := newRecFake().
 		add(dir+"/"+cur, "10.0.0.5", ephemeralOf(0x10)).
 		add(dir+"/"+k1, "k1", ephemeralOf(0x11))
-	tables := recTables{connected: map[int64]bool{0x10: true, 0x11: true},
+	tables := fixedTables{connected: map[int64]bool{0x10: true, 0x11: true},
 		watches: map[int64]map[string]bool{0x10: {}, 0x11: {dir + "/" + cur: true}}}
 	l := recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables}))
 	recWantNodes(t, "holders", l.Holders, cur)

@@ -100,7 +100,7 @@ func TestRecognizeLockingQueue(t *testing.T) {
 		add("/lq/entries/entry-005-0000000002", "urgent").
 		add("/lq/taken/entry-005-0000000002", "consumer-1", ephemeralOf(9)).
 		add("/lq/taken/entry-100-0000000007", "consumer-2", ephemeralOf(8))
-	tables := recTables{connected: map[int64]bool{9: false, 8: true}}
+	tables := fixedTables{connected: map[int64]bool{9: false, 8: true}}
 	for _, p := range []string{"/lq", "/lq/entries", "/lq/taken"} {
 		q := recAsQueue(t, recognizeT(t, f, p, Options{Tables: tables}))
 		if q.Path != "/lq" || q.Format != "kazoo" || q.Length != 3 {

@@ -12,7 +12,7 @@ import (
 )
 
 // recScanTree is a tree with one of each recipe, and some that are not.
-func recScanTree() *recFake {
+func recScanTree() *fakeTree {
 	return newRecFake().
 		add("/app/locks/orders/"+curLock(3), "10.0.0.5", ephemeralOf(1)).
 		add("/app/locks/orders/"+curLock(4), "10.0.0.6", ephemeralOf(2)).

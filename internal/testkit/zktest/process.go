@@ -108,10 +108,10 @@ func (p *process) kill(timeout time.Duration) error {
 // that thread (which it does when a goroutine exits while locked to it).
 var (
 	spawnOnce sync.Once
-	spawnReqs chan spawnReq
+	spawnReqs chan spawnRequest
 )
 
-type spawnReq struct {
+type spawnRequest struct {
 	cmd *exec.Cmd
 	err chan<- error
 }
@@ -119,7 +119,7 @@ type spawnReq struct {
 // spawn starts cmd on the spawner thread.
 func spawn(cmd *exec.Cmd) error {
 	spawnOnce.Do(func() {
-		spawnReqs = make(chan spawnReq)
+		spawnReqs = make(chan spawnRequest)
 		go func() {
 			runtime.LockOSThread() // never unlocked: the thread lives as long as the process
 			for r := range spawnReqs {
@@ -128,6 +128,6 @@ func spawn(cmd *exec.Cmd) error {
 		}()
 	})
 	errc := make(chan error, 1)
-	spawnReqs <- spawnReq{cmd: cmd, err: errc}
+	spawnReqs <- spawnRequest{cmd: cmd, err: errc}
 	return <-errc
 }
