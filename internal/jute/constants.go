@@ -80,8 +80,9 @@ const (
 	ErrThrottled               int32 = -127
 )
 
-// ErrSessionClosedRequireSASL: the server requires SASL of every session
-// and this one has none, or failed it; the server closes the connection.
+// ErrSessionClosedRequireSASL is the server's answer when it requires SASL
+// of every session and this one has none, or failed it; the server then
+// closes the connection.
 const ErrSessionClosedRequireSASL int32 = -124
 
 var errNames = map[int32]string{

@@ -31,7 +31,8 @@ func New(admin *zk.Conn, sessions Sessions, started int64) *Layout {
 	return &Layout{admin: admin, sessions: sessions, Started: started}
 }
 
-// The systems, each under its own root below the base (as with a chroot).
+// Roots names the systems' roots: each system lives under its own root
+// below the base (as with a chroot).
 var Roots = struct {
 	Kafka, HBase, Hadoop, Solr, Helix, Discovery, ClickHouse, BookKeeper, Storm, Druid string
 }{

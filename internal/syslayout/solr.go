@@ -7,7 +7,7 @@ import (
 	"strconv"
 )
 
-// Solr's nodes in the layout.
+// SolrNodes are the Solr nodes of the layout.
 var SolrNodes = []string{"solr-1:8983_solr", "solr-2:8983_solr"}
 
 // Solr lays out a SolrCloud cluster under root (its chroot), as

@@ -6,12 +6,12 @@ import (
 	"github.com/zkx-dev/zkx/internal/jute"
 )
 
-// What a reply holds, by the opcode of its request, as ZooKeeper writes it
-// (zookeeper.jute: CreateResponse, Create2Response, ExistsResponse,
-// GetDataResponse, SetDataResponse, GetACLResponse, SetACLResponse,
-// GetChildrenResponse, GetChildren2Response, SyncResponse, MultiResponse,
-// GetAllChildrenNumberResponse, GetEphemeralsResponse, WhoAmIResponse) and
-// as go-zookeeper (structs.go) and zkwire decode it. Every length is
+// replyBodies says what a reply holds, by the opcode of its request, as
+// ZooKeeper writes it (zookeeper.jute: CreateResponse, Create2Response,
+// ExistsResponse, GetDataResponse, SetDataResponse, GetACLResponse,
+// SetACLResponse, GetChildrenResponse, GetChildren2Response, SyncResponse,
+// MultiResponse, GetAllChildrenNumberResponse, GetEphemeralsResponse,
+// WhoAmIResponse) and as go-zookeeper (structs.go) and zkwire decode it. Every length is
 // checked against the bytes the frame holds before anyone allocates what
 // it says: go-zookeeper makes a slice of whatever count the wire gives.
 var replyBodies = map[int32]struct {

@@ -66,7 +66,7 @@ const (
 	maxDepth = 4
 )
 
-// Decoders returns the decoders a user may choose, Auto first, in the
+// Choices returns the decoders a user may choose, Auto first, in the
 // order a viewer cycles through them.
 func Choices() []Decoder {
 	return []Decoder{Auto, Text, JSON, Hex, Gzip,
@@ -252,7 +252,8 @@ func detectDecoder(data []byte, depth int) Decoder {
 	}
 }
 
-// decodeHexFallback is the hex dump shown when the decoder asked for does not fit.
+// hexFallback is the hex dump shown when the decoder asked for does not
+// fit.
 func hexFallback(data []byte, why string) Result {
 	return Result{Decoder: Hex, Text: xxdDump(data, maxHex), Note: joinNotes(why, decodeHexNote(data))}
 }
@@ -265,7 +266,7 @@ func decodeHexNote(data []byte) string {
 	return fmt.Sprintf("showing the first %d of %d bytes", maxHex, len(data))
 }
 
-// joinDecodeNotes joins the non-empty notes with "; ".
+// joinNotes joins the non-empty notes with "; ".
 func joinNotes(notes ...string) string {
 	var b strings.Builder
 	for _, n := range notes {

@@ -244,7 +244,7 @@ func parseFourLetter(cmd, text string) (any, error) {
 	return nil, fmt.Errorf("%s: not a word zkview parses", cmd)
 }
 
-// lines splits text into lines without their line ends ("\r\n" or "\n").
+// answerLines splits text into lines without their line ends ("\r\n" or "\n").
 func answerLines(text string) []string {
 	out := strings.Split(text, "\n")
 	for i, l := range out {
@@ -253,7 +253,7 @@ func answerLines(text string) []string {
 	return out
 }
 
-// parseHex reads a "0x…" number as ZooKeeper prints longs with
+// parseHexLong reads a "0x…" number as ZooKeeper prints longs with
 // Long.toHexString: negative values as their two's complement.
 func parseHexLong(s string) (int64, error) {
 	h, ok := strings.CutPrefix(s, "0x")
@@ -267,7 +267,7 @@ func parseHexLong(s string) (int64, error) {
 	return int64(u), nil
 }
 
-// clip shortens text quoted in an error.
+// clipAnswer shortens text quoted in an error.
 func clipAnswer(s string) string {
 	const limit = 120
 	if len(s) <= limit {

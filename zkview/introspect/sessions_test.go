@@ -27,8 +27,9 @@ func TestSessionsChrootRel(t *testing.T) {
 	}
 }
 
-// Three members as a follower, a leader and one down would report them:
-// sessions are merged across members, paths mapped through the chroot.
+// sessionsFixture is what three members, a follower, a leader and one
+// down, would report: sessions are merged across members, paths mapped
+// through the chroot.
 func sessionsFixture() *Snapshot {
 	est := time.UnixMilli(1_700_000_000_000)
 	expires := time.Date(2026, 1, 5, 10, 0, 2, 0, time.UTC)

@@ -51,10 +51,10 @@ func (f *fakeTree) listedCount() int {
 // fakeNodeOption sets up a fake node.
 type fakeNodeOption func(*fakeNode)
 
-// owner makes the node ephemeral, owned by session s.
+// ephemeralOf makes the node ephemeral, owned by session s.
 func ephemeralOf(s int64) fakeNodeOption { return func(n *fakeNode) { n.stat.EphemeralOwner = s } }
 
-// created sets the node's ctime.
+// createdAt sets the node's ctime.
 func createdAt(t time.Time) fakeNodeOption { return func(n *fakeNode) { n.stat.Ctime = t.UnixMilli() } }
 
 // add creates p (and its missing parents, persistent and empty) with data.

@@ -22,14 +22,16 @@ import (
 // from each system's source), every ephemeral node owned by its client's
 // session and every candidate's watch set, then check what zkx recognises.
 
-// sysLayout lays one system out under base/<root> and scans it with the
-// servers' tables; it returns the scan and the layout's sessions by client.
+// sysScan is one system laid out and scanned by layOut: the scan, the
+// system's root and the layout's sessions by client.
 type sysScan struct {
 	res      Result
 	root     string
 	sessions map[string]*zk.Conn
 }
 
+// layOut lays one system out under base/<root> and scans it with the
+// servers' tables.
 func layOut(t *testing.T, connect, root string, lay func(*syslayout.Layout, context.Context, string) error) sysScan {
 	t.Helper()
 	base := zktest.Path(t)
