@@ -121,7 +121,7 @@ func TestParseNames(t *testing.T) {
 				got.prio = fmt.Sprint(p.Priority)
 			}
 			if got != tt.want {
-				t.Errorf("recParseName(%q)\n got %+v\nwant %+v", tt.name, got, tt.want)
+				t.Errorf("parseChildName(%q)\n got %+v\nwant %+v", tt.name, got, tt.want)
 			}
 			if p.Name != tt.name {
 				t.Errorf("Name %q, want %q", p.Name, tt.name)
