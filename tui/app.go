@@ -327,7 +327,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		a.pages = append(a.pages, msg.page)
 		return msg.page.Init()
 	case openDialogMsg:
-		a.dialog = msg.d
+		a.dialog = msg.dialog
 		return nil
 	case goToMsg:
 		tree, ok := a.pages[0].(*treePage)

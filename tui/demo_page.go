@@ -20,11 +20,11 @@ type demoPage struct {
 	lanes []demoLane
 	snaps []demo.LaneSnapshot
 	// target is the lane k and K act on; -1 is every lane.
-	target     int
-	ghosts     demoGhosts
-	flashes    demoFlashes
-	lastSample time.Time
-	w, h       int
+	target        int
+	ghosts        demoGhosts
+	flashes       demoFlashes
+	lastSample    time.Time
+	width, height int
 }
 
 // Frame pacing: smooth enough for flashes while lanes run, slow while
@@ -60,7 +60,7 @@ func newDemoPageOn(ctx *Shared, lanes []demoLane) *demoPage {
 }
 
 func (p *demoPage) Init() tea.Cmd    { return nil }
-func (p *demoPage) SetSize(w, h int) { p.w, p.h = max(w, 0), max(h, 0) }
+func (p *demoPage) SetSize(w, h int) { p.width, p.height = max(w, 0), max(h, 0) }
 func (p *demoPage) Title() string    { return "demo" }
 
 // refresh copies every lane's state (in memory, no I/O) and, once a

@@ -22,20 +22,20 @@ const (
 const demoColumnSep = " │ "
 
 func (p *demoPage) View() string {
-	if p.w <= 0 || p.h <= 0 {
-		return widget.Block(nil, p.w, p.h)
+	if p.width <= 0 || p.height <= 0 {
+		return widget.Block(nil, p.width, p.height)
 	}
 	now := p.ctx.Now()
 	lanes := p.laneViews(now)
 	if len(lanes) == 0 {
-		return widget.Block([]string{p.ctx.Styles.Dim.Render("no demo lanes are running: start them with zkx demo")}, p.w, p.h)
+		return widget.Block([]string{p.ctx.Styles.Dim.Render("no demo lanes are running: start them with zkx demo")}, p.width, p.height)
 	}
 	n := len(lanes)
-	cw := (p.w - lipgloss.Width(demoColumnSep)*(n-1)) / n
+	cw := (p.width - lipgloss.Width(demoColumnSep)*(n-1)) / n
 	if cw < demoMinColumn {
-		return widget.Block(p.stacked(lanes), p.w, p.h)
+		return widget.Block(p.stacked(lanes), p.width, p.height)
 	}
-	return widget.Block(p.columns(lanes, cw), p.w, p.h)
+	return widget.Block(p.columns(lanes, cw), p.width, p.height)
 }
 
 // laneView is one lane ready to draw.
@@ -102,7 +102,7 @@ func (p *demoPage) header(lanes []laneView) string {
 		run,
 	}
 	line := strings.Join(parts, st.Dim.Render("  ·  "))
-	if lipgloss.Width(line) <= p.w {
+	if lipgloss.Width(line) <= p.width {
 		return line
 	}
 	if p.target >= 0 && p.target < len(p.lanes) {
@@ -137,7 +137,7 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 	// the contenders come next (the sparkline gives way to them when space
 	// is short); then, if there is room, the extras in this order.
 	fixed := 1 + 1 + 1 + 2 + demoCounters
-	room := p.h - fixed
+	room := p.height - fixed
 	spark := room > maxRows
 	if spark {
 		room--
@@ -244,7 +244,7 @@ func (p *demoPage) legend() []string {
 		switch {
 		case line == "":
 			line = it
-		case lipgloss.Width(line)+2+lipgloss.Width(it) <= p.w:
+		case lipgloss.Width(line)+2+lipgloss.Width(it) <= p.width:
 			line += "  " + it
 		default:
 			lines = append(lines, line)
@@ -292,9 +292,9 @@ func (p *demoPage) stacked(lanes []laneView) []string {
 			return st.Dim.Render(label+" ") + vs.Render(value)
 		}
 		title := mark + l.style.Render(name) + st.Dim.Render(fmt.Sprintf(" %d  ", l.live)) + l.style.Render(demoRate(l.snap.History)+"/s") + "   "
-		title += p.lockLine(l, max(p.w-lipgloss.Width(title), 0))
+		title += p.lockLine(l, max(p.width-lipgloss.Width(title), 0))
 		// A blank line between lanes, when four of them still fit.
-		if p.h >= 1+len(lanes)*6 {
+		if p.height >= 1+len(lanes)*6 {
 			out = append(out, "")
 		}
 		out = append(out, title,
@@ -306,7 +306,7 @@ func (p *demoPage) stacked(lanes []laneView) []string {
 				figure("violations", fmt.Sprintf("%d", c.Violations), violationStyle(st, c.Violations))+"   "+
 				figure("unsafe/refused", fmt.Sprintf("%d/%d", c.UnsafeWrites, c.StaleRejected), violationStyle(st, c.UnsafeWrites)))
 		// The failure figures, when every lane still fits with them.
-		if p.h >= 1+len(lanes)*5 {
+		if p.height >= 1+len(lanes)*5 {
 			out = append(out, "  "+figure("renewals", renewals(l.snap), st.HeaderValue)+"   "+figure("crash recovery", recovery(c), st.HeaderValue))
 		}
 	}

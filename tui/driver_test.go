@@ -20,7 +20,7 @@ import (
 // time, on the test's goroutine. Tests wait for what the screen shows,
 // with a deadline.
 type driver struct {
-	t    testing.TB
+	tb   testing.TB
 	app  *App
 	msgs chan tea.Msg
 	quit bool
@@ -28,7 +28,7 @@ type driver struct {
 
 func newDriver(t testing.TB, app *App, width, height int) *driver {
 	t.Helper()
-	d := &driver{t: t, app: app, msgs: make(chan tea.Msg, 1024)}
+	d := &driver{tb: t, app: app, msgs: make(chan tea.Msg, 1024)}
 	t.Cleanup(app.Close)
 	d.run(app.Init())
 	d.send(tea.WindowSizeMsg{Width: width, Height: height})
@@ -101,7 +101,7 @@ func (d *driver) screen() string { return d.app.render() }
 
 // waitFor delivers messages until cond holds for the screen.
 func (d *driver) waitFor(what string, cond func(screen string) bool) string {
-	d.t.Helper()
+	d.tb.Helper()
 	deadline := time.After(20 * time.Second)
 	for {
 		s := d.screen()
@@ -112,13 +112,13 @@ func (d *driver) waitFor(what string, cond func(screen string) bool) string {
 		case msg := <-d.msgs:
 			d.send(msg)
 		case <-deadline:
-			d.t.Fatalf("waiting for %s; the screen shows:\n%s", what, s)
+			d.tb.Fatalf("waiting for %s; the screen shows:\n%s", what, s)
 		}
 	}
 }
 
 func (d *driver) waitText(text string) string {
-	d.t.Helper()
+	d.tb.Helper()
 	return d.waitFor(strings.TrimSpace(text), func(s string) bool { return strings.Contains(s, text) })
 }
 

@@ -94,28 +94,28 @@ func (f *fakeSource) counts() (scans, recognitions, introspections int) {
 // heldMsg is a message a page's timer would deliver later; the runner
 // holds it until the test releases it.
 type heldMsg struct {
-	d   time.Duration
-	msg tea.Msg
+	after time.Duration
+	msg   tea.Msg
 }
 
 func holdTimer(d time.Duration, msg tea.Msg) tea.Cmd {
-	return func() tea.Msg { return heldMsg{d: d, msg: msg} }
+	return func() tea.Msg { return heldMsg{after: d, msg: msg} }
 }
 
 // pageRunner runs a page's commands to completion on the test's
 // goroutine and delivers their messages, as App would (minus App).
 type pageRunner struct {
-	t      *testing.T
-	p      page
-	held   []heldMsg
-	pushed []page
-	status []statusMsg
+	test    *testing.T
+	current page
+	held    []heldMsg
+	pushed  []page
+	status  []statusMsg
 }
 
 func newPageRunner(t *testing.T, p page, w, h int) *pageRunner {
 	t.Helper()
 	p.SetSize(w, h)
-	r := &pageRunner{t: t, p: p}
+	r := &pageRunner{test: t, current: p}
 	r.do(p.Init())
 	return r
 }
@@ -140,8 +140,8 @@ func (r *pageRunner) do(cmd tea.Cmd) {
 		case statusMsg:
 			r.status = append(r.status, msg)
 		default:
-			np, next := r.p.Update(msg)
-			r.p = np
+			np, next := r.current.Update(msg)
+			r.current = np
 			queue = append(queue, next)
 		}
 	}
@@ -149,8 +149,8 @@ func (r *pageRunner) do(cmd tea.Cmd) {
 
 // send delivers one message and runs what it leads to.
 func (r *pageRunner) send(msg tea.Msg) {
-	np, cmd := r.p.Update(msg)
-	r.p = np
+	np, cmd := r.current.Update(msg)
+	r.current = np
 	r.do(cmd)
 }
 

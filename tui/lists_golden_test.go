@@ -18,14 +18,14 @@ func listPages(t *testing.T, w, h int) map[string]page {
 	pages := map[string]page{}
 	for _, kind := range []recipeKind{kindLocks, kindQueues, kindElections} {
 		r, _, _, _ := newFakeList(t, kind, w, h)
-		pages[string(kind)] = r.p
+		pages[string(kind)] = r.current
 	}
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{in: fakeIntrospection(clock.now)}
 	ctx := listsContext(t, clock)
-	pages["sessions"] = newPageRunner(t, newSessionsPageFrom(ctx, f.source()), w, h).p
-	pages["session"] = newPageRunner(t, newSessionPageFrom(ctx, 0x1000000000000a1, nil, f.source()), w, h).p
-	pages["server"] = newPageRunner(t, newServerPageFrom(ctx, f.source()), w, h).p
+	pages["sessions"] = newPageRunner(t, newSessionsPageFrom(ctx, f.source()), w, h).current
+	pages["session"] = newPageRunner(t, newSessionPageFrom(ctx, 0x1000000000000a1, nil, f.source()), w, h).current
+	pages["server"] = newPageRunner(t, newServerPageFrom(ctx, f.source()), w, h).current
 	return pages
 }
 

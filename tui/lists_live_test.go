@@ -25,7 +25,7 @@ import (
 // messages and the live tree's reports back through every page's Update
 // (App broadcasts data messages) on the test's goroutine.
 type liveRunner struct {
-	t      *testing.T
+	test   *testing.T
 	ctx    *Shared
 	pages  []page
 	msgs   chan tea.Msg
@@ -36,7 +36,7 @@ type liveRunner struct {
 // tree has one reader.
 func newLiveRunner(t *testing.T, ctx *Shared) *liveRunner {
 	t.Helper()
-	r := &liveRunner{t: t, ctx: ctx, msgs: make(chan tea.Msg, 4096)}
+	r := &liveRunner{test: t, ctx: ctx, msgs: make(chan tea.Msg, 4096)}
 	go func() {
 		for {
 			select {
@@ -97,7 +97,7 @@ func (r *liveRunner) key(p page, msg tea.KeyPressMsg) {
 
 // waitFor delivers messages until cond holds.
 func (r *liveRunner) waitFor(what string, p page, cond func(view string) bool) string {
-	r.t.Helper()
+	r.test.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
 		v := p.View()
@@ -108,7 +108,7 @@ func (r *liveRunner) waitFor(what string, p page, cond func(view string) bool) s
 		case msg := <-r.msgs:
 			r.deliver(msg)
 		case <-deadline:
-			r.t.Fatalf("waiting for %s; the page shows:\n%s", what, v)
+			r.test.Fatalf("waiting for %s; the page shows:\n%s", what, v)
 		}
 	}
 }

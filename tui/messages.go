@@ -81,10 +81,10 @@ type scanMsg struct {
 
 // recognizedMsg is one recipe read again.
 type recognizedMsg struct {
-	owner *recipeListPage
-	path  string
-	v     recognize.Recipe
-	err   error
+	owner  *recipeListPage
+	path   string
+	recipe recognize.Recipe
+	err    error
 }
 
 // introDueMsg says an introspection put off by the rate limit is due.
@@ -113,7 +113,7 @@ type labelMsg struct {
 }
 
 // openDialogMsg asks App to show a dialog.
-type openDialogMsg struct{ d *widget.Dialog }
+type openDialogMsg struct{ dialog *widget.Dialog }
 
 // recipeMsg is a recognition of path, with the tables it used.
 type recipeMsg struct {
@@ -152,4 +152,4 @@ type goToMsg struct{ path string }
 func goTo(path string) tea.Cmd { return func() tea.Msg { return goToMsg{path: path} } }
 
 // openDialog opens d over the page, as a modal.
-func openDialog(d *widget.Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d: d} } }
+func openDialog(d *widget.Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{dialog: d} } }

@@ -268,7 +268,7 @@ func (p *recipeListPage) recognize(path string) tea.Cmd {
 		ctx, cancel := context.WithTimeout(ctx, recognizeTimeout)
 		defer cancel()
 		v, err := src.recognize(ctx, path, opts)
-		return recognizedMsg{owner: owner, path: path, v: v, err: err}
+		return recognizedMsg{owner: owner, path: path, recipe: v, err: err}
 	}
 }
 
@@ -301,10 +301,10 @@ func (p *recipeListPage) recognized(msg recognizedMsg) tea.Cmd {
 		return nil // closing
 	case msg.err != nil:
 		p.errs[msg.path] = msg.err
-	case p.kind.is(msg.v) && msg.v.Info().Path == msg.path:
-		p.recipes[msg.path] = msg.v
+	case p.kind.is(msg.recipe) && msg.recipe.Info().Path == msg.path:
+		p.recipes[msg.path] = msg.recipe
 		delete(p.errs, msg.path)
-		p.follow(msg.path, msg.v)
+		p.follow(msg.path, msg.recipe)
 	default:
 		// No longer a recipe of the kind: free, empty, leaderless.
 		p.recipes[msg.path] = old.Emptied()

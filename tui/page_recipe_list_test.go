@@ -170,7 +170,7 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 	// A change right after the scan's question: put off to a second
 	// after it.
 	r.send(treeMsg{"/app/locks/orders"})
-	if len(r.held) != 1 || r.held[0].d != introspectEvery {
+	if len(r.held) != 1 || r.held[0].after != introspectEvery {
 		t.Fatalf("held %v, want one introspection a second after the last", r.held)
 	}
 	// More changes while one is put off add nothing.
@@ -196,7 +196,7 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 	}
 	// A change long after asks a little later (its watch to settle).
 	r.send(treeMsg{"/app/locks/orders"})
-	if len(r.held) != 1 || r.held[0].d != introspectSettle {
+	if len(r.held) != 1 || r.held[0].after != introspectSettle {
 		t.Fatalf("held %v, want one introspection %v after the change", r.held, introspectSettle)
 	}
 	// Queues never ask.
@@ -266,7 +266,7 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 	}
 	close(release)
 	wg.Wait()
-	r := &pageRunner{t: t, p: p}
+	r := &pageRunner{test: t, current: p}
 	r.send(msg)
 	v := p.View()
 	for _, want := range []string{"⚠ partial scan, showing what was found: scan /app: 2 nodes could not be read …", "/app/locks/orders", "/app/locks/billing"} {

@@ -76,7 +76,7 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 	if _, _, n := f.counts(); n != 1 {
 		t.Errorf("the detail asked again at once (%d)", n)
 	}
-	v := dr.p.View()
+	v := dr.current.View()
 	for _, want := range []string{"0x1000000000000a2 · connected · from 10.0.0.6:40112 to zk2:2181", "ephemeral  /app/locks/orders/_c_", "watch      /app/locks/orders/_c_"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("detail lacks %q:\n%s", want, v)
@@ -87,7 +87,7 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 	gone.Sessions = gone.Sessions[:1]
 	f.in = gone
 	dr.send(refreshMsg{})
-	v = dr.p.View()
+	v = dr.current.View()
 	if !strings.Contains(v, "session 0x1000000000000a2 is no longer in the servers' tables") || !strings.Contains(v, "ephemeral") {
 		t.Errorf("gone session:\n%s", v)
 	}
@@ -180,7 +180,7 @@ func TestSessionsRefusedTables(t *testing.T) {
 	}
 	p := newSessionsPageFrom(listsContext(t, clock), src)
 	r := newPageRunner(t, p, 120, 40)
-	v := r.p.View()
+	v := r.current.View()
 	for _, want := range []string{
 		"2 sessions · 2 known only from their ephemeral nodes (a read of 42 nodes): their clients, connections and watches are",
 		"connections unknown",

@@ -18,19 +18,19 @@ import (
 
 // editBeganMsg is a node read for editing (or why it cannot be edited).
 type editBeganMsg struct {
-	s   *edit.Session
-	err error
+	edit *edit.Session
+	err  error
 }
 
 // editorDoneMsg is the editor's exit.
 type editorDoneMsg struct {
-	s   *edit.Session
-	err error
+	edit *edit.Session
+	err  error
 }
 
 // editSavedMsg is the outcome of a save.
 type editSavedMsg struct {
-	s        *edit.Session
+	edit     *edit.Session
 	data     []byte // what was written, or refused
 	from     int32  // the version the save was conditional on
 	to       int32
@@ -52,13 +52,13 @@ func (b *treePage) edit() tea.Cmd {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		s, err := edit.Begin(ctx, c, p)
-		return editBeganMsg{s: s, err: err}
+		return editBeganMsg{edit: s, err: err}
 	}
 }
 
 // runEditor suspends the explorer and runs the editor on the session's file.
 func (b *treePage) runEditor(s *edit.Session) tea.Cmd {
-	return b.ctx.Exec(edit.Command(s.File), func(err error) tea.Msg { return editorDoneMsg{s: s, err: err} })
+	return b.ctx.Exec(edit.Command(s.File), func(err error) tea.Msg { return editorDoneMsg{edit: s, err: err} })
 }
 
 // onEdit takes the edit flow's messages.
@@ -71,13 +71,13 @@ func (b *treePage) onEdit(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return failure(msg.err)
 		}
-		return b.runEditor(msg.s)
+		return b.runEditor(msg.edit)
 	case editorDoneMsg:
 		if msg.err != nil {
-			msg.s.Close()
+			msg.edit.Close()
 			return failure(fmt.Errorf("the editor (%s) failed: %w; nothing written", edit.Editor(), msg.err))
 		}
-		return b.afterEditor(msg.s)
+		return b.afterEditor(msg.edit)
 	case editSavedMsg:
 		return b.afterSave(msg)
 	}
@@ -122,7 +122,7 @@ func (b *treePage) save(s *edit.Session, data []byte) tea.Cmd {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		st, conflict, err := s.Save(ctx, c, data)
-		m := editSavedMsg{s: s, data: data, from: from, conflict: conflict, err: err}
+		m := editSavedMsg{edit: s, data: data, from: from, conflict: conflict, err: err}
 		if st != nil {
 			m.to = st.Version
 		}
@@ -133,7 +133,7 @@ func (b *treePage) save(s *edit.Session, data []byte) tea.Cmd {
 // afterSave reports the write, or asks what to do about a node that
 // changed meanwhile.
 func (b *treePage) afterSave(msg editSavedMsg) tea.Cmd {
-	s := msg.s
+	s := msg.edit
 	switch {
 	case msg.err != nil:
 		return failure(fmt.Errorf("%w (your edit is kept in %s)", msg.err, s.File))

@@ -62,7 +62,7 @@ func TestBrowserScreens(t *testing.T) {
 	d.waitText("zookeeper")
 
 	t.Run("data", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key(":")
 		d.typeText("cd /app/config")
 		d.key("enter")
@@ -71,7 +71,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("stat", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("]")
 		d.waitFor("the stat and the quota", func(s string) bool {
 			return strings.Contains(s, "dataLength") && strings.Contains(s, "quota") && !strings.Contains(s, "reading…")
@@ -79,7 +79,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("recipe tab", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key(":")
 		d.typeText("cd /app/locks/orders")
 		d.key("enter")
@@ -91,7 +91,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("recipe page", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("tab")
 		d.key("enter")
 		d.waitFor("the recipe page", func(s string) bool {
@@ -101,7 +101,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("help", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("?")
 		d.waitText("acquire the lock")
 		goldenScreen(t, d.screen())
@@ -109,7 +109,7 @@ func TestBrowserScreens(t *testing.T) {
 		d.waitFor("help closed", func(s string) bool { return !strings.Contains(s, "any key closes this help") })
 	})
 	t.Run("queue", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("esc")
 		d.key(":")
 		d.typeText("cd /app/jobs")
@@ -121,7 +121,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("narrow", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("esc")
 		d.send(resize(60, 20))
 		d.waitText("tree")

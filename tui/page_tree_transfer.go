@@ -95,7 +95,7 @@ func (b *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
 		if plan.Ephemeral > 0 {
 			body = append(body, fmt.Sprintf("  leave out %d ephemeral nodes", plan.Ephemeral))
 		}
-		return openDialogMsg{d: widget.Confirm("Import", body, func() tea.Cmd {
+		return openDialogMsg{dialog: widget.Confirm("Import", body, func() tea.Cmd {
 			return tea.Batch(status("importing "+file+"…"), func() tea.Msg {
 				rep, err := runImport(ctx, w, file, transfer.ImportOptions{To: to})
 				if err != nil {
@@ -186,7 +186,7 @@ func (b *treePage) copyOrMove(move bool) tea.Cmd {
 				body = append(body, st.Warning.Render(fmt.Sprintf("%d ephemeral nodes are left out (they cannot be recreated as their owner's)%s.",
 					survey.Ephemeral, map[bool]string{true: " and DELETED with the source: their owners lose them"}[move])))
 			}
-			return openDialogMsg{d: widget.Confirm(verb, body, func() tea.Cmd {
+			return openDialogMsg{dialog: widget.Confirm(verb, body, func() tea.Cmd {
 				return tea.Batch(status(strings.ToLower(verb)+"ing "+src+"…"), func() tea.Msg {
 					return copyOrMoveNow(ctx, c, w, src, dst, move)
 				})
