@@ -66,7 +66,7 @@ type Config struct {
 
 // App is the root model.
 type App struct {
-	ctx    *Shared
+	shared *Shared
 	cancel context.CancelFunc
 	header header
 	pages  []page
@@ -112,30 +112,30 @@ func New(cfg Config) *App {
 		held = 10 * time.Minute
 	}
 	root, cancel := context.WithCancel(context.Background())
-	ctx := &Shared{
+	shared := &Shared{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
 		Holds: recognize.NewHoldClock(),
 		Exec:  tea.ExecProcess,
 	}
-	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts, past: cfg.Past}
+	a := &App{shared: shared, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts, past: cfg.Past}
 	if a.past != nil {
-		ctx.Past = true
+		shared.Past = true
 		a.pastOpened()
 	}
 	switch {
 	case cfg.Styles != nil:
-		ctx.Styles = *cfg.Styles
+		shared.Styles = *cfg.Styles
 	case os.Getenv("NO_COLOR") != "":
-		ctx.Styles = theme.Plain()
+		shared.Styles = theme.Plain()
 	default:
-		ctx.Styles, a.styled = theme.New(true), true
+		shared.Styles, a.styled = theme.New(true), true
 	}
 	if !cfg.ReadOnly {
 		if w, err := cfg.Client.Writer(); err == nil {
-			ctx.Writer = w
-			ctx.Actor = newActor(cfg.Client)
+			shared.Writer = w
+			shared.Actor = newActor(cfg.Client)
 		}
 	}
 	a.header = header{connect: cfg.Connect, context: cfg.ContextName, readOnly: cfg.ReadOnly, state: cfg.Client.State(),
@@ -144,9 +144,9 @@ func New(cfg Config) *App {
 	if start == "" {
 		start = "/"
 	}
-	a.pages = []page{newTreePage(ctx, start)}
+	a.pages = []page{newTreePage(shared, start)}
 	if len(cfg.Demo) > 0 {
-		a.pages = append(a.pages, newDemoPage(ctx, cfg.Demo))
+		a.pages = append(a.pages, newDemoPage(shared, cfg.Demo))
 	}
 	return a
 }
@@ -172,12 +172,12 @@ func (a *App) Close() {
 			c.Close()
 		}
 	}
-	if a.ctx.Actor != nil {
+	if a.shared.Actor != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		a.ctx.Actor.Close(ctx)
+		a.shared.Actor.Close(ctx)
 		cancel()
 	}
-	a.ctx.Tree.Close()
+	a.shared.Tree.Close()
 	a.cancel()
 	for _, c := range a.owned {
 		c.Close()
@@ -187,7 +187,7 @@ func (a *App) Close() {
 func (a *App) top() page { return a.pages[len(a.pages)-1] }
 
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.waitSession(a.ctx.Client, a.ctx.Client.Events()), a.waitTree(), a.askServer()}
+	cmds := []tea.Cmd{a.waitSession(a.shared.Client, a.shared.Client.Events()), a.waitTree(), a.askServer()}
 	if a.styled {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -210,9 +210,9 @@ func (a *App) waitSession(client *zkview.Client, events <-chan zkview.SessionEve
 }
 
 func (a *App) waitTree() tea.Cmd {
-	tree := a.ctx.Tree
+	tree := a.shared.Tree
 	updates := tree.Updates()
-	done, closed := a.ctx.Ctx.Done(), tree.Done()
+	done, closed := a.shared.Ctx.Done(), tree.Done()
 	return func() tea.Msg {
 		select {
 		case paths := <-updates:
@@ -227,12 +227,12 @@ func (a *App) waitTree() tea.Cmd {
 
 // askServer asks the connected member for srvr, for the header.
 func (a *App) askServer() tea.Cmd {
-	addr := a.ctx.Client.Server()
+	addr := a.shared.Client.Server()
 	if addr == "" {
 		return nil
 	}
-	a.lastStatus = a.ctx.Now()
-	ctx, tlsCfg := a.ctx.Ctx, a.ctx.Introspect.TLS
+	a.lastStatus = a.shared.Now()
+	ctx, tlsCfg := a.shared.Ctx, a.shared.Introspect.TLS
 	return func() tea.Msg {
 		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, tlsCfg)
 		return serverStatusMsg{addr: addr, stats: st, err: err}
@@ -243,9 +243,9 @@ func (a *App) askServer() tea.Cmd {
 const chrome = 3
 
 func (a *App) resize() {
-	a.ctx.Width, a.ctx.Height = a.width, max(a.height-chrome, 1)
+	a.shared.Width, a.shared.Height = a.width, max(a.height-chrome, 1)
 	for _, p := range a.pages {
-		p.SetSize(a.ctx.Width, a.ctx.Height)
+		p.SetSize(a.shared.Width, a.shared.Height)
 	}
 }
 
@@ -262,7 +262,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.BackgroundColorMsg:
 		if a.styled {
-			a.ctx.Styles = theme.New(msg.IsDark())
+			a.shared.Styles = theme.New(msg.IsDark())
 		}
 		return nil
 	case tea.KeyPressMsg:
@@ -270,7 +270,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseMsg:
 		return a.mouse(msg)
 	case sessionEventMsg:
-		if msg.client != a.ctx.Client {
+		if msg.client != a.shared.Client {
 			return a.waitSession(msg.client, msg.events) // a context left: drain until its client closes
 		}
 		cmd := a.session(msg.ev)
@@ -289,19 +289,19 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		}
 		return a.useConnection(msg.conn)
 	case treeUpdateMsg:
-		if msg.tree != a.ctx.Tree {
+		if msg.tree != a.shared.Tree {
 			return nil // of a context left
 		}
 		paths := treeMsg(msg.paths)
 		for _, p := range paths {
-			if n, ok := a.ctx.Tree.Get(p); ok && n.Stat != nil {
+			if n, ok := a.shared.Tree.Get(p); ok && n.Stat != nil {
 				a.header.seeZxid(max(n.Stat.Mzxid, n.Stat.Pzxid))
 			}
 		}
 		var cmds []tea.Cmd
 		// Refresh the znode count now and then while things change; an
 		// idle explorer asks nothing.
-		if a.ctx.Now().Sub(a.lastStatus) > 5*time.Second {
+		if a.shared.Now().Sub(a.lastStatus) > 5*time.Second {
 			cmds = append(cmds, a.askServer())
 		}
 		return tea.Batch(append(cmds, a.broadcast(paths), a.waitTree())...)
@@ -323,7 +323,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		a.status = msg
 		return nil
 	case pushMsg:
-		msg.page.SetSize(a.ctx.Width, a.ctx.Height)
+		msg.page.SetSize(a.shared.Width, a.shared.Height)
 		a.pages = append(a.pages, msg.page)
 		return msg.page.Init()
 	case openDialogMsg:
@@ -402,7 +402,7 @@ func (a *App) scheduleFrame() tea.Cmd {
 }
 
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
-	g := a.ctx.Keys.Global
+	g := a.shared.Keys.Global
 	if a.dialog != nil {
 		cmd, done := a.dialog.Update(msg)
 		if done {
@@ -439,7 +439,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, g.Notices):
 		return a.showNotices()
 	case key.Matches(msg, g.Refresh):
-		a.ctx.Tree.Refresh()
+		a.shared.Tree.Refresh()
 		a.status = statusMsg{text: "reading everything on screen again"}
 		return tea.Batch(a.askServer(), a.broadcast(refreshMsg{}))
 	case key.Matches(msg, g.Back):
@@ -545,7 +545,7 @@ func (a *App) showNotices() tea.Cmd {
 // URL[,URL…]), the port one is looked for on every member (:admin port
 // N), clears both (:admin off), or says what they are (:admin).
 func (a *App) admin(arg string) tea.Cmd {
-	o := a.ctx.introspectOptions()
+	o := a.shared.introspectOptions()
 	switch fields := strings.Fields(strings.ReplaceAll(arg, ",", " ")); {
 	case len(fields) == 0:
 		urls := "none given"
@@ -559,7 +559,7 @@ func (a *App) admin(arg string) tea.Cmd {
 		a.status = statusMsg{text: "AdminServers: " + urls + "; " + port + " (:admin URL[,URL…] or :admin port N sets them)"}
 		return nil
 	case len(fields) == 1 && fields[0] == "off":
-		a.ctx.setAdmin(nil, 0)
+		a.shared.setAdmin(nil, 0)
 		a.status = statusMsg{text: "no AdminServers: the servers are asked with four-letter words only"}
 	case fields[0] == "port":
 		if len(fields) != 2 {
@@ -571,7 +571,7 @@ func (a *App) admin(arg string) tea.Cmd {
 			a.status = statusMsg{text: fmt.Sprintf(":admin port %s: not a port", display.Line(fields[1])), err: true}
 			return nil
 		}
-		a.ctx.setAdmin(o.AdminURLs, port)
+		a.shared.setAdmin(o.AdminURLs, port)
 		a.status = statusMsg{text: fmt.Sprintf("AdminServers looked for on port %d of every member that refuses the four-letter words; asking again", port)}
 	default:
 		urls := make([]string, 0, len(fields))
@@ -583,7 +583,7 @@ func (a *App) admin(arg string) tea.Cmd {
 			}
 			urls = append(urls, u)
 		}
-		a.ctx.setAdmin(urls, o.AdminPort)
+		a.shared.setAdmin(urls, o.AdminPort)
 		a.status = statusMsg{text: "AdminServers " + strings.Join(urls, ", ") + "; asking the servers again"}
 	}
 	return a.broadcast(refreshMsg{})
@@ -608,7 +608,7 @@ func (a *App) openDemo(string) tea.Cmd {
 			return nil
 		}
 	}
-	return push(newDemoPage(a.ctx, a.demo))
+	return push(newDemoPage(a.shared, a.demo))
 }
 
 // popTo closes every page above index i.
@@ -625,9 +625,9 @@ func (a *App) popTo(i int) {
 // has loaded, and asking loads the directory for the next tab.
 func (a *App) completeCommand(line string) []string {
 	return completeCommand(a, line, func(dir string) []string {
-		n, ok := a.ctx.Tree.Get(dir)
+		n, ok := a.shared.Tree.Get(dir)
 		if !ok || !n.ChildrenLoaded {
-			a.ctx.Tree.Expand(dir)
+			a.shared.Tree.Expand(dir)
 			return nil
 		}
 		return n.Children
@@ -669,7 +669,7 @@ func (a *App) render() string {
 	if a.width == 0 || a.height == 0 {
 		return "starting…"
 	}
-	st := a.ctx.Styles
+	st := a.shared.Styles
 	var body string
 	switch {
 	case a.help:
@@ -678,9 +678,9 @@ func (a *App) render() string {
 			notes = n.HelpNotes()
 		}
 		notes = append(notes, a.pastNotes()...)
-		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), notes, a.ctx.Width, a.ctx.Height)
+		body = helpView(st, helpGroups(a.shared.Keys, a.top().Title(), a.top().Keys()), notes, a.shared.Width, a.shared.Height)
 	case a.dialog != nil:
-		body = a.dialog.View(st, a.ctx.Width, a.ctx.Height)
+		body = a.dialog.View(st, a.shared.Width, a.shared.Height)
 	default:
 		body = a.top().View()
 	}
@@ -692,7 +692,7 @@ func (a *App) render() string {
 }
 
 func (a *App) crumbs() string {
-	st := a.ctx.Styles
+	st := a.shared.Styles
 	line := ""
 	for i, p := range a.pages {
 		if i > 0 {
@@ -712,7 +712,7 @@ func (a *App) crumbs() string {
 
 // statusLine is the open prompt, else the last message, else key hints.
 func (a *App) statusLine() string {
-	st := a.ctx.Styles
+	st := a.shared.Styles
 	if a.input != nil {
 		return a.input.View(st, a.width)
 	}
@@ -723,7 +723,7 @@ func (a *App) statusLine() string {
 		}
 		return widget.FitWords(st.Info.Render("✓ ")+a.status.text, a.width, more)
 	}
-	right := keyHints(st, []key.Binding{a.ctx.Keys.Global.Command, a.ctx.Keys.Global.Help, a.ctx.Keys.Global.Back})
+	right := keyHints(st, []key.Binding{a.shared.Keys.Global.Command, a.shared.Keys.Global.Help, a.shared.Keys.Global.Back})
 	left := fitHints(st, enabled(a.top().Keys()), max(a.width-lipgloss.Width(right)-2, 0))
 	return widget.Fit(left+"  "+right, a.width)
 }

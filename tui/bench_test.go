@@ -57,7 +57,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 		d.waitFor("the root's children", func(s string) bool { return strings.Contains(s, "zookeeper") })
 		b.StopTimer()
 		app.Close()
-		app.ctx.Client.Close()
+		app.shared.Client.Close()
 		b.StartTimer()
 	}
 }
@@ -80,7 +80,7 @@ func BenchmarkOpen100k(b *testing.B) {
 		d.waitFor("the children", func(s string) bool { return strings.Contains(s, "child-000030") })
 		b.StopTimer()
 		app.Close()
-		app.ctx.Client.Close()
+		app.shared.Client.Close()
 		b.StartTimer()
 	}
 }
@@ -94,7 +94,7 @@ func BenchmarkFrame(b *testing.B) {
 		manyChildren(b, connect, dir, n)
 		b.Run(fmt.Sprintf("children=%d", n), func(b *testing.B) {
 			app := newTestApp(b, connect, false)
-			defer app.ctx.Client.Close()
+			defer app.shared.Client.Close()
 			defer app.Close()
 			d := newDriver(b, app, 120, 40)
 			d.waitText("zookeeper")

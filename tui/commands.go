@@ -47,11 +47,11 @@ var commands = []command{
 	{name: "systems", usage: "systems [PATH]", help: "Kafka, HBase, Hadoop HA, Solr, Helix… under PATH", arg: argPath,
 		open: openRecipeList(kindSystems)},
 	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches",
-		open: func(a *App, _ string) tea.Cmd { return push(newSessionsPage(a.ctx)) }},
+		open: func(a *App, _ string) tea.Cmd { return push(newSessionsPage(a.shared)) }},
 	{name: "admin", usage: "admin [URL[,URL…] | port N | off]", help: "AdminServers to read the servers' tables from, or the port to find them on",
 		arg: argText, open: (*App).admin},
 	{name: "server", usage: "server", help: "the ensemble: every member's srvr and mntr",
-		open: func(a *App, _ string) tea.Cmd { return push(newServerPage(a.ctx)) }},
+		open: func(a *App, _ string) tea.Cmd { return push(newServerPage(a.shared)) }},
 	{name: "demo", usage: "demo", help: "chain vs herd vs spin vs redis (zkx demo)",
 		open: (*App).openDemo},
 	{name: "cd", usage: "cd PATH", help: "go to PATH in the tree", arg: argRequiredPath,
@@ -64,7 +64,7 @@ var commands = []command{
 
 // openRecipeList opens the list of one kind of recognised object.
 func openRecipeList(kind recipeKind) func(a *App, root string) tea.Cmd {
-	return func(a *App, root string) tea.Cmd { return push(newRecipeListPage(a.ctx, kind, root)) }
+	return func(a *App, root string) tea.Cmd { return push(newRecipeListPage(a.shared, kind, root)) }
 }
 
 // parsedCommand is a command line taken apart.

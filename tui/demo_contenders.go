@@ -24,7 +24,7 @@ func (p *demoPage) contenderLines(l laneView, cw, n int) []string {
 		out = append(out, p.contenderLine(l, rows[i], gutters[i], cw))
 	}
 	if shown < len(rows) && len(out) < n {
-		out = append(out, p.ctx.Styles.Dim.Render(fmt.Sprintf("%s… %d more", strings.Repeat(" ", demoGutter), len(rows)-shown)))
+		out = append(out, p.shared.Styles.Dim.Render(fmt.Sprintf("%s… %d more", strings.Repeat(" ", demoGutter), len(rows)-shown)))
 	}
 	for len(out) < n {
 		out = append(out, "")
@@ -75,7 +75,7 @@ func demoGutters(k demo.Kind, rows []demoRow) []string {
 // contenderLine is one contender: arrow, state, what it waits on, its
 // node, and a flash when a notification just reached it.
 func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	glyph, desc, style := "·", "working (not in line)", st.Dim
 	switch r.contender.State {
 	case demo.Holding:
@@ -93,12 +93,12 @@ func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) s
 			desc = "SET NX refused, retrying"
 		}
 	case demo.Stalled:
-		glyph, desc, style = "‖", fmt.Sprintf("stalled %.1fs", p.ctx.Now().Sub(r.contender.StalledAt).Seconds()), st.Warning
+		glyph, desc, style = "‖", fmt.Sprintf("stalled %.1fs", p.shared.Now().Sub(r.contender.StalledAt).Seconds()), st.Warning
 	case demo.Crashed:
 		glyph, desc, style = "✗", "crashed", st.Error
 		if g, ok := p.ghosts.crashed[ghostKey{l.index, r.contender.ID}]; ok {
 			// Counting up to the session's expiry, when the node goes.
-			desc = fmt.Sprintf("crashed %.1fs ago", p.ctx.Now().Sub(g.seen).Seconds())
+			desc = fmt.Sprintf("crashed %.1fs ago", p.shared.Now().Sub(g.seen).Seconds())
 		}
 	}
 	right := ""
@@ -144,7 +144,7 @@ var demoShortDesc = map[string]string{
 
 // strip is a lane's contenders as one glyph each, in queue order.
 func (p *demoPage) strip(l laneView) string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	var b strings.Builder
 	for _, r := range l.rows {
 		switch {

@@ -171,7 +171,7 @@ func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Conf
 	// a session takes a zxid: wait, so that golden screens' zxids do not
 	// depend on when it came.
 	select {
-	case <-app.ctx.Tree.WatchModeKnown():
+	case <-app.shared.Tree.WatchModeKnown():
 	case <-ctx.Done():
 		t.Fatal("the live tree never learnt how to watch")
 	}

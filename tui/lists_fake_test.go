@@ -30,9 +30,9 @@ type listsClock struct{ now time.Time }
 func (c *listsClock) Now() time.Time          { return c.now }
 func (c *listsClock) advance(d time.Duration) { c.now = c.now.Add(d) }
 
-// listsContext is a Context without a server: plain styles, the fake
+// listsShared is what the pages share without a server: plain styles, the fake
 // clock, no tree (pages follow nothing).
-func listsContext(t *testing.T, clock *listsClock) *Shared {
+func listsShared(t *testing.T, clock *listsClock) *Shared {
 	return &Shared{Ctx: t.Context(), Styles: theme.Plain(), Keys: NewKeys(false), Now: clock.Now,
 		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}}
 }
@@ -294,7 +294,7 @@ func newFakeList(t *testing.T, kind recipeKind, w, h int) (*pageRunner, *recipeL
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{res: fakeScanResult(clock.now), nodes: 12345, in: fakeIntrospection(clock.now),
 		dirs: map[string]recognize.Recipe{}, errs: map[string]error{}}
-	p := newRecipeListPageFrom(listsContext(t, clock), kind, "/app", f.source())
+	p := newRecipeListPageFrom(listsShared(t, clock), kind, "/app", f.source())
 	p.after = holdTimer
 	r := newPageRunner(t, p, w, h)
 	return r, p, f, clock

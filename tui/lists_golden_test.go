@@ -22,10 +22,10 @@ func listPages(t *testing.T, w, h int) map[string]page {
 	}
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{in: fakeIntrospection(clock.now)}
-	ctx := listsContext(t, clock)
-	pages["sessions"] = newPageRunner(t, newSessionsPageFrom(ctx, f.source()), w, h).current
-	pages["session"] = newPageRunner(t, newSessionPageFrom(ctx, 0x1000000000000a1, nil, f.source()), w, h).current
-	pages["server"] = newPageRunner(t, newServerPageFrom(ctx, f.source()), w, h).current
+	shared := listsShared(t, clock)
+	pages["sessions"] = newPageRunner(t, newSessionsPageFrom(shared, f.source()), w, h).current
+	pages["session"] = newPageRunner(t, newSessionPageFrom(shared, 0x1000000000000a1, nil, f.source()), w, h).current
+	pages["server"] = newPageRunner(t, newServerPageFrom(shared, f.source()), w, h).current
 	return pages
 }
 

@@ -26,23 +26,23 @@ import (
 // (App broadcasts data messages) on the test's goroutine.
 type liveRunner struct {
 	test   *testing.T
-	ctx    *Shared
+	shared *Shared
 	pages  []page
 	msgs   chan tea.Msg
 	pushed []page
 }
 
-// newLiveRunner forwards ctx's tree reports; one per Context, as the
+// newLiveRunner forwards shared's tree reports; one per Shared, as the
 // tree has one reader.
-func newLiveRunner(t *testing.T, ctx *Shared) *liveRunner {
+func newLiveRunner(t *testing.T, shared *Shared) *liveRunner {
 	t.Helper()
-	r := &liveRunner{test: t, ctx: ctx, msgs: make(chan tea.Msg, 4096)}
+	r := &liveRunner{test: t, shared: shared, msgs: make(chan tea.Msg, 4096)}
 	go func() {
 		for {
 			select {
-			case paths := <-ctx.Tree.Updates():
+			case paths := <-shared.Tree.Updates():
 				r.msgs <- treeMsg(paths)
-			case <-ctx.Ctx.Done():
+			case <-shared.Ctx.Done():
 				return
 			}
 		}
@@ -66,7 +66,7 @@ func (r *liveRunner) run(cmd tea.Cmd) {
 		msg := cmd()
 		select {
 		case r.msgs <- msg:
-		case <-r.ctx.Ctx.Done():
+		case <-r.shared.Ctx.Done():
 		}
 	}()
 }
@@ -127,8 +127,8 @@ func rowWith(view string, parts ...string) (string, bool) {
 	return "", false
 }
 
-// liveContext connects an explorer's context to connect.
-func liveContext(t *testing.T, connect string) *Shared {
+// liveShared is what the pages share, connected to connect.
+func liveShared(t *testing.T, connect string) *Shared {
 	t.Helper()
 	dial, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -157,7 +157,7 @@ func hexID(id int64) string { return fmt.Sprintf("0x%x", uint64(id)) }
 
 func TestLocksPageLive(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		ctx := liveContext(t, connect)
+		shared := liveShared(t, connect)
 		base := zktest.Path(t)
 		s1, s2 := recipeSession(t, connect), recipeSession(t, connect)
 		orders := base + "/locks/orders"
@@ -169,7 +169,7 @@ func TestLocksPageLive(t *testing.T) {
 		waiting := make(chan error, 1)
 		go func() { waiting <- recipes.NewMutex(s2, orders).Lock(t.Context()) }()
 		// The explorer's own session holds a Kazoo lock: "you".
-		mine, err := newRecipeSession(ctx.Client)
+		mine, err := newRecipeSession(shared.Client)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,8 +177,8 @@ func TestLocksPageLive(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		p := newRecipeListPage(ctx, kindLocks, base).(*recipeListPage)
-		r := newLiveRunner(t, ctx)
+		p := newRecipeListPage(shared, kindLocks, base).(*recipeListPage)
+		r := newLiveRunner(t, shared)
 		r.open(p)
 		v := r.waitFor("the orders lock held by s1 with one waiter", p, func(v string) bool {
 			line, ok := rowWith(v, ordersRow, "#0 "+hexID(s1.ID()), "127.0.0.1:")
@@ -188,7 +188,7 @@ func TestLocksPageLive(t *testing.T) {
 			t.Errorf("the explorer's own lock is not \"you\":\n%s", v)
 		}
 		for _, dir := range []string{orders, base + "/locks/kz"} {
-			if n := ctx.expandedBy(dir); n != 1 {
+			if n := shared.expandedBy(dir); n != 1 {
 				t.Errorf("%s expanded by %d pages, want 1", dir, n)
 			}
 		}
@@ -207,21 +207,21 @@ func TestLocksPageLive(t *testing.T) {
 
 		// Another page (the tree page) follows one of the directories: it
 		// stays followed when the list closes.
-		ctx.expand(orders)
+		shared.expand(orders)
 		p.Close()
-		if n := ctx.expandedBy(orders); n != 1 {
+		if n := shared.expandedBy(orders); n != 1 {
 			t.Errorf("after Close, %s is expanded by %d, want 1 (the other page's)", orders, n)
 		}
-		if n := ctx.expandedBy(base + "/locks/kz"); n != 0 {
+		if n := shared.expandedBy(base + "/locks/kz"); n != 0 {
 			t.Errorf("after Close, the kz lock is still expanded by %d", n)
 		}
-		ctx.collapse(orders)
+		shared.collapse(orders)
 	})
 }
 
 func TestQueuesAndElectionsPagesLive(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		ctx := liveContext(t, connect)
+		shared := liveShared(t, connect)
 		base := zktest.Path(t)
 		s1, s2 := recipeSession(t, connect), recipeSession(t, connect)
 		q := recipes.NewQueue(s1, base+"/jobs")
@@ -237,9 +237,9 @@ func TestQueuesAndElectionsPagesLive(t *testing.T) {
 		campaign := make(chan error, 1)
 		go func() { campaign <- recipes.NewElection(s2, base+"/leader").Campaign(t.Context()) }()
 
-		r := newLiveRunner(t, ctx)
-		queues := r.open(newRecipeListPage(ctx, kindQueues, base))
-		elections := r.open(newRecipeListPage(ctx, kindElections, base))
+		r := newLiveRunner(t, shared)
+		queues := r.open(newRecipeListPage(shared, kindQueues, base))
+		elections := r.open(newRecipeListPage(shared, kindElections, base))
 		r.waitFor("two jobs", queues, func(v string) bool {
 			_, ok := rowWith(v, "/jobs  ", "zookeeper-recipes", " 2  qn-", ": job-1")
 			return ok
@@ -271,16 +271,16 @@ func TestQueuesAndElectionsPagesLive(t *testing.T) {
 
 func TestSessionsAndServerPagesLive(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		ctx := liveContext(t, connect)
+		shared := liveShared(t, connect)
 		base := zktest.Path(t)
 		s1 := recipeSession(t, connect)
 		if err := recipes.NewMutex(s1, base+"/lock").Lock(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		r := newLiveRunner(t, ctx)
-		sessions := r.open(newSessionsPage(ctx))
+		r := newLiveRunner(t, shared)
+		sessions := r.open(newSessionsPage(shared))
 		v := r.waitFor("our session and s1's", sessions, func(v string) bool {
-			_, mine := rowWith(v, hexID(ctx.Client.SessionID())+" you", "yes")
+			_, mine := rowWith(v, hexID(shared.Client.SessionID())+" you", "yes")
 			_, theirs := rowWith(v, hexID(s1.ID()), "127.0.0.1:", "yes", "1  /zkt-")
 			return mine && theirs
 		})
@@ -303,7 +303,7 @@ func TestSessionsAndServerPagesLive(t *testing.T) {
 			return ok
 		})
 
-		server := r.open(newServerPage(ctx))
+		server := r.open(newServerPage(shared))
 		flt, _ := widget.ParseFilter("znode")
 		server.(filterable).SetFilter(flt)
 		r.waitFor("the server standalone, and its mntr", server, func(v string) bool {

@@ -69,7 +69,7 @@ func newLiveState() liveState {
 // scanned takes a finished scan's recipes, follows them, and reads again
 // those whose directories changed since the scan read them.
 func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	p.scan.running, p.scan.done = false, true
 	p.scan.took, p.scan.found, p.scan.foundBy = now.Sub(p.scan.started), msg.nodes, msg.res.FoundBy
 	p.scan.err, p.scan.partial = msg.err, msg.res.Partial
@@ -117,7 +117,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 			} else {
 				delete(p.live.seen, dir)
 			}
-			if p.ctx.Tree != nil && p.dirChanged(dir) {
+			if p.shared.Tree != nil && p.dirChanged(dir) {
 				changed = true
 			}
 		}
@@ -161,7 +161,7 @@ func (p *recipeListPage) follow(path string, v recognize.Recipe) {
 		}
 		if !l.followed[dir] {
 			l.followed[dir] = true
-			p.ctx.expand(dir)
+			p.shared.expand(dir)
 		}
 	}
 	l.dirs[path] = dirs
@@ -178,7 +178,7 @@ func (p *recipeListPage) unown(dir, path string) {
 	delete(l.seen, dir)
 	if l.followed[dir] {
 		delete(l.followed, dir)
-		p.ctx.collapse(dir)
+		p.shared.collapse(dir)
 	}
 }
 
@@ -198,7 +198,7 @@ func (p *recipeListPage) drop(path string) {
 // unfollowAll lets go of every directory (the page closes).
 func (p *recipeListPage) unfollowAll() {
 	for dir := range p.live.followed {
-		p.ctx.collapse(dir)
+		p.shared.collapse(dir)
 	}
 	p.live.followed = map[string]bool{}
 	p.live.owners = map[string][]string{}
@@ -208,10 +208,10 @@ func (p *recipeListPage) unfollowAll() {
 // dirChanged reports whether the tree shows dir's children changed since
 // its recipe was last read; a directory still loading has not.
 func (p *recipeListPage) dirChanged(dir string) bool {
-	if p.ctx.Tree == nil {
+	if p.shared.Tree == nil {
 		return true // tests without a server: every report is a change
 	}
-	n, _ := p.ctx.Tree.Get(dir)
+	n, _ := p.shared.Tree.Get(dir)
 	if n.Stat == nil {
 		return !n.Loading // gone, or unreadable: read it to say so
 	}
@@ -240,7 +240,7 @@ func (p *recipeListPage) treeChanged(paths treeMsg) tea.Cmd {
 	if len(stale) == 0 {
 		return nil
 	}
-	p.live.lastChange = p.ctx.Now()
+	p.live.lastChange = p.shared.Now()
 	var cmds []tea.Cmd
 	for _, path := range p.order { // in list order, so tests see one order
 		if stale[path] {
@@ -262,8 +262,8 @@ func (p *recipeListPage) recognize(path string) tea.Cmd {
 		return nil
 	}
 	l.busy[path] = true
-	opts := p.ctx.scanOptions(p.tablesFor(path))
-	src, ctx, owner := p.src, p.pctx, p
+	opts := p.shared.scanOptions(p.tablesFor(path))
+	src, ctx, owner := p.src, p.pageCtx, p
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, recognizeTimeout)
 		defer cancel()
@@ -297,7 +297,7 @@ func (p *recipeListPage) recognized(msg recognizedMsg) tea.Cmd {
 	switch {
 	case zkview.IsNoNode(msg.err):
 		p.drop(msg.path)
-	case errors.Is(msg.err, context.Canceled) && p.pctx.Err() != nil:
+	case errors.Is(msg.err, context.Canceled) && p.pageCtx.Err() != nil:
 		return nil // closing
 	case msg.err != nil:
 		p.errs[msg.path] = msg.err
@@ -334,7 +334,7 @@ func (p *recipeListPage) settle(path string) tea.Cmd {
 	}
 	l.unsettled[path]++
 	l.changed[path] = true
-	l.lastChange = p.ctx.Now()
+	l.lastChange = p.shared.Now()
 	return p.maybeIntrospect()
 }
 
@@ -356,7 +356,7 @@ func (p *recipeListPage) maybeIntrospect() tea.Cmd {
 	if !p.kind.tables() || len(l.changed) == 0 || l.intro.busy || l.introTick {
 		return nil
 	}
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	due := l.intro.started.Add(introspectEvery)
 	if settle := l.lastChange.Add(introspectSettle); settle.After(due) {
 		due = settle
@@ -366,7 +366,7 @@ func (p *recipeListPage) maybeIntrospect() tea.Cmd {
 		return p.after(due.Sub(now), introDueMsg{owner: p})
 	}
 	l.asking, l.changed = l.changed, map[string]bool{}
-	return l.intro.start(p.pctx, now)
+	return l.intro.start(p.pageCtx, now)
 }
 
 // introspected reads again, with the new tables, the recipes that

@@ -250,7 +250,7 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 		res := recognize.Result{Locks: fakeLocks(clock.now)[:2], Partial: true}
 		return res, errors.New("scan /app: 2 nodes could not be read:\n/app/secret: not authenticated\n/app/gone: node does not exist")
 	}
-	p := newRecipeListPageFrom(listsContext(t, clock), kindLocks, "/app", src)
+	p := newRecipeListPageFrom(listsShared(t, clock), kindLocks, "/app", src)
 	p.SetSize(100, 20)
 	cmd := p.Init()
 	var wg sync.WaitGroup
@@ -307,7 +307,7 @@ func TestRecipeListClosesWhatItFollows(t *testing.T) {
 	if len(p.live.followed) != 0 {
 		t.Errorf("still following %v", p.live.followed)
 	}
-	if p.pctx.Err() == nil {
+	if p.pageCtx.Err() == nil {
 		t.Error("Close left the page's reads running")
 	}
 }

@@ -16,7 +16,7 @@ func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *li
 	t.Helper()
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{in: fakeIntrospection(clock.now)}
-	p := newSessionsPageFrom(listsContext(t, clock), f.source())
+	p := newSessionsPageFrom(listsShared(t, clock), f.source())
 	return newPageRunner(t, p, 120, 40), p, f, clock
 }
 
@@ -97,7 +97,7 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 func TestSessionsFailure(t *testing.T) {
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{inErr: errors.New("no member answered:\nzk1: refused")}
-	p := newSessionsPageFrom(listsContext(t, clock), f.source())
+	p := newSessionsPageFrom(listsShared(t, clock), f.source())
 	r := newPageRunner(t, p, 100, 20)
 	if v := p.View(); !strings.Contains(v, "✗ the servers did not answer: no member answered …") {
 		t.Errorf("failure not shown:\n%s", v)
@@ -118,7 +118,7 @@ func TestSessionsFailure(t *testing.T) {
 func TestServerPageMonitorFollowsSelectionAndFilter(t *testing.T) {
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{in: fakeIntrospection(clock.now)}
-	p := newServerPageFrom(listsContext(t, clock), f.source())
+	p := newServerPageFrom(listsShared(t, clock), f.source())
 	r := newPageRunner(t, p, 120, 40)
 	if v := p.View(); !strings.Contains(v, "mntr of zk1:2181") || !strings.Contains(v, "server_state               leader") {
 		t.Fatalf("mntr of the leader not shown:\n%s", v)
@@ -178,7 +178,7 @@ func TestSessionsRefusedTables(t *testing.T) {
 		walks++
 		return map[int64][]string{0x1000000000000b2: {"/app/locks/orders/lock-0000000001"}, 0x1000000000000b1: {"/app/members/web-1", "/app/leader"}}, 42, nil
 	}
-	p := newSessionsPageFrom(listsContext(t, clock), src)
+	p := newSessionsPageFrom(listsShared(t, clock), src)
 	r := newPageRunner(t, p, 120, 40)
 	v := r.current.View()
 	for _, want := range []string{

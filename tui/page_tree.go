@@ -21,7 +21,7 @@ import (
 // detail on the right. Tab moves the focus between them; on a narrow
 // screen only the focused one shows.
 type treePage struct {
-	ctx    *Shared
+	shared *Shared
 	tree   *treePane
 	detail *detailPane
 	focus  int // 0 tree, 1 detail
@@ -31,8 +31,8 @@ type treePage struct {
 	goal string
 }
 
-func newTreePage(ctx *Shared, start string) *treePage {
-	b := &treePage{ctx: ctx, tree: newTreePane(ctx, "/"), detail: newDetailPane(ctx)}
+func newTreePage(shared *Shared, start string) *treePage {
+	b := &treePage{shared: shared, tree: newTreePane(shared, "/"), detail: newDetailPane(shared)}
 	if start != "/" {
 		b.goal = start
 		b.expandTo(start)
@@ -72,8 +72,8 @@ func (b *treePage) SetSize(w, h int) {
 func (b *treePage) leftWidth() int { return max(min(b.width*2/5, 60), 28) }
 
 func (b *treePage) Keys() []key.Binding {
-	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
-	t := b.ctx.Keys.Tree
+	n, d, a := b.shared.Keys.Nav, b.shared.Keys.Detail, b.shared.Keys.Action
+	t := b.shared.Keys.Tree
 	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.History, d.Hex, d.Decoder, t.Find, t.Export}
 	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree, t.Import, t.Copy, t.Move, t.SetACL)
 }
@@ -90,7 +90,7 @@ func (b *treePage) HelpNotes() []string {
 }
 
 func (b *treePage) nextFrame() time.Duration {
-	now := b.ctx.Now()
+	now := b.shared.Now()
 	if b.tree.flashing(now) {
 		return 100 * time.Millisecond
 	}
@@ -138,12 +138,12 @@ func (b *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return b, b.key(msg)
 	case treeMsg:
-		b.tree.onTree(msg, b.ctx.Now())
+		b.tree.onTree(msg, b.shared.Now())
 		var cmds []tea.Cmd
 		if b.goal != "" {
 			if b.tree.selectPath(b.goal) {
 				b.goal = ""
-			} else if n, ok := b.ctx.Tree.Get(path.Dir(b.goal)); ok && n.ChildrenLoaded && !contains(n.Children, path.Base(b.goal)) {
+			} else if n, ok := b.shared.Tree.Get(path.Dir(b.goal)); ok && n.ChildrenLoaded && !contains(n.Children, path.Base(b.goal)) {
 				cmds = append(cmds, failure(fmt.Errorf("%s does not exist", b.goal)))
 				b.goal = ""
 			}
@@ -184,7 +184,7 @@ func contains(ss []string, s string) bool {
 }
 
 func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
-	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
+	n, d, a := b.shared.Keys.Nav, b.shared.Keys.Detail, b.shared.Keys.Action
 	switch {
 	case key.Matches(msg, n.Focus):
 		b.focus = 1 - b.focus
@@ -233,21 +233,21 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		} else if p != "/" {
 			b.tree.selectPath(path.Dir(p))
 		}
-	case key.Matches(msg, b.ctx.Keys.Tree.Find):
-		return askFind(b.ctx, b.tree.selectedPath())
-	case key.Matches(msg, b.ctx.Keys.Tree.Export):
+	case key.Matches(msg, b.shared.Keys.Tree.Find):
+		return askFind(b.shared, b.tree.selectedPath())
+	case key.Matches(msg, b.shared.Keys.Tree.Export):
 		return b.exportFile()
 	case key.Matches(msg, n.Enter):
 		p := b.tree.selectedPath()
 		if l := b.tree.labels[p]; l.kind != "" {
-			return push(newRecipePage(b.ctx, p))
+			return push(newRecipePage(b.shared, p))
 		}
 		if b.tree.expanded[p] && p != "/" {
 			b.tree.collapse(p)
 		} else {
 			b.tree.expand(p)
 		}
-	case b.ctx.Writer == nil:
+	case b.shared.Writer == nil:
 		return nil // read-only: no action exists
 	case key.Matches(msg, a.Create):
 		return b.create()
@@ -257,13 +257,13 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return b.remove()
 	case key.Matches(msg, a.DeleteTree):
 		return b.removeTree()
-	case key.Matches(msg, b.ctx.Keys.Tree.Import):
+	case key.Matches(msg, b.shared.Keys.Tree.Import):
 		return b.importFile()
-	case key.Matches(msg, b.ctx.Keys.Tree.Copy):
+	case key.Matches(msg, b.shared.Keys.Tree.Copy):
 		return b.copyOrMove(false)
-	case key.Matches(msg, b.ctx.Keys.Tree.Move):
+	case key.Matches(msg, b.shared.Keys.Tree.Move):
 		return b.copyOrMove(true)
-	case key.Matches(msg, b.ctx.Keys.Tree.SetACL):
+	case key.Matches(msg, b.shared.Keys.Tree.SetACL):
 		return b.setACL()
 	default:
 		return nil
@@ -273,7 +273,7 @@ func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 
 // detailKey scrolls the detail pane when it has the focus.
 func (b *treePage) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	n := b.ctx.Keys.Nav
+	n := b.shared.Keys.Nav
 	if b.detail.tab == tabRecipe && b.detail.recipe != nil {
 		t := b.detail.recipe.tbl
 		switch {
@@ -282,7 +282,7 @@ func (b *treePage) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, n.Down):
 			t.Move(1)
 		case key.Matches(msg, n.Enter):
-			return push(newRecipePage(b.ctx, b.detail.path)), true
+			return push(newRecipePage(b.shared, b.detail.path)), true
 		default:
 			return nil, false
 		}
@@ -345,7 +345,7 @@ func (b *treePage) Mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (b *treePage) View() string {
-	now := b.ctx.Now()
+	now := b.shared.Now()
 	if b.narrow() {
 		if b.focus == 1 {
 			return b.detail.view(true)
@@ -354,7 +354,7 @@ func (b *treePage) View() string {
 	}
 	left := strings.Split(b.tree.view(b.focus == 0, now), "\n")
 	right := strings.Split(b.detail.view(b.focus == 1), "\n")
-	sep := b.ctx.Styles.Border.Render(" │ ")
+	sep := b.shared.Styles.Border.Render(" │ ")
 	var out strings.Builder
 	for i := 0; i < b.height; i++ {
 		if i > 0 {
@@ -387,7 +387,7 @@ func (b *treePage) remove() tea.Cmd {
 		return failure(err)
 	}
 	st := b.tree.stats[p]
-	if n, ok := b.ctx.Tree.Get(p); ok && n.Stat != nil {
+	if n, ok := b.shared.Tree.Get(p); ok && n.Stat != nil {
 		st = n.Stat
 	}
 	if st == nil {
@@ -397,10 +397,10 @@ func (b *treePage) remove() tea.Cmd {
 		return failure(fmt.Errorf("%s has %d children: D deletes it with everything below", p, st.NumChildren))
 	}
 	version := st.Version
-	w, ctx := b.ctx.Writer, b.ctx.Ctx
+	w, ctx := b.shared.Writer, b.shared.Ctx
 	body := []string{"Delete " + display.Line(p) + fmt.Sprintf(" (version %d)?", version)}
 	if st.EphemeralOwner != 0 {
-		body = append(body, "", b.ctx.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session %s: its owner is not told.", display.Hex(st.EphemeralOwner))))
+		body = append(body, "", b.shared.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session %s: its owner is not told.", display.Hex(st.EphemeralOwner))))
 	}
 	return openDialog(widget.Confirm("Delete", body, func() tea.Cmd {
 		return func() tea.Msg {
@@ -419,10 +419,10 @@ func (b *treePage) removeTree() tea.Cmd {
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	w, ctx := b.ctx.Writer, b.ctx.Ctx
+	w, ctx := b.shared.Writer, b.shared.Ctx
 	d := widget.Ask("Delete a whole subtree", []string{
 		"Delete " + display.Line(p) + " and everything below it?",
-		b.ctx.Styles.Warning.Render("This cannot be undone. Ephemeral owners and lock holders are not told."),
+		b.shared.Styles.Warning.Render("This cannot be undone. Ephemeral owners and lock holders are not told."),
 		"Type the path to go ahead:"}, "path> ", "", func(string) tea.Cmd {
 		return tea.Batch(status("deleting "+p+"…"), func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)

@@ -24,7 +24,7 @@ func (b *treePage) setACL() tea.Cmd {
 		return failure(fmt.Errorf("the ACL of %s is not read yet (or may not be read)", p))
 	}
 	version, current := d.aclStat.Aversion, zkview.FormatACLSpec(d.acl)
-	w, ctx, st, ids := b.ctx.Writer, b.ctx.Ctx, b.ctx.Styles, b.ctx.Client.Identities()
+	w, ctx, st, ids := b.shared.Writer, b.shared.Ctx, b.shared.Styles, b.shared.Client.Identities()
 	return openDialog(widget.Ask("Set the ACL of "+display.Line(p), []string{
 		fmt.Sprintf("Now (version %d): %s", version, current),
 		"New ACL — scheme:id:perms, comma-separated, perms of cdrwa:",

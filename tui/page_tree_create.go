@@ -33,7 +33,7 @@ func (b *treePage) create() tea.Cmd {
 
 // askMode asks which kind of node p is.
 func (b *treePage) askMode(p string) tea.Cmd {
-	st := b.ctx.Styles
+	st := b.shared.Styles
 	body := []string{
 		st.HeaderLabel.Render("p") + "  persistent: stays until deleted",
 		st.HeaderLabel.Render("s") + "  sequential: persistent, named " + display.Line(p) + "0000000042 (the parent's next number)",
@@ -56,7 +56,7 @@ func (b *treePage) askMode(p string) tea.Cmd {
 func (b *treePage) askTTL(p string) tea.Cmd {
 	return openDialog(widget.Ask("TTL of "+display.Line(p), []string{
 		"How long it may stay childless and unchanged before the server deletes it (90s, 10m, 24h):",
-		b.ctx.Styles.Dim.Render("Servers create TTL nodes only with zookeeper.extendedTypesEnabled=true."),
+		b.shared.Styles.Dim.Render("Servers create TTL nodes only with zookeeper.extendedTypesEnabled=true."),
 	}, "ttl> ", "", func(text string) tea.Cmd {
 		ttl, err := time.ParseDuration(strings.TrimSpace(text))
 		if err != nil || ttl < time.Millisecond || ttl > zkview.MaxTTL {
@@ -67,7 +67,7 @@ func (b *treePage) askTTL(p string) tea.Cmd {
 }
 
 func (b *treePage) warnEphemeral(p string) tea.Cmd {
-	st := b.ctx.Styles
+	st := b.shared.Styles
 	return openDialog(widget.Confirm("An ephemeral node", []string{
 		st.Warning.Render("An ephemeral node belongs to the session that creates it: zkx's own."),
 		st.Warning.Render("It is deleted when you quit the explorer, switch context, or the session expires."),
@@ -76,7 +76,7 @@ func (b *treePage) warnEphemeral(p string) tea.Cmd {
 }
 
 func (b *treePage) askData(p string, mode zkview.CreateMode, ttl time.Duration) tea.Cmd {
-	w, ctx := b.ctx.Writer, b.ctx.Ctx
+	w, ctx := b.shared.Writer, b.shared.Ctx
 	kind := mode.String()
 	if mode == zkview.TTL {
 		kind += " " + ttl.String()

@@ -47,7 +47,7 @@ func (b *treePage) edit() tea.Cmd {
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	c, ctx := b.ctx.Client, b.ctx.Ctx
+	c, ctx := b.shared.Client, b.shared.Ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
@@ -58,7 +58,7 @@ func (b *treePage) edit() tea.Cmd {
 
 // runEditor suspends the explorer and runs the editor on the session's file.
 func (b *treePage) runEditor(s *edit.Session) tea.Cmd {
-	return b.ctx.Exec(edit.Command(s.File), func(err error) tea.Msg { return editorDoneMsg{edit: s, err: err} })
+	return b.shared.Exec(edit.Command(s.File), func(err error) tea.Msg { return editorDoneMsg{edit: s, err: err} })
 }
 
 // onEdit takes the edit flow's messages.
@@ -96,7 +96,7 @@ func (b *treePage) afterEditor(s *edit.Session) tea.Cmd {
 		s.Close()
 		return status(fmt.Sprintf("no change: %s left as it was (version %d)", s.Path, s.Version))
 	case outcome == edit.Invalid:
-		st := b.ctx.Styles
+		st := b.shared.Styles
 		body := []string{
 			st.Error.Render(err.Error()),
 			"",
@@ -117,7 +117,7 @@ func (b *treePage) discard(s *edit.Session) tea.Cmd {
 
 // save writes data conditionally on the version the edit started from.
 func (b *treePage) save(s *edit.Session, data []byte) tea.Cmd {
-	c, ctx, from := b.ctx.Client, b.ctx.Ctx, s.Version
+	c, ctx, from := b.shared.Client, b.shared.Ctx, s.Version
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
@@ -143,7 +143,7 @@ func (b *treePage) afterSave(msg editSavedMsg) tea.Cmd {
 	case msg.conflict.Deleted:
 		return failure(fmt.Errorf("%s was deleted while you edited: nothing written (your edit is kept in %s)", s.Path, s.File))
 	}
-	st := b.ctx.Styles
+	st := b.shared.Styles
 	c := msg.conflict
 	body := []string{fmt.Sprintf("Someone changed it while you edited: version %d → %d. Their changes:", s.Version, c.CurrentVersion), ""}
 	lines := edit.Hunks(c.Changes, 1)

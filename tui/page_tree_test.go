@@ -190,7 +190,7 @@ func TestAcquireEmptiedLock(t *testing.T) {
 	app := newTestApp(t, connect, false)
 	d := newDriver(t, app, 120, 30)
 	d.waitText("zookeeper")
-	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.send(pushMsg{page: newRecipePage(app.shared, dir)})
 	d.waitText("mutex · kazoo · 1 holding · 0 waiting")
 	if err := m.Unlock(ctx); err != nil {
 		t.Fatal(err)
@@ -233,7 +233,7 @@ func TestForceRelease(t *testing.T) {
 	app := newTestApp(t, connect, false)
 	d := newDriver(t, app, 120, 30)
 	d.waitText("zookeeper")
-	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.send(pushMsg{page: newRecipePage(app.shared, dir)})
 	d.waitText("1 holding · 1 waiting")
 	// The cursor on the waiter: F is about the holder all the same.
 	d.key("down")
@@ -272,7 +272,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 	mustCreate(t, admin, lockDir, "", 0)
 	mustCreate(t, admin, lockDir+"/_c_00000000-aaaa-bbbb-cccc-000000000000-lock-", "", zk.FlagEphemeral|zk.FlagSequence)
 	app := newTestApp(t, connect, true)
-	if app.ctx.Writer != nil || app.ctx.Actor != nil {
+	if app.shared.Writer != nil || app.shared.Actor != nil {
 		t.Fatal("a read-only explorer was given a writer or an actor")
 	}
 	d := newDriver(t, app, 120, 30)
@@ -291,7 +291,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 			t.Fatalf("%s opened a dialog in a read-only explorer", k)
 		}
 	}
-	d.send(pushMsg{page: newRecipePage(app.ctx, lockDir)})
+	d.send(pushMsg{page: newRecipePage(app.shared, lockDir)})
 	d.waitText("1 holding")
 	for _, k := range actionKeys {
 		d.key(k)
@@ -339,7 +339,7 @@ func TestForceReleaseTwoHolders(t *testing.T) {
 	app := newTestApp(t, connect, false)
 	d := newDriver(t, app, 120, 40)
 	d.waitText("zookeeper")
-	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.send(pushMsg{page: newRecipePage(app.shared, dir)})
 	d.waitFor("the broken lock in the first line", func(s string) bool {
 		lines := strings.Split(s, "\n")
 		return len(lines) > 2 && strings.HasPrefix(lines[2], "✗ two holders: mutual exclusion is broken: curator") &&

@@ -27,7 +27,7 @@ func (b *treePage) exportFile() tea.Cmd {
 	if name == "" {
 		name = "root"
 	}
-	c, ctx := b.ctx.Client, b.ctx.Ctx
+	c, ctx := b.shared.Client, b.shared.Ctx
 	return openDialog(widget.Ask("Export "+display.Line(root), []string{
 		"Write " + display.Line(root) + " and everything below it (data, ACLs, stat) as JSON Lines to:",
 		"(zkx import FILE recreates it; an existing file is not overwritten)"}, "file> ", name+".jsonl", func(file string) tea.Cmd {
@@ -60,7 +60,7 @@ func (b *treePage) exportFile() tea.Cmd {
 // says would change, and imports on confirmation.
 func (b *treePage) importFile() tea.Cmd {
 	dir := b.tree.selectedPath()
-	w := b.ctx.Writer
+	w := b.shared.Writer
 	return openDialog(widget.Ask("Import under "+display.Line(dir), []string{
 		"An export file (zkx export): its root is recreated under " + display.Line(dir) + ".",
 		"Nodes that exist are refused and left as they are."}, "file> ", "", func(file string) tea.Cmd {
@@ -69,8 +69,8 @@ func (b *treePage) importFile() tea.Cmd {
 }
 
 func (b *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
-	ctx := b.ctx.Ctx
-	st := b.ctx.Styles
+	ctx := b.shared.Ctx
+	st := b.shared.Styles
 	return func() tea.Msg {
 		src, err := openExport(file)
 		if err != nil {
@@ -154,7 +154,7 @@ func (b *treePage) copyOrMove(move bool) tea.Cmd {
 	if err := protected(src); err != nil {
 		return failure(err)
 	}
-	c, w, ctx, st := b.ctx.Client, b.ctx.Writer, b.ctx.Ctx, b.ctx.Styles
+	c, w, ctx, st := b.shared.Client, b.shared.Writer, b.shared.Ctx, b.shared.Styles
 	return openDialog(widget.Ask(verb+" "+display.Line(src), []string{
 		verb + " " + display.Line(src) + " and everything below it (data and ACLs) to:"}, "to> ", src+"-copy", func(to string) tea.Cmd {
 		dst, err := zkview.CheckPath(to)

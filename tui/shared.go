@@ -81,41 +81,41 @@ type adminSetting struct {
 // introspectOptions are the options to ask the servers with now: as the
 // explorer started, with :admin's AdminServers, and the explorer's own
 // session touched first (introspect.Options.Touch). Safe from any goroutine.
-func (c *Shared) introspectOptions() introspect.Options {
-	o := c.Introspect
-	if a := c.admin.Load(); a != nil {
+func (s *Shared) introspectOptions() introspect.Options {
+	o := s.Introspect
+	if a := s.admin.Load(); a != nil {
 		o.AdminURLs, o.AdminPort = a.urls, a.port
 	}
-	if c.Client != nil && o.Touch == nil {
-		o.Touch = c.Client.Touch
+	if s.Client != nil && o.Touch == nil {
+		o.Touch = s.Client.Touch
 	}
 	return o
 }
 
 // forgetAdmin drops what :admin set: the AdminServers of another ensemble
 // (after :ctx) must not be asked for this one's tables.
-func (c *Shared) forgetAdmin() { c.admin.Store(nil) }
+func (s *Shared) forgetAdmin() { s.admin.Store(nil) }
 
 // setAdmin makes the servers be asked through these AdminServers (and
 // looked for on port) from now on.
-func (c *Shared) setAdmin(urls []string, port int) {
-	c.admin.Store(&adminSetting{urls: urls, port: port})
+func (s *Shared) setAdmin(urls []string, port int) {
+	s.admin.Store(&adminSetting{urls: urls, port: port})
 }
 
 // you reports whether a session id is the explorer's own.
-func (c *Shared) you(session int64) bool {
-	return c.Client != nil && session != 0 && session == c.Client.SessionID()
+func (s *Shared) you(session int64) bool {
+	return s.Client != nil && session != 0 && session == s.Client.SessionID()
 }
 
 // scanOptions returns the recognition options with the clock and the
 // server's tables filled in.
-func (c *Shared) scanOptions(tables recognize.ServerTables) recognize.Options {
-	o := c.Scan
-	o.Now = c.Now()
+func (s *Shared) scanOptions(tables recognize.ServerTables) recognize.Options {
+	o := s.Scan
+	o.Now = s.Now()
 	o.Tables = tables
-	o.Holds = c.Holds
-	if c.Client != nil {
-		o.Viewer = c.Client.SessionID()
+	o.Holds = s.Holds
+	if s.Client != nil {
+		o.Viewer = s.Client.SessionID()
 	}
 	return o
 }
@@ -130,23 +130,23 @@ func newRecipeSession(c *zkview.Client) (*recipes.Session, error) {
 // collapse; the Tree counts its viewers, so pages that follow the same
 // directory do not end each other's watches. Unit tests run pages
 // without a Tree.
-func (c *Shared) expand(dir string) {
-	if c.Tree != nil {
-		c.Tree.Expand(dir)
+func (s *Shared) expand(dir string) {
+	if s.Tree != nil {
+		s.Tree.Expand(dir)
 	}
 }
 
 // collapse undoes one expand of dir.
-func (c *Shared) collapse(dir string) {
-	if c.Tree != nil {
-		c.Tree.Collapse(dir)
+func (s *Shared) collapse(dir string) {
+	if s.Tree != nil {
+		s.Tree.Collapse(dir)
 	}
 }
 
 // expandedBy reports how many viewers keep dir's children current.
-func (c *Shared) expandedBy(dir string) int {
-	if c.Tree == nil {
+func (s *Shared) expandedBy(dir string) int {
+	if s.Tree == nil {
 		return 0
 	}
-	return c.Tree.Expanded(dir)
+	return s.Tree.Expanded(dir)
 }
