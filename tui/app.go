@@ -44,9 +44,9 @@ type Config struct {
 	Path string
 	// Demo lanes, when started by `zkx demo`: the demo page opens first.
 	Demo []*demo.Lane
-	// DemoCap caps the demo's contenders per lane below its own limit
+	// DemoLimit caps the demo's contenders per lane below its own limit
 	// (zero: no cap), e.g. to what the server's connection limit allows.
-	DemoCap demo.Cap
+	DemoLimit demo.ContenderLimit
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
 	Introspect  introspect.Options
@@ -75,14 +75,14 @@ type App struct {
 	width, height int
 	styled        bool // styles follow the terminal's background
 
-	status    statusMsg
+	message   statusMsg         // the last message, shown on the status line
 	input     *widget.LineInput // the `:` or `/` line when open
 	inputKind rune
 	dialog    *widget.Dialog
 	help      bool
 
-	frameQueued bool
-	lastStatus  time.Time // when srvr was last asked, for the header
+	frameQueued   bool
+	serverAskedAt time.Time // when srvr was last asked, for the header
 
 	pacer *framePacer // nil outside Run (tests draw without a program)
 
@@ -115,7 +115,7 @@ func New(cfg Config) *App {
 	shared := &Shared{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
-		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
+		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoLimit: cfg.DemoLimit,
 		Holds: recognize.NewHoldClock(),
 		Exec:  tea.ExecProcess,
 	}
@@ -231,7 +231,7 @@ func (a *App) askServer() tea.Cmd {
 	if addr == "" {
 		return nil
 	}
-	a.lastStatus = a.shared.Now()
+	a.serverAskedAt = a.shared.Now()
 	ctx, tlsCfg := a.shared.Ctx, a.shared.Introspect.TLS
 	return func() tea.Msg {
 		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, tlsCfg)
@@ -301,7 +301,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		var cmds []tea.Cmd
 		// Refresh the znode count now and then while things change; an
 		// idle explorer asks nothing.
-		if a.shared.Now().Sub(a.lastStatus) > 5*time.Second {
+		if a.shared.Now().Sub(a.serverAskedAt) > 5*time.Second {
 			cmds = append(cmds, a.askServer())
 		}
 		return tea.Batch(append(cmds, a.broadcast(paths), a.waitTree())...)
@@ -320,7 +320,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		first, _, _ := strings.Cut(msg.text, "\n")
 		msg.full = msg.text
 		msg.text = display.Line(first)
-		a.status = msg
+		a.message = msg
 		return nil
 	case pushMsg:
 		msg.page.SetSize(a.shared.Width, a.shared.Height)
@@ -356,13 +356,13 @@ func (a *App) session(ev zkview.SessionEvent) tea.Cmd {
 		a.header.server = ev.Server
 		if ev.NewSession {
 			a.header.reconnect++
-			a.status = statusMsg{text: "the session expired; a new one is open and every view reads again", err: true}
+			a.message = statusMsg{text: "the session expired; a new one is open and every view reads again", err: true}
 		}
 		return a.askServer()
 	case zkview.Suspended:
-		a.status = statusMsg{text: "connection lost: reconnecting (what is on screen may be stale)", err: true}
+		a.message = statusMsg{text: "connection lost: reconnecting (what is on screen may be stale)", err: true}
 	case zkview.Expired:
-		a.status = statusMsg{text: "session expired: its ephemeral nodes and locks are gone; opening a new one", err: true}
+		a.message = statusMsg{text: "session expired: its ephemeral nodes and locks are gone; opening a new one", err: true}
 	}
 	return nil
 }
@@ -424,23 +424,23 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.help = true
 		return nil
 	case key.Matches(msg, g.Command):
-		a.status = statusMsg{}
+		a.message = statusMsg{}
 		a.input, a.inputKind = &widget.LineInput{Prompt: ":", Complete: a.completeCommand, Limit: 4096}, ':'
 		return nil
 	case key.Matches(msg, g.Filter):
 		f, ok := a.top().(filterable)
 		if !ok {
-			a.status = statusMsg{text: "this page has nothing to filter", err: true}
+			a.message = statusMsg{text: "this page has nothing to filter", err: true}
 			return nil
 		}
-		a.status = statusMsg{}
+		a.message = statusMsg{}
 		a.input, a.inputKind = &widget.LineInput{Prompt: "/", Value: f.Filter().Text, Limit: 1024}, '/'
 		return nil
 	case key.Matches(msg, g.Notices):
 		return a.showNotices()
 	case key.Matches(msg, g.Refresh):
 		a.shared.Tree.Refresh()
-		a.status = statusMsg{text: "reading everything on screen again"}
+		a.message = statusMsg{text: "reading everything on screen again"}
 		return tea.Batch(a.askServer(), a.broadcast(refreshMsg{}))
 	case key.Matches(msg, g.Back):
 		if f, ok := a.top().(filterable); ok && f.Filter().Active() && msg.String() == "esc" {
@@ -452,7 +452,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := a.pastKey(msg); ok {
 		return cmd
 	}
-	a.status = statusMsg{}
+	a.message = statusMsg{}
 	np, cmd := a.top().Update(msg)
 	a.pages[len(a.pages)-1] = np
 	return cmd
@@ -496,7 +496,7 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 			return a.run(in.Value)
 		}
 		if _, err := widget.ParseFilter(in.Value); err != nil {
-			a.status = statusMsg{text: err.Error(), err: true}
+			a.message = statusMsg{text: err.Error(), err: true}
 		}
 	}
 	return nil
@@ -506,7 +506,7 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 func (a *App) run(line string) tea.Cmd {
 	pc, err := parseCommand(line)
 	if err != nil {
-		a.status = statusMsg{text: err.Error(), err: true}
+		a.message = statusMsg{text: err.Error(), err: true}
 		return nil
 	}
 	return pc.cmd.open(a, pc.arg)
@@ -520,8 +520,8 @@ type noter interface{ Notes() []string }
 // full, wrapped: nothing on the screen's single lines is lost.
 func (a *App) showNotices() tea.Cmd {
 	var body []string
-	if a.status.full != "" {
-		for _, l := range strings.Split(a.status.full, "\n") {
+	if a.message.full != "" {
+		for _, l := range strings.Split(a.message.full, "\n") {
 			body = append(body, display.Line(l))
 		}
 	}
@@ -534,7 +534,7 @@ func (a *App) showNotices() tea.Cmd {
 		}
 	}
 	if len(body) == 0 {
-		a.status = statusMsg{text: "no message and no notes on this page"}
+		a.message = statusMsg{text: "no message and no notes on this page"}
 		return nil
 	}
 	a.dialog = widget.Show("Messages and notes", body)
@@ -556,35 +556,35 @@ func (a *App) admin(arg string) tea.Cmd {
 		if o.AdminPort > 0 {
 			port = fmt.Sprintf("looked for on port %d of a member that refuses the four-letter words", o.AdminPort)
 		}
-		a.status = statusMsg{text: "AdminServers: " + urls + "; " + port + " (:admin URL[,URL…] or :admin port N sets them)"}
+		a.message = statusMsg{text: "AdminServers: " + urls + "; " + port + " (:admin URL[,URL…] or :admin port N sets them)"}
 		return nil
 	case len(fields) == 1 && fields[0] == "off":
 		a.shared.setAdmin(nil, 0)
-		a.status = statusMsg{text: "no AdminServers: the servers are asked with four-letter words only"}
+		a.message = statusMsg{text: "no AdminServers: the servers are asked with four-letter words only"}
 	case fields[0] == "port":
 		if len(fields) != 2 {
-			a.status = statusMsg{text: ":admin port N: one port", err: true}
+			a.message = statusMsg{text: ":admin port N: one port", err: true}
 			return nil
 		}
 		port, err := strconv.Atoi(fields[1])
 		if err != nil || port <= 0 || port > 65535 {
-			a.status = statusMsg{text: fmt.Sprintf(":admin port %s: not a port", display.Line(fields[1])), err: true}
+			a.message = statusMsg{text: fmt.Sprintf(":admin port %s: not a port", display.Line(fields[1])), err: true}
 			return nil
 		}
 		a.shared.setAdmin(o.AdminURLs, port)
-		a.status = statusMsg{text: fmt.Sprintf("AdminServers looked for on port %d of every member that refuses the four-letter words; asking again", port)}
+		a.message = statusMsg{text: fmt.Sprintf("AdminServers looked for on port %d of every member that refuses the four-letter words; asking again", port)}
 	default:
 		urls := make([]string, 0, len(fields))
 		for _, f := range fields {
 			u, err := introspect.AdminBase(f)
 			if err != nil {
-				a.status = statusMsg{text: err.Error(), err: true}
+				a.message = statusMsg{text: err.Error(), err: true}
 				return nil
 			}
 			urls = append(urls, u)
 		}
 		a.shared.setAdmin(urls, o.AdminPort)
-		a.status = statusMsg{text: "AdminServers " + strings.Join(urls, ", ") + "; asking the servers again"}
+		a.message = statusMsg{text: "AdminServers " + strings.Join(urls, ", ") + "; asking the servers again"}
 	}
 	return a.broadcast(refreshMsg{})
 }
@@ -599,7 +599,7 @@ func (a *App) cd(path string) tea.Cmd {
 // started by zkx demo.
 func (a *App) openDemo(string) tea.Cmd {
 	if len(a.demo) == 0 {
-		a.status = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
+		a.message = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
 		return nil
 	}
 	for i, p := range a.pages {
@@ -716,12 +716,12 @@ func (a *App) statusLine() string {
 	if a.input != nil {
 		return a.input.View(st, a.width)
 	}
-	if a.status.text != "" {
+	if a.message.text != "" {
 		more := st.Dim.Render(" … ! shows all")
-		if a.status.err {
-			return widget.FitWords(st.Error.Render("✗ ")+a.status.text, a.width, more)
+		if a.message.err {
+			return widget.FitWords(st.Error.Render("✗ ")+a.message.text, a.width, more)
 		}
-		return widget.FitWords(st.Info.Render("✓ ")+a.status.text, a.width, more)
+		return widget.FitWords(st.Info.Render("✓ ")+a.message.text, a.width, more)
 	}
 	right := keyHints(st, []key.Binding{a.shared.Keys.Global.Command, a.shared.Keys.Global.Help, a.shared.Keys.Global.Back})
 	left := fitHints(st, enabled(a.top().Keys()), max(a.width-lipgloss.Width(right)-2, 0))

@@ -38,12 +38,12 @@ func testContexts(t *testing.T, one, two string) Contexts {
 // under a chroot), the header names the context, read-only follows it,
 // and the session left is closed.
 func TestSwitchContext(t *testing.T) {
-	one, real := zktest.Embedded(t), zktest.Shared(t)
+	one, realZK := zktest.Embedded(t), zktest.Shared(t)
 	mustCreate(t, zktest.Conn(t, one), "/only-on-one", "1", 0)
 	chroot := zktest.Path(t)
-	mustCreate(t, zktest.Conn(t, real), chroot, "", 0)
-	mustCreate(t, zktest.Conn(t, real), chroot+"/only-on-two", "2", 0)
-	two := real + chroot
+	mustCreate(t, zktest.Conn(t, realZK), chroot, "", 0)
+	mustCreate(t, zktest.Conn(t, realZK), chroot+"/only-on-two", "2", 0)
+	two := realZK + chroot
 	app := newTestApp(t, one, false, func(c *Config) {
 		c.ContextName = "one"
 		c.Contexts = testContexts(t, one, two)

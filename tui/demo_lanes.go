@@ -147,8 +147,8 @@ type demoGhosts struct {
 type ghostKey struct{ lane, id int }
 
 type ghost struct {
-	seen time.Time
-	acq  uint64 // the lane's acquisitions when the crash was first seen
+	seen         time.Time
+	acquisitions uint64 // the lane's acquisitions when the crash was first seen
 }
 
 // ghostLimit is the longest a crashed contender is drawn, in case the lane
@@ -166,7 +166,7 @@ func (g *demoGhosts) update(lane int, s demo.LaneSnapshot, now time.Time) {
 		}
 		k := ghostKey{lane, c.ID}
 		if _, ok := g.crashed[k]; !ok {
-			g.crashed[k] = ghost{seen: now, acq: s.Counters.Acquisitions}
+			g.crashed[k] = ghost{seen: now, acquisitions: s.Counters.Acquisitions}
 		}
 	}
 }
@@ -181,7 +181,7 @@ func (g *demoGhosts) hidden(lane int, s demo.LaneSnapshot, c demo.ContenderSnaps
 		if !ok {
 			return c.Node == ""
 		}
-		return c.Node == "" || s.Counters.Acquisitions != gh.acq || now.Sub(gh.seen) > ghostLimit
+		return c.Node == "" || s.Counters.Acquisitions != gh.acquisitions || now.Sub(gh.seen) > ghostLimit
 	}
 	return false
 }

@@ -119,7 +119,7 @@ func (p *demoPage) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.More):
 		n := p.minLive()
-		if c := p.shared.DemoCap; c.Max > 0 && n >= c.Max {
+		if c := p.shared.DemoLimit; c.Max > 0 && n >= c.Max {
 			return failure(fmt.Errorf("%d contenders per lane is the most that fits: %s", c.Max, c.Reason))
 		}
 		if n >= demoMaxContenders {

@@ -30,7 +30,7 @@ func TestDemoPage(t *testing.T) {
 			// The chain's holder crashed 1.5s ago: it stays in line, the
 			// others still wait behind it.
 			lanes[0].snap.Contenders[0].State = demo.Crashed
-			p.ghosts.crashed = map[ghostKey]ghost{{0, 4}: {seen: demoNow.Add(-1500 * time.Millisecond), acq: 1234}}
+			p.ghosts.crashed = map[ghostKey]ghost{{0, 4}: {seen: demoNow.Add(-1500 * time.Millisecond), acquisitions: 1234}}
 			p.target = 0
 			p.refresh(demoNow)
 		}},

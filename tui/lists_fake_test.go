@@ -44,10 +44,10 @@ type fakeSource struct {
 	scanErr error
 	nodes   int // the scan reports this many nodes to Visit
 	// dirs answers recognize.Dir: a recipe, nil, or an error.
-	dirs  map[string]recognize.Recipe
-	errs  map[string]error
-	in    *introspect.Snapshot
-	inErr error
+	dirs        map[string]recognize.Recipe
+	errs        map[string]error
+	snapshot    *introspect.Snapshot
+	snapshotErr error
 
 	scans, recognitions, introspections int
 	recognized                          []string
@@ -80,7 +80,7 @@ func (f *fakeSource) source() source {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.introspections++
-			return f.in, f.inErr
+			return f.snapshot, f.snapshotErr
 		},
 	}
 }
@@ -292,7 +292,7 @@ func fakeIntrospection(now time.Time) *introspect.Snapshot {
 func newFakeList(t *testing.T, kind recipeKind, w, h int) (*pageRunner, *recipeListPage, *fakeSource, *listsClock) {
 	t.Helper()
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{res: fakeScanResult(clock.now), nodes: 12345, in: fakeIntrospection(clock.now),
+	f := &fakeSource{res: fakeScanResult(clock.now), nodes: 12345, snapshot: fakeIntrospection(clock.now),
 		dirs: map[string]recognize.Recipe{}, errs: map[string]error{}}
 	p := newRecipeListPageFrom(listsShared(t, clock), kind, "/app", f.source())
 	p.after = holdTimer

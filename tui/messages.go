@@ -56,12 +56,12 @@ type sessionEventMsg struct {
 // refreshMsg asks pages to read what they show again (ctrl+r).
 type refreshMsg struct{}
 
-// introMsg answers one page's question to the servers.
-type introMsg struct {
-	owner *introspector
-	gen   int
-	in    *introspect.Snapshot
-	err   error
+// introspectionMsg answers one page's question to the servers.
+type introspectionMsg struct {
+	owner    *introspector
+	gen      int
+	snapshot *introspect.Snapshot
+	err      error
 }
 
 // scanMsg is a finished scan.
@@ -73,10 +73,10 @@ type scanMsg struct {
 	nodes int64
 	// pzxid is each listed directory's Pzxid as the scan read it.
 	pzxid map[string]int64
-	// in is the introspection that ran beside the scan (nil for queues,
-	// or when no member answered: inErr).
-	in    *introspect.Snapshot
-	inErr error
+	// snapshot is the introspection that ran beside the scan (nil for queues,
+	// or when no member answered: snapshotErr).
+	snapshot    *introspect.Snapshot
+	snapshotErr error
 }
 
 // recognizedMsg is one recipe read again.
@@ -87,8 +87,8 @@ type recognizedMsg struct {
 	err    error
 }
 
-// introDueMsg says an introspection put off by the rate limit is due.
-type introDueMsg struct{ owner *recipeListPage }
+// introspectionDueMsg says an introspection put off by the rate limit is due.
+type introspectionDueMsg struct{ owner *recipeListPage }
 
 // aclMsg answers an ACL read.
 type aclMsg struct {

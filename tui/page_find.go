@@ -226,7 +226,7 @@ func findRow(n zkview.WalkNode, now time.Time) widget.TableRow {
 		size = strconv.Itoa(int(n.Stat.DataLength))
 		mod = ago(now, time.UnixMilli(n.Stat.Mtime))
 	}
-	return widget.TableRow{Key: n.Path, Cells: []string{display.Line(n.Path), owner, size, mod}, Sig: n.Path}
+	return widget.TableRow{Key: n.Path, Cells: []string{display.Line(n.Path), owner, size, mod}, Signature: n.Path}
 }
 
 // open goes to the selected match in the tree.

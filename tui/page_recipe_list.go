@@ -76,7 +76,7 @@ func newRecipeListPageFrom(shared *Shared, kind recipeKind, root string, src sou
 		recipes: map[string]recognize.Recipe{}, errs: map[string]error{},
 		live: newLiveState(), after: afterDelay,
 	}
-	p.live.intro.ask = src.introspect
+	p.live.introspector.ask = src.introspect
 	p.scan.nodes = new(atomic.Int64)
 	p.tbl = widget.NewListTable(recipeColumns(kind)...)
 	return p
@@ -142,7 +142,7 @@ func (p *recipeListPage) rescan() tea.Cmd {
 		msg.res, msg.err = scanRoot(ctx, src, root, opts, list)
 		msg.nodes = nodes.Load()
 		if late != nil {
-			msg.in, msg.inErr = late.Wait()
+			msg.snapshot, msg.snapshotErr = late.Wait()
 		}
 		return msg
 	}
@@ -174,17 +174,17 @@ func (p *recipeListPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			return p, nil
 		}
 		return p, p.recognized(msg)
-	case introMsg:
-		if !p.live.intro.take(msg, p.shared.Now()) {
+	case introspectionMsg:
+		if !p.live.introspector.take(msg, p.shared.Now()) {
 			return p, nil
 		}
 		p.tbl.SetSize(p.width, p.tableHeight())
 		return p, p.introspected()
-	case introDueMsg:
+	case introspectionDueMsg:
 		if msg.owner != p {
 			return p, nil
 		}
-		p.live.introTick = false
+		p.live.introspectionPending = false
 		return p, p.maybeIntrospect()
 	case treeMsg:
 		return p, p.treeChanged(msg)
@@ -250,7 +250,7 @@ func (p *recipeListPage) scheduleRedraw() {
 	now := p.shared.Now()
 	p.redrawAt = time.Time{}
 	var tables []time.Time
-	if in := p.live.intro.last; p.kind.tables() && in != nil {
+	if in := p.live.introspector.last; p.kind.tables() && in != nil {
 		tables = append(tables, in.At)
 	}
 	for _, r := range append(p.tbl.Visible(), widget.TableRow{}) {
@@ -415,7 +415,7 @@ func (p *recipeListPage) summary() string {
 		scanned = fmt.Sprintf("scanning again… %s nodes", display.Count(p.scan.nodes.Load()))
 	}
 	parts = append(parts, st.Dim.Render(scanned))
-	if in := p.live.intro.last; p.kind.tables() && in != nil {
+	if in := p.live.introspector.last; p.kind.tables() && in != nil {
 		// HEARD is as of this read: the list asks again only when a
 		// recipe changes (a recipe's own page asks every few seconds).
 		parts = append(parts, st.Dim.Render("server tables "+display.Duration(p.shared.Now().Sub(in.At))+" old"))
@@ -439,9 +439,9 @@ func (p *recipeListPage) notes() []string {
 	if !p.kind.tables() {
 		return out
 	}
-	in, err := p.live.intro.last, p.live.intro.err
+	in, err := p.live.introspector.last, p.live.introspector.err
 	if err != nil && in == nil {
 		out = append(out, st.Warning.Render("⚠ no server tables ("+firstLine(err.Error())+"): client addresses and watches unknown"))
 	}
-	return append(out, introNotes(p.shared, in, err)...)
+	return append(out, introspectionNotes(p.shared, in, err)...)
 }

@@ -52,9 +52,9 @@ type liveState struct {
 	changed, asking map[string]bool
 	lastChange      time.Time
 
-	intro     introspector
-	tables    recognize.ServerTables // intro.last's
-	introTick bool                   // an introDueMsg is on its way
+	introspector         introspector
+	tables               recognize.ServerTables // introspector.last's
+	introspectionPending bool                   // an introspectionDueMsg is on its way
 	// unsettled counts, per recipe, the askings that did not yet show a
 	// waiter's watch (see settleRetries).
 	unsettled map[string]int
@@ -73,8 +73,8 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 	p.scan.running, p.scan.done = false, true
 	p.scan.took, p.scan.found, p.scan.foundBy = now.Sub(p.scan.started), msg.nodes, msg.res.FoundBy
 	p.scan.err, p.scan.partial = msg.err, msg.res.Partial
-	if p.kind.tables() && (msg.in != nil || msg.inErr != nil) {
-		p.setIntrospection(msg.in, msg.inErr, p.scan.started, now)
+	if p.kind.tables() && (msg.snapshot != nil || msg.snapshotErr != nil) {
+		p.setIntrospection(msg.snapshot, msg.snapshotErr, p.scan.started, now)
 		// The scan read every recipe with these tables.
 		p.live.changed = map[string]bool{}
 	}
@@ -135,7 +135,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 
 // setIntrospection keeps an answer of the servers.
 func (p *recipeListPage) setIntrospection(in *introspect.Snapshot, err error, asked, answered time.Time) {
-	r := &p.live.intro
+	r := &p.live.introspector
 	r.started, r.answered = asked, answered
 	if err != nil || in == nil {
 		r.err = err
@@ -353,20 +353,20 @@ func waitsUnseen(r recognize.Recipe) bool {
 // when the rate limit allows, else sets a tick for when it does.
 func (p *recipeListPage) maybeIntrospect() tea.Cmd {
 	l := &p.live
-	if !p.kind.tables() || len(l.changed) == 0 || l.intro.busy || l.introTick {
+	if !p.kind.tables() || len(l.changed) == 0 || l.introspector.busy || l.introspectionPending {
 		return nil
 	}
 	now := p.shared.Now()
-	due := l.intro.started.Add(introspectEvery)
+	due := l.introspector.started.Add(introspectEvery)
 	if settle := l.lastChange.Add(introspectSettle); settle.After(due) {
 		due = settle
 	}
 	if now.Before(due) {
-		l.introTick = true
-		return p.after(due.Sub(now), introDueMsg{owner: p})
+		l.introspectionPending = true
+		return p.after(due.Sub(now), introspectionDueMsg{owner: p})
 	}
 	l.asking, l.changed = l.changed, map[string]bool{}
-	return l.intro.start(p.pageCtx, now)
+	return l.introspector.start(p.pageCtx, now)
 }
 
 // introspected reads again, with the new tables, the recipes that
@@ -375,11 +375,11 @@ func (p *recipeListPage) introspected() tea.Cmd {
 	l := &p.live
 	asking := l.asking
 	l.asking = map[string]bool{}
-	if l.intro.err != nil {
+	if l.introspector.err != nil {
 		// Keep the optimistic reads; ask again on the next change.
 		return p.maybeIntrospect()
 	}
-	l.tables = l.intro.last.Tables()
+	l.tables = l.introspector.last.Tables()
 	var cmds []tea.Cmd
 	for _, path := range p.order {
 		if asking[path] && !l.changed[path] {

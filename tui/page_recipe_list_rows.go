@@ -141,7 +141,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 		cells[len(cells)-1] = st.Error.Render("✗ " + firstLine(err.Error()))
 		sig = append(sig, err.Error())
 	}
-	return widget.TableRow{Key: key, Cells: cells, Sig: strings.Join(sig, "\x00")}
+	return widget.TableRow{Key: key, Cells: cells, Signature: strings.Join(sig, "\x00")}
 }
 
 // systemCells draws one object of a system: who leads it (or how many
@@ -164,7 +164,7 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 			state += st.Dim.Render(fmt.Sprintf(" · %d in line", inLine))
 		}
 		session, held = c.Session, heldCell(st, *c, now)
-		if p.shared.you(c.SessionID) {
+		if p.shared.isOwnSession(c.SessionID) {
 			session = st.You.Render("you")
 		}
 	}
@@ -220,7 +220,7 @@ func (p *recipeListPage) who(c recognize.Contender) string {
 	switch {
 	case c.Session == "":
 		s += " " + st.Dim.Render("persistent")
-	case p.shared.you(c.SessionID):
+	case p.shared.isOwnSession(c.SessionID):
 		s += " " + st.You.Render("you")
 	default:
 		s += " " + c.Session

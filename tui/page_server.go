@@ -82,7 +82,7 @@ func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		widget.Navigate(p.tbl.Table, p.shared.Keys.Nav, msg)
-	case introMsg:
+	case introspectionMsg:
 		if p.poll.take(msg, p.shared.Now()) {
 			p.rebuild()
 			if msg.err != nil {
@@ -205,7 +205,7 @@ func (p *serverPage) headLines() int {
 	return 1 + min(len(p.notes()), 3)
 }
 
-func (p *serverPage) notes() []string { return introNotes(p.shared, p.poll.last, p.poll.err) }
+func (p *serverPage) notes() []string { return introspectionNotes(p.shared, p.poll.last, p.poll.err) }
 
 func (p *serverPage) summary() string {
 	st := p.shared.Styles

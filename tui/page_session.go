@@ -74,7 +74,7 @@ func (p *sessionPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			return p, nil
 		}
 		widget.Navigate(p.tbl, p.shared.Keys.Nav, msg)
-	case introMsg:
+	case introspectionMsg:
 		if p.poll.take(msg, p.shared.Now()) {
 			p.rebuild()
 			p.layout()
@@ -145,7 +145,7 @@ func (p *sessionPage) head() []string {
 			display.Hex(p.id), in.At.Format("15:04:05")))}
 	}
 	who := st.Title.Render(s.Hex)
-	if p.shared.you(s.ID) {
+	if p.shared.isOwnSession(s.ID) {
 		who += " " + st.You.Render("you")
 	}
 	conn := "connected"

@@ -106,7 +106,7 @@ func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			return p, p.open()
 		}
 		widget.Navigate(p.tbl.Table, p.shared.Keys.Nav, msg)
-	case introMsg:
+	case introspectionMsg:
 		if p.poll.take(msg, p.shared.Now()) {
 			p.rebuild()
 			if msg.err != nil {
@@ -185,7 +185,7 @@ func (p *sessionsPage) rebuild() {
 	for _, s := range in.Sessions {
 		listed[s.ID] = true
 		id := s.Hex
-		if p.shared.you(s.ID) {
+		if p.shared.isOwnSession(s.ID) {
 			id += " " + st.You.Render("you")
 		}
 		conn := "?"
@@ -224,7 +224,7 @@ func (p *sessionsPage) rebuild() {
 	for _, id := range p.treeOnly(listed) {
 		paths := p.tree[id]
 		hex := display.Hex(id)
-		if p.shared.you(id) {
+		if p.shared.isOwnSession(id) {
 			hex += " " + st.You.Render("you")
 		}
 		rows = append(rows, widget.TableRow{Key: strconv.FormatUint(uint64(id), 16), Cells: []string{
@@ -352,7 +352,7 @@ func connectionsRead(in *introspect.Snapshot) bool {
 // notes are what the servers would not tell and how to let zkx read it,
 // and a failed last ask.
 func (p *sessionsPage) notes() []string {
-	notes := introNotes(p.shared, p.poll.last, p.poll.err)
+	notes := introspectionNotes(p.shared, p.poll.last, p.poll.err)
 	if p.treeErr != nil {
 		notes = append(notes, p.shared.Styles.Warning.Render("⚠ the read of the tree's ephemeral nodes ended early: "+firstLine(p.treeErr.Error())))
 	}
@@ -376,10 +376,10 @@ func membersText(in *introspect.Snapshot) string {
 	return fmt.Sprintf("%d of %d members answering", up, len(in.Members))
 }
 
-// introNotes are the refusals and problems of an introspection, how to
+// introspectionNotes are the refusals and problems of an introspection, how to
 // let zkx read what is refused, and the failure of the last ask when it
 // failed after an earlier answer.
-func introNotes(shared *Shared, in *introspect.Snapshot, err error) []string {
+func introspectionNotes(shared *Shared, in *introspect.Snapshot, err error) []string {
 	st := shared.Styles
 	var out []string
 	if err != nil && in != nil {
@@ -402,14 +402,14 @@ func introNotes(shared *Shared, in *introspect.Snapshot, err error) []string {
 	return out
 }
 
-// wrapNotes wraps notes to width and keeps at most max lines, the last
+// wrapNotes wraps notes to width and keeps at most maxLines lines, the last
 // then saying that ! shows them all.
-func wrapNotes(st theme.Styles, notes []string, width, max int) []string {
+func wrapNotes(st theme.Styles, notes []string, width, maxLines int) []string {
 	lines := widget.WrapAll(notes, width)
-	if len(lines) <= max || max < 1 {
+	if len(lines) <= maxLines || maxLines < 1 {
 		return lines
 	}
-	return append(lines[:max-1:max-1], st.Dim.Render(fmt.Sprintf("… %d more lines: ! shows every note in full", len(lines)-max+1)))
+	return append(lines[:maxLines-1:maxLines-1], st.Dim.Render(fmt.Sprintf("… %d more lines: ! shows every note in full", len(lines)-maxLines+1)))
 }
 
 // capNotes keeps at most n notes, the last saying how many were left out.

@@ -15,7 +15,7 @@ import (
 func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *listsClock) {
 	t.Helper()
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{in: fakeIntrospection(clock.now)}
+	f := &fakeSource{snapshot: fakeIntrospection(clock.now)}
 	p := newSessionsPageFrom(listsShared(t, clock), f.source())
 	return newPageRunner(t, p, 120, 40), p, f, clock
 }
@@ -85,7 +85,7 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 	// The session goes: the page says so and keeps its last rows.
 	gone := fakeIntrospection(clock.now)
 	gone.Sessions = gone.Sessions[:1]
-	f.in = gone
+	f.snapshot = gone
 	dr.send(refreshMsg{})
 	v = dr.current.View()
 	if !strings.Contains(v, "session 0x1000000000000a2 is no longer in the servers' tables") || !strings.Contains(v, "ephemeral") {
@@ -96,7 +96,7 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 
 func TestSessionsFailure(t *testing.T) {
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{inErr: errors.New("no member answered:\nzk1: refused")}
+	f := &fakeSource{snapshotErr: errors.New("no member answered:\nzk1: refused")}
 	p := newSessionsPageFrom(listsShared(t, clock), f.source())
 	r := newPageRunner(t, p, 100, 20)
 	if v := p.View(); !strings.Contains(v, "✗ the servers did not answer: no member answered …") {
@@ -106,9 +106,9 @@ func TestSessionsFailure(t *testing.T) {
 		t.Errorf("status %+v", r.status)
 	}
 	// A later failure keeps the earlier answer, and says so.
-	f.inErr, f.in = nil, fakeIntrospection(clock.now)
+	f.snapshotErr, f.snapshot = nil, fakeIntrospection(clock.now)
 	r.send(refreshMsg{})
-	f.inErr = errors.New("timeout")
+	f.snapshotErr = errors.New("timeout")
 	r.send(refreshMsg{})
 	if v := p.View(); !strings.Contains(v, "the last ask failed, showing the one before: timeout") || !strings.Contains(v, "0x1000000000000a1") {
 		t.Errorf("second failure:\n%s", v)
@@ -117,7 +117,7 @@ func TestSessionsFailure(t *testing.T) {
 
 func TestServerPageMonitorFollowsSelectionAndFilter(t *testing.T) {
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{in: fakeIntrospection(clock.now)}
+	f := &fakeSource{snapshot: fakeIntrospection(clock.now)}
 	p := newServerPageFrom(listsShared(t, clock), f.source())
 	r := newPageRunner(t, p, 120, 40)
 	if v := p.View(); !strings.Contains(v, "mntr of zk1:2181") || !strings.Contains(v, "server_state               leader") {
@@ -171,7 +171,7 @@ func TestSessionsRefusedTables(t *testing.T) {
 		Refused: []introspect.Refusal{{Member: "zk1:2181", Command: "cons"}, {Member: "zk1:2181", Command: "wchc"},
 			{Member: "zk1:2181", Command: "wchp"}, {Member: "zk1:2181", Command: "dump"}},
 	}
-	f := &fakeSource{in: in}
+	f := &fakeSource{snapshot: in}
 	src := f.source()
 	walks := 0
 	src.ephemerals = func(context.Context) (map[int64][]string, int, error) {

@@ -21,13 +21,13 @@ import (
 const transferTimeout = 30 * time.Minute
 
 // exportFile asks for a file and writes the selected subtree to it.
-func (b *treePage) exportFile() tea.Cmd {
-	root := b.tree.selectedPath()
+func (tp *treePage) exportFile() tea.Cmd {
+	root := tp.tree.selectedPath()
 	name := strings.TrimPrefix(strings.ReplaceAll(root, "/", "_"), "_")
 	if name == "" {
 		name = "root"
 	}
-	c, ctx := b.shared.Client, b.shared.Ctx
+	c, ctx := tp.shared.Client, tp.shared.Ctx
 	return openDialog(widget.Ask("Export "+display.Line(root), []string{
 		"Write " + display.Line(root) + " and everything below it (data, ACLs, stat) as JSON Lines to:",
 		"(zkx import FILE recreates it; an existing file is not overwritten)"}, "file> ", name+".jsonl", func(file string) tea.Cmd {
@@ -58,19 +58,19 @@ func (b *treePage) exportFile() tea.Cmd {
 
 // importFile asks for an export and where it goes, shows what a dry run
 // says would change, and imports on confirmation.
-func (b *treePage) importFile() tea.Cmd {
-	dir := b.tree.selectedPath()
-	w := b.shared.Writer
+func (tp *treePage) importFile() tea.Cmd {
+	dir := tp.tree.selectedPath()
+	w := tp.shared.Writer
 	return openDialog(widget.Ask("Import under "+display.Line(dir), []string{
 		"An export file (zkx export): its root is recreated under " + display.Line(dir) + ".",
 		"Nodes that exist are refused and left as they are."}, "file> ", "", func(file string) tea.Cmd {
-		return b.importPlan(w, dir, file)
+		return tp.importPlan(w, dir, file)
 	}))
 }
 
-func (b *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
-	ctx := b.shared.Ctx
-	st := b.shared.Styles
+func (tp *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
+	ctx := tp.shared.Ctx
+	st := tp.shared.Styles
 	return func() tea.Msg {
 		src, err := openExport(file)
 		if err != nil {
@@ -142,8 +142,8 @@ func runImport(ctx context.Context, w *zkview.Writer, file string, opts transfer
 }
 
 // copyOrMove asks where to, names what will change, and copies or moves.
-func (b *treePage) copyOrMove(move bool) tea.Cmd {
-	src := b.tree.selectedPath()
+func (tp *treePage) copyOrMove(move bool) tea.Cmd {
+	src := tp.tree.selectedPath()
 	verb := "Copy"
 	if move {
 		verb = "Move"
@@ -154,7 +154,7 @@ func (b *treePage) copyOrMove(move bool) tea.Cmd {
 	if err := protected(src); err != nil {
 		return failure(err)
 	}
-	c, w, ctx, st := b.shared.Client, b.shared.Writer, b.shared.Ctx, b.shared.Styles
+	c, w, ctx, st := tp.shared.Client, tp.shared.Writer, tp.shared.Ctx, tp.shared.Styles
 	return openDialog(widget.Ask(verb+" "+display.Line(src), []string{
 		verb + " " + display.Line(src) + " and everything below it (data and ACLs) to:"}, "to> ", src+"-copy", func(to string) tea.Cmd {
 		dst, err := zkview.CheckPath(to)

@@ -258,7 +258,7 @@ func (v *recipePane) rows() []widget.TableRow {
 	for _, p := range places {
 		c := p.Contender
 		role := roleText(p)
-		if v.shared.you(c.SessionID) {
+		if v.shared.isOwnSession(c.SessionID) {
 			role += " (you)"
 		}
 		waits := ""
@@ -275,7 +275,7 @@ func (v *recipePane) rows() []widget.TableRow {
 		}
 		var style *lipgloss.Style
 		switch {
-		case v.shared.you(c.SessionID):
+		case v.shared.isOwnSession(c.SessionID):
 			style = &st.You
 		case p.Holding():
 			style = &st.Holder
@@ -291,7 +291,7 @@ func (v *recipePane) rows() []widget.TableRow {
 			cells = append(cells, formatShort(c.Format))
 		}
 		cells = append(cells, c.Session, display.Line(c.ClientText()), heard, age, waits, display.Line(c.Data))
-		rows = append(rows, widget.TableRow{Key: key, Style: style, Sig: sig, Cells: cells})
+		rows = append(rows, widget.TableRow{Key: key, Style: style, Signature: sig, Cells: cells})
 	}
 	return rows
 }
@@ -454,7 +454,7 @@ func (v *recipePane) holderLine(p recognize.Place, now time.Time) string {
 	if c.Session != "" {
 		who += " " + c.Session
 	}
-	if v.shared.you(c.SessionID) {
+	if v.shared.isOwnSession(c.SessionID) {
 		who += " (you)"
 	}
 	parts := []string{st.Holder.Render(who)}
@@ -533,7 +533,7 @@ func (v *recipePane) chainLine(places []recognize.Place) string {
 		if herd {
 			label = shortSession(c.SessionID) // one node, no sequence: sessions say who
 		}
-		if v.shared.you(c.SessionID) {
+		if v.shared.isOwnSession(c.SessionID) {
 			return st.You.Render(label + " (you)")
 		}
 		return s.Render(label)
@@ -567,8 +567,8 @@ func (v *recipePane) chainLine(places []recognize.Place) string {
 
 func (v *recipePane) view(focused bool) string {
 	sum := v.summary()
-	if max := v.height - 5; len(sum) > max && max > 2 {
-		sum = append(sum[:max-1:max-1], v.shared.Styles.Dim.Render(fmt.Sprintf("… %d more lines: w shows every warning in full", len(sum)-max+1)))
+	if maxLines := v.height - 5; len(sum) > maxLines && maxLines > 2 {
+		sum = append(sum[:maxLines-1:maxLines-1], v.shared.Styles.Dim.Render(fmt.Sprintf("… %d more lines: w shows every warning in full", len(sum)-maxLines+1)))
 	}
 	if v.tbl.Height != max(v.height-len(sum), 2) {
 		v.tbl.SetSize(v.width, max(v.height-len(sum), 2))
@@ -583,8 +583,8 @@ func (v *recipePane) view(focused bool) string {
 // summaryHeight is how many lines go above the table, as view draws them.
 func (v *recipePane) summaryHeight() int {
 	n := len(v.summary())
-	if max := v.height - 5; n > max && max > 2 {
-		return max
+	if maxLines := v.height - 5; n > maxLines && maxLines > 2 {
+		return maxLines
 	}
 	return n
 }

@@ -60,8 +60,8 @@ type Shared struct {
 	// admin is the AdminServers :admin set, read by commands in flight.
 	admin atomic.Pointer[adminSetting]
 
-	// DemoCap caps + on the demo page.
-	DemoCap demo.Cap
+	// DemoLimit caps + on the demo page (Config.DemoLimit).
+	DemoLimit demo.ContenderLimit
 
 	// Exec runs a program on the terminal with the explorer suspended
 	// (tea.ExecProcess; tests run it without a terminal).
@@ -102,8 +102,8 @@ func (s *Shared) setAdmin(urls []string, port int) {
 	s.admin.Store(&adminSetting{urls: urls, port: port})
 }
 
-// you reports whether a session id is the explorer's own.
-func (s *Shared) you(session int64) bool {
+// isOwnSession reports whether a session id is the explorer's own.
+func (s *Shared) isOwnSession(session int64) bool {
 	return s.Client != nil && session != 0 && session == s.Client.SessionID()
 }
 

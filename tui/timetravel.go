@@ -64,7 +64,7 @@ func (a *App) pastKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, pastKeys.PrevNode), key.Matches(msg, pastKeys.NextNode):
 		back = key.Matches(msg, pastKeys.PrevNode)
 		if touching = a.selectedPath(); touching == "" {
-			a.status = statusMsg{text: "select a node (the tree, or a recipe's page) to step to the transactions touching it", err: true}
+			a.message = statusMsg{text: "select a node (the tree, or a recipe's page) to step to the transactions touching it", err: true}
 			return nil, true
 		}
 	default:
@@ -125,13 +125,13 @@ func (a *App) pastMoved(msg pastMovedMsg) tea.Cmd {
 	}
 	switch {
 	case errors.Is(msg.err, forensics.ErrNoMore) && msg.touching != "":
-		a.status = statusMsg{text: "no transaction that way touches " + display.Line(msg.touching), err: true}
+		a.message = statusMsg{text: "no transaction that way touches " + display.Line(msg.touching), err: true}
 	case errors.Is(msg.err, forensics.ErrNoMore):
-		a.status = statusMsg{text: msg.err.Error(), err: true}
+		a.message = statusMsg{text: msg.err.Error(), err: true}
 	case msg.err != nil:
-		a.status = statusMsg{text: "step: " + msg.err.Error(), err: true}
+		a.message = statusMsg{text: "step: " + msg.err.Error(), err: true}
 	default:
-		a.status = statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}
+		a.message = statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}
 		// The pages read what they show again, as on ctrl+r: a step back
 		// brings stats older than those on screen, which a page that
 		// trusts zxids only to grow would take for stale.
@@ -196,7 +196,7 @@ func (a *App) pastNotes() []string {
 // pastOpened says how to move, once the first frame is up.
 func (a *App) pastOpened() {
 	a.pastPos = a.past.Position()
-	a.status = statusMsg{text: fmt.Sprintf("the past at zxid %s, read-only: < > step a transaction, { } the previous/next touching the selected node, ? help",
+	a.message = statusMsg{text: fmt.Sprintf("the past at zxid %s, read-only: < > step a transaction, { } the previous/next touching the selected node, ? help",
 		display.Hex(a.pastPos.Zxid))}
 }
 

@@ -124,8 +124,8 @@ func (lt *ListTable) Project(rows []TableRow) []TableRow {
 	out := make([]TableRow, len(rows))
 	for k, r := range rows {
 		p := r
-		if p.Sig == "" {
-			p.Sig = strings.Join(r.Cells, "\x00")
+		if p.Signature == "" {
+			p.Signature = strings.Join(r.Cells, "\x00")
 		}
 		p.Cells = make([]string, len(lt.Shown))
 		for j, i := range lt.Shown {

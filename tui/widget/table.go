@@ -32,9 +32,9 @@ type TableRow struct {
 	Key   string
 	Cells []string
 	Style *lipgloss.Style
-	// sig, when set, is what tells a change (a flash) instead of the
+	// Signature, when set, is what tells a change (a flash) instead of the
 	// cells: cells with durations change every second on their own.
-	Sig string
+	Signature string
 }
 
 // table is a scrolling list with a cursor, a filter and flashes: the
@@ -67,7 +67,7 @@ func (t *Table) SetRows(rows []TableRow, now time.Time) {
 	first := len(t.Previous) == 0 && len(t.All) == 0
 	seen := make(map[string]string, len(rows))
 	for _, r := range rows {
-		sig := r.Sig
+		sig := r.Signature
 		if sig == "" {
 			sig = strings.Join(r.Cells, "\x00")
 		}
