@@ -18,7 +18,7 @@ import (
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
 
-// exportLines writes an export of root with the records given (each a
+// exportFile writes an export of root with the records given (each a
 // JSON object without its braces' path-independent fields), one a line.
 func exportFile(t *testing.T, root string, records ...string) string {
 	t.Helper()

@@ -92,7 +92,7 @@ func runLocked(ctx context.Context, o lockRunOptions) int {
 	return code
 }
 
-// acquire waits for the lock, giving up at the timeout or on a signal.
+// acquireForRun waits for the lock, giving up at the timeout or on a signal.
 func acquireForRun(ctx context.Context, m *recipes.Mutex, o lockRunOptions, signals <-chan os.Signal, logf func(string, ...any)) (int, bool) {
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc

@@ -13,7 +13,8 @@ import (
 	"github.com/zkx-dev/zkx/demo"
 )
 
-// The page's size is the terminal's less App's three lines of chrome.
+// demoPageSize is the page's size: the terminal's less App's three lines
+// of chrome.
 func demoPageSize(w, h int) (int, int) { return w, h - chrome }
 
 // TestDemoPage draws fixed lanes at the sizes a presenter uses and below.

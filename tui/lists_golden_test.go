@@ -59,7 +59,8 @@ func checkBlock(t *testing.T, out string, w, h int) {
 	}
 }
 
-// Every page draws any size, however small, without panicking.
+// TestListPagesTinySizes: every page draws any size, however small,
+// without panicking.
 func TestListPagesTinySizes(t *testing.T) {
 	for name, p := range listPages(t, 120, 40) {
 		for _, w := range []int{0, 1, 2, 5, 13, 30} {

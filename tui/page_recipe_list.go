@@ -17,9 +17,9 @@ import (
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
-// recipeList is :locks, :queues or :elections: the recipes of one kind
-// at and under a root, found by a scan and then kept live (see
-// recipe_list_live.go).
+// recipeListPage is :locks, :queues or :elections: the recipes of one
+// kind at and under a root, found by a scan and then kept live (see
+// page_recipe_list_live.go).
 type recipeListPage struct {
 	shared *Shared
 	kind   recipeKind
@@ -67,7 +67,7 @@ func newRecipeListPage(shared *Shared, kind recipeKind, root string) page {
 	return newRecipeListPageFrom(shared, kind, root, clientSource(shared))
 }
 
-// newRecipeListFrom builds the page on any source (tests give canned
+// newRecipeListPageFrom builds the page on any source (tests give canned
 // answers).
 func newRecipeListPageFrom(shared *Shared, kind recipeKind, root string, src source) *recipeListPage {
 	ctx, cancel := context.WithCancel(shared.Ctx)
@@ -303,7 +303,7 @@ func (p *recipeListPage) SetSize(w, h int) {
 	p.scheduleRedraw()
 }
 
-// The page: a summary line, notes (errors, refusals), the table, and a
+// View draws a summary line, notes (errors, refusals), the table, and a
 // hint line.
 func (p *recipeListPage) View() string {
 	st := p.shared.Styles

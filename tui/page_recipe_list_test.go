@@ -208,9 +208,9 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 	_ = p
 }
 
-// Until the servers are asked again, a changed recipe is read with the
-// old tables taken optimistically: a session they do not list is not
-// reported disconnected.
+// TestInterimTables: until the servers are asked again, a changed recipe is
+// read with the old tables taken optimistically: a session they do not list
+// is not reported disconnected.
 func TestInterimTables(t *testing.T) {
 	in := &introspect.Snapshot{
 		Members: []introspect.Member{{Addr: "zk1:2181", Mode: introspect.ModeStandalone,

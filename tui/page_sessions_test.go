@@ -20,8 +20,9 @@ func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *li
 	return newPageRunner(t, p, 120, 40), p, f, clock
 }
 
-// The servers' tables have no watches: the page asks again every
-// pollEvery, but only while App asks it for frames (it is on top).
+// TestSessionsPollOnlyOnTop: the servers' tables have no watches: the page
+// asks again every pollEvery, but only while App asks it for frames (it is
+// on top).
 func TestSessionsPollOnlyOnTop(t *testing.T) {
 	r, p, f, clock := newFakeSessions(t)
 	if _, _, n := f.counts(); n != 1 {

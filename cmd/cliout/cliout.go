@@ -60,13 +60,20 @@ func (s Styles) wrap(code, text string) string {
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
-// Header, Dim, Warn, Good and Bad colour a header, secondary text, a
-// warning, a healthy state and a broken one (red, bold).
+// Header colours a header (bold).
 func (s Styles) Header(t string) string { return s.wrap("1", t) }
-func (s Styles) Dim(t string) string    { return s.wrap("2", t) }
-func (s Styles) Warn(t string) string   { return s.wrap("33", t) }
-func (s Styles) Good(t string) string   { return s.wrap("32", t) }
-func (s Styles) Bad(t string) string    { return s.wrap("1;31", t) }
+
+// Dim colours secondary text.
+func (s Styles) Dim(t string) string { return s.wrap("2", t) }
+
+// Warn colours a warning (yellow).
+func (s Styles) Warn(t string) string { return s.wrap("33", t) }
+
+// Good colours a healthy state (green).
+func (s Styles) Good(t string) string { return s.wrap("32", t) }
+
+// Bad colours a broken state (red, bold).
+func (s Styles) Bad(t string) string { return s.wrap("1;31", t) }
 
 // TableWriter aligns rows into columns. Widths are measured as a terminal
 // shows them: colour escape sequences (Styles) take no room, so a coloured

@@ -56,7 +56,7 @@ type Styles struct {
 	Spark     lipgloss.Style
 }
 
-// palette is one set of colours; the dark and light ones differ only in
+// Palette is one set of colours; the dark and light ones differ only in
 // which end of the scale text and highlights take.
 type Palette struct {
 	Fg, Dim, Faint, Accent, AccentBg, SelBg, SelDimBg, FlashBg color.Color

@@ -10,7 +10,7 @@ import (
 	"github.com/zkx-dev/zkx/tui/theme"
 )
 
-// dialog asks before something that changes ZooKeeper: a yes/no question,
+// Dialog asks before something that changes ZooKeeper: a yes/no question,
 // a value to type, or a path that must be typed back exactly (recursive
 // delete). It is modal: App gives it every key while it is open.
 type Dialog struct {
@@ -63,7 +63,7 @@ func Ask(title string, body []string, prompt, initial string, submit func(string
 	return &Dialog{Title: title, Body: body, Input: &LineInput{Prompt: prompt, Value: initial, Limit: 1 << 20}, Submit: submit}
 }
 
-// update handles a key; done reports that the dialog closes.
+// Update handles a key; done reports that the dialog closes.
 func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 	if d.Shown {
 		switch msg.String() {
@@ -110,7 +110,7 @@ func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 	return nil, false
 }
 
-// view draws the dialog centred in width×height.
+// View draws the dialog centred in width×height.
 func (d *Dialog) View(st theme.Styles, width, height int) string {
 	inner := min(max(width-8, 20), 90)
 	lines := []string{st.Title.Render(d.Title), ""}
@@ -155,7 +155,7 @@ func (d *Dialog) choiceLines(st theme.Styles, width int) []string {
 	return append(lines, "", escape)
 }
 
-// clipStyled cuts a styled line to width cells.
+// ClipStyled cuts a styled line to width cells.
 func ClipStyled(s string, width int) string {
 	if lipgloss.Width(s) <= width {
 		return s

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// filter narrows a list: a case-insensitive substring, or a regular
+// Filter narrows a list: a case-insensitive substring, or a regular
 // expression when written between slashes (/^lock-/).
 type Filter struct {
 	Text string

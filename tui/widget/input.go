@@ -9,7 +9,7 @@ import (
 	"github.com/zkx-dev/zkx/tui/theme"
 )
 
-// lineInput is a one-line editor for the command line, the filter and
+// LineInput is a one-line editor for the command line, the filter and
 // dialogs: type, backspace, ctrl+u, ctrl+w, and tab through completions.
 // It draws no blinking cursor (App places the terminal's), so an open
 // prompt costs no frames.
@@ -24,7 +24,7 @@ type LineInput struct {
 	Limit int
 }
 
-// inputResult is what a key did to the input.
+// InputResult is what a key did to the input.
 type InputResult int
 
 const (
@@ -71,7 +71,7 @@ func (in *LineInput) Update(msg tea.KeyPressMsg) InputResult {
 	return InputEditing
 }
 
-// cycle completes the value: the first tab computes the completions and
+// Cycle completes the value: the first tab computes the completions and
 // takes their common prefix (or the only one); further tabs step through
 // them.
 func (in *LineInput) Cycle(forward bool) {
@@ -115,7 +115,7 @@ func CommonPrefix(ss []string) string {
 	return p
 }
 
-// view draws the prompt, the value and a block where the cursor is, and
+// View draws the prompt, the value and a block where the cursor is, and
 // the completions on offer.
 func (in *LineInput) View(st theme.Styles, width int) string {
 	line := st.Title.Render(in.Prompt) + in.Value + "█"

@@ -7,7 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// listColumn is a column of a list page before the width is known:
+// ListColumn is a column of a list page before the width is known:
 // fitted to its widest cell (up to most), or sharing what is left by
 // weight.
 type ListColumn struct {
@@ -23,7 +23,7 @@ type ListColumn struct {
 	Hide int
 }
 
-// listTable is the table of a list page whose columns give way on
+// ListTable is the table of a list page whose columns give way on
 // narrow screens: it keeps every row's cells and gives the table those
 // of the columns that fit, sized to what the rows hold.
 type ListTable struct {
@@ -39,7 +39,7 @@ func NewListTable(specs ...ListColumn) *ListTable {
 	return lt
 }
 
-// setRows replaces the rows; a row's flash follows its cells, all of
+// SetRows replaces the rows; a row's flash follows its cells, all of
 // them, whichever show.
 func (lt *ListTable) SetRows(rows []TableRow, now time.Time) {
 	lt.Rows = rows
@@ -47,14 +47,14 @@ func (lt *ListTable) SetRows(rows []TableRow, now time.Time) {
 	lt.Table.SetRows(lt.Project(rows), now)
 }
 
-// setSize sizes the table and lays the columns out again.
+// SetSize sizes the table and lays the columns out again.
 func (lt *ListTable) SetSize(w, h int) {
 	lt.Table.SetSize(w, h)
 	lt.Relayout()
 	lt.Table.SetRows(lt.Project(lt.Rows), time.Time{})
 }
 
-// relayout picks the columns that fit the width and sizes them.
+// Relayout picks the columns that fit the width and sizes them.
 func (lt *ListTable) Relayout() {
 	lt.Shown = lt.Shown[:0]
 	for i := range lt.Specs {
@@ -107,7 +107,7 @@ func (lt *ListTable) Relayout() {
 	lt.Table.Cols = LayoutColumns(specs, cols, lt.Width)
 }
 
-// removeHidden drops the shown columns that give way at order.
+// RemoveHidden drops the shown columns that give way at order.
 func RemoveHidden(shown []int, specs []ListColumn, order int) []int {
 	out := shown[:0]
 	for _, i := range shown {
@@ -118,7 +118,7 @@ func RemoveHidden(shown []int, specs []ListColumn, order int) []int {
 	return out
 }
 
-// project gives each row the cells of the shown columns; its signature
+// Project gives each row the cells of the shown columns; its signature
 // stays that of every cell, so a column giving way flashes nothing.
 func (lt *ListTable) Project(rows []TableRow) []TableRow {
 	out := make([]TableRow, len(rows))
@@ -138,7 +138,7 @@ func (lt *ListTable) Project(rows []TableRow) []TableRow {
 	return out
 }
 
-// layoutColumns gives the columns their widths, given the widest cell of
+// LayoutColumns gives the columns their widths, given the widest cell of
 // each: fitted columns as wide as it (up to most); shared ones split what
 // is left by weight, none wider than its widest cell while another wants
 // more; the last shared column takes what remains.

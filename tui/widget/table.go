@@ -10,7 +10,7 @@ import (
 	"github.com/zkx-dev/zkx/tui/theme"
 )
 
-// column is one column of a table: a title, and a width that is either
+// Column is one column of a table: a title, and a width that is either
 // fixed or a share of what is left.
 type Column struct {
 	Title string
@@ -25,7 +25,7 @@ type Column struct {
 	Drop int
 }
 
-// tableRow is one row: its cells (plain or styled text), the key that
+// TableRow is one row: its cells (plain or styled text), the key that
 // identifies it across reloads (to keep the cursor on it and to flash it
 // when it changes), and an optional style for the whole row.
 type TableRow struct {
@@ -37,7 +37,7 @@ type TableRow struct {
 	Signature string
 }
 
-// table is a scrolling list with a cursor, a filter and flashes: the
+// Table is a scrolling list with a cursor, a filter and flashes: the
 // body of every list page. It keeps only what is shown in View's cost:
 // rows outside the window are never drawn.
 type Table struct {
@@ -60,7 +60,7 @@ func NewTable(cols ...Column) *Table {
 	return &Table{Cols: cols, Flashes: map[string]time.Time{}, Previous: map[string]string{}}
 }
 
-// setRows replaces the rows, keeps the cursor on the row it was on, and
+// SetRows replaces the rows, keeps the cursor on the row it was on, and
 // flashes rows whose cells changed (not on the first load).
 func (t *Table) SetRows(rows []TableRow, now time.Time) {
 	selected := t.SelectedKey()
@@ -106,7 +106,7 @@ func (t *Table) SetSize(w, h int) {
 	t.Clamp()
 }
 
-// selected returns the row under the cursor.
+// Selected returns the row under the cursor.
 func (t *Table) Selected() (TableRow, bool) {
 	if t.Cursor < 0 || t.Cursor >= len(t.Shown) {
 		return TableRow{}, false
@@ -164,7 +164,7 @@ func (t *Table) Clamp() {
 	}
 }
 
-// click moves the cursor to the row at y (0 is the title row).
+// Click moves the cursor to the row at y (0 is the title row).
 func (t *Table) Click(y int) bool {
 	i := t.Offset + y - 1
 	if y < 1 || i >= len(t.Shown) {
@@ -174,7 +174,7 @@ func (t *Table) Click(y int) bool {
 	return true
 }
 
-// flashing reports whether any row still flashes at now.
+// Flashing reports whether any row still flashes at now.
 func (t *Table) Flashing(now time.Time) bool {
 	for k, at := range t.Flashes {
 		if now.Sub(at) < FlashFor {
@@ -185,7 +185,7 @@ func (t *Table) Flashing(now time.Time) bool {
 	return false
 }
 
-// layout picks the columns that fit and their widths: columns are
+// Layout picks the columns that fit and their widths: columns are
 // dropped, highest drop first, until the fixed widths and the minimum of
 // the shared ones fit; what is left over is split among the shared ones.
 // Columns not shown get width 0.
@@ -296,7 +296,7 @@ func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
 	return Block(lines, t.Width, t.Height)
 }
 
-// pad cuts a cell to width cells and aligns it.
+// Pad cuts a cell to width cells and aligns it.
 func Pad(s string, width int, right bool) string {
 	w := lipgloss.Width(s)
 	if w > width {
@@ -311,7 +311,7 @@ func Pad(s string, width int, right bool) string {
 	return s + strings.Repeat(" ", width-w)
 }
 
-// nextFlash is how long until the last running flash ends; 0 when none
+// NextFlash is how long until the last running flash ends; 0 when none
 // runs. Pages that animate only for flashes ask for one frame then.
 func (t *Table) NextFlash(now time.Time) time.Duration {
 	var next time.Duration
@@ -323,7 +323,7 @@ func (t *Table) NextFlash(now time.Time) time.Duration {
 	return next
 }
 
-// visible returns the rows in the window, for pages that redraw only
+// Visible returns the rows in the window, for pages that redraw only
 // what shows (live durations).
 func (t *Table) Visible() []TableRow {
 	end := min(t.Offset+t.BodyHeight(), len(t.Shown))
@@ -334,7 +334,7 @@ func (t *Table) Visible() []TableRow {
 	return out
 }
 
-// keepTail cuts s from the left to width cells, marking the cut with "…".
+// KeepTail cuts s from the left to width cells, marking the cut with "…".
 func KeepTail(s string, width int) string {
 	w := lipgloss.Width(s)
 	if w <= width || width < 1 {

@@ -5,7 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// navigate moves a table's cursor for a navigation key; false when the
+// Navigate moves a table's cursor for a navigation key; false when the
 // key is not one.
 func Navigate(t *Table, k NavKeys, msg tea.KeyPressMsg) bool {
 	switch {
@@ -27,10 +27,10 @@ func Navigate(t *Table, k NavKeys, msg tea.KeyPressMsg) bool {
 	return true
 }
 
-// wheelStep is how many rows a turn of the wheel scrolls.
+// WheelStep is how many rows a turn of the wheel scrolls.
 const WheelStep = 3
 
-// mouseTable selects the clicked row of a table drawn top lines below
+// MouseTable selects the clicked row of a table drawn top lines below
 // the page's first, and scrolls with the wheel. open reports a click on
 // the row already selected: a second click opens it, as enter does.
 func MouseTable(t *Table, msg tea.MouseMsg, top int) (open bool) {
