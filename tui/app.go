@@ -64,9 +64,9 @@ type Config struct {
 	Past TimeTravel
 }
 
-// App is the root model.
-type App struct {
-	shared *Shared
+// app is the root model.
+type app struct {
+	shared *sharedState
 	cancel context.CancelFunc
 	header header
 	pages  []page
@@ -97,9 +97,9 @@ type App struct {
 	pastQueue []pastStep
 }
 
-// New builds the explorer on a connected client. The caller closes the
+// newApp builds the explorer on a connected client. The caller closes the
 // client after Run returns.
-func New(cfg Config) *App {
+func newApp(cfg Config) *app {
 	now := cfg.Now
 	if now == nil && cfg.Past != nil {
 		now = pastClock(cfg.Past)
@@ -112,14 +112,14 @@ func New(cfg Config) *App {
 		held = 10 * time.Minute
 	}
 	root, cancel := context.WithCancel(context.Background())
-	shared := &Shared{
+	shared := &sharedState{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
-		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
+		Keys: newKeyMap(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
 		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoLimit: cfg.DemoLimit,
 		Holds: recognize.NewHoldClock(),
 		Exec:  tea.ExecProcess,
 	}
-	a := &App{shared: shared, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts, past: cfg.Past}
+	a := &app{shared: shared, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts, past: cfg.Past}
 	if a.past != nil {
 		shared.Past = true
 		a.pastOpened()
@@ -153,7 +153,7 @@ func New(cfg Config) *App {
 
 // Run shows the explorer until the user quits or ctx ends.
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
-	a := New(cfg)
+	a := newApp(cfg)
 	defer a.Close()
 	opts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(renderFPS)}, opts...)
 	p := tea.NewProgram(a, opts...)
@@ -166,7 +166,7 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 }
 
 // Close stops the live tree and lets go of what the explorer holds.
-func (a *App) Close() {
+func (a *app) Close() {
 	for _, p := range a.pages {
 		if c, ok := p.(closer); ok {
 			c.Close()
@@ -184,9 +184,9 @@ func (a *App) Close() {
 	}
 }
 
-func (a *App) top() page { return a.pages[len(a.pages)-1] }
+func (a *app) top() page { return a.pages[len(a.pages)-1] }
 
-func (a *App) Init() tea.Cmd {
+func (a *app) Init() tea.Cmd {
 	cmds := []tea.Cmd{a.waitSession(a.shared.Client, a.shared.Client.Events()), a.waitTree(), a.askServer()}
 	if a.styled {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -199,7 +199,7 @@ func (a *App) Init() tea.Cmd {
 
 // waitSession delivers the next session event of the current client,
 // then waits again.
-func (a *App) waitSession(client *zkview.Client, events <-chan zkview.SessionEvent) tea.Cmd {
+func (a *app) waitSession(client *zkview.Client, events <-chan zkview.SessionEvent) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-events
 		if !ok {
@@ -209,7 +209,7 @@ func (a *App) waitSession(client *zkview.Client, events <-chan zkview.SessionEve
 	}
 }
 
-func (a *App) waitTree() tea.Cmd {
+func (a *app) waitTree() tea.Cmd {
 	tree := a.shared.Tree
 	updates := tree.Updates()
 	done, closed := a.shared.Ctx.Done(), tree.Done()
@@ -226,7 +226,7 @@ func (a *App) waitTree() tea.Cmd {
 }
 
 // askServer asks the connected member for srvr, for the header.
-func (a *App) askServer() tea.Cmd {
+func (a *app) askServer() tea.Cmd {
 	addr := a.shared.Client.Server()
 	if addr == "" {
 		return nil
@@ -242,19 +242,19 @@ func (a *App) askServer() tea.Cmd {
 // chrome is the header line, the breadcrumb line and the status line.
 const chrome = 3
 
-func (a *App) resize() {
+func (a *app) resize() {
 	a.shared.Width, a.shared.Height = a.width, max(a.height-chrome, 1)
 	for _, p := range a.pages {
 		p.SetSize(a.shared.Width, a.shared.Height)
 	}
 }
 
-func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := a.update(msg)
 	return a, tea.Batch(cmd, a.scheduleFrame())
 }
 
-func (a *App) update(msg tea.Msg) tea.Cmd {
+func (a *app) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
@@ -346,7 +346,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 }
 
 // session follows the explorer's session into the header.
-func (a *App) session(ev zkview.SessionEvent) tea.Cmd {
+func (a *app) session(ev zkview.SessionEvent) tea.Cmd {
 	a.header.state = ev.State
 	if ev.SessionID != 0 {
 		a.header.session = ev.SessionID
@@ -369,7 +369,7 @@ func (a *App) session(ev zkview.SessionEvent) tea.Cmd {
 
 // broadcast hands a data message to every page, so a page is current
 // when the user goes back to it.
-func (a *App) broadcast(msg tea.Msg) tea.Cmd {
+func (a *app) broadcast(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, p := range a.pages {
 		np, cmd := p.Update(msg)
@@ -385,7 +385,7 @@ type animator interface{ nextFrame() time.Duration }
 
 // scheduleFrame keeps one frame tick pending while the top page animates;
 // an idle explorer has none.
-func (a *App) scheduleFrame() tea.Cmd {
+func (a *app) scheduleFrame() tea.Cmd {
 	if a.frameQueued {
 		return nil
 	}
@@ -401,7 +401,7 @@ func (a *App) scheduleFrame() tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return frameMsg(t) })
 }
 
-func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
+func (a *app) key(msg tea.KeyPressMsg) tea.Cmd {
 	g := a.shared.Keys.Global
 	if a.dialog != nil {
 		cmd, done := a.dialog.Update(msg)
@@ -459,7 +459,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // back pops the top page; on the first page it quits.
-func (a *App) back() tea.Cmd {
+func (a *app) back() tea.Cmd {
 	if len(a.pages) == 1 {
 		return tea.Quit
 	}
@@ -470,7 +470,7 @@ func (a *App) back() tea.Cmd {
 	return nil
 }
 
-func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
+func (a *app) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	in, kind := a.input, a.inputKind
 	res := in.Update(msg)
 	if kind == '/' && res != widget.InputCancel {
@@ -503,7 +503,7 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // run executes a `:` command through the registry (commands.go).
-func (a *App) run(line string) tea.Cmd {
+func (a *app) run(line string) tea.Cmd {
 	pc, err := parseCommand(line)
 	if err != nil {
 		a.message = statusMsg{text: err.Error(), err: true}
@@ -518,7 +518,7 @@ type noter interface{ Notes() []string }
 
 // showNotices opens the last status message and the page's notes in
 // full, wrapped: nothing on the screen's single lines is lost.
-func (a *App) showNotices() tea.Cmd {
+func (a *app) showNotices() tea.Cmd {
 	var body []string
 	if a.message.full != "" {
 		for _, l := range strings.Split(a.message.full, "\n") {
@@ -544,7 +544,7 @@ func (a *App) showNotices() tea.Cmd {
 // admin sets the AdminServers the servers' tables are read from (:admin
 // URL[,URL…]), the port one is looked for on every member (:admin port
 // N), clears both (:admin off), or says what they are (:admin).
-func (a *App) admin(arg string) tea.Cmd {
+func (a *app) admin(arg string) tea.Cmd {
 	o := a.shared.introspectOptions()
 	switch fields := strings.Fields(strings.ReplaceAll(arg, ",", " ")); {
 	case len(fields) == 0:
@@ -590,14 +590,14 @@ func (a *App) admin(arg string) tea.Cmd {
 }
 
 // cd goes to path in the tree page.
-func (a *App) cd(path string) tea.Cmd {
+func (a *app) cd(path string) tea.Cmd {
 	a.popTo(0)
 	return a.pages[0].(*treePage).goTo(path)
 }
 
 // openDemo brings the demo page back, or opens it when the explorer was
 // started by zkx demo.
-func (a *App) openDemo(string) tea.Cmd {
+func (a *app) openDemo(string) tea.Cmd {
 	if len(a.demo) == 0 {
 		a.message = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
 		return nil
@@ -612,7 +612,7 @@ func (a *App) openDemo(string) tea.Cmd {
 }
 
 // popTo closes every page above index i.
-func (a *App) popTo(i int) {
+func (a *app) popTo(i int) {
 	for len(a.pages) > i+1 {
 		if c, ok := a.top().(closer); ok {
 			c.Close()
@@ -623,7 +623,7 @@ func (a *App) popTo(i int) {
 
 // completeCommand completes `:` lines; paths come from children the tree
 // has loaded, and asking loads the directory for the next tab.
-func (a *App) completeCommand(line string) []string {
+func (a *app) completeCommand(line string) []string {
 	return completeCommand(a, line, func(dir string) []string {
 		n, ok := a.shared.Tree.Get(dir)
 		if !ok || !n.ChildrenLoaded {
@@ -634,7 +634,7 @@ func (a *App) completeCommand(line string) []string {
 	})
 }
 
-func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
+func (a *app) mouse(msg tea.MouseMsg) tea.Cmd {
 	if a.dialog != nil || a.help || a.input != nil {
 		return nil
 	}
@@ -655,7 +655,7 @@ func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
 	return nil
 }
 
-func (a *App) View() tea.View {
+func (a *app) View() tea.View {
 	a.pacer.framed()
 	v := tea.NewView(a.render())
 	v.AltScreen = true
@@ -665,7 +665,7 @@ func (a *App) View() tea.View {
 }
 
 // render draws the whole screen; split out so tests read it as text.
-func (a *App) render() string {
+func (a *app) render() string {
 	if a.width == 0 || a.height == 0 {
 		return "starting…"
 	}
@@ -691,7 +691,7 @@ func (a *App) render() string {
 	return head + "\n" + a.crumbs() + "\n" + body + "\n" + a.statusLine()
 }
 
-func (a *App) crumbs() string {
+func (a *app) crumbs() string {
 	st := a.shared.Styles
 	line := ""
 	for i, p := range a.pages {
@@ -711,7 +711,7 @@ func (a *App) crumbs() string {
 }
 
 // statusLine is the open prompt, else the last message, else key hints.
-func (a *App) statusLine() string {
+func (a *app) statusLine() string {
 	st := a.shared.Styles
 	if a.input != nil {
 		return a.input.View(st, a.width)
@@ -762,4 +762,4 @@ func shortHelp(desc string) string {
 }
 
 // String names the app for debugging.
-func (a *App) String() string { return fmt.Sprintf("zkx explorer on %s", a.header.connect) }
+func (a *app) String() string { return fmt.Sprintf("zkx explorer on %s", a.header.connect) }

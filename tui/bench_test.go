@@ -85,7 +85,7 @@ func BenchmarkOpen100k(b *testing.B) {
 	}
 }
 
-// BenchmarkFrame is one frame (View) of the browser with the cursor in
+// BenchmarkFrame is one frame (View) of the tree page with the cursor in
 // the middle of an expanded node of 1,000 or 100,000 children.
 func BenchmarkFrame(b *testing.B) {
 	connect := benchServer(b)

@@ -63,7 +63,7 @@ type contextsMsg struct {
 const openContextTimeout = 20 * time.Second
 
 // openContext is :ctx [NAME]: without a name, the list; with one, switch.
-func (a *App) openContext(name string) tea.Cmd {
+func (a *app) openContext(name string) tea.Cmd {
 	if a.contexts.List == nil || a.contexts.Open == nil {
 		return failure(fmt.Errorf("no contexts here: %s", a.noContextsWhy()))
 	}
@@ -86,7 +86,7 @@ func (a *App) openContext(name string) tea.Cmd {
 	})
 }
 
-func (a *App) noContextsWhy() string {
+func (a *app) noContextsWhy() string {
 	if len(a.demo) > 0 {
 		return "the demo runs on its own ensemble (quit, then zkx --context NAME)"
 	}
@@ -94,7 +94,7 @@ func (a *App) noContextsWhy() string {
 }
 
 // completeContexts offers the contexts' names for :ctx.
-func completeContexts(a *App, prefix string) []string {
+func completeContexts(a *app, prefix string) []string {
 	if a.contexts.List == nil {
 		return nil
 	}
@@ -115,7 +115,7 @@ func completeContexts(a *App, prefix string) []string {
 // the live tree, the writer and the recipe actor of the old one are let go
 // (what "you" held there is released in the background, then its session
 // closed), and the tree page starts again on the new one.
-func (a *App) useConnection(conn Connection) tea.Cmd {
+func (a *app) useConnection(conn Connection) tea.Cmd {
 	old, oldActor, oldTree := a.shared.Client, a.shared.Actor, a.shared.Tree
 	for _, p := range a.pages {
 		if c, ok := p.(closer); ok {
@@ -138,7 +138,7 @@ func (a *App) useConnection(conn Connection) tea.Cmd {
 		a.shared.Holds = recognize.NewHoldClock()
 	}
 	a.shared.Tree = zkview.NewTree(conn.Client, frameInterval, zkview.TreeClock(a.shared.Now))
-	a.shared.Keys = NewKeys(conn.ReadOnly)
+	a.shared.Keys = newKeyMap(conn.ReadOnly)
 	a.shared.Writer, a.shared.Actor = nil, nil
 	if !conn.ReadOnly {
 		if w, err := conn.Client.Writer(); err == nil {
@@ -162,12 +162,12 @@ func (a *App) useConnection(conn Connection) tea.Cmd {
 // contextsPage is :ctx without a name: the contexts, the current one
 // marked; enter switches.
 type contextsPage struct {
-	app           *App
+	app           *app
 	tbl           *widget.ListTable
 	width, height int
 }
 
-func newContextsPage(a *App, list []ContextInfo) *contextsPage {
+func newContextsPage(a *app, list []ContextInfo) *contextsPage {
 	p := &contextsPage{app: a, tbl: widget.NewListTable(
 		widget.ListColumn{Title: "", Fit: true, Most: 1},
 		widget.ListColumn{Title: "CONTEXT", Fit: true, Most: 30},

@@ -189,7 +189,7 @@ func demoAsLanes(fs []*fakeLane) []demoLane {
 
 // newDemoTestPage opens the page on fakes as a running page sees them:
 // it saw every contender in place before its latest notification came.
-func newDemoTestPage(shared *Shared, lanes []*fakeLane) *demoPage {
+func newDemoTestPage(shared *sharedState, lanes []*fakeLane) *demoPage {
 	saved := make([][]time.Time, len(lanes))
 	for i, l := range lanes {
 		for j := range l.snap.Contenders {
@@ -209,6 +209,6 @@ func newDemoTestPage(shared *Shared, lanes []*fakeLane) *demoPage {
 
 // demoTestShared is what the demo's pages share in tests: plain styles,
 // a fixed clock, no server.
-func demoTestShared() *Shared {
-	return &Shared{Styles: theme.Plain(), Keys: NewKeys(false), Now: func() time.Time { return demoNow }}
+func demoTestShared() *sharedState {
+	return &sharedState{Styles: theme.Plain(), Keys: newKeyMap(false), Now: func() time.Time { return demoNow }}
 }

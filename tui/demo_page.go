@@ -16,7 +16,7 @@ import (
 // what it does and what it watches, a flash on every notification, and
 // the counters that carry the lesson.
 type demoPage struct {
-	shared *Shared
+	shared *sharedState
 	lanes  []demoLane
 	snaps  []demo.LaneSnapshot
 	// target is the lane k and K act on; -1 is every lane.
@@ -44,7 +44,7 @@ var holdSteps = []time.Duration{
 	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
 }
 
-func newDemoPage(shared *Shared, lanes []*demo.Lane) *demoPage {
+func newDemoPage(shared *sharedState, lanes []*demo.Lane) *demoPage {
 	ls := make([]demoLane, len(lanes))
 	for i, l := range lanes {
 		ls[i] = l
@@ -53,7 +53,7 @@ func newDemoPage(shared *Shared, lanes []*demo.Lane) *demoPage {
 }
 
 // newDemoPageOn builds the page on any lanes (tests give fakes).
-func newDemoPageOn(shared *Shared, lanes []demoLane) *demoPage {
+func newDemoPageOn(shared *sharedState, lanes []demoLane) *demoPage {
 	p := &demoPage{shared: shared, lanes: lanes, target: -1}
 	p.refresh(shared.Now())
 	return p
@@ -80,7 +80,7 @@ func (p *demoPage) refresh(now time.Time) {
 	}
 }
 
-// nextFrame keeps frames coming while the lanes run (App asks only the
+// nextFrame keeps frames coming while the lanes run (app asks only the
 // page on top, so a demo under another page costs nothing).
 func (p *demoPage) nextFrame() time.Duration {
 	if len(p.lanes) == 0 {

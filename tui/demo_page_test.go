@@ -13,7 +13,7 @@ import (
 	"github.com/zkx-dev/zkx/demo"
 )
 
-// demoPageSize is the page's size: the terminal's less App's three lines
+// demoPageSize is the page's size: the terminal's less app's three lines
 // of chrome.
 func demoPageSize(w, h int) (int, int) { return w, h - chrome }
 

@@ -15,18 +15,18 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// driver runs an App as Bubble Tea would, without a terminal: commands
+// driver runs an app as Bubble Tea would, without a terminal: commands
 // run in goroutines and their messages go back through Update, one at a
 // time, on the test's goroutine. Tests wait for what the screen shows,
 // with a deadline.
 type driver struct {
 	tb   testing.TB
-	app  *App
+	app  *app
 	msgs chan tea.Msg
 	quit bool
 }
 
-func newDriver(t testing.TB, app *App, width, height int) *driver {
+func newDriver(t testing.TB, app *app, width, height int) *driver {
 	t.Helper()
 	d := &driver{tb: t, app: app, msgs: make(chan tea.Msg, 1024)}
 	t.Cleanup(app.Close)
@@ -147,7 +147,7 @@ func goldenServer(t testing.TB) *zkserver.Server {
 
 // newTestApp connects an explorer to connect with plain styles and the
 // clock 90 s after fixedTime.
-func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Config)) *App {
+func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Config)) *app {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -166,7 +166,7 @@ func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Conf
 	for _, f := range extra {
 		f(&cfg)
 	}
-	app := New(cfg)
+	app := newApp(cfg)
 	// The Tree opens its persistent watch session in the background, and
 	// a session takes a zxid: wait, so that golden screens' zxids do not
 	// depend on when it came.

@@ -59,7 +59,7 @@ func (r *introspector) take(msg introspectionMsg, now time.Time) (ok bool) {
 const pollEvery = 5 * time.Second
 
 // poller asks the servers again every pollEvery, but only while its page
-// is on top. App asks only the top page for its next frame, so the page
+// is on top. The app asks only the top page for its next frame, so the page
 // learns it is on top when nextFrame is called; the one frame that may
 // arrive after it left the top costs at most one more question.
 type poller struct {

@@ -32,8 +32,8 @@ func (c *listsClock) advance(d time.Duration) { c.now = c.now.Add(d) }
 
 // listsShared is what the pages share without a server: plain styles, the fake
 // clock, no tree (pages follow nothing).
-func listsShared(t *testing.T, clock *listsClock) *Shared {
-	return &Shared{Ctx: t.Context(), Styles: theme.Plain(), Keys: NewKeys(false), Now: clock.Now,
+func listsShared(t *testing.T, clock *listsClock) *sharedState {
+	return &sharedState{Ctx: t.Context(), Styles: theme.Plain(), Keys: newKeyMap(false), Now: clock.Now,
 		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}}
 }
 
@@ -103,7 +103,7 @@ func holdTimer(d time.Duration, msg tea.Msg) tea.Cmd {
 }
 
 // pageRunner runs a page's commands to completion on the test's
-// goroutine and delivers their messages, as App would (minus App).
+// goroutine and delivers their messages, as app would (minus app).
 type pageRunner struct {
 	test    *testing.T
 	current page

@@ -21,20 +21,20 @@ import (
 // The list pages against a server, embedded and real: recipes made with
 // the recipes package show, and change through the watches.
 
-// liveRunner runs pages as App would: commands in goroutines, their
+// liveRunner runs pages as app would: commands in goroutines, their
 // messages and the live tree's reports back through every page's Update
-// (App broadcasts data messages) on the test's goroutine.
+// (app broadcasts data messages) on the test's goroutine.
 type liveRunner struct {
 	test   *testing.T
-	shared *Shared
+	shared *sharedState
 	pages  []page
 	msgs   chan tea.Msg
 	pushed []page
 }
 
-// newLiveRunner forwards shared's tree reports; one per Shared, as the
+// newLiveRunner forwards shared's tree reports; one per sharedState, as the
 // tree has one reader.
-func newLiveRunner(t *testing.T, shared *Shared) *liveRunner {
+func newLiveRunner(t *testing.T, shared *sharedState) *liveRunner {
 	t.Helper()
 	r := &liveRunner{test: t, shared: shared, msgs: make(chan tea.Msg, 4096)}
 	go func() {
@@ -89,7 +89,7 @@ func (r *liveRunner) deliver(msg tea.Msg) {
 	}
 }
 
-// key sends a key to page p only, as App sends keys to the top page.
+// key sends a key to page p only, as app sends keys to the top page.
 func (r *liveRunner) key(p page, msg tea.KeyPressMsg) {
 	_, cmd := p.Update(msg)
 	r.run(cmd)
@@ -128,7 +128,7 @@ func rowWith(view string, parts ...string) (string, bool) {
 }
 
 // liveShared is what the pages share, connected to connect.
-func liveShared(t *testing.T, connect string) *Shared {
+func liveShared(t *testing.T, connect string) *sharedState {
 	t.Helper()
 	dial, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -139,7 +139,7 @@ func liveShared(t *testing.T, connect string) *Shared {
 	t.Cleanup(c.Close)
 	tree := zkview.NewTree(c, frameInterval)
 	t.Cleanup(tree.Close)
-	return &Shared{Ctx: t.Context(), Client: c, Tree: tree, Styles: theme.Plain(), Keys: NewKeys(false), Now: time.Now,
+	return &sharedState{Ctx: t.Context(), Client: c, Tree: tree, Styles: theme.Plain(), Keys: newKeyMap(false), Now: time.Now,
 		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}, Introspect: introspect.Options{Timeout: 5 * time.Second}}
 }
 

@@ -18,7 +18,7 @@ type sessionMsg zkview.SessionEvent
 // treeMsg names the paths the live tree saw change since the last one.
 type treeMsg []string
 
-// treeUpdateMsg is treeMsg as it comes from a Tree, which App checks is
+// treeUpdateMsg is treeMsg as it comes from a Tree, which app checks is
 // still the explorer's (after :ctx the old one's last batch may come).
 type treeUpdateMsg struct {
 	tree  *zkview.Tree
@@ -46,7 +46,7 @@ type pushMsg struct{ page page }
 // it is scheduled only while something on screen needs it.
 type frameMsg time.Time
 
-// sessionEventMsg carries the channel so App can wait on it again.
+// sessionEventMsg carries the channel so app can wait on it again.
 type sessionEventMsg struct {
 	ev     zkview.SessionEvent
 	events <-chan zkview.SessionEvent
@@ -112,7 +112,7 @@ type labelMsg struct {
 	label dirLabel
 }
 
-// openDialogMsg asks App to show a dialog.
+// openDialogMsg asks app to show a dialog.
 type openDialogMsg struct{ dialog *widget.Dialog }
 
 // recipeMsg is a recognition of path, with the tables it used.
@@ -145,7 +145,7 @@ func afterDelay(d time.Duration, msg tea.Msg) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 
-// goToMsg asks App to show path in the tree (find's matches, a session's
+// goToMsg asks app to show path in the tree (find's matches, a session's
 // ephemerals).
 type goToMsg struct{ path string }
 

@@ -60,7 +60,7 @@ func parseFindQuery(text string) (zkview.FindQuery, error) {
 // findPage lists the matches of a find under a node as the walk reaches
 // them; Enter goes to one in the tree.
 type findPage struct {
-	shared  *Shared
+	shared  *sharedState
 	root    string
 	query   zkview.FindQuery
 	tbl     *widget.ListTable
@@ -89,7 +89,7 @@ type findBatchMsg struct {
 	next    tea.Cmd
 }
 
-func newFindPage(shared *Shared, root string, q zkview.FindQuery) *findPage {
+func newFindPage(shared *sharedState, root string, q zkview.FindQuery) *findPage {
 	ctx, cancel := context.WithCancel(shared.Ctx)
 	return &findPage{shared: shared, root: root, query: q, pageCtx: ctx, cancel: cancel,
 		tbl: widget.NewListTable(
@@ -264,7 +264,7 @@ func (p *findPage) View() string {
 }
 
 // askFind asks for a find query under dir and opens its page.
-func askFind(shared *Shared, dir string) tea.Cmd {
+func askFind(shared *sharedState, dir string) tea.Cmd {
 	return openDialog(widget.Ask("Find under "+display.Line(dir), []string{
 		"What to look for — every condition must hold (empty: every node):",
 		findSyntax,

@@ -18,11 +18,11 @@ import (
 // the actions that take part in it as "you" (acquire, release, enqueue,
 // dequeue, volunteer, resign) or break a stuck lock (force-release).
 type recipePage struct {
-	shared *Shared
+	shared *sharedState
 	view   *recipePane
 }
 
-func newRecipePage(shared *Shared, p string) page {
+func newRecipePage(shared *sharedState, p string) page {
 	return &recipePage{shared: shared, view: newRecipePane(shared, p)}
 }
 
@@ -38,7 +38,7 @@ func (p *recipePage) Filter() widget.Filter     { return p.view.tbl.Filter }
 
 // nextFrame asks for frames while rows flash, every second while
 // durations are on screen, and when the servers' tables are due again
-// (the page is on top: App asks only the top page).
+// (the page is on top: app asks only the top page).
 func (p *recipePage) nextFrame() time.Duration {
 	now := p.shared.Now()
 	var anim time.Duration
@@ -136,7 +136,7 @@ func (p *recipePage) acquire() tea.Cmd {
 	default:
 		return failure(fmt.Errorf("%s is not a lock", dir))
 	}
-	if p.shared.Actor.LockState(dir) != ActorNone {
+	if p.shared.Actor.LockState(dir) != actorNone {
 		return failure(fmt.Errorf("you already hold or wait for %s (u releases)", dir))
 	}
 	actor, ctx := p.shared.Actor, p.shared.Ctx
@@ -150,7 +150,7 @@ func (p *recipePage) acquire() tea.Cmd {
 
 func (p *recipePage) release() tea.Cmd {
 	dir := p.view.path
-	if p.shared.Actor.LockState(dir) == ActorNone {
+	if p.shared.Actor.LockState(dir) == actorNone {
 		return failure(fmt.Errorf("you neither hold nor wait for %s", dir))
 	}
 	actor, ctx := p.shared.Actor, p.shared.Ctx

@@ -21,7 +21,7 @@ import (
 // kind at and under a root, found by a scan and then kept live (see
 // page_recipe_list_live.go).
 type recipeListPage struct {
-	shared *Shared
+	shared *sharedState
 	kind   recipeKind
 	root   string
 	src    source
@@ -63,13 +63,13 @@ type scanState struct {
 	foundBy string
 }
 
-func newRecipeListPage(shared *Shared, kind recipeKind, root string) page {
+func newRecipeListPage(shared *sharedState, kind recipeKind, root string) page {
 	return newRecipeListPageFrom(shared, kind, root, clientSource(shared))
 }
 
 // newRecipeListPageFrom builds the page on any source (tests give canned
 // answers).
-func newRecipeListPageFrom(shared *Shared, kind recipeKind, root string, src source) *recipeListPage {
+func newRecipeListPageFrom(shared *sharedState, kind recipeKind, root string, src source) *recipeListPage {
 	ctx, cancel := context.WithCancel(shared.Ctx)
 	p := &recipeListPage{
 		shared: shared, kind: kind, root: root, src: src, pageCtx: ctx, cancel: cancel,

@@ -18,7 +18,7 @@ import (
 // election of no system offers volunteer and resign too.
 func TestSystemObjectsOfferOnlyForceRelease(t *testing.T) {
 	shared := listsShared(t, &listsClock{now: listsEpoch})
-	shared.Writer, shared.Actor = &zkview.Writer{}, &Actor{} // not read-only; never used here
+	shared.Writer, shared.Actor = &zkview.Writer{}, &actor{} // not read-only; never used here
 	a := shared.Keys.Action
 	has := func(keys []key.Binding, want key.Binding) bool {
 		return slices.ContainsFunc(keys, func(k key.Binding) bool { return k.Help() == want.Help() })

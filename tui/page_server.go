@@ -23,7 +23,7 @@ import (
 // servers again as :sessions does: ctrl+r, session changes, and every
 // pollEvery while on top.
 type serverPage struct {
-	shared  *Shared
+	shared  *sharedState
 	poll    poller
 	pageCtx context.Context
 	cancel  context.CancelFunc
@@ -35,9 +35,9 @@ type serverPage struct {
 	width, height int
 }
 
-func newServerPage(shared *Shared) page { return newServerPageFrom(shared, clientSource(shared)) }
+func newServerPage(shared *sharedState) page { return newServerPageFrom(shared, clientSource(shared)) }
 
-func newServerPageFrom(shared *Shared, src source) *serverPage {
+func newServerPageFrom(shared *sharedState, src source) *serverPage {
 	ctx, cancel := context.WithCancel(shared.Ctx)
 	p := &serverPage{shared: shared, pageCtx: ctx, cancel: cancel}
 	p.poll.ask = src.introspect

@@ -18,7 +18,7 @@ import (
 // connected from and to, and its ephemeral nodes and watched paths as a
 // list. It asks the servers again as :sessions does.
 type sessionPage struct {
-	shared  *Shared
+	shared  *sharedState
 	id      int64
 	poll    poller
 	pageCtx context.Context
@@ -30,7 +30,7 @@ type sessionPage struct {
 
 // newSessionPageFrom opens session id, showing what in (the list's last
 // answer, may be nil) says of it until the page's own answer comes.
-func newSessionPageFrom(shared *Shared, id int64, in *introspect.Snapshot, src source) *sessionPage {
+func newSessionPageFrom(shared *sharedState, id int64, in *introspect.Snapshot, src source) *sessionPage {
 	ctx, cancel := context.WithCancel(shared.Ctx)
 	p := &sessionPage{shared: shared, id: id, pageCtx: ctx, cancel: cancel,
 		tbl: widget.NewTable(widget.Column{Title: "KIND", Width: 9}, widget.Column{Title: "PATH", Min: 10})}

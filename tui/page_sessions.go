@@ -24,7 +24,7 @@ import (
 // top (see poller); below another page, or with the explorer idle on
 // another page, it asks nothing.
 type sessionsPage struct {
-	shared  *Shared
+	shared  *sharedState
 	poll    poller
 	pageCtx context.Context
 	cancel  context.CancelFunc
@@ -59,9 +59,11 @@ type ephemeralsMsg struct {
 	err    error
 }
 
-func newSessionsPage(shared *Shared) page { return newSessionsPageFrom(shared, clientSource(shared)) }
+func newSessionsPage(shared *sharedState) page {
+	return newSessionsPageFrom(shared, clientSource(shared))
+}
 
-func newSessionsPageFrom(shared *Shared, src source) *sessionsPage {
+func newSessionsPageFrom(shared *sharedState, src source) *sessionsPage {
 	ctx, cancel := context.WithCancel(shared.Ctx)
 	p := &sessionsPage{shared: shared, pageCtx: ctx, cancel: cancel, src: src}
 	p.poll.ask = src.introspect
@@ -379,7 +381,7 @@ func membersText(in *introspect.Snapshot) string {
 // introspectionNotes are the refusals and problems of an introspection, how to
 // let zkx read what is refused, and the failure of the last ask when it
 // failed after an earlier answer.
-func introspectionNotes(shared *Shared, in *introspect.Snapshot, err error) []string {
+func introspectionNotes(shared *sharedState, in *introspect.Snapshot, err error) []string {
 	st := shared.Styles
 	var out []string
 	if err != nil && in != nil {

@@ -21,7 +21,7 @@ func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *li
 }
 
 // TestSessionsPollOnlyOnTop: the servers' tables have no watches: the page
-// asks again every pollEvery, but only while App asks it for frames (it is
+// asks again every pollEvery, but only while app asks it for frames (it is
 // on top).
 func TestSessionsPollOnlyOnTop(t *testing.T) {
 	r, p, f, clock := newFakeSessions(t)
@@ -35,7 +35,7 @@ func TestSessionsPollOnlyOnTop(t *testing.T) {
 	if _, _, n := f.counts(); n != 1 {
 		t.Fatalf("a page not on top asked again (%d)", n)
 	}
-	// On top: App asks for the next frame, and when it comes, the page
+	// On top: app asks for the next frame, and when it comes, the page
 	// asks the servers.
 	if d := p.nextFrame(); d != time.Millisecond {
 		t.Errorf("nextFrame %v, want at once (overdue)", d)

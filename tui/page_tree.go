@@ -21,7 +21,7 @@ import (
 // detail on the right. Tab moves the focus between them; on a narrow
 // screen only the focused one shows.
 type treePage struct {
-	shared *Shared
+	shared *sharedState
 	tree   *treePane
 	detail *detailPane
 	focus  treeFocus
@@ -39,7 +39,7 @@ const (
 	focusDetail
 )
 
-func newTreePage(shared *Shared, start string) *treePage {
+func newTreePage(shared *sharedState, start string) *treePage {
 	tp := &treePage{shared: shared, tree: newTreePane(shared, "/"), detail: newDetailPane(shared)}
 	if start != "/" {
 		tp.goal = start

@@ -45,7 +45,7 @@ cp "$dir/edit$n" "$1"
 }
 
 // runEditorsHere makes the app run programs without a terminal.
-func runEditorsHere(app *App) {
+func runEditorsHere(app *app) {
 	app.shared.Exec = func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd {
 		return func() tea.Msg { return done(c.Run()) }
 	}

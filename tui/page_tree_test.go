@@ -54,7 +54,7 @@ func arrangeGoldenState(t *testing.T, connect string) {
 	}
 }
 
-func TestBrowserScreens(t *testing.T) {
+func TestTreePageScreens(t *testing.T) {
 	srv := goldenServer(t)
 	app := newTestApp(t, srv.ConnectString(), false)
 	arrangeGoldenState(t, srv.ConnectString())
@@ -258,7 +258,7 @@ func TestForceRelease(t *testing.T) {
 	}
 }
 
-// TestReadOnlyCannotWrite presses every action key, on the browser and on
+// TestReadOnlyCannotWrite presses every action key, on the tree page and on
 // a recipe page, in a read-only explorer: nothing opens, and the server's
 // zxid (which every write, failed or not, moves) stays where it was.
 func TestReadOnlyCannotWrite(t *testing.T) {

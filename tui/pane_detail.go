@@ -33,7 +33,7 @@ func (t detailTab) String() string { return [...]string{"Data", "Stat", "ACL", "
 // data watch), stat, ACL, the changes seen of it (History), and the
 // recipe when the node is a recognised recipe directory.
 type detailPane struct {
-	shared *Shared
+	shared *sharedState
 	path   string
 	tab    detailTab
 	scroll int
@@ -67,7 +67,7 @@ type detailPane struct {
 	historyChildren string
 }
 
-func newDetailPane(shared *Shared) *detailPane {
+func newDetailPane(shared *sharedState) *detailPane {
 	return &detailPane{shared: shared, decoder: decode.Auto}
 }
 

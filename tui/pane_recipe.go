@@ -30,7 +30,7 @@ import (
 // again when the recipe changes (at most once every tablesEvery) and every
 // tablesPoll while the page is on top, never while it is not.
 type recipePane struct {
-	shared *Shared
+	shared *sharedState
 	path   string
 
 	recipe   recognize.Recipe // nil: not (or no longer) a recipe
@@ -44,7 +44,7 @@ type recipePane struct {
 	tablesOK bool      // the tables are recent enough for a recognition
 	// tablesErr is why the last ask failed (the tables shown are older).
 	tablesErr error
-	// onTop is set when App asked the page for its next frame: the page is
+	// onTop is set when app asked the page for its next frame: the page is
 	// on top, and its tables are asked again every tablesPoll.
 	onTop bool
 
@@ -64,7 +64,7 @@ const (
 	tablesPoll = 3 * time.Second
 )
 
-func newRecipePane(shared *Shared, p string) *recipePane {
+func newRecipePane(shared *sharedState, p string) *recipePane {
 	return &recipePane{shared: shared, path: p, followed: map[string]bool{}, tbl: widget.NewTable()}
 }
 

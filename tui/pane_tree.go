@@ -36,7 +36,7 @@ type treeRow struct {
 // per frame, so drawing and scrolling cost the same with 100 children or
 // 100,000.
 type treePane struct {
-	shared   *Shared
+	shared   *sharedState
 	root     string
 	expanded map[string]bool
 	rows     []treeRow
@@ -77,7 +77,7 @@ func (l dirLabel) String() string {
 // child list of more names than this to place a label is not worth it.
 const maxLabelChildren = 10000
 
-func newTreePane(shared *Shared, root string) *treePane {
+func newTreePane(shared *sharedState, root string) *treePane {
 	t := &treePane{
 		shared: shared, root: root, expanded: map[string]bool{},
 		stats: map[string]*zk.Stat{}, statErrs: map[string]error{}, asked: map[string]bool{},

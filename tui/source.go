@@ -29,7 +29,7 @@ var errNoClient = errors.New("not connected to ZooKeeper")
 const scanSessions = 3
 
 // clientSource reads through the explorer's client.
-func clientSource(shared *Shared) source {
+func clientSource(shared *sharedState) source {
 	client := shared.Client
 	if client == nil {
 		return source{
