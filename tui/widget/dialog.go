@@ -17,7 +17,7 @@ type Dialog struct {
 	title string
 	body  []string
 	input *LineInput // nil for a yes/no question
-	// mustType, when set, is what the input must equal to go ahead.
+	// MustType, when set, is what the input must equal to go ahead.
 	MustType string
 	problem  string
 	submit   func(value string) tea.Cmd
