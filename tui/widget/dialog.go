@@ -154,11 +154,3 @@ func (d *Dialog) choiceLines(st theme.Styles, width int) []string {
 	lines := WrapAll(hints, width)
 	return append(lines, "", escape)
 }
-
-// clipStyled cuts a styled line to width cells.
-func clipStyled(s string, width int) string {
-	if lipgloss.Width(s) <= width {
-		return s
-	}
-	return Fit(s, width)
-}
