@@ -65,7 +65,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	})
 
 	m.keys("q")
-	m.waitFor("back on the browser", 10*time.Second, stderr, func(s string) bool {
+	m.waitFor("back on the tree page", 10*time.Second, stderr, func(s string) bool {
 		return !strings.Contains(s, "CHAIN") && strings.Contains(s, "tree")
 	})
 	m.keys("q")

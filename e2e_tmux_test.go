@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { zktest.Main(m) }
 // tmuxRun is a tmux server of the test's own (its own socket), so the
 // test neither sees nor touches anyone else's sessions.
 type tmuxRun struct {
-	t       *testing.T
+	test    *testing.T
 	socket  string
 	session string
 }
@@ -37,16 +37,16 @@ func (m tmuxRun) screen() string {
 }
 
 func (m tmuxRun) keys(keys ...string) {
-	m.t.Helper()
+	m.test.Helper()
 	if out, err := m.cmd(append([]string{"send-keys", "-t", m.session}, keys...)...); err != nil {
-		m.t.Fatalf("tmux send-keys %v: %v: %s", keys, err, out)
+		m.test.Fatalf("tmux send-keys %v: %v: %s", keys, err, out)
 	}
 }
 
 // waitFor polls the screen until cond holds, failing at the deadline
 // with the last screen and the program's stderr.
 func (m tmuxRun) waitFor(what string, deadline time.Duration, stderr string, cond func(screen string) bool) string {
-	m.t.Helper()
+	m.test.Helper()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	end := time.After(deadline)
@@ -59,7 +59,7 @@ func (m tmuxRun) waitFor(what string, deadline time.Duration, stderr string, con
 		case <-tick.C:
 		case <-end:
 			errs, _ := os.ReadFile(stderr)
-			m.t.Fatalf("%s: not within %v; screen:\n%s\nstderr:\n%s", what, deadline, s, errs)
+			m.test.Fatalf("%s: not within %v; screen:\n%s\nstderr:\n%s", what, deadline, s, errs)
 		}
 	}
 }
@@ -69,23 +69,23 @@ func newTmux(t *testing.T, session string) tmuxRun {
 	t.Helper()
 	var rnd [4]byte
 	rand.Read(rnd[:])
-	m := tmuxRun{t: t, socket: "zkx-e2e-" + hex.EncodeToString(rnd[:]), session: session}
+	m := tmuxRun{test: t, socket: "zkx-e2e-" + hex.EncodeToString(rnd[:]), session: session}
 	t.Cleanup(func() { m.cmd("kill-server") })
 	return m
 }
 
 // start runs script in a new tmux session of 120×40, colours allowed.
 func (m tmuxRun) start(script string) {
-	m.t.Helper()
+	m.test.Helper()
 	if out, err := m.cmd("new-session", "-d", "-s", m.session, "-x", "120", "-y", "40", "env", "-u", "NO_COLOR", "sh", "-c", script); err != nil {
-		m.t.Fatalf("tmux new-session: %v: %s", err, out)
+		m.test.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 }
 
 // waitExit waits for a script started with "; echo $? >exitFile" to end,
 // and for its tmux session to end with it, and returns its exit status.
 func (m tmuxRun) waitExit(exitFile, stderr string) string {
-	m.t.Helper()
+	m.test.Helper()
 	m.waitFor("the program exits", time.Minute, stderr, func(string) bool {
 		_, err := os.Stat(exitFile)
 		return err == nil
@@ -96,7 +96,7 @@ func (m tmuxRun) waitExit(exitFile, stderr string) string {
 			break // the session ended with the process
 		}
 		if time.Now().After(deadline) {
-			m.t.Fatal("the tmux session outlived the program")
+			m.test.Fatal("the tmux session outlived the program")
 		}
 		time.Sleep(50 * time.Millisecond) // polling a condition with a deadline
 	}

@@ -301,7 +301,7 @@ func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f de
 		return err
 	}
 	defer seeded.Close()
-	contenders, demoCap, err := capacity.Fit(seeded.Sessions(), f.contenders, demo.ZooKeeperLanes(kinds))
+	contenders, limit, err := capacity.Fit(seeded.Sessions(), f.contenders, demo.ZooKeeperLanes(kinds))
 	if err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f de
 	}
 	defer client.Close()
 	return tui.Run(ctx, tui.Config{
-		Client: client, Connect: connect, Path: demo.Base, Demo: lanes, HeldTooLong: f.heldTooLong, DemoCap: demoCap,
+		Client: client, Connect: connect, Path: demo.Base, Demo: lanes, HeldTooLong: f.heldTooLong, DemoLimit: limit,
 	})
 }
 

@@ -62,7 +62,7 @@ written or left unchanged, 1 when you discarded an edit or it failed. With
 				return timedOut(err, timeout)
 			}
 			defer c.Close()
-			e := &editRun{c: c, timeout: timeout, in: bufio.NewReader(cmd.InOrStdin()), stdin: cmd.InOrStdin(),
+			e := &editRun{client: c, timeout: timeout, in: bufio.NewReader(cmd.InOrStdin()), stdin: cmd.InOrStdin(),
 				out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}
 			return e.run(cmd.Context(), p)
 		},
@@ -73,7 +73,7 @@ written or left unchanged, 1 when you discarded an edit or it failed. With
 
 // editRun is one zkx edit: the editor, the checks, the questions.
 type editRun struct {
-	c       *zkview.Client
+	client  *zkview.Client
 	timeout time.Duration
 	in      *bufio.Reader // answers
 	stdin   io.Reader     // the editor's, when it is a terminal
@@ -83,7 +83,7 @@ type editRun struct {
 
 func (e *editRun) run(ctx context.Context, p string) error {
 	rctx, cancel := context.WithTimeout(ctx, e.timeout)
-	s, err := edit.Begin(rctx, e.c, p)
+	s, err := edit.Begin(rctx, e.client, p)
 	cancel()
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func (e *editRun) run(ctx context.Context, p string) error {
 func (e *editRun) save(ctx context.Context, s *edit.Session, data []byte) (again bool, err error) {
 	for {
 		wctx, cancel := context.WithTimeout(ctx, e.timeout)
-		st, conflict, err := s.Save(wctx, e.c, data)
+		st, conflict, err := s.Save(wctx, e.client, data)
 		cancel()
 		if err != nil {
 			return false, fmt.Errorf("%w (your edit is in %s until zkx ends)", err, s.File)

@@ -111,8 +111,8 @@ func TestStat(t *testing.T) {
 	})
 }
 
-// A node whose ACL grants this session nothing: get is an error naming the
-// fix, stat still shows the stat.
+// TestGetStatNoAccess: on a node whose ACL grants this session nothing,
+// get is an error naming the fix, stat still shows the stat.
 func TestGetStatNoAccess(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := zktest.Conn(t, connect)

@@ -18,7 +18,7 @@ import (
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
 
-// exportLines writes an export of root with the records given (each a
+// exportFile writes an export of root with the records given (each a
 // JSON object without its braces' path-independent fields), one a line.
 func exportFile(t *testing.T, root string, records ...string) string {
 	t.Helper()
@@ -162,16 +162,16 @@ func TestImportDryRunPredicts(t *testing.T) {
 			if got := countUnder(t, c, base); got != 3 {
 				t.Fatalf("--dry-run wrote: %d nodes under %s", got, base)
 			}
-			real, rerr := report("--to", to)
+			applied, rerr := report("--to", to)
 			dry.DryRun = false
-			if fmt.Sprint(dry) != fmt.Sprint(real) || fmt.Sprint(derr) != fmt.Sprint(rerr) {
-				t.Fatalf("to %s: the dry run predicted\n%+v (%v)\nthe real run did\n%+v (%v)", to, dry, derr, real, rerr)
+			if fmt.Sprint(dry) != fmt.Sprint(applied) || fmt.Sprint(derr) != fmt.Sprint(rerr) {
+				t.Fatalf("to %s: the dry run predicted\n%+v (%v)\nthe real run did\n%+v (%v)", to, dry, derr, applied, rerr)
 			}
 			var partial *partialError
 			if !errors.As(rerr, &partial) {
 				t.Fatalf("to %s: %v, want refusals (exit 3)", to, rerr)
 			}
-			t.Logf("to %s: %+v", to, real)
+			t.Logf("to %s: %+v", to, applied)
 		}
 		reasons := map[string]string{}
 		rep, _ := report("--to", base+"/again", "--dry-run")

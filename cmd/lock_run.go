@@ -54,7 +54,7 @@ func runLocked(ctx context.Context, o lockRunOptions) int {
 	if _, isFile := o.Stderr.(*os.File); !isFile {
 		// The command's stderr is then copied by a goroutine of exec while
 		// we write our own messages: serialise the two.
-		o.Stderr = &lockedWriter{w: o.Stderr}
+		o.Stderr = &lockedWriter{out: o.Stderr}
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(o.Stderr, "zkx lock: "+format+"\n", args...) }
 
@@ -92,7 +92,7 @@ func runLocked(ctx context.Context, o lockRunOptions) int {
 	return code
 }
 
-// acquire waits for the lock, giving up at the timeout or on a signal.
+// acquireForRun waits for the lock, giving up at the timeout or on a signal.
 func acquireForRun(ctx context.Context, m *recipes.Mutex, o lockRunOptions, signals <-chan os.Signal, logf func(string, ...any)) (int, bool) {
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -193,14 +193,14 @@ func commandExit(err error) int {
 }
 
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	out io.Writer
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return l.out.Write(p)
 }
 
 func signalNumber(sig os.Signal) int {

@@ -64,7 +64,7 @@ func TestTimeoutAndMissingCommand(t *testing.T) {
 }
 
 // TestLockLostTerminatesCommand expires the session of a running zkx lock:
-// the command must get SIGTERM and zkx must exit ExitLockLost.
+// the command must get SIGTERM and zkx must exit exitLockLost (75).
 func TestLockLostTerminatesCommand(t *testing.T) {
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	dir := zktest.Path(t)

@@ -50,7 +50,7 @@ func waitLock(t *testing.T, connect, dir, what string, cond func(l recognize.Loc
 	}
 }
 
-// nodesOf lists a lineup's nodes by role, for messages and comparisons:
+// sessionsOf lists a lineup's nodes by role, for messages and comparisons:
 // "holder:curator:SESSION", "waiter:kazoo:SESSION>SESSION".
 func sessionsOf(l recognize.Lock) []string {
 	bySession := map[string]string{}
@@ -95,9 +95,10 @@ func observedWaiters(l recognize.Lock, n int) bool {
 	return true
 }
 
-// A Curator holder, then two Kazoo contenders configured to see Curator's
-// nodes: one queue, one holder; zkx unlock hands the lock to the first
-// Kazoo contender, which says it holds.
+// TestPeersCuratorThenKazooWithExtraPatterns: a Curator holder, then two
+// Kazoo contenders configured to see Curator's nodes: one queue, one
+// holder; zkx unlock hands the lock to the first Kazoo contender, which
+// says it holds.
 func TestPeersCuratorThenKazooWithExtraPatterns(t *testing.T) {
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
@@ -175,9 +176,10 @@ func TestPeersMixedLockCannotStaySafe(t *testing.T) {
 	}
 }
 
-// A Curator holder, then a Kazoo Lock without extra_lock_patterns: Kazoo
-// sees only its own names and takes the lock too. zkx names both holders
-// in the red warning, --check exits 2, and unlock will not guess.
+// TestPeersCuratorThenKazooWithoutExtraPatterns: a Curator holder, then a
+// Kazoo Lock without extra_lock_patterns: Kazoo sees only its own names and
+// takes the lock too. zkx names both holders in the red warning, --check
+// exits 2, and unlock will not guess.
 func TestPeersCuratorThenKazooWithoutExtraPatterns(t *testing.T) {
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
@@ -219,9 +221,9 @@ func TestPeersCuratorThenKazooWithoutExtraPatterns(t *testing.T) {
 	}
 }
 
-// A Kazoo holder, then a Curator contender: Curator sorts by the text
-// after "lock-", which Kazoo's names lack, so it takes the lock too —
-// whether Kazoo sees Curator's names or not.
+// TestPeersKazooThenCurator: a Kazoo holder, then a Curator contender:
+// Curator sorts by the text after "lock-", which Kazoo's names lack, so it
+// takes the lock too — whether Kazoo sees Curator's names or not.
 func TestPeersKazooThenCurator(t *testing.T) {
 	connect := zktest.Shared(t)
 	for _, extra := range [][]string{nil, {"-lock-"}} {
@@ -242,10 +244,10 @@ func TestPeersKazooThenCurator(t *testing.T) {
 	}
 }
 
-// A stopped Curator holder (SIGSTOP: its socket stays open, it answers
-// nothing) goes silent: its last_heard_ms grows past a third of its session
-// timeout while its Kazoo waiters, pinging, stay heard from; zkx names it,
-// and --check exits 2.
+// TestPeersStoppedHolderGoesSilent: a stopped Curator holder (SIGSTOP: its
+// socket stays open, it answers nothing) goes silent: its last_heard_ms
+// grows past a third of its session timeout while its Kazoo waiters,
+// pinging, stay heard from; zkx names it, and --check exits 2.
 func TestPeersStoppedHolderGoesSilent(t *testing.T) {
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"

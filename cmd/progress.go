@@ -17,7 +17,7 @@ import (
 // io.Writer), so that they do not land in the middle of its line.
 type progress struct {
 	mu    sync.Mutex
-	w     io.Writer
+	out   io.Writer
 	on    bool
 	count int
 	start time.Time
@@ -29,7 +29,7 @@ type progress struct {
 const progressEvery = 200 * time.Millisecond
 
 func newProgress(w io.Writer) *progress {
-	return &progress{w: w, on: isTerminal(w), start: time.Now()}
+	return &progress{out: w, on: isTerminal(w), start: time.Now()}
 }
 
 // isTerminal reports whether w is a terminal (through a progress line
@@ -76,7 +76,7 @@ func (p *progress) draw(path string) {
 	p.last = time.Now()
 	rate := float64(p.count) / time.Since(p.start).Seconds()
 	line := fmt.Sprintf("%s nodes read (%.0f/s) %s", display.Count(p.count), rate, display.Line(path))
-	fmt.Fprint(p.w, "\r\x1b[K"+clipLine(line, 100))
+	fmt.Fprint(p.out, "\r\x1b[K"+clipLine(line, 100))
 	p.shown = true
 }
 
@@ -86,7 +86,7 @@ func (p *progress) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
-	return p.w.Write(b)
+	return p.out.Write(b)
 }
 
 // finish clears the line, before the results.
@@ -98,7 +98,7 @@ func (p *progress) finish() {
 
 func (p *progress) clear() {
 	if p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
+		fmt.Fprint(p.out, "\r\x1b[K")
 		p.shown = false
 	}
 }

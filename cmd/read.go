@@ -261,7 +261,7 @@ failure (PATH does not exist, no session).`,
 
 // treeDrawer draws tree(1)-style branches while nodes stream in preorder.
 type treeDrawer struct {
-	w      io.Writer
+	out    io.Writer
 	st     cliout.Styles
 	frames []treeFrame // per depth: the children being drawn
 }
@@ -271,7 +271,7 @@ type treeFrame struct {
 	last        bool // the node was the last of its siblings
 }
 
-func newTreeDrawer(w io.Writer) *treeDrawer { return &treeDrawer{w: w, st: cliout.NewStyles(w)} }
+func newTreeDrawer(w io.Writer) *treeDrawer { return &treeDrawer{out: w, st: cliout.NewStyles(w)} }
 
 func (d *treeDrawer) draw(n zkview.WalkNode) error {
 	if len(d.frames) > n.Depth {
@@ -306,7 +306,7 @@ func (d *treeDrawer) draw(n zkview.WalkNode) error {
 		line.WriteString(" " + d.st.Dim("[ephemeral "+display.Hex(n.Stat.EphemeralOwner)+"]"))
 	}
 	d.frames = append(d.frames, treeFrame{count: len(n.Children), last: last})
-	_, err := fmt.Fprintln(d.w, line.String())
+	_, err := fmt.Fprintln(d.out, line.String())
 	return err
 }
 

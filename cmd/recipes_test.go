@@ -196,8 +196,8 @@ func runJSON(t *testing.T, v any, args ...string) string {
 	return out
 }
 
-// A holder and two waiters, each in its own session, on a mutex in each of
-// the layouts our recipes write.
+// TestLocksCommand: a holder and two waiters, each in its own session, on
+// a mutex in each of the layouts our recipes write.
 func TestLocksCommand(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		for _, tc := range []struct {
@@ -276,8 +276,8 @@ func TestLocksCommand(t *testing.T) {
 	})
 }
 
-// A Curator-layout semaphore of one lease, taken, and a second acquirer
-// waiting; its locks/ directory names the semaphore.
+// TestLocksSemaphore: a Curator-layout semaphore of one lease, taken, and a
+// second acquirer waiting; its locks/ directory names the semaphore.
 func TestLocksSemaphore(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t) + "/sem"
@@ -448,10 +448,10 @@ func TestSessionsCommand(t *testing.T) {
 	})
 }
 
-// Servers that allow only srvr: the refusals are told in one line, locks still
-// lists the lock (clients empty, watches inferred), sessions lists the
-// sessions the tree's ephemeral nodes name, says what is unknown and how
-// to let zkx read it.
+// TestRecipesRefusedIntrospection: servers that allow only srvr: the
+// refusals are told in one line, locks still lists the lock (clients empty,
+// watches inferred), sessions lists the sessions the tree's ephemeral nodes
+// name, says what is unknown and how to let zkx read it.
 func TestRecipesRefusedIntrospection(t *testing.T) {
 	servers := map[string]func(t *testing.T) string{
 		"embedded": func(t *testing.T) string {
@@ -522,8 +522,9 @@ func TestRecipesRefusedIntrospection(t *testing.T) {
 	}
 }
 
-// A directory this session may not list under the scanned root: what was
-// found is printed, and the error says the result is partial.
+// TestRecipesPartial: a directory this session may not list under the
+// scanned root: what was found is printed, and the error says the result is
+// partial.
 func TestRecipesPartial(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
@@ -600,9 +601,10 @@ type quietLog struct{}
 
 func (quietLog) Printf(string, ...any) {}
 
-// The 3 a.m. case: the holder's process is gone from the network but its
-// session lives on until it expires, and a waiter queues behind it. Both
-// views say so: the holder's session has no connection.
+// TestLocksStuckHolder: the 3 a.m. case. The holder's process is gone from
+// the network but its session lives on until it expires, and a waiter
+// queues behind it. Both views say so: the holder's session has no
+// connection.
 func TestLocksStuckHolder(t *testing.T) {
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()

@@ -14,9 +14,10 @@ import (
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
-// zkx systems on every system laid out with its real paths and bytes: one
-// summary per system and root, leaders with sessions and clients, and the
-// warnings the layouts are built to show; the table names them too.
+// TestSystemsCommand: zkx systems on every system laid out with its real
+// paths and bytes: one summary per system and root, leaders with sessions
+// and clients, and the warnings the layouts are built to show; the table
+// names them too.
 func TestSystemsCommand(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)

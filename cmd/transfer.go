@@ -326,13 +326,13 @@ func runImport(ctx context.Context, cmd *cobra.Command, bw *zkview.BulkWriter, s
 // countingSource shows each record read on the progress line.
 type countingSource struct {
 	transfer.Source
-	p *progress
+	progress *progress
 }
 
 func (s countingSource) Next() (transfer.Record, error) {
 	r, err := s.Source.Next()
 	if err == nil {
-		s.p.add(r.Path)
+		s.progress.add(r.Path)
 	}
 	return r, err
 }

@@ -322,7 +322,7 @@ func readTransactions(ctx context.Context, paths []string, tf *txnFilter) <-chan
 // txnTable writes transactions as a table streaming: fixed columns, so
 // that nothing waits for the widest row.
 type txnTable struct {
-	w   *bufio.Writer
+	out *bufio.Writer
 	buf []byte
 	// sec and secText cache the time's text to the second: a log holds
 	// thousands of transactions a second.
@@ -333,7 +333,7 @@ type txnTable struct {
 func newTxnTable(w *bufio.Writer) *txnTable {
 	zone, _ := time.Now().Zone()
 	fmt.Fprintf(w, "%-23s  %-10s  %-18s  %-15s  %s\n", "TIME ("+zone+")", "ZXID", "SESSION", "TYPE", "PATH  WHAT")
-	return &txnTable{w: w}
+	return &txnTable{out: w}
 }
 
 // opIndent puts a multi's operation under the TYPE column.
@@ -362,7 +362,7 @@ func (tt *txnTable) write(t *forensics.Transaction) error {
 		b = append(b, '\n')
 	}
 	tt.buf = b
-	_, err := tt.w.Write(b)
+	_, err := tt.out.Write(b)
 	return err
 }
 

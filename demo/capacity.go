@@ -18,8 +18,8 @@ type Capacity struct {
 	PerMember, Members, Total int
 }
 
-// Cap is a cap on the demo's contenders per lane, and why.
-type Cap struct {
+// ContenderLimit is the most contenders per lane the demo may run, and why.
+type ContenderLimit struct {
 	Max    int    // 0: none
 	Reason string // e.g. "the server accepts 60 connections from this address (maxClientCnxns)"
 }
@@ -52,15 +52,15 @@ func (c Capacity) Limited() bool { return c.Total > 0 }
 // Fit returns how many contenders per lane fit beside the seeded sessions
 // (wanted, or fewer), and the cap for adding more; zkLanes lanes open
 // ZooKeeper sessions (Redis's connections do not count).
-func (c Capacity) Fit(seeded, wanted, zkLanes int) (int, Cap, error) {
+func (c Capacity) Fit(seeded, wanted, zkLanes int) (int, ContenderLimit, error) {
 	if !c.Limited() || zkLanes == 0 {
-		return wanted, Cap{}, nil
+		return wanted, ContenderLimit{}, nil
 	}
 	most := (c.Total - seeded - Reserve) / zkLanes
 	if most < 2 {
-		return 0, Cap{}, fmt.Errorf("%s: too few for the demo's seeded state (%d sessions) and two contenders per lane; raise maxClientCnxns, or run the demo on the embedded server (no --server)", c, seeded)
+		return 0, ContenderLimit{}, fmt.Errorf("%s: too few for the demo's seeded state (%d sessions) and two contenders per lane; raise maxClientCnxns, or run the demo on the embedded server (no --server)", c, seeded)
 	}
-	return min(wanted, most), Cap{Max: most, Reason: c.String()}, nil
+	return min(wanted, most), ContenderLimit{Max: most, Reason: c.String()}, nil
 }
 
 // Fits says whether n connections fit.

@@ -11,7 +11,7 @@ func TestCapacityFit(t *testing.T) {
 		name             string
 		capacity         Capacity
 		seeded, wanted   int
-		want, wantCap    int
+		want, wantMax    int
 		wantErrSubstring string
 	}{
 		{"no limit", Capacity{}, 19, 40, 40, 0, ""},
@@ -20,18 +20,18 @@ func TestCapacityFit(t *testing.T) {
 		{"no room", Capacity{PerMember: 20, Members: 1, Total: 20}, 19, 12, 0, 0, "too few for the demo's seeded state"},
 	}
 	for _, c := range cases {
-		got, dc, err := c.capacity.Fit(c.seeded, c.wanted, 3)
+		got, limit, err := c.capacity.Fit(c.seeded, c.wanted, 3)
 		if c.wantErrSubstring != "" {
 			if err == nil || !strings.Contains(err.Error(), c.wantErrSubstring) || !strings.Contains(err.Error(), "maxClientCnxns") {
 				t.Errorf("%s: error %v, want one saying %q and naming maxClientCnxns", c.name, err, c.wantErrSubstring)
 			}
 			continue
 		}
-		if err != nil || got != c.want || dc.Max != c.wantCap {
-			t.Errorf("%s: Fit = %d, cap %d, %v; want %d, cap %d", c.name, got, dc.Max, err, c.want, c.wantCap)
+		if err != nil || got != c.want || limit.Max != c.wantMax {
+			t.Errorf("%s: Fit = %d, cap %d, %v; want %d, cap %d", c.name, got, limit.Max, err, c.want, c.wantMax)
 		}
-		if dc.Max > 0 && !strings.Contains(dc.Reason, "maxClientCnxns") {
-			t.Errorf("%s: the cap's reason %q does not name maxClientCnxns", c.name, dc.Reason)
+		if limit.Max > 0 && !strings.Contains(limit.Reason, "maxClientCnxns") {
+			t.Errorf("%s: the cap's reason %q does not name maxClientCnxns", c.name, limit.Reason)
 		}
 	}
 }

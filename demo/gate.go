@@ -35,7 +35,7 @@ func (g *netGate) dial(ctx context.Context, network, addr string) (net.Conn, err
 		return nil, err
 	}
 	g.conns = append(g.conns, c)
-	return gatedConn{Conn: c, g: g}, nil
+	return gatedConn{Conn: c, gate: g}, nil
 }
 
 // zkDial connects for go-zookeeper.
@@ -91,16 +91,16 @@ func (g *netGate) wait() {
 // one) delivers its bytes only after the thaw.
 type gatedConn struct {
 	net.Conn
-	g *netGate
+	gate *netGate
 }
 
 func (c gatedConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
-	c.g.wait()
+	c.gate.wait()
 	return n, err
 }
 
 func (c gatedConn) Write(b []byte) (int, error) {
-	c.g.wait()
+	c.gate.wait()
 	return c.Conn.Write(b)
 }

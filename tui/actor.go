@@ -10,11 +10,11 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// Actor takes part in recipes as "you": it locks, enqueues and
+// actor takes part in recipes as "you": it locks, enqueues and
 // volunteers through the recipes package on the explorer's own session,
 // so its nodes show in the chains under the explorer's session id. Its
 // methods block; pages call them from tea.Cmds.
-type Actor struct {
+type actor struct {
 	client *zkview.Client
 
 	mu        sync.Mutex
@@ -42,23 +42,23 @@ type campaign struct {
 	over     chan struct{} // as heldLock's: Resign does not close Done
 }
 
-// ActorState is what the explorer does in one recipe directory.
-type ActorState int
+// actorState is what the explorer does in one recipe directory.
+type actorState int
 
 const (
-	ActorNone ActorState = iota
-	ActorWaiting
-	ActorHolding
+	actorNone actorState = iota
+	actorWaiting
+	actorHolding
 )
 
-func newActor(c *zkview.Client) *Actor {
-	return &Actor{client: c, locks: map[string]*heldLock{}, campaigns: map[string]*campaign{}}
+func newActor(c *zkview.Client) *actor {
+	return &actor{client: c, locks: map[string]*heldLock{}, campaigns: map[string]*campaign{}}
 }
 
 // recipeSession returns a live recipes session on the explorer's
 // connection, opening a new one after the last was lost (an expiry ends
 // every lock it held; recipes reports that through Done).
-func (a *Actor) recipeSession() (*recipes.Session, error) {
+func (a *actor) recipeSession() (*recipes.Session, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.session != nil {
@@ -91,7 +91,7 @@ func lockFormat(format string) (recipes.Format, error) {
 
 // Acquire queues for the lock at dir (a user path) and blocks until the
 // explorer holds it, Release cancels the wait, or ctx ends.
-func (a *Actor) Acquire(ctx context.Context, dir, format string) error {
+func (a *actor) Acquire(ctx context.Context, dir, format string) error {
 	f, err := lockFormat(format)
 	if err != nil {
 		return err
@@ -129,7 +129,7 @@ func (a *Actor) Acquire(ctx context.Context, dir, format string) error {
 // forgetWhenLost drops a held lock whose holding was lost (its session
 // ended, its node was deleted), so the explorer no longer claims it; it
 // ends when the explorer lets go of the lock itself.
-func (a *Actor) forgetWhenLost(dir string, h *heldLock, lost <-chan struct{}) {
+func (a *actor) forgetWhenLost(dir string, h *heldLock, lost <-chan struct{}) {
 	select {
 	case <-lost:
 	case <-h.over:
@@ -143,7 +143,7 @@ func (a *Actor) forgetWhenLost(dir string, h *heldLock, lost <-chan struct{}) {
 }
 
 // Release lets go of the lock at dir, or stops waiting for it.
-func (a *Actor) Release(ctx context.Context, dir string) error {
+func (a *actor) Release(ctx context.Context, dir string) error {
 	a.mu.Lock()
 	h := a.locks[dir]
 	if h == nil {
@@ -166,21 +166,21 @@ func (a *Actor) Release(ctx context.Context, dir string) error {
 }
 
 // LockState reports whether the explorer waits for or holds dir.
-func (a *Actor) LockState(dir string) ActorState {
+func (a *actor) LockState(dir string) actorState {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch h := a.locks[dir]; {
 	case h == nil:
-		return ActorNone
+		return actorNone
 	case h.held:
-		return ActorHolding
+		return actorHolding
 	default:
-		return ActorWaiting
+		return actorWaiting
 	}
 }
 
 // Enqueue puts data at the tail of a qn- queue.
-func (a *Actor) Enqueue(ctx context.Context, dir, format string, data []byte) (string, error) {
+func (a *actor) Enqueue(ctx context.Context, dir, format string, data []byte) (string, error) {
 	q, err := a.queue(dir, format)
 	if err != nil {
 		return "", err
@@ -194,7 +194,7 @@ func (a *Actor) Enqueue(ctx context.Context, dir, format string, data []byte) (s
 
 // Dequeue takes the head of a qn- queue, without waiting when it is
 // empty.
-func (a *Actor) Dequeue(ctx context.Context, dir, format string) ([]byte, error) {
+func (a *actor) Dequeue(ctx context.Context, dir, format string) ([]byte, error) {
 	q, err := a.queue(dir, format)
 	if err != nil {
 		return nil, err
@@ -209,7 +209,7 @@ func (a *Actor) Dequeue(ctx context.Context, dir, format string) ([]byte, error)
 	return data, nil
 }
 
-func (a *Actor) queue(dir, format string) (*recipes.Queue, error) {
+func (a *actor) queue(dir, format string) (*recipes.Queue, error) {
 	if format != "zookeeper-recipes" && format != "zkx" && format != "" {
 		return nil, fmt.Errorf("zkx enqueues and dequeues only qn- queues (ZooKeeper's and Curator's simple queue); this one is %s", format)
 	}
@@ -222,7 +222,7 @@ func (a *Actor) queue(dir, format string) (*recipes.Queue, error) {
 
 // Volunteer stands as a candidate in the election at dir and blocks
 // until the explorer leads, Resign withdraws, or ctx ends.
-func (a *Actor) Volunteer(ctx context.Context, dir, format string) error {
+func (a *actor) Volunteer(ctx context.Context, dir, format string) error {
 	if format != "zkx" && format != "curator" && format != "" {
 		return fmt.Errorf("zkx stands only in Curator LeaderLatch and zkx elections; this one is %s", format)
 	}
@@ -268,7 +268,7 @@ func (a *Actor) Volunteer(ctx context.Context, dir, format string) error {
 }
 
 // Resign gives up leadership or candidacy in dir.
-func (a *Actor) Resign(ctx context.Context, dir string) error {
+func (a *actor) Resign(ctx context.Context, dir string) error {
 	a.mu.Lock()
 	c := a.campaigns[dir]
 	if c == nil {
@@ -291,22 +291,22 @@ func (a *Actor) Resign(ctx context.Context, dir string) error {
 }
 
 // CampaignState reports whether the explorer stands in or leads dir.
-func (a *Actor) CampaignState(dir string) ActorState {
+func (a *actor) CampaignState(dir string) actorState {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch c := a.campaigns[dir]; {
 	case c == nil:
-		return ActorNone
+		return actorNone
 	case c.leader:
-		return ActorHolding
+		return actorHolding
 	default:
-		return ActorWaiting
+		return actorWaiting
 	}
 }
 
 // Close releases everything the explorer holds: waits are cancelled and
 // locks and candidacies released, best effort, within ctx.
-func (a *Actor) Close(ctx context.Context) {
+func (a *actor) Close(ctx context.Context) {
 	a.mu.Lock()
 	locks, campaigns := a.locks, a.campaigns
 	a.locks, a.campaigns = map[string]*heldLock{}, map[string]*campaign{}

@@ -48,7 +48,7 @@ func TestActorLeavesNoGoroutines(t *testing.T) {
 	if n := settledGoroutines(t, base); n > base {
 		t.Errorf("%d goroutines after %d acquire/release and volunteer/resign cycles, %d before", n, cycles, base)
 	}
-	if a.LockState(dir) != ActorNone || a.CampaignState(election) != ActorNone {
+	if a.LockState(dir) != actorNone || a.CampaignState(election) != actorNone {
 		t.Errorf("the actor still claims the lock (%v) or the election (%v)", a.LockState(dir), a.CampaignState(election))
 	}
 }

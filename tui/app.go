@@ -44,9 +44,9 @@ type Config struct {
 	Path string
 	// Demo lanes, when started by `zkx demo`: the demo page opens first.
 	Demo []*demo.Lane
-	// DemoCap caps the demo's contenders per lane below its own limit
+	// DemoLimit caps the demo's contenders per lane below its own limit
 	// (zero: no cap), e.g. to what the server's connection limit allows.
-	DemoCap demo.Cap
+	DemoLimit demo.ContenderLimit
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
 	Introspect  introspect.Options
@@ -64,9 +64,9 @@ type Config struct {
 	Past TimeTravel
 }
 
-// App is the root model.
-type App struct {
-	ctx    *Shared
+// app is the root model.
+type app struct {
+	shared *sharedState
 	cancel context.CancelFunc
 	header header
 	pages  []page
@@ -75,14 +75,14 @@ type App struct {
 	width, height int
 	styled        bool // styles follow the terminal's background
 
-	status    statusMsg
+	message   statusMsg         // the last message, shown on the status line
 	input     *widget.LineInput // the `:` or `/` line when open
 	inputKind rune
 	dialog    *widget.Dialog
 	help      bool
 
-	frameQueued bool
-	lastStatus  time.Time // when srvr was last asked, for the header
+	frameQueued   bool
+	serverAskedAt time.Time // when srvr was last asked, for the header
 
 	pacer *framePacer // nil outside Run (tests draw without a program)
 
@@ -97,9 +97,9 @@ type App struct {
 	pastQueue []pastStep
 }
 
-// New builds the explorer on a connected client. The caller closes the
+// newApp builds the explorer on a connected client. The caller closes the
 // client after Run returns.
-func New(cfg Config) *App {
+func newApp(cfg Config) *app {
 	now := cfg.Now
 	if now == nil && cfg.Past != nil {
 		now = pastClock(cfg.Past)
@@ -112,30 +112,30 @@ func New(cfg Config) *App {
 		held = 10 * time.Minute
 	}
 	root, cancel := context.WithCancel(context.Background())
-	ctx := &Shared{
+	shared := &sharedState{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
-		Keys: NewKeys(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
-		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoCap: cfg.DemoCap,
+		Keys: newKeyMap(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
+		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoLimit: cfg.DemoLimit,
 		Holds: recognize.NewHoldClock(),
 		Exec:  tea.ExecProcess,
 	}
-	a := &App{ctx: ctx, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts, past: cfg.Past}
+	a := &app{shared: shared, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts, past: cfg.Past}
 	if a.past != nil {
-		ctx.Past = true
+		shared.Past = true
 		a.pastOpened()
 	}
 	switch {
 	case cfg.Styles != nil:
-		ctx.Styles = *cfg.Styles
+		shared.Styles = *cfg.Styles
 	case os.Getenv("NO_COLOR") != "":
-		ctx.Styles = theme.Plain()
+		shared.Styles = theme.Plain()
 	default:
-		ctx.Styles, a.styled = theme.New(true), true
+		shared.Styles, a.styled = theme.New(true), true
 	}
 	if !cfg.ReadOnly {
 		if w, err := cfg.Client.Writer(); err == nil {
-			ctx.Writer = w
-			ctx.Actor = newActor(cfg.Client)
+			shared.Writer = w
+			shared.Actor = newActor(cfg.Client)
 		}
 	}
 	a.header = header{connect: cfg.Connect, context: cfg.ContextName, readOnly: cfg.ReadOnly, state: cfg.Client.State(),
@@ -144,16 +144,16 @@ func New(cfg Config) *App {
 	if start == "" {
 		start = "/"
 	}
-	a.pages = []page{newTreePage(ctx, start)}
+	a.pages = []page{newTreePage(shared, start)}
 	if len(cfg.Demo) > 0 {
-		a.pages = append(a.pages, newDemoPage(ctx, cfg.Demo))
+		a.pages = append(a.pages, newDemoPage(shared, cfg.Demo))
 	}
 	return a
 }
 
 // Run shows the explorer until the user quits or ctx ends.
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
-	a := New(cfg)
+	a := newApp(cfg)
 	defer a.Close()
 	opts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(renderFPS)}, opts...)
 	p := tea.NewProgram(a, opts...)
@@ -166,28 +166,28 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 }
 
 // Close stops the live tree and lets go of what the explorer holds.
-func (a *App) Close() {
+func (a *app) Close() {
 	for _, p := range a.pages {
 		if c, ok := p.(closer); ok {
 			c.Close()
 		}
 	}
-	if a.ctx.Actor != nil {
+	if a.shared.Actor != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		a.ctx.Actor.Close(ctx)
+		a.shared.Actor.Close(ctx)
 		cancel()
 	}
-	a.ctx.Tree.Close()
+	a.shared.Tree.Close()
 	a.cancel()
 	for _, c := range a.owned {
 		c.Close()
 	}
 }
 
-func (a *App) top() page { return a.pages[len(a.pages)-1] }
+func (a *app) top() page { return a.pages[len(a.pages)-1] }
 
-func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.waitSession(a.ctx.Client, a.ctx.Client.Events()), a.waitTree(), a.askServer()}
+func (a *app) Init() tea.Cmd {
+	cmds := []tea.Cmd{a.waitSession(a.shared.Client, a.shared.Client.Events()), a.waitTree(), a.askServer()}
 	if a.styled {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -199,7 +199,7 @@ func (a *App) Init() tea.Cmd {
 
 // waitSession delivers the next session event of the current client,
 // then waits again.
-func (a *App) waitSession(client *zkview.Client, events <-chan zkview.SessionEvent) tea.Cmd {
+func (a *app) waitSession(client *zkview.Client, events <-chan zkview.SessionEvent) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-events
 		if !ok {
@@ -209,10 +209,10 @@ func (a *App) waitSession(client *zkview.Client, events <-chan zkview.SessionEve
 	}
 }
 
-func (a *App) waitTree() tea.Cmd {
-	tree := a.ctx.Tree
+func (a *app) waitTree() tea.Cmd {
+	tree := a.shared.Tree
 	updates := tree.Updates()
-	done, closed := a.ctx.Ctx.Done(), tree.Done()
+	done, closed := a.shared.Ctx.Done(), tree.Done()
 	return func() tea.Msg {
 		select {
 		case paths := <-updates:
@@ -226,13 +226,13 @@ func (a *App) waitTree() tea.Cmd {
 }
 
 // askServer asks the connected member for srvr, for the header.
-func (a *App) askServer() tea.Cmd {
-	addr := a.ctx.Client.Server()
+func (a *app) askServer() tea.Cmd {
+	addr := a.shared.Client.Server()
 	if addr == "" {
 		return nil
 	}
-	a.lastStatus = a.ctx.Now()
-	ctx, tlsCfg := a.ctx.Ctx, a.ctx.Introspect.TLS
+	a.serverAskedAt = a.shared.Now()
+	ctx, tlsCfg := a.shared.Ctx, a.shared.Introspect.TLS
 	return func() tea.Msg {
 		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, tlsCfg)
 		return serverStatusMsg{addr: addr, stats: st, err: err}
@@ -242,19 +242,19 @@ func (a *App) askServer() tea.Cmd {
 // chrome is the header line, the breadcrumb line and the status line.
 const chrome = 3
 
-func (a *App) resize() {
-	a.ctx.Width, a.ctx.Height = a.width, max(a.height-chrome, 1)
+func (a *app) resize() {
+	a.shared.Width, a.shared.Height = a.width, max(a.height-chrome, 1)
 	for _, p := range a.pages {
-		p.SetSize(a.ctx.Width, a.ctx.Height)
+		p.SetSize(a.shared.Width, a.shared.Height)
 	}
 }
 
-func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := a.update(msg)
 	return a, tea.Batch(cmd, a.scheduleFrame())
 }
 
-func (a *App) update(msg tea.Msg) tea.Cmd {
+func (a *app) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
@@ -262,7 +262,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.BackgroundColorMsg:
 		if a.styled {
-			a.ctx.Styles = theme.New(msg.IsDark())
+			a.shared.Styles = theme.New(msg.IsDark())
 		}
 		return nil
 	case tea.KeyPressMsg:
@@ -270,7 +270,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseMsg:
 		return a.mouse(msg)
 	case sessionEventMsg:
-		if msg.client != a.ctx.Client {
+		if msg.client != a.shared.Client {
 			return a.waitSession(msg.client, msg.events) // a context left: drain until its client closes
 		}
 		cmd := a.session(msg.ev)
@@ -289,19 +289,19 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		}
 		return a.useConnection(msg.conn)
 	case treeUpdateMsg:
-		if msg.tree != a.ctx.Tree {
+		if msg.tree != a.shared.Tree {
 			return nil // of a context left
 		}
 		paths := treeMsg(msg.paths)
 		for _, p := range paths {
-			if n, ok := a.ctx.Tree.Get(p); ok && n.Stat != nil {
+			if n, ok := a.shared.Tree.Get(p); ok && n.Stat != nil {
 				a.header.seeZxid(max(n.Stat.Mzxid, n.Stat.Pzxid))
 			}
 		}
 		var cmds []tea.Cmd
 		// Refresh the znode count now and then while things change; an
 		// idle explorer asks nothing.
-		if a.ctx.Now().Sub(a.lastStatus) > 5*time.Second {
+		if a.shared.Now().Sub(a.serverAskedAt) > 5*time.Second {
 			cmds = append(cmds, a.askServer())
 		}
 		return tea.Batch(append(cmds, a.broadcast(paths), a.waitTree())...)
@@ -320,14 +320,14 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		first, _, _ := strings.Cut(msg.text, "\n")
 		msg.full = msg.text
 		msg.text = display.Line(first)
-		a.status = msg
+		a.message = msg
 		return nil
 	case pushMsg:
-		msg.page.SetSize(a.ctx.Width, a.ctx.Height)
+		msg.page.SetSize(a.shared.Width, a.shared.Height)
 		a.pages = append(a.pages, msg.page)
 		return msg.page.Init()
 	case openDialogMsg:
-		a.dialog = msg.d
+		a.dialog = msg.dialog
 		return nil
 	case goToMsg:
 		tree, ok := a.pages[0].(*treePage)
@@ -346,7 +346,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 }
 
 // session follows the explorer's session into the header.
-func (a *App) session(ev zkview.SessionEvent) tea.Cmd {
+func (a *app) session(ev zkview.SessionEvent) tea.Cmd {
 	a.header.state = ev.State
 	if ev.SessionID != 0 {
 		a.header.session = ev.SessionID
@@ -356,20 +356,20 @@ func (a *App) session(ev zkview.SessionEvent) tea.Cmd {
 		a.header.server = ev.Server
 		if ev.NewSession {
 			a.header.reconnect++
-			a.status = statusMsg{text: "the session expired; a new one is open and every view reads again", err: true}
+			a.message = statusMsg{text: "the session expired; a new one is open and every view reads again", err: true}
 		}
 		return a.askServer()
 	case zkview.Suspended:
-		a.status = statusMsg{text: "connection lost: reconnecting (what is on screen may be stale)", err: true}
+		a.message = statusMsg{text: "connection lost: reconnecting (what is on screen may be stale)", err: true}
 	case zkview.Expired:
-		a.status = statusMsg{text: "session expired: its ephemeral nodes and locks are gone; opening a new one", err: true}
+		a.message = statusMsg{text: "session expired: its ephemeral nodes and locks are gone; opening a new one", err: true}
 	}
 	return nil
 }
 
 // broadcast hands a data message to every page, so a page is current
 // when the user goes back to it.
-func (a *App) broadcast(msg tea.Msg) tea.Cmd {
+func (a *app) broadcast(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, p := range a.pages {
 		np, cmd := p.Update(msg)
@@ -385,7 +385,7 @@ type animator interface{ nextFrame() time.Duration }
 
 // scheduleFrame keeps one frame tick pending while the top page animates;
 // an idle explorer has none.
-func (a *App) scheduleFrame() tea.Cmd {
+func (a *app) scheduleFrame() tea.Cmd {
 	if a.frameQueued {
 		return nil
 	}
@@ -401,8 +401,8 @@ func (a *App) scheduleFrame() tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return frameMsg(t) })
 }
 
-func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
-	g := a.ctx.Keys.Global
+func (a *app) key(msg tea.KeyPressMsg) tea.Cmd {
+	g := a.shared.Keys.Global
 	if a.dialog != nil {
 		cmd, done := a.dialog.Update(msg)
 		if done {
@@ -424,23 +424,23 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.help = true
 		return nil
 	case key.Matches(msg, g.Command):
-		a.status = statusMsg{}
+		a.message = statusMsg{}
 		a.input, a.inputKind = &widget.LineInput{Prompt: ":", Complete: a.completeCommand, Limit: 4096}, ':'
 		return nil
 	case key.Matches(msg, g.Filter):
 		f, ok := a.top().(filterable)
 		if !ok {
-			a.status = statusMsg{text: "this page has nothing to filter", err: true}
+			a.message = statusMsg{text: "this page has nothing to filter", err: true}
 			return nil
 		}
-		a.status = statusMsg{}
+		a.message = statusMsg{}
 		a.input, a.inputKind = &widget.LineInput{Prompt: "/", Value: f.Filter().Text, Limit: 1024}, '/'
 		return nil
 	case key.Matches(msg, g.Notices):
 		return a.showNotices()
 	case key.Matches(msg, g.Refresh):
-		a.ctx.Tree.Refresh()
-		a.status = statusMsg{text: "reading everything on screen again"}
+		a.shared.Tree.Refresh()
+		a.message = statusMsg{text: "reading everything on screen again"}
 		return tea.Batch(a.askServer(), a.broadcast(refreshMsg{}))
 	case key.Matches(msg, g.Back):
 		if f, ok := a.top().(filterable); ok && f.Filter().Active() && msg.String() == "esc" {
@@ -452,14 +452,14 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := a.pastKey(msg); ok {
 		return cmd
 	}
-	a.status = statusMsg{}
+	a.message = statusMsg{}
 	np, cmd := a.top().Update(msg)
 	a.pages[len(a.pages)-1] = np
 	return cmd
 }
 
 // back pops the top page; on the first page it quits.
-func (a *App) back() tea.Cmd {
+func (a *app) back() tea.Cmd {
 	if len(a.pages) == 1 {
 		return tea.Quit
 	}
@@ -470,7 +470,7 @@ func (a *App) back() tea.Cmd {
 	return nil
 }
 
-func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
+func (a *app) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	in, kind := a.input, a.inputKind
 	res := in.Update(msg)
 	if kind == '/' && res != widget.InputCancel {
@@ -496,17 +496,17 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 			return a.run(in.Value)
 		}
 		if _, err := widget.ParseFilter(in.Value); err != nil {
-			a.status = statusMsg{text: err.Error(), err: true}
+			a.message = statusMsg{text: err.Error(), err: true}
 		}
 	}
 	return nil
 }
 
 // run executes a `:` command through the registry (commands.go).
-func (a *App) run(line string) tea.Cmd {
+func (a *app) run(line string) tea.Cmd {
 	pc, err := parseCommand(line)
 	if err != nil {
-		a.status = statusMsg{text: err.Error(), err: true}
+		a.message = statusMsg{text: err.Error(), err: true}
 		return nil
 	}
 	return pc.cmd.open(a, pc.arg)
@@ -518,10 +518,10 @@ type noter interface{ Notes() []string }
 
 // showNotices opens the last status message and the page's notes in
 // full, wrapped: nothing on the screen's single lines is lost.
-func (a *App) showNotices() tea.Cmd {
+func (a *app) showNotices() tea.Cmd {
 	var body []string
-	if a.status.full != "" {
-		for _, l := range strings.Split(a.status.full, "\n") {
+	if a.message.full != "" {
+		for _, l := range strings.Split(a.message.full, "\n") {
 			body = append(body, display.Line(l))
 		}
 	}
@@ -534,7 +534,7 @@ func (a *App) showNotices() tea.Cmd {
 		}
 	}
 	if len(body) == 0 {
-		a.status = statusMsg{text: "no message and no notes on this page"}
+		a.message = statusMsg{text: "no message and no notes on this page"}
 		return nil
 	}
 	a.dialog = widget.Show("Messages and notes", body)
@@ -544,8 +544,8 @@ func (a *App) showNotices() tea.Cmd {
 // admin sets the AdminServers the servers' tables are read from (:admin
 // URL[,URL…]), the port one is looked for on every member (:admin port
 // N), clears both (:admin off), or says what they are (:admin).
-func (a *App) admin(arg string) tea.Cmd {
-	o := a.ctx.introspectOptions()
+func (a *app) admin(arg string) tea.Cmd {
+	o := a.shared.introspectOptions()
 	switch fields := strings.Fields(strings.ReplaceAll(arg, ",", " ")); {
 	case len(fields) == 0:
 		urls := "none given"
@@ -556,50 +556,50 @@ func (a *App) admin(arg string) tea.Cmd {
 		if o.AdminPort > 0 {
 			port = fmt.Sprintf("looked for on port %d of a member that refuses the four-letter words", o.AdminPort)
 		}
-		a.status = statusMsg{text: "AdminServers: " + urls + "; " + port + " (:admin URL[,URL…] or :admin port N sets them)"}
+		a.message = statusMsg{text: "AdminServers: " + urls + "; " + port + " (:admin URL[,URL…] or :admin port N sets them)"}
 		return nil
 	case len(fields) == 1 && fields[0] == "off":
-		a.ctx.setAdmin(nil, 0)
-		a.status = statusMsg{text: "no AdminServers: the servers are asked with four-letter words only"}
+		a.shared.setAdmin(nil, 0)
+		a.message = statusMsg{text: "no AdminServers: the servers are asked with four-letter words only"}
 	case fields[0] == "port":
 		if len(fields) != 2 {
-			a.status = statusMsg{text: ":admin port N: one port", err: true}
+			a.message = statusMsg{text: ":admin port N: one port", err: true}
 			return nil
 		}
 		port, err := strconv.Atoi(fields[1])
 		if err != nil || port <= 0 || port > 65535 {
-			a.status = statusMsg{text: fmt.Sprintf(":admin port %s: not a port", display.Line(fields[1])), err: true}
+			a.message = statusMsg{text: fmt.Sprintf(":admin port %s: not a port", display.Line(fields[1])), err: true}
 			return nil
 		}
-		a.ctx.setAdmin(o.AdminURLs, port)
-		a.status = statusMsg{text: fmt.Sprintf("AdminServers looked for on port %d of every member that refuses the four-letter words; asking again", port)}
+		a.shared.setAdmin(o.AdminURLs, port)
+		a.message = statusMsg{text: fmt.Sprintf("AdminServers looked for on port %d of every member that refuses the four-letter words; asking again", port)}
 	default:
 		urls := make([]string, 0, len(fields))
 		for _, f := range fields {
 			u, err := introspect.AdminBase(f)
 			if err != nil {
-				a.status = statusMsg{text: err.Error(), err: true}
+				a.message = statusMsg{text: err.Error(), err: true}
 				return nil
 			}
 			urls = append(urls, u)
 		}
-		a.ctx.setAdmin(urls, o.AdminPort)
-		a.status = statusMsg{text: "AdminServers " + strings.Join(urls, ", ") + "; asking the servers again"}
+		a.shared.setAdmin(urls, o.AdminPort)
+		a.message = statusMsg{text: "AdminServers " + strings.Join(urls, ", ") + "; asking the servers again"}
 	}
 	return a.broadcast(refreshMsg{})
 }
 
 // cd goes to path in the tree page.
-func (a *App) cd(path string) tea.Cmd {
+func (a *app) cd(path string) tea.Cmd {
 	a.popTo(0)
 	return a.pages[0].(*treePage).goTo(path)
 }
 
 // openDemo brings the demo page back, or opens it when the explorer was
 // started by zkx demo.
-func (a *App) openDemo(string) tea.Cmd {
+func (a *app) openDemo(string) tea.Cmd {
 	if len(a.demo) == 0 {
-		a.status = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
+		a.message = statusMsg{text: "no demo is running: start one with zkx demo", err: true}
 		return nil
 	}
 	for i, p := range a.pages {
@@ -608,11 +608,11 @@ func (a *App) openDemo(string) tea.Cmd {
 			return nil
 		}
 	}
-	return push(newDemoPage(a.ctx, a.demo))
+	return push(newDemoPage(a.shared, a.demo))
 }
 
 // popTo closes every page above index i.
-func (a *App) popTo(i int) {
+func (a *app) popTo(i int) {
 	for len(a.pages) > i+1 {
 		if c, ok := a.top().(closer); ok {
 			c.Close()
@@ -623,18 +623,18 @@ func (a *App) popTo(i int) {
 
 // completeCommand completes `:` lines; paths come from children the tree
 // has loaded, and asking loads the directory for the next tab.
-func (a *App) completeCommand(line string) []string {
+func (a *app) completeCommand(line string) []string {
 	return completeCommand(a, line, func(dir string) []string {
-		n, ok := a.ctx.Tree.Get(dir)
+		n, ok := a.shared.Tree.Get(dir)
 		if !ok || !n.ChildrenLoaded {
-			a.ctx.Tree.Expand(dir)
+			a.shared.Tree.Expand(dir)
 			return nil
 		}
 		return n.Children
 	})
 }
 
-func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
+func (a *app) mouse(msg tea.MouseMsg) tea.Cmd {
 	if a.dialog != nil || a.help || a.input != nil {
 		return nil
 	}
@@ -655,7 +655,7 @@ func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
 	return nil
 }
 
-func (a *App) View() tea.View {
+func (a *app) View() tea.View {
 	a.pacer.framed()
 	v := tea.NewView(a.render())
 	v.AltScreen = true
@@ -665,11 +665,11 @@ func (a *App) View() tea.View {
 }
 
 // render draws the whole screen; split out so tests read it as text.
-func (a *App) render() string {
+func (a *app) render() string {
 	if a.width == 0 || a.height == 0 {
 		return "starting…"
 	}
-	st := a.ctx.Styles
+	st := a.shared.Styles
 	var body string
 	switch {
 	case a.help:
@@ -678,9 +678,9 @@ func (a *App) render() string {
 			notes = n.HelpNotes()
 		}
 		notes = append(notes, a.pastNotes()...)
-		body = helpView(st, helpGroups(a.ctx.Keys, a.top().Title(), a.top().Keys()), notes, a.ctx.Width, a.ctx.Height)
+		body = helpView(st, helpGroups(a.shared.Keys, a.top().Title(), a.top().Keys()), notes, a.shared.Width, a.shared.Height)
 	case a.dialog != nil:
-		body = a.dialog.View(st, a.ctx.Width, a.ctx.Height)
+		body = a.dialog.View(st, a.shared.Width, a.shared.Height)
 	default:
 		body = a.top().View()
 	}
@@ -691,8 +691,8 @@ func (a *App) render() string {
 	return head + "\n" + a.crumbs() + "\n" + body + "\n" + a.statusLine()
 }
 
-func (a *App) crumbs() string {
-	st := a.ctx.Styles
+func (a *app) crumbs() string {
+	st := a.shared.Styles
 	line := ""
 	for i, p := range a.pages {
 		if i > 0 {
@@ -711,19 +711,19 @@ func (a *App) crumbs() string {
 }
 
 // statusLine is the open prompt, else the last message, else key hints.
-func (a *App) statusLine() string {
-	st := a.ctx.Styles
+func (a *app) statusLine() string {
+	st := a.shared.Styles
 	if a.input != nil {
 		return a.input.View(st, a.width)
 	}
-	if a.status.text != "" {
+	if a.message.text != "" {
 		more := st.Dim.Render(" … ! shows all")
-		if a.status.err {
-			return widget.FitWords(st.Error.Render("✗ ")+a.status.text, a.width, more)
+		if a.message.err {
+			return widget.FitWords(st.Error.Render("✗ ")+a.message.text, a.width, more)
 		}
-		return widget.FitWords(st.Info.Render("✓ ")+a.status.text, a.width, more)
+		return widget.FitWords(st.Info.Render("✓ ")+a.message.text, a.width, more)
 	}
-	right := keyHints(st, []key.Binding{a.ctx.Keys.Global.Command, a.ctx.Keys.Global.Help, a.ctx.Keys.Global.Back})
+	right := keyHints(st, []key.Binding{a.shared.Keys.Global.Command, a.shared.Keys.Global.Help, a.shared.Keys.Global.Back})
 	left := fitHints(st, enabled(a.top().Keys()), max(a.width-lipgloss.Width(right)-2, 0))
 	return widget.Fit(left+"  "+right, a.width)
 }
@@ -762,4 +762,4 @@ func shortHelp(desc string) string {
 }
 
 // String names the app for debugging.
-func (a *App) String() string { return fmt.Sprintf("zkx explorer on %s", a.header.connect) }
+func (a *app) String() string { return fmt.Sprintf("zkx explorer on %s", a.header.connect) }

@@ -57,7 +57,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 		d.waitFor("the root's children", func(s string) bool { return strings.Contains(s, "zookeeper") })
 		b.StopTimer()
 		app.Close()
-		app.ctx.Client.Close()
+		app.shared.Client.Close()
 		b.StartTimer()
 	}
 }
@@ -80,12 +80,12 @@ func BenchmarkOpen100k(b *testing.B) {
 		d.waitFor("the children", func(s string) bool { return strings.Contains(s, "child-000030") })
 		b.StopTimer()
 		app.Close()
-		app.ctx.Client.Close()
+		app.shared.Client.Close()
 		b.StartTimer()
 	}
 }
 
-// BenchmarkFrame is one frame (View) of the browser with the cursor in
+// BenchmarkFrame is one frame (View) of the tree page with the cursor in
 // the middle of an expanded node of 1,000 or 100,000 children.
 func BenchmarkFrame(b *testing.B) {
 	connect := benchServer(b)
@@ -94,7 +94,7 @@ func BenchmarkFrame(b *testing.B) {
 		manyChildren(b, connect, dir, n)
 		b.Run(fmt.Sprintf("children=%d", n), func(b *testing.B) {
 			app := newTestApp(b, connect, false)
-			defer app.ctx.Client.Close()
+			defer app.shared.Client.Close()
 			defer app.Close()
 			d := newDriver(b, app, 120, 40)
 			d.waitText("zookeeper")

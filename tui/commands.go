@@ -29,15 +29,15 @@ type command struct {
 	arg               argKind
 	// open runs the command; arg is the cleaned path for path commands
 	// ("/" when an optional path is left out), the trimmed text otherwise.
-	open func(a *App, arg string) tea.Cmd
+	open func(a *app, arg string) tea.Cmd
 	// complete offers values for an argText argument (nil: none).
-	complete func(a *App, prefix string) []string
+	complete func(a *app, prefix string) []string
 }
 
 // commands is the registry, in the order `?` and the errors list them.
 var commands = []command{
 	{name: "tree", usage: "tree", help: "browse the tree",
-		open: func(a *App, _ string) tea.Cmd { a.popTo(0); return nil }},
+		open: func(a *app, _ string) tea.Cmd { a.popTo(0); return nil }},
 	{name: "locks", usage: "locks [PATH]", help: "locks under PATH (default: the root)", arg: argPath,
 		open: openRecipeList(kindLocks)},
 	{name: "queues", usage: "queues [PATH]", help: "queues under PATH", arg: argPath,
@@ -47,24 +47,24 @@ var commands = []command{
 	{name: "systems", usage: "systems [PATH]", help: "Kafka, HBase, Hadoop HA, Solr, Helix… under PATH", arg: argPath,
 		open: openRecipeList(kindSystems)},
 	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches",
-		open: func(a *App, _ string) tea.Cmd { return push(newSessionsPage(a.ctx)) }},
+		open: func(a *app, _ string) tea.Cmd { return push(newSessionsPage(a.shared)) }},
 	{name: "admin", usage: "admin [URL[,URL…] | port N | off]", help: "AdminServers to read the servers' tables from, or the port to find them on",
-		arg: argText, open: (*App).admin},
+		arg: argText, open: (*app).admin},
 	{name: "server", usage: "server", help: "the ensemble: every member's srvr and mntr",
-		open: func(a *App, _ string) tea.Cmd { return push(newServerPage(a.ctx)) }},
+		open: func(a *app, _ string) tea.Cmd { return push(newServerPage(a.shared)) }},
 	{name: "demo", usage: "demo", help: "chain vs herd vs spin vs redis (zkx demo)",
-		open: (*App).openDemo},
+		open: (*app).openDemo},
 	{name: "cd", usage: "cd PATH", help: "go to PATH in the tree", arg: argRequiredPath,
-		open: (*App).cd},
+		open: (*app).cd},
 	{name: "ctx", usage: "ctx [NAME]", help: "list the contexts, or switch to NAME: its ensemble, credentials and read-only", arg: argText,
-		open: (*App).openContext, complete: completeContexts},
+		open: (*app).openContext, complete: completeContexts},
 	{name: "q", usage: "q", help: "quit",
-		open: func(*App, string) tea.Cmd { return tea.Quit }},
+		open: func(*app, string) tea.Cmd { return tea.Quit }},
 }
 
 // openRecipeList opens the list of one kind of recognised object.
-func openRecipeList(kind recipeKind) func(a *App, root string) tea.Cmd {
-	return func(a *App, root string) tea.Cmd { return push(newRecipeListPage(a.ctx, kind, root)) }
+func openRecipeList(kind recipeKind) func(a *app, root string) tea.Cmd {
+	return func(a *app, root string) tea.Cmd { return push(newRecipeListPage(a.shared, kind, root)) }
 }
 
 // parsedCommand is a command line taken apart.
@@ -148,7 +148,7 @@ func commandNames() string {
 // completeCommand offers completions of a whole command line: command
 // names first, then paths from what the tree knows (children lists), or
 // the command's own values for a text argument.
-func completeCommand(a *App, line string, children func(dir string) []string) []string {
+func completeCommand(a *app, line string, children func(dir string) []string) []string {
 	name, arg, hasArg := strings.Cut(line, " ")
 	if !hasArg {
 		var out []string

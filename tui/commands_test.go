@@ -66,28 +66,28 @@ func TestParseTextArgument(t *testing.T) {
 func TestAdminCommand(t *testing.T) {
 	a := newTestApp(t, zktest.Embedded(t), true)
 	a.run("admin http://zk1:9181, https://zk2:9181/commands/")
-	if got := a.ctx.introspectOptions().AdminURLs; strings.Join(got, " ") != "http://zk1:9181/commands https://zk2:9181/commands" || a.status.err {
-		t.Errorf("AdminURLs %q, status %+v", got, a.status)
+	if got := a.shared.introspectOptions().AdminURLs; strings.Join(got, " ") != "http://zk1:9181/commands https://zk2:9181/commands" || a.message.err {
+		t.Errorf("AdminURLs %q, status %+v", got, a.message)
 	}
 	a.run("admin port 9181")
-	if o := a.ctx.introspectOptions(); o.AdminPort != 9181 || len(o.AdminURLs) != 2 {
+	if o := a.shared.introspectOptions(); o.AdminPort != 9181 || len(o.AdminURLs) != 2 {
 		t.Errorf("after :admin port: %+v", o)
 	}
 	a.run("admin")
-	if !strings.Contains(a.status.text, "AdminServers: http://zk1:9181/commands, https://zk2:9181/commands; looked for on port 9181") {
-		t.Errorf(":admin says %q", a.status.text)
+	if !strings.Contains(a.message.text, "AdminServers: http://zk1:9181/commands, https://zk2:9181/commands; looked for on port 9181") {
+		t.Errorf(":admin says %q", a.message.text)
 	}
 	for _, bad := range []string{"admin ftp://zk1", "admin port x", "admin port 1 2"} {
 		a.run(bad)
-		if !a.status.err {
-			t.Errorf(":%s: no error (%q)", bad, a.status.text)
+		if !a.message.err {
+			t.Errorf(":%s: no error (%q)", bad, a.message.text)
 		}
 	}
 	a.run("admin off")
-	if o := a.ctx.introspectOptions(); o.AdminPort != 0 || len(o.AdminURLs) != 0 {
+	if o := a.shared.introspectOptions(); o.AdminPort != 0 || len(o.AdminURLs) != 0 {
 		t.Errorf("after :admin off: %+v", o)
 	}
-	if o := a.ctx.introspectOptions(); o.Touch == nil {
+	if o := a.shared.introspectOptions(); o.Touch == nil {
 		t.Error("the explorer's own session is not touched before the servers are asked")
 	}
 }

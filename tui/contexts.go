@@ -63,7 +63,7 @@ type contextsMsg struct {
 const openContextTimeout = 20 * time.Second
 
 // openContext is :ctx [NAME]: without a name, the list; with one, switch.
-func (a *App) openContext(name string) tea.Cmd {
+func (a *app) openContext(name string) tea.Cmd {
 	if a.contexts.List == nil || a.contexts.Open == nil {
 		return failure(fmt.Errorf("no contexts here: %s", a.noContextsWhy()))
 	}
@@ -77,7 +77,7 @@ func (a *App) openContext(name string) tea.Cmd {
 	if name == a.header.context {
 		return status("already on context " + name)
 	}
-	open, ctx := a.contexts.Open, a.ctx.Ctx
+	open, ctx := a.contexts.Open, a.shared.Ctx
 	return tea.Batch(status("connecting to context "+name+"…"), func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, openContextTimeout)
 		defer cancel()
@@ -86,7 +86,7 @@ func (a *App) openContext(name string) tea.Cmd {
 	})
 }
 
-func (a *App) noContextsWhy() string {
+func (a *app) noContextsWhy() string {
 	if len(a.demo) > 0 {
 		return "the demo runs on its own ensemble (quit, then zkx --context NAME)"
 	}
@@ -94,7 +94,7 @@ func (a *App) noContextsWhy() string {
 }
 
 // completeContexts offers the contexts' names for :ctx.
-func completeContexts(a *App, prefix string) []string {
+func completeContexts(a *app, prefix string) []string {
 	if a.contexts.List == nil {
 		return nil
 	}
@@ -115,8 +115,8 @@ func completeContexts(a *App, prefix string) []string {
 // the live tree, the writer and the recipe actor of the old one are let go
 // (what "you" held there is released in the background, then its session
 // closed), and the tree page starts again on the new one.
-func (a *App) useConnection(conn Connection) tea.Cmd {
-	old, oldActor, oldTree := a.ctx.Client, a.ctx.Actor, a.ctx.Tree
+func (a *app) useConnection(conn Connection) tea.Cmd {
+	old, oldActor, oldTree := a.shared.Client, a.shared.Actor, a.shared.Tree
 	for _, p := range a.pages {
 		if c, ok := p.(closer); ok {
 			c.Close()
@@ -131,24 +131,24 @@ func (a *App) useConnection(conn Connection) tea.Cmd {
 		}
 		old.Close()
 	}()
-	a.ctx.Client, a.ctx.ReadOnly, a.ctx.Introspect = conn.Client, conn.ReadOnly, conn.Introspect
+	a.shared.Client, a.shared.ReadOnly, a.shared.Introspect = conn.Client, conn.ReadOnly, conn.Introspect
 	// What was learnt of the old ensemble does not hold for the new one.
-	a.ctx.forgetAdmin()
-	if a.ctx.Holds != nil {
-		a.ctx.Holds = recognize.NewHoldClock()
+	a.shared.forgetAdmin()
+	if a.shared.Holds != nil {
+		a.shared.Holds = recognize.NewHoldClock()
 	}
-	a.ctx.Tree = zkview.NewTree(conn.Client, frameInterval, zkview.TreeClock(a.ctx.Now))
-	a.ctx.Keys = NewKeys(conn.ReadOnly)
-	a.ctx.Writer, a.ctx.Actor = nil, nil
+	a.shared.Tree = zkview.NewTree(conn.Client, frameInterval, zkview.TreeClock(a.shared.Now))
+	a.shared.Keys = newKeyMap(conn.ReadOnly)
+	a.shared.Writer, a.shared.Actor = nil, nil
 	if !conn.ReadOnly {
 		if w, err := conn.Client.Writer(); err == nil {
-			a.ctx.Writer, a.ctx.Actor = w, newActor(conn.Client)
+			a.shared.Writer, a.shared.Actor = w, newActor(conn.Client)
 		}
 	}
 	a.owned = append(a.owned, conn.Client)
 	a.header = header{connect: conn.Connect, context: conn.ContextName, readOnly: conn.ReadOnly,
 		state: conn.Client.State(), session: conn.Client.SessionID(), server: conn.Client.Server()}
-	a.pages = []page{newTreePage(a.ctx, "/")}
+	a.pages = []page{newTreePage(a.shared, "/")}
 	a.dialog, a.input = nil, nil
 	a.resize()
 	where := display.Line(conn.Connect)
@@ -162,12 +162,12 @@ func (a *App) useConnection(conn Connection) tea.Cmd {
 // contextsPage is :ctx without a name: the contexts, the current one
 // marked; enter switches.
 type contextsPage struct {
-	app           *App
+	app           *app
 	tbl           *widget.ListTable
 	width, height int
 }
 
-func newContextsPage(a *App, list []ContextInfo) *contextsPage {
+func newContextsPage(a *app, list []ContextInfo) *contextsPage {
 	p := &contextsPage{app: a, tbl: widget.NewListTable(
 		widget.ListColumn{Title: "", Fit: true, Most: 1},
 		widget.ListColumn{Title: "CONTEXT", Fit: true, Most: 30},
@@ -185,7 +185,7 @@ func newContextsPage(a *App, list []ContextInfo) *contextsPage {
 		}
 		rows[i] = widget.TableRow{Key: c.Name, Cells: []string{mark, display.Line(c.Name), display.Line(c.Server), ro}}
 	}
-	p.tbl.SetRows(rows, a.ctx.Now())
+	p.tbl.SetRows(rows, a.shared.Now())
 	p.tbl.SelectKey(a.header.context)
 	return p
 }
@@ -194,7 +194,7 @@ func (p *contextsPage) Init() tea.Cmd { return nil }
 func (p *contextsPage) Title() string { return "contexts" }
 
 func (p *contextsPage) Keys() []key.Binding {
-	k := p.app.ctx.Keys
+	k := p.app.shared.Keys
 	open := k.Nav.Enter
 	open.SetHelp(open.Help().Key, "switch to the context")
 	return []key.Binding{open, k.Nav.Up, k.Nav.Down}
@@ -207,22 +207,22 @@ func (p *contextsPage) SetSize(w, h int) {
 
 func (p *contextsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		if key.Matches(msg, p.app.ctx.Keys.Nav.Enter) {
+		if key.Matches(msg, p.app.shared.Keys.Nav.Enter) {
 			if r, ok := p.tbl.Selected(); ok {
 				return p, p.app.openContext(r.Key)
 			}
 			return p, nil
 		}
-		widget.Navigate(p.tbl.Table, p.app.ctx.Keys.Nav, msg)
+		widget.Navigate(p.tbl.Table, p.app.shared.Keys.Nav, msg)
 	}
 	return p, nil
 }
 
 func (p *contextsPage) View() string {
-	st := p.app.ctx.Styles
+	st := p.app.shared.Styles
 	head := st.Title.Render(fmt.Sprintf("%d contexts", len(p.tbl.All))) +
 		st.Dim.Render(" · * is this one · enter switches: every view reads again, with its credentials and read-only")
 	lines := []string{widget.Fit(head, p.width), ""}
-	lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.app.ctx.Now()))...)
+	lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.app.shared.Now()))...)
 	return widget.Block(lines, p.width, p.height)
 }

@@ -38,17 +38,17 @@ func testContexts(t *testing.T, one, two string) Contexts {
 // under a chroot), the header names the context, read-only follows it,
 // and the session left is closed.
 func TestSwitchContext(t *testing.T) {
-	one, real := zktest.Embedded(t), zktest.Shared(t)
+	one, realZK := zktest.Embedded(t), zktest.Shared(t)
 	mustCreate(t, zktest.Conn(t, one), "/only-on-one", "1", 0)
 	chroot := zktest.Path(t)
-	mustCreate(t, zktest.Conn(t, real), chroot, "", 0)
-	mustCreate(t, zktest.Conn(t, real), chroot+"/only-on-two", "2", 0)
-	two := real + chroot
+	mustCreate(t, zktest.Conn(t, realZK), chroot, "", 0)
+	mustCreate(t, zktest.Conn(t, realZK), chroot+"/only-on-two", "2", 0)
+	two := realZK + chroot
 	app := newTestApp(t, one, false, func(c *Config) {
 		c.ContextName = "one"
 		c.Contexts = testContexts(t, one, two)
 	})
-	first := app.ctx.Client
+	first := app.shared.Client
 	d := newDriver(t, app, 120, 40)
 	d.waitText("only-on-one")
 	d.key(":")
@@ -80,7 +80,7 @@ func TestSwitchContext(t *testing.T) {
 	d.typeText("ctx two-ro")
 	d.key("enter")
 	d.waitFor("read-only", func(s string) bool { return strings.Contains(s, "READ-ONLY") && strings.Contains(s, "context two-ro") })
-	if app.ctx.Writer != nil || app.ctx.Actor != nil {
+	if app.shared.Writer != nil || app.shared.Actor != nil {
 		t.Error("a read-only context kept a writer")
 	}
 	d.key("n")
@@ -95,7 +95,7 @@ func TestSwitchContext(t *testing.T) {
 	d.waitFor("one again", func(s string) bool {
 		return strings.Contains(s, "only-on-one") && strings.Contains(s, "context one") && !strings.Contains(s, "READ-ONLY")
 	})
-	if app.ctx.Writer == nil {
+	if app.shared.Writer == nil {
 		t.Error("back on a writable context without a writer")
 	}
 	// A context that cannot be opened leaves the explorer where it was.

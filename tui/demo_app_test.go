@@ -14,7 +14,7 @@ import (
 )
 
 // TestDemoFramesOnlyOnTop: the demo page keeps frames coming while it is
-// on top, and once Esc has taken the user back to the browser no frame is
+// on top, and once Esc has taken the user back to the tree page no frame is
 // scheduled any more, so the explorer idles.
 func TestDemoFramesOnlyOnTop(t *testing.T) {
 	connect := zktest.Embedded(t)
@@ -28,7 +28,7 @@ func TestDemoFramesOnlyOnTop(t *testing.T) {
 	// A lane that was never started: no contenders, no I/O.
 	lane := demo.NewLane(demo.Chain, demo.LaneConfig{Servers: []string{connect}, Dir: "/zkx-demo/lanes/chain", Hold: demo.DefaultHold})
 	plain := theme.Plain()
-	a := New(Config{Client: client, Connect: connect, Demo: []*demo.Lane{lane}, Styles: &plain,
+	a := newApp(Config{Client: client, Connect: connect, Demo: []*demo.Lane{lane}, Styles: &plain,
 		Now: func() time.Time { return demoNow }})
 	defer a.Close()
 

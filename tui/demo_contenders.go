@@ -24,7 +24,7 @@ func (p *demoPage) contenderLines(l laneView, cw, n int) []string {
 		out = append(out, p.contenderLine(l, rows[i], gutters[i], cw))
 	}
 	if shown < len(rows) && len(out) < n {
-		out = append(out, p.ctx.Styles.Dim.Render(fmt.Sprintf("%s… %d more", strings.Repeat(" ", demoGutter), len(rows)-shown)))
+		out = append(out, p.shared.Styles.Dim.Render(fmt.Sprintf("%s… %d more", strings.Repeat(" ", demoGutter), len(rows)-shown)))
 	}
 	for len(out) < n {
 		out = append(out, "")
@@ -64,7 +64,7 @@ func demoGutters(k demo.Kind, rows []demoRow) []string {
 		}
 	case demo.Chain:
 		for i := 1; i < len(rows); i++ {
-			if rows[i].c.State == demo.WaitingOn && len(rows[i].c.Watching) > 0 && rows[i].c.Watching[0] == rows[i-1].c.Node {
+			if rows[i].contender.State == demo.WaitingOn && len(rows[i].contender.Watching) > 0 && rows[i].contender.Watching[0] == rows[i-1].contender.Node {
 				g[i] = " ↑"
 			}
 		}
@@ -75,9 +75,9 @@ func demoGutters(k demo.Kind, rows []demoRow) []string {
 // contenderLine is one contender: arrow, state, what it waits on, its
 // node, and a flash when a notification just reached it.
 func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	glyph, desc, style := "·", "working (not in line)", st.Dim
-	switch r.c.State {
+	switch r.contender.State {
 	case demo.Holding:
 		glyph, desc, style = "●", "holding", st.Holder
 	case demo.WaitingOn:
@@ -93,30 +93,30 @@ func (p *demoPage) contenderLine(l laneView, r demoRow, gutter string, cw int) s
 			desc = "SET NX refused, retrying"
 		}
 	case demo.Stalled:
-		glyph, desc, style = "‖", fmt.Sprintf("stalled %.1fs", p.ctx.Now().Sub(r.c.StalledAt).Seconds()), st.Warning
+		glyph, desc, style = "‖", fmt.Sprintf("stalled %.1fs", p.shared.Now().Sub(r.contender.StalledAt).Seconds()), st.Warning
 	case demo.Crashed:
 		glyph, desc, style = "✗", "crashed", st.Error
-		if g, ok := p.ghosts.crashed[ghostKey{l.index, r.c.ID}]; ok {
+		if g, ok := p.ghosts.crashed[ghostKey{l.index, r.contender.ID}]; ok {
 			// Counting up to the session's expiry, when the node goes.
-			desc = fmt.Sprintf("crashed %.1fs ago", p.ctx.Now().Sub(g.seen).Seconds())
+			desc = fmt.Sprintf("crashed %.1fs ago", p.shared.Now().Sub(g.seen).Seconds())
 		}
 	}
 	right := ""
-	if r.seq >= 0 || (r.c.Node != "" && (r.c.State == demo.Holding || r.c.State == demo.Stalled || r.c.State == demo.Crashed)) {
-		right = shortNode(r.c.Node)
+	if r.seq >= 0 || (r.contender.Node != "" && (r.contender.State == demo.Holding || r.contender.State == demo.Stalled || r.contender.State == demo.Crashed)) {
+		right = shortNode(r.contender.Node)
 	}
 	if cw < demoWideColumn {
 		right = ""
-		if r.c.State == demo.Polling {
+		if r.contender.State == demo.Polling {
 			desc = "retrying"
 		}
 	}
 	if r.flash {
 		right = strings.TrimSpace(right + " ✱")
 	}
-	left := fmt.Sprintf("%s%s %3s %s", gutter, glyph, fmt.Sprintf("#%d", r.c.ID), desc)
+	left := fmt.Sprintf("%s%s %3s %s", gutter, glyph, fmt.Sprintf("#%d", r.contender.ID), desc)
 	if short, ok := demoShortDesc[desc]; ok && lipgloss.Width(left)+lipgloss.Width(right) >= cw {
-		left = fmt.Sprintf("%s%s %3s %s", gutter, glyph, fmt.Sprintf("#%d", r.c.ID), short)
+		left = fmt.Sprintf("%s%s %3s %s", gutter, glyph, fmt.Sprintf("#%d", r.contender.ID), short)
 	}
 	gap := cw - lipgloss.Width(left) - lipgloss.Width(right)
 	var line string
@@ -144,21 +144,21 @@ var demoShortDesc = map[string]string{
 
 // strip is a lane's contenders as one glyph each, in queue order.
 func (p *demoPage) strip(l laneView) string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	var b strings.Builder
 	for _, r := range l.rows {
 		switch {
 		case r.flash:
 			b.WriteString(st.Flash.Render("✱"))
-		case r.c.State == demo.Holding:
+		case r.contender.State == demo.Holding:
 			b.WriteString(st.Holder.Render("●"))
-		case r.c.State == demo.Crashed:
+		case r.contender.State == demo.Crashed:
 			b.WriteString(st.Error.Render("✗"))
-		case r.c.State == demo.Stalled:
+		case r.contender.State == demo.Stalled:
 			b.WriteString(st.Warning.Render("‖"))
-		case r.c.State == demo.WaitingOn || r.c.State == demo.Queued:
+		case r.contender.State == demo.WaitingOn || r.contender.State == demo.Queued:
 			b.WriteString(st.Waiter.Render("○"))
-		case r.c.State == demo.Polling:
+		case r.contender.State == demo.Polling:
 			b.WriteString(st.Waiter.Render("↻"))
 		default:
 			b.WriteString(st.Dim.Render("·"))

@@ -18,7 +18,7 @@ const demoCounters = 9
 
 // counterLines are the lane's measured figures, one per line.
 func (p *demoPage) counterLines(l laneView, lanes []laneView, cw int, wide, spark bool) []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	c := l.snap.Counters
 	rate := demoRate(l.snap.History)
 	label := func(long, short string) string {
@@ -66,7 +66,7 @@ func (p *demoPage) counterLines(l laneView, lanes []laneView, cw int, wide, spar
 
 // lesson says in one line what the counters show, from the live figures.
 func (p *demoPage) lesson(lanes []laneView) string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	var parts []string
 	for _, l := range lanes {
 		c := l.snap.Counters

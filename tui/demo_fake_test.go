@@ -189,7 +189,7 @@ func demoAsLanes(fs []*fakeLane) []demoLane {
 
 // newDemoTestPage opens the page on fakes as a running page sees them:
 // it saw every contender in place before its latest notification came.
-func newDemoTestPage(ctx *Shared, lanes []*fakeLane) *demoPage {
+func newDemoTestPage(shared *sharedState, lanes []*fakeLane) *demoPage {
 	saved := make([][]time.Time, len(lanes))
 	for i, l := range lanes {
 		for j := range l.snap.Contenders {
@@ -197,17 +197,18 @@ func newDemoTestPage(ctx *Shared, lanes []*fakeLane) *demoPage {
 			l.snap.Contenders[j].NotifiedAt = time.Time{}
 		}
 	}
-	p := newDemoPageOn(ctx, demoAsLanes(lanes))
+	p := newDemoPageOn(shared, demoAsLanes(lanes))
 	for i, l := range lanes {
 		for j := range l.snap.Contenders {
 			l.snap.Contenders[j].NotifiedAt = saved[i][j]
 		}
 	}
-	p.refresh(ctx.Now())
+	p.refresh(shared.Now())
 	return p
 }
 
-// demoTestContext is a plain, fixed-clock context without a server.
-func demoTestContext() *Shared {
-	return &Shared{Styles: theme.Plain(), Keys: NewKeys(false), Now: func() time.Time { return demoNow }}
+// demoTestShared is what the demo's pages share in tests: plain styles,
+// a fixed clock, no server.
+func demoTestShared() *sharedState {
+	return &sharedState{Styles: theme.Plain(), Keys: newKeyMap(false), Now: func() time.Time { return demoNow }}
 }

@@ -28,11 +28,11 @@ type demoLane interface {
 
 // demoRow is one contender as the page draws it, in queue order.
 type demoRow struct {
-	c        demo.ContenderSnapshot
-	seq      int64  // sequence number of its node, -1 without one
-	waitsOn  string // "#7": the contender it watches, or the node when nobody owns it
-	topWatch bool   // it watches the first row (the holder)
-	flash    bool   // a notification was delivered to it just now
+	contender demo.ContenderSnapshot
+	seq       int64  // sequence number of its node, -1 without one
+	waitsOn   string // "#7": the contender it watches, or the node when nobody owns it
+	topWatch  bool   // it watches the first row (the holder)
+	flash     bool   // a notification was delivered to it just now
 }
 
 // liveContenders counts the contenders still taking part.
@@ -89,7 +89,7 @@ func demoRows(s demo.LaneSnapshot, hidden, flashed func(demo.ContenderSnapshot) 
 			seq = nodeSeq(c.Node)
 			owner[c.Node] = c.ID
 		}
-		r := demoRow{c: c, seq: seq}
+		r := demoRow{contender: c, seq: seq}
 		r.flash = flashed(c)
 		rows = append(rows, r)
 	}
@@ -101,18 +101,18 @@ func demoRows(s demo.LaneSnapshot, hidden, flashed func(demo.ContenderSnapshot) 
 		if a.seq != b.seq {
 			return a.seq < b.seq
 		}
-		return a.c.ID < b.c.ID
+		return a.contender.ID < b.contender.ID
 	})
 	top := ""
 	if len(rows) > 0 {
-		top = rows[0].c.Node
+		top = rows[0].contender.Node
 	}
 	for i := range rows {
 		r := &rows[i]
-		if len(r.c.Watching) == 0 || r.c.State != demo.WaitingOn {
+		if len(r.contender.Watching) == 0 || r.contender.State != demo.WaitingOn {
 			continue
 		}
-		w := r.c.Watching[0]
+		w := r.contender.Watching[0]
 		if id, ok := owner[w]; ok {
 			r.waitsOn = "#" + strconv.Itoa(id)
 		} else {
@@ -126,11 +126,11 @@ func demoRows(s demo.LaneSnapshot, hidden, flashed func(demo.ContenderSnapshot) 
 // demoRank puts holders first, nodes in line next, the rest last.
 func demoRank(r demoRow) int {
 	switch {
-	case r.c.State == demo.Holding || r.c.State == demo.Stalled || (r.c.State == demo.Crashed && r.c.Node != ""):
+	case r.contender.State == demo.Holding || r.contender.State == demo.Stalled || (r.contender.State == demo.Crashed && r.contender.Node != ""):
 		return 0
 	case r.seq >= 0:
 		return 1
-	case r.c.State == demo.Polling:
+	case r.contender.State == demo.Polling:
 		return 2
 	}
 	return 3
@@ -147,8 +147,8 @@ type demoGhosts struct {
 type ghostKey struct{ lane, id int }
 
 type ghost struct {
-	seen time.Time
-	acq  uint64 // the lane's acquisitions when the crash was first seen
+	seen         time.Time
+	acquisitions uint64 // the lane's acquisitions when the crash was first seen
 }
 
 // ghostLimit is the longest a crashed contender is drawn, in case the lane
@@ -166,7 +166,7 @@ func (g *demoGhosts) update(lane int, s demo.LaneSnapshot, now time.Time) {
 		}
 		k := ghostKey{lane, c.ID}
 		if _, ok := g.crashed[k]; !ok {
-			g.crashed[k] = ghost{seen: now, acq: s.Counters.Acquisitions}
+			g.crashed[k] = ghost{seen: now, acquisitions: s.Counters.Acquisitions}
 		}
 	}
 }
@@ -181,7 +181,7 @@ func (g *demoGhosts) hidden(lane int, s demo.LaneSnapshot, c demo.ContenderSnaps
 		if !ok {
 			return c.Node == ""
 		}
-		return c.Node == "" || s.Counters.Acquisitions != gh.acq || now.Sub(gh.seen) > ghostLimit
+		return c.Node == "" || s.Counters.Acquisitions != gh.acquisitions || now.Sub(gh.seen) > ghostLimit
 	}
 	return false
 }

@@ -16,15 +16,15 @@ import (
 // what it does and what it watches, a flash on every notification, and
 // the counters that carry the lesson.
 type demoPage struct {
-	ctx   *Shared
-	lanes []demoLane
-	snaps []demo.LaneSnapshot
+	shared *sharedState
+	lanes  []demoLane
+	snaps  []demo.LaneSnapshot
 	// target is the lane k and K act on; -1 is every lane.
-	target     int
-	ghosts     demoGhosts
-	flashes    demoFlashes
-	lastSample time.Time
-	w, h       int
+	target        int
+	ghosts        demoGhosts
+	flashes       demoFlashes
+	lastSample    time.Time
+	width, height int
 }
 
 // Frame pacing: smooth enough for flashes while lanes run, slow while
@@ -44,23 +44,23 @@ var holdSteps = []time.Duration{
 	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
 }
 
-func newDemoPage(ctx *Shared, lanes []*demo.Lane) *demoPage {
+func newDemoPage(shared *sharedState, lanes []*demo.Lane) *demoPage {
 	ls := make([]demoLane, len(lanes))
 	for i, l := range lanes {
 		ls[i] = l
 	}
-	return newDemoPageOn(ctx, ls)
+	return newDemoPageOn(shared, ls)
 }
 
 // newDemoPageOn builds the page on any lanes (tests give fakes).
-func newDemoPageOn(ctx *Shared, lanes []demoLane) *demoPage {
-	p := &demoPage{ctx: ctx, lanes: lanes, target: -1}
-	p.refresh(ctx.Now())
+func newDemoPageOn(shared *sharedState, lanes []demoLane) *demoPage {
+	p := &demoPage{shared: shared, lanes: lanes, target: -1}
+	p.refresh(shared.Now())
 	return p
 }
 
 func (p *demoPage) Init() tea.Cmd    { return nil }
-func (p *demoPage) SetSize(w, h int) { p.w, p.h = max(w, 0), max(h, 0) }
+func (p *demoPage) SetSize(w, h int) { p.width, p.height = max(w, 0), max(h, 0) }
 func (p *demoPage) Title() string    { return "demo" }
 
 // refresh copies every lane's state (in memory, no I/O) and, once a
@@ -80,7 +80,7 @@ func (p *demoPage) refresh(now time.Time) {
 	}
 }
 
-// nextFrame keeps frames coming while the lanes run (App asks only the
+// nextFrame keeps frames coming while the lanes run (app asks only the
 // page on top, so a demo under another page costs nothing).
 func (p *demoPage) nextFrame() time.Duration {
 	if len(p.lanes) == 0 {
@@ -104,7 +104,7 @@ func (p *demoPage) hold() time.Duration {
 func (p *demoPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameMsg:
-		p.refresh(p.ctx.Now())
+		p.refresh(p.shared.Now())
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
 	}
@@ -112,14 +112,14 @@ func (p *demoPage) Update(msg tea.Msg) (page, tea.Cmd) {
 }
 
 func (p *demoPage) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.ctx.Keys.Demo
+	k := p.shared.Keys.Demo
 	if len(p.lanes) == 0 {
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.More):
 		n := p.minLive()
-		if c := p.ctx.DemoCap; c.Max > 0 && n >= c.Max {
+		if c := p.shared.DemoLimit; c.Max > 0 && n >= c.Max {
 			return failure(fmt.Errorf("%d contenders per lane is the most that fits: %s", c.Max, c.Reason))
 		}
 		if n >= demoMaxContenders {
@@ -139,7 +139,7 @@ func (p *demoPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		for _, i := range p.targets() {
 			d = max(d, p.lanes[i].StallNext())
 		}
-		p.refresh(p.ctx.Now())
+		p.refresh(p.shared.Now())
 		return status(fmt.Sprintf("the next holder of %s freezes for %s (no pings, no renewals), then writes: watch unsafe / refused", p.targetName(), fmtHold(d)))
 	case key.Matches(msg, k.Close):
 		return p.eachLane(p.targets(), "close", func(l demoLane) (bool, error) { return l.CloseHolder(), nil },
@@ -155,7 +155,7 @@ func (p *demoPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		for _, l := range p.lanes {
 			l.SetPaused(pause)
 		}
-		p.refresh(p.ctx.Now())
+		p.refresh(p.shared.Now())
 		if pause {
 			return status("paused: holders finish their hold, nobody takes the lock again")
 		}
@@ -165,14 +165,14 @@ func (p *demoPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		for _, l := range p.lanes {
 			l.SetHold(d)
 		}
-		p.refresh(p.ctx.Now())
+		p.refresh(p.shared.Now())
 		return status("each holder now holds the lock for " + fmtHold(d))
 	case key.Matches(msg, k.Reset):
 		for _, l := range p.lanes {
 			l.Reset()
 		}
 		p.lastSample = time.Time{}
-		p.refresh(p.ctx.Now())
+		p.refresh(p.shared.Now())
 		return status("counters reset")
 	}
 	return nil
@@ -313,7 +313,7 @@ func fmtHold(d time.Duration) string {
 
 // Keys lists the demo's keys, with k and K saying what they act on now.
 func (p *demoPage) Keys() []key.Binding {
-	k := p.ctx.Keys.Demo
+	k := p.shared.Keys.Demo
 	crash, closeKey, stall, lane := k.Crash, k.Close, k.Stall, k.Lane
 	on := "every lane"
 	if p.target >= 0 && p.target < len(p.lanes) {

@@ -13,7 +13,8 @@ import (
 	"github.com/zkx-dev/zkx/demo"
 )
 
-// The page's size is the terminal's less App's three lines of chrome.
+// demoPageSize is the page's size: the terminal's less app's three lines
+// of chrome.
 func demoPageSize(w, h int) (int, int) { return w, h - chrome }
 
 // TestDemoPage draws fixed lanes at the sizes a presenter uses and below.
@@ -30,14 +31,14 @@ func TestDemoPage(t *testing.T) {
 			// The chain's holder crashed 1.5s ago: it stays in line, the
 			// others still wait behind it.
 			lanes[0].snap.Contenders[0].State = demo.Crashed
-			p.ghosts.crashed = map[ghostKey]ghost{{0, 4}: {seen: demoNow.Add(-1500 * time.Millisecond), acq: 1234}}
+			p.ghosts.crashed = map[ghostKey]ghost{{0, 4}: {seen: demoNow.Add(-1500 * time.Millisecond), acquisitions: 1234}}
 			p.target = 0
 			p.refresh(demoNow)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lanes := demoFixedLanes()
-			p := newDemoTestPage(demoTestContext(), lanes)
+			p := newDemoTestPage(demoTestShared(), lanes)
 			if tc.prep != nil {
 				tc.prep(p, lanes)
 			}
@@ -74,7 +75,7 @@ func demoCheckBlock(t *testing.T, out string, w, h int) {
 // lanes, without panicking and at exactly the size given.
 func TestDemoPageSizes(t *testing.T) {
 	for _, lanes := range [][]demoLane{demoAsLanes(demoFixedLanes()), nil} {
-		p := newDemoPageOn(demoTestContext(), lanes)
+		p := newDemoPageOn(demoTestShared(), lanes)
 		for w := 0; w <= 130; w += 7 {
 			for h := 0; h <= 45; h += 3 {
 				p.SetSize(w, h)
@@ -132,7 +133,7 @@ func TestDemoPageKeys(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.keys, ","), func(t *testing.T) {
 			lanes := demoFixedLanes()
-			p := newDemoPageOn(demoTestContext(), demoAsLanes(lanes))
+			p := newDemoPageOn(demoTestShared(), demoAsLanes(lanes))
 			var cmd tea.Cmd
 			for _, k := range tc.keys {
 				_, cmd = p.Update(demoPress(k))
@@ -171,7 +172,7 @@ func TestDemoPageRefusals(t *testing.T) {
 	for _, l := range lanes {
 		l.snap.Contenders = l.snap.Contenders[:1]
 	}
-	p := newDemoPageOn(demoTestContext(), demoAsLanes(lanes))
+	p := newDemoPageOn(demoTestShared(), demoAsLanes(lanes))
 	_, cmd := p.Update(demoPress("-"))
 	if st, ok := cmd().(statusMsg); !ok || !st.err {
 		t.Errorf("- with one contender: %v, want a refusal", st)
@@ -198,9 +199,9 @@ func TestDemoPageRefusals(t *testing.T) {
 func TestDemoPageFrames(t *testing.T) {
 	lanes := demoFixedLanes()
 	now := demoNow
-	ctx := demoTestContext()
-	ctx.Now = func() time.Time { return now }
-	p := newDemoPageOn(ctx, demoAsLanes(lanes))
+	shared := demoTestShared()
+	shared.Now = func() time.Time { return now }
+	p := newDemoPageOn(shared, demoAsLanes(lanes))
 	if d := p.nextFrame(); d != demoFrame {
 		t.Errorf("running: next frame in %v, want %v", d, demoFrame)
 	}
@@ -224,7 +225,7 @@ func TestDemoPageFrames(t *testing.T) {
 	if d := p.nextFrame(); d != demoPausedFrame {
 		t.Errorf("paused: next frame in %v, want %v", d, demoPausedFrame)
 	}
-	if d := newDemoPageOn(ctx, nil).nextFrame(); d != 0 {
+	if d := newDemoPageOn(shared, nil).nextFrame(); d != 0 {
 		t.Errorf("no lanes: next frame in %v, want none", d)
 	}
 }

@@ -22,20 +22,20 @@ const (
 const demoColumnSep = " │ "
 
 func (p *demoPage) View() string {
-	if p.w <= 0 || p.h <= 0 {
-		return widget.Block(nil, p.w, p.h)
+	if p.width <= 0 || p.height <= 0 {
+		return widget.Block(nil, p.width, p.height)
 	}
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	lanes := p.laneViews(now)
 	if len(lanes) == 0 {
-		return widget.Block([]string{p.ctx.Styles.Dim.Render("no demo lanes are running: start them with zkx demo")}, p.w, p.h)
+		return widget.Block([]string{p.shared.Styles.Dim.Render("no demo lanes are running: start them with zkx demo")}, p.width, p.height)
 	}
 	n := len(lanes)
-	cw := (p.w - lipgloss.Width(demoColumnSep)*(n-1)) / n
+	cw := (p.width - lipgloss.Width(demoColumnSep)*(n-1)) / n
 	if cw < demoMinColumn {
-		return widget.Block(p.stacked(lanes), p.w, p.h)
+		return widget.Block(p.stacked(lanes), p.width, p.height)
 	}
-	return widget.Block(p.columns(lanes, cw), p.w, p.h)
+	return widget.Block(p.columns(lanes, cw), p.width, p.height)
 }
 
 // laneView is one lane ready to draw.
@@ -70,7 +70,7 @@ func demoFlashFor(hold time.Duration) time.Duration {
 }
 
 func (p *demoPage) laneStyle(k demo.Kind) lipgloss.Style {
-	s := p.ctx.Styles
+	s := p.shared.Styles
 	switch k {
 	case demo.Herd:
 		return s.LaneHerd
@@ -85,7 +85,7 @@ func (p *demoPage) laneStyle(k demo.Kind) lipgloss.Style {
 // header is the page's first line: the shared settings, shorter when
 // the screen is narrow.
 func (p *demoPage) header(lanes []laneView) string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	n := lanes[0].live
 	for _, l := range lanes {
 		n = min(n, l.live)
@@ -102,7 +102,7 @@ func (p *demoPage) header(lanes []laneView) string {
 		run,
 	}
 	line := strings.Join(parts, st.Dim.Render("  ·  "))
-	if lipgloss.Width(line) <= p.w {
+	if lipgloss.Width(line) <= p.width {
 		return line
 	}
 	if p.target >= 0 && p.target < len(p.lanes) {
@@ -122,7 +122,7 @@ func (p *demoPage) header(lanes []laneView) string {
 // columns lays the lanes side by side, every section at the same height
 // in each column so the counters line up across lanes.
 func (p *demoPage) columns(lanes []laneView, cw int) []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	wide := cw >= demoWideColumn
 	maxRows := 1
 	why, how := 0, 0
@@ -137,7 +137,7 @@ func (p *demoPage) columns(lanes []laneView, cw int) []string {
 	// the contenders come next (the sparkline gives way to them when space
 	// is short); then, if there is room, the extras in this order.
 	fixed := 1 + 1 + 1 + 2 + demoCounters
-	room := p.h - fixed
+	room := p.height - fixed
 	spark := room > maxRows
 	if spark {
 		room--
@@ -229,7 +229,7 @@ func padLines(lines []string, n int, style lipgloss.Style) []string {
 // legend says what the glyphs mean, in as many lines as the page's width
 // needs, an item never split.
 func (p *demoPage) legend() []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	items := []string{
 		st.Holder.Render("●") + st.Dim.Render(" holds"),
 		st.Waiter.Render("○") + st.Dim.Render(" waits (arrow: the node it watches)"),
@@ -244,7 +244,7 @@ func (p *demoPage) legend() []string {
 		switch {
 		case line == "":
 			line = it
-		case lipgloss.Width(line)+2+lipgloss.Width(it) <= p.w:
+		case lipgloss.Width(line)+2+lipgloss.Width(it) <= p.width:
 			line += "  " + it
 		default:
 			lines = append(lines, line)
@@ -271,15 +271,15 @@ func (p *demoPage) laneTitle(l laneView, cw int) string {
 	left := mark + l.style.Render(name)
 	gap := cw - lipgloss.Width(left) - lipgloss.Width(count)
 	if gap < 1 {
-		return left + " " + p.ctx.Styles.Dim.Render(count)
+		return left + " " + p.shared.Styles.Dim.Render(count)
 	}
-	return left + strings.Repeat(" ", gap) + p.ctx.Styles.Dim.Render(count)
+	return left + strings.Repeat(" ", gap) + p.shared.Styles.Dim.Render(count)
 }
 
 // stacked draws each lane in a few lines, one lane under the other, for
 // screens too narrow for columns.
 func (p *demoPage) stacked(lanes []laneView) []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	out := []string{p.header(lanes)}
 	for _, l := range lanes {
 		c := l.snap.Counters
@@ -292,9 +292,9 @@ func (p *demoPage) stacked(lanes []laneView) []string {
 			return st.Dim.Render(label+" ") + vs.Render(value)
 		}
 		title := mark + l.style.Render(name) + st.Dim.Render(fmt.Sprintf(" %d  ", l.live)) + l.style.Render(demoRate(l.snap.History)+"/s") + "   "
-		title += p.lockLine(l, max(p.w-lipgloss.Width(title), 0))
+		title += p.lockLine(l, max(p.width-lipgloss.Width(title), 0))
 		// A blank line between lanes, when four of them still fit.
-		if p.h >= 1+len(lanes)*6 {
+		if p.height >= 1+len(lanes)*6 {
 			out = append(out, "")
 		}
 		out = append(out, title,
@@ -306,7 +306,7 @@ func (p *demoPage) stacked(lanes []laneView) []string {
 				figure("violations", fmt.Sprintf("%d", c.Violations), violationStyle(st, c.Violations))+"   "+
 				figure("unsafe/refused", fmt.Sprintf("%d/%d", c.UnsafeWrites, c.StaleRejected), violationStyle(st, c.UnsafeWrites)))
 		// The failure figures, when every lane still fits with them.
-		if p.h >= 1+len(lanes)*5 {
+		if p.height >= 1+len(lanes)*5 {
 			out = append(out, "  "+figure("renewals", renewals(l.snap), st.HeaderValue)+"   "+figure("crash recovery", recovery(c), st.HeaderValue))
 		}
 	}
@@ -317,7 +317,7 @@ func (p *demoPage) stacked(lanes []laneView) []string {
 // and session timeout; the Redis lane's key, whose token holds it (the
 // contender), and its lease counting down, as last read from the server.
 func (p *demoPage) lockLine(l laneView, cw int) string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	s := l.snap
 	if s.Kind != demo.Redis {
 		return widget.Clip(st.Dim.Render("session timeout ")+st.HeaderValue.Render(fmtDuration(s.Session)), cw)
@@ -338,7 +338,7 @@ func (p *demoPage) lockLine(l laneView, cw int) string {
 			owner = fmt.Sprintf("#%d", k.Owner)
 		}
 		state = st.Dim.Render("key: ") + st.Holder.Render(owner) + st.Dim.Render(" ttl ") +
-			st.HeaderValue.Render(fmt.Sprintf("%.1fs", k.Remaining(p.ctx.Now()).Seconds())) +
+			st.HeaderValue.Render(fmt.Sprintf("%.1fs", k.Remaining(p.shared.Now()).Seconds())) +
 			st.Dim.Render("/"+fmtDuration(s.Lease))
 	}
 	// The key's name when it fits whole: the lock line says where the

@@ -15,20 +15,20 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// driver runs an App as Bubble Tea would, without a terminal: commands
+// driver runs an app as Bubble Tea would, without a terminal: commands
 // run in goroutines and their messages go back through Update, one at a
 // time, on the test's goroutine. Tests wait for what the screen shows,
 // with a deadline.
 type driver struct {
-	t    testing.TB
-	app  *App
+	tb   testing.TB
+	app  *app
 	msgs chan tea.Msg
 	quit bool
 }
 
-func newDriver(t testing.TB, app *App, width, height int) *driver {
+func newDriver(t testing.TB, app *app, width, height int) *driver {
 	t.Helper()
-	d := &driver{t: t, app: app, msgs: make(chan tea.Msg, 1024)}
+	d := &driver{tb: t, app: app, msgs: make(chan tea.Msg, 1024)}
 	t.Cleanup(app.Close)
 	d.run(app.Init())
 	d.send(tea.WindowSizeMsg{Width: width, Height: height})
@@ -101,7 +101,7 @@ func (d *driver) screen() string { return d.app.render() }
 
 // waitFor delivers messages until cond holds for the screen.
 func (d *driver) waitFor(what string, cond func(screen string) bool) string {
-	d.t.Helper()
+	d.tb.Helper()
 	deadline := time.After(20 * time.Second)
 	for {
 		s := d.screen()
@@ -112,13 +112,13 @@ func (d *driver) waitFor(what string, cond func(screen string) bool) string {
 		case msg := <-d.msgs:
 			d.send(msg)
 		case <-deadline:
-			d.t.Fatalf("waiting for %s; the screen shows:\n%s", what, s)
+			d.tb.Fatalf("waiting for %s; the screen shows:\n%s", what, s)
 		}
 	}
 }
 
 func (d *driver) waitText(text string) string {
-	d.t.Helper()
+	d.tb.Helper()
 	return d.waitFor(strings.TrimSpace(text), func(s string) bool { return strings.Contains(s, text) })
 }
 
@@ -147,7 +147,7 @@ func goldenServer(t testing.TB) *zkserver.Server {
 
 // newTestApp connects an explorer to connect with plain styles and the
 // clock 90 s after fixedTime.
-func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Config)) *App {
+func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Config)) *app {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -166,12 +166,12 @@ func newTestApp(t testing.TB, connect string, readOnly bool, extra ...func(*Conf
 	for _, f := range extra {
 		f(&cfg)
 	}
-	app := New(cfg)
+	app := newApp(cfg)
 	// The Tree opens its persistent watch session in the background, and
 	// a session takes a zxid: wait, so that golden screens' zxids do not
 	// depend on when it came.
 	select {
-	case <-app.ctx.Tree.WatchModeKnown():
+	case <-app.shared.Tree.WatchModeKnown():
 	case <-ctx.Done():
 		t.Fatal("the live tree never learnt how to watch")
 	}

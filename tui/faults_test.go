@@ -35,22 +35,22 @@ func TestExplorerFollowsItsSession(t *testing.T) {
 	d.key("enter")
 	d.waitText("before")
 
-	srv.DropConnection(app.ctx.Client.SessionID())
+	srv.DropConnection(app.shared.Client.SessionID())
 	// Update takes one message at a time and the screen is read between
 	// them, so the suspended state is seen even if it is short.
 	d.waitText("suspended")
 	d.waitText("connected")
-	old := app.ctx.Client.SessionID()
+	old := app.shared.Client.SessionID()
 	srv.ExpireSession(old)
 	d.waitText("(1 new since start)")
-	if app.ctx.Client.SessionID() == old {
+	if app.shared.Client.SessionID() == old {
 		t.Fatal("no new session after expiry")
 	}
 	mustCreate(t, admin, base+"/after", "", 0)
 	d.waitFor("the tree following the new session", func(s string) bool {
 		return strings.Contains(s, "after") && strings.Contains(s, "before")
 	})
-	d.send(pushMsg{page: newRecipePage(app.ctx, lock)})
+	d.send(pushMsg{page: newRecipePage(app.shared, lock)})
 	d.waitText("1 holding · 0 waiting")
 	mustCreate(t, admin, lock+"/_c_00000001-aaaa-bbbb-cccc-000000000000-lock-", "", zk.FlagEphemeral|zk.FlagSequence)
 	d.waitText("1 holding · 1 waiting")
@@ -96,12 +96,12 @@ func TestExplorerWhileMembersDie(t *testing.T) {
 		t.Helper()
 		d.waitText("suspended")
 		d.waitFor(what+": connected to a survivor", func(s string) bool {
-			server := app.ctx.Client.Server()
+			server := app.shared.Client.Server()
 			return server != dead && strings.Contains(s, "→ "+server) && strings.Contains(strings.SplitN(s, "\n", 2)[0], "connected")
 		})
 	}
 
-	mine := member(app.ctx.Client.Server())
+	mine := member(app.shared.Client.Server())
 	mine.Kill(t)
 	reconnected("its member killed", mine.Addr())
 	follows("its member killed")
@@ -110,7 +110,7 @@ func TestExplorerWhileMembersDie(t *testing.T) {
 
 	leader := e.Leader(t)
 	leader.Kill(t)
-	if app.ctx.Client.Server() == leader.Addr() {
+	if app.shared.Client.Server() == leader.Addr() {
 		reconnected("the leader killed", leader.Addr())
 	}
 	follows("the leader killed")
@@ -119,7 +119,7 @@ func TestExplorerWhileMembersDie(t *testing.T) {
 
 	// No quorum: the member we talk to drops us, and nobody can serve
 	// until the others come back (sooner than the session times out).
-	mine = member(app.ctx.Client.Server())
+	mine = member(app.shared.Client.Server())
 	var others []*zktest.Member
 	for _, m := range e.Members() {
 		if m != mine {

@@ -31,7 +31,7 @@ func ago(now, t time.Time) string {
 	return humanDuration(now.Sub(t)) + " ago"
 }
 
-// humanDuration is shortDuration with milliseconds below a second, for
+// humanDuration is display.Duration with milliseconds below a second, for
 // how long an operation took.
 func humanDuration(d time.Duration) string {
 	if d >= 0 && d < time.Second {

@@ -9,18 +9,20 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
+// framePacer lets Bubble Tea's renderer sleep while nothing changes.
+//
 // Bubble Tea v2.0.10 draws on a ticker, not on change: the program stores
 // each view and a goroutine flushes it on every tick of a ticker that runs
 // at WithFPS from Run to the end. No option stops or slows it, so an idle
 // explorer would wake 30 times a second. Upstream tracks rendering only on
 // change in charmbracelet/bubbletea#1776 and #1796.
 //
-// framePacer lets the renderer sleep: every frame the app draws (View)
-// makes sure the ticker runs, and once no frame has come for idleFrames
-// frames it stops the ticker, whose last ticks have flushed the last frame.
-// It reaches the ticker through the unexported field (programTicker), for
-// the pinned v2.0.10; when the field is not there it does nothing and the
-// renderer ticks as before (TestProgramTickerFound fails first).
+// Every frame the app draws (View) makes sure the ticker runs, and once no
+// frame has come for idleFrames frames it stops the ticker, whose last
+// ticks have flushed the last frame. It reaches the ticker through the
+// unexported field (programTicker), for the pinned v2.0.10; when the field
+// is not there it does nothing and the renderer ticks as before
+// (TestProgramTickerFound fails first).
 //
 // Delete this file, and its call in Run and View, once the pinned Bubble
 // Tea renders on change or can pause its ticker (either issue above

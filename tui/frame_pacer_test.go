@@ -101,15 +101,15 @@ func TestFramePacerWithoutTicker(t *testing.T) {
 
 // tickerProbe is a model that looks for the renderer's ticker when drawn.
 type tickerProbe struct {
-	p     **tea.Program
-	found chan bool
+	program **tea.Program
+	found   chan bool
 }
 
 func (m tickerProbe) Init() tea.Cmd                       { return tea.Quit }
 func (m tickerProbe) Update(tea.Msg) (tea.Model, tea.Cmd) { return m, nil }
 func (m tickerProbe) View() tea.View {
 	select {
-	case m.found <- programTicker(*m.p) != nil:
+	case m.found <- programTicker(*m.program) != nil:
 	default:
 	}
 	return tea.NewView("probe")
@@ -120,7 +120,7 @@ func (m tickerProbe) View() tea.View {
 // renderer's ticker. An upgrade that moves it fails here, not silently.
 func TestProgramTickerFound(t *testing.T) {
 	var p *tea.Program
-	m := tickerProbe{p: &p, found: make(chan bool, 1)}
+	m := tickerProbe{program: &p, found: make(chan bool, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	p = tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(&bytes.Buffer{}),

@@ -22,7 +22,7 @@ type helpGroup struct {
 // helpGroups builds the `?` screen from the keymaps: what works
 // everywhere, then what the current page adds. Disabled bindings (the
 // actions of a read-only explorer) are left out.
-func helpGroups(k Keys, pageTitle string, pageKeys []key.Binding) []helpGroup {
+func helpGroups(k keyMap, pageTitle string, pageKeys []key.Binding) []helpGroup {
 	g := k.Global
 	groups := []helpGroup{
 		{title: "Everywhere", keys: []key.Binding{g.Command, g.Filter, g.Help, g.Notices, g.Back, g.Refresh, g.Quit}},

@@ -35,13 +35,13 @@ func (r *introspector) start(ctx context.Context, now time.Time) tea.Cmd {
 	gen, ask := r.gen, r.ask
 	return func() tea.Msg {
 		in, err := ask(ctx)
-		return introMsg{owner: r, gen: gen, in: in, err: err}
+		return introspectionMsg{owner: r, gen: gen, snapshot: in, err: err}
 	}
 }
 
 // take keeps msg's answer when it is r's; ok is false for another
 // page's.
-func (r *introspector) take(msg introMsg, now time.Time) (ok bool) {
+func (r *introspector) take(msg introspectionMsg, now time.Time) (ok bool) {
 	if msg.owner != r || msg.gen != r.gen {
 		return false
 	}
@@ -50,7 +50,7 @@ func (r *introspector) take(msg introMsg, now time.Time) (ok bool) {
 		r.err = msg.err
 		return true
 	}
-	r.last, r.err = msg.in, nil
+	r.last, r.err = msg.snapshot, nil
 	return true
 }
 
@@ -59,7 +59,7 @@ func (r *introspector) take(msg introMsg, now time.Time) (ok bool) {
 const pollEvery = 5 * time.Second
 
 // poller asks the servers again every pollEvery, but only while its page
-// is on top. App asks only the top page for its next frame, so the page
+// is on top. The app asks only the top page for its next frame, so the page
 // learns it is on top when nextFrame is called; the one frame that may
 // arrive after it left the top costs at most one more question.
 type poller struct {

@@ -6,57 +6,57 @@ import (
 	"github.com/zkx-dev/zkx/tui/widget"
 )
 
-// GlobalKeys work on every page.
-type GlobalKeys struct {
+// globalKeys work on every page.
+type globalKeys struct {
 	Quit, Back, Help, Command, Filter, Refresh key.Binding
 	// Notices opens the last status message and the page's notices in
 	// full; Warnings a recipe's warnings.
 	Notices, Warnings key.Binding
 }
 
-// DetailKeys switch the detail pane's tabs and decoders.
-type DetailKeys struct {
+// detailKeys switch the detail pane's tabs and decoders.
+type detailKeys struct {
 	NextTab, PrevTab, Hex, Decoder, History key.Binding
 }
 
-// ActionKeys change ZooKeeper. A read-only explorer has none: NewKeys
+// actionKeys change ZooKeeper. A read-only explorer has none: newKeyMap
 // leaves them disabled, so they neither match nor show in help.
-type ActionKeys struct {
+type actionKeys struct {
 	Create, Edit, Delete, DeleteTree    key.Binding
 	Acquire, Release, ForceRelease      key.Binding
 	Enqueue, Dequeue, Volunteer, Resign key.Binding
 }
 
-// TreeKeys are the tree page's tools: find and export read, the rest
-// write (NewKeys disables those when read-only, as ActionKeys).
-type TreeKeys struct {
+// treeKeys are the tree page's tools: find and export read, the rest
+// write (newKeyMap disables those when read-only, as actionKeys).
+type treeKeys struct {
 	Find, Export               key.Binding
 	Import, Copy, Move, SetACL key.Binding
 }
 
-// DemoKeys drive the demo's lanes.
-type DemoKeys struct {
+// demoKeys drive the demo's lanes.
+type demoKeys struct {
 	More, Fewer, Pause, Crash, Close, Stall, HoldLonger, HoldShorter, Reset, Lane key.Binding
 }
 
-// Keys is the whole keymap; `?` builds its help from it.
-type Keys struct {
-	Global GlobalKeys
+// keyMap is the whole keymap; `?` builds its help from it.
+type keyMap struct {
+	Global globalKeys
 	Nav    widget.NavKeys
-	Detail DetailKeys
-	Action ActionKeys
-	Tree   TreeKeys
-	Demo   DemoKeys
+	Detail detailKeys
+	Action actionKeys
+	Tree   treeKeys
+	Demo   demoKeys
 }
 
 func bind(keys []string, help, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
-// NewKeys returns the keymap; readOnly disables every action key.
-func NewKeys(readOnly bool) Keys {
-	k := Keys{
-		Global: GlobalKeys{
+// newKeyMap returns the keymap; readOnly disables every action key.
+func newKeyMap(readOnly bool) keyMap {
+	k := keyMap{
+		Global: globalKeys{
 			Quit:     bind([]string{"ctrl+c"}, "ctrl+c", "quit"),
 			Back:     bind([]string{"esc", "q"}, "esc/q", "back (quit on the first page)"),
 			Help:     bind([]string{"?"}, "?", "help"),
@@ -78,14 +78,14 @@ func NewKeys(readOnly bool) Keys {
 			Enter:    bind([]string{"enter"}, "enter", "open"),
 			Focus:    bind([]string{"tab"}, "tab", "switch pane"),
 		},
-		Detail: DetailKeys{
+		Detail: detailKeys{
 			NextTab: bind([]string{"]"}, "]", "next tab"),
 			PrevTab: bind([]string{"["}, "[", "previous tab"),
 			Hex:     bind([]string{"x"}, "x", "hex on/off"),
 			Decoder: bind([]string{"t"}, "t", "next decoder"),
 			History: bind([]string{"H"}, "H", "history tab (H again: data)"),
 		},
-		Action: ActionKeys{
+		Action: actionKeys{
 			Create:       bind([]string{"n"}, "n", "new child (persistent, TTL…)"),
 			Edit:         bind([]string{"e"}, "e", "edit data in $EDITOR"),
 			Delete:       bind([]string{"d"}, "d", "delete node"),
@@ -98,7 +98,7 @@ func NewKeys(readOnly bool) Keys {
 			Volunteer:    bind([]string{"v"}, "v", "volunteer as candidate"),
 			Resign:       bind([]string{"R"}, "R", "resign"),
 		},
-		Tree: TreeKeys{
+		Tree: treeKeys{
 			Find:   bind([]string{"F"}, "F", "find under the node (name, data, owner, age)"),
 			Export: bind([]string{"X"}, "X", "export the subtree to a file (JSON Lines)"),
 			Import: bind([]string{"I"}, "I", "import a file under the node"),
@@ -106,7 +106,7 @@ func NewKeys(readOnly bool) Keys {
 			Move:   bind([]string{"m"}, "m", "move the subtree to…"),
 			SetACL: bind([]string{"A"}, "A", "set the node's ACL"),
 		},
-		Demo: DemoKeys{
+		Demo: demoKeys{
 			More:        bind([]string{"+", "="}, "+", "one more contender per lane"),
 			Fewer:       bind([]string{"-"}, "-", "one fewer contender per lane"),
 			Pause:       bind([]string{"p"}, "p", "pause / resume"),

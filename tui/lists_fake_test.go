@@ -30,10 +30,10 @@ type listsClock struct{ now time.Time }
 func (c *listsClock) Now() time.Time          { return c.now }
 func (c *listsClock) advance(d time.Duration) { c.now = c.now.Add(d) }
 
-// listsContext is a Context without a server: plain styles, the fake
+// listsShared is what the pages share without a server: plain styles, the fake
 // clock, no tree (pages follow nothing).
-func listsContext(t *testing.T, clock *listsClock) *Shared {
-	return &Shared{Ctx: t.Context(), Styles: theme.Plain(), Keys: NewKeys(false), Now: clock.Now,
+func listsShared(t *testing.T, clock *listsClock) *sharedState {
+	return &sharedState{Ctx: t.Context(), Styles: theme.Plain(), Keys: newKeyMap(false), Now: clock.Now,
 		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}}
 }
 
@@ -44,10 +44,10 @@ type fakeSource struct {
 	scanErr error
 	nodes   int // the scan reports this many nodes to Visit
 	// dirs answers recognize.Dir: a recipe, nil, or an error.
-	dirs  map[string]recognize.Recipe
-	errs  map[string]error
-	in    *introspect.Snapshot
-	inErr error
+	dirs        map[string]recognize.Recipe
+	errs        map[string]error
+	snapshot    *introspect.Snapshot
+	snapshotErr error
 
 	scans, recognitions, introspections int
 	recognized                          []string
@@ -80,7 +80,7 @@ func (f *fakeSource) source() source {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.introspections++
-			return f.in, f.inErr
+			return f.snapshot, f.snapshotErr
 		},
 	}
 }
@@ -94,28 +94,28 @@ func (f *fakeSource) counts() (scans, recognitions, introspections int) {
 // heldMsg is a message a page's timer would deliver later; the runner
 // holds it until the test releases it.
 type heldMsg struct {
-	d   time.Duration
-	msg tea.Msg
+	after time.Duration
+	msg   tea.Msg
 }
 
 func holdTimer(d time.Duration, msg tea.Msg) tea.Cmd {
-	return func() tea.Msg { return heldMsg{d: d, msg: msg} }
+	return func() tea.Msg { return heldMsg{after: d, msg: msg} }
 }
 
 // pageRunner runs a page's commands to completion on the test's
-// goroutine and delivers their messages, as App would (minus App).
+// goroutine and delivers their messages, as app would (minus app).
 type pageRunner struct {
-	t      *testing.T
-	p      page
-	held   []heldMsg
-	pushed []page
-	status []statusMsg
+	test    *testing.T
+	current page
+	held    []heldMsg
+	pushed  []page
+	status  []statusMsg
 }
 
 func newPageRunner(t *testing.T, p page, w, h int) *pageRunner {
 	t.Helper()
 	p.SetSize(w, h)
-	r := &pageRunner{t: t, p: p}
+	r := &pageRunner{test: t, current: p}
 	r.do(p.Init())
 	return r
 }
@@ -140,8 +140,8 @@ func (r *pageRunner) do(cmd tea.Cmd) {
 		case statusMsg:
 			r.status = append(r.status, msg)
 		default:
-			np, next := r.p.Update(msg)
-			r.p = np
+			np, next := r.current.Update(msg)
+			r.current = np
 			queue = append(queue, next)
 		}
 	}
@@ -149,8 +149,8 @@ func (r *pageRunner) do(cmd tea.Cmd) {
 
 // send delivers one message and runs what it leads to.
 func (r *pageRunner) send(msg tea.Msg) {
-	np, cmd := r.p.Update(msg)
-	r.p = np
+	np, cmd := r.current.Update(msg)
+	r.current = np
 	r.do(cmd)
 }
 
@@ -292,9 +292,9 @@ func fakeIntrospection(now time.Time) *introspect.Snapshot {
 func newFakeList(t *testing.T, kind recipeKind, w, h int) (*pageRunner, *recipeListPage, *fakeSource, *listsClock) {
 	t.Helper()
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{res: fakeScanResult(clock.now), nodes: 12345, in: fakeIntrospection(clock.now),
+	f := &fakeSource{res: fakeScanResult(clock.now), nodes: 12345, snapshot: fakeIntrospection(clock.now),
 		dirs: map[string]recognize.Recipe{}, errs: map[string]error{}}
-	p := newRecipeListPageFrom(listsContext(t, clock), kind, "/app", f.source())
+	p := newRecipeListPageFrom(listsShared(t, clock), kind, "/app", f.source())
 	p.after = holdTimer
 	r := newPageRunner(t, p, w, h)
 	return r, p, f, clock

@@ -18,14 +18,14 @@ func listPages(t *testing.T, w, h int) map[string]page {
 	pages := map[string]page{}
 	for _, kind := range []recipeKind{kindLocks, kindQueues, kindElections} {
 		r, _, _, _ := newFakeList(t, kind, w, h)
-		pages[string(kind)] = r.p
+		pages[string(kind)] = r.current
 	}
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{in: fakeIntrospection(clock.now)}
-	ctx := listsContext(t, clock)
-	pages["sessions"] = newPageRunner(t, newSessionsPageFrom(ctx, f.source()), w, h).p
-	pages["session"] = newPageRunner(t, newSessionPageFrom(ctx, 0x1000000000000a1, nil, f.source()), w, h).p
-	pages["server"] = newPageRunner(t, newServerPageFrom(ctx, f.source()), w, h).p
+	f := &fakeSource{snapshot: fakeIntrospection(clock.now)}
+	shared := listsShared(t, clock)
+	pages["sessions"] = newPageRunner(t, newSessionsPageFrom(shared, f.source()), w, h).current
+	pages["session"] = newPageRunner(t, newSessionPageFrom(shared, 0x1000000000000a1, nil, f.source()), w, h).current
+	pages["server"] = newPageRunner(t, newServerPageFrom(shared, f.source()), w, h).current
 	return pages
 }
 
@@ -59,7 +59,8 @@ func checkBlock(t *testing.T, out string, w, h int) {
 	}
 }
 
-// Every page draws any size, however small, without panicking.
+// TestListPagesTinySizes: every page draws any size, however small,
+// without panicking.
 func TestListPagesTinySizes(t *testing.T) {
 	for name, p := range listPages(t, 120, 40) {
 		for _, w := range []int{0, 1, 2, 5, 13, 30} {

@@ -21,28 +21,28 @@ import (
 // The list pages against a server, embedded and real: recipes made with
 // the recipes package show, and change through the watches.
 
-// liveRunner runs pages as App would: commands in goroutines, their
+// liveRunner runs pages as app would: commands in goroutines, their
 // messages and the live tree's reports back through every page's Update
-// (App broadcasts data messages) on the test's goroutine.
+// (app broadcasts data messages) on the test's goroutine.
 type liveRunner struct {
-	t      *testing.T
-	ctx    *Shared
+	test   *testing.T
+	shared *sharedState
 	pages  []page
 	msgs   chan tea.Msg
 	pushed []page
 }
 
-// newLiveRunner forwards ctx's tree reports; one per Context, as the
+// newLiveRunner forwards shared's tree reports; one per sharedState, as the
 // tree has one reader.
-func newLiveRunner(t *testing.T, ctx *Shared) *liveRunner {
+func newLiveRunner(t *testing.T, shared *sharedState) *liveRunner {
 	t.Helper()
-	r := &liveRunner{t: t, ctx: ctx, msgs: make(chan tea.Msg, 4096)}
+	r := &liveRunner{test: t, shared: shared, msgs: make(chan tea.Msg, 4096)}
 	go func() {
 		for {
 			select {
-			case paths := <-ctx.Tree.Updates():
+			case paths := <-shared.Tree.Updates():
 				r.msgs <- treeMsg(paths)
-			case <-ctx.Ctx.Done():
+			case <-shared.Ctx.Done():
 				return
 			}
 		}
@@ -66,7 +66,7 @@ func (r *liveRunner) run(cmd tea.Cmd) {
 		msg := cmd()
 		select {
 		case r.msgs <- msg:
-		case <-r.ctx.Ctx.Done():
+		case <-r.shared.Ctx.Done():
 		}
 	}()
 }
@@ -89,7 +89,7 @@ func (r *liveRunner) deliver(msg tea.Msg) {
 	}
 }
 
-// key sends a key to page p only, as App sends keys to the top page.
+// key sends a key to page p only, as app sends keys to the top page.
 func (r *liveRunner) key(p page, msg tea.KeyPressMsg) {
 	_, cmd := p.Update(msg)
 	r.run(cmd)
@@ -97,7 +97,7 @@ func (r *liveRunner) key(p page, msg tea.KeyPressMsg) {
 
 // waitFor delivers messages until cond holds.
 func (r *liveRunner) waitFor(what string, p page, cond func(view string) bool) string {
-	r.t.Helper()
+	r.test.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
 		v := p.View()
@@ -108,7 +108,7 @@ func (r *liveRunner) waitFor(what string, p page, cond func(view string) bool) s
 		case msg := <-r.msgs:
 			r.deliver(msg)
 		case <-deadline:
-			r.t.Fatalf("waiting for %s; the page shows:\n%s", what, v)
+			r.test.Fatalf("waiting for %s; the page shows:\n%s", what, v)
 		}
 	}
 }
@@ -127,8 +127,8 @@ func rowWith(view string, parts ...string) (string, bool) {
 	return "", false
 }
 
-// liveContext connects an explorer's context to connect.
-func liveContext(t *testing.T, connect string) *Shared {
+// liveShared is what the pages share, connected to connect.
+func liveShared(t *testing.T, connect string) *sharedState {
 	t.Helper()
 	dial, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -139,7 +139,7 @@ func liveContext(t *testing.T, connect string) *Shared {
 	t.Cleanup(c.Close)
 	tree := zkview.NewTree(c, frameInterval)
 	t.Cleanup(tree.Close)
-	return &Shared{Ctx: t.Context(), Client: c, Tree: tree, Styles: theme.Plain(), Keys: NewKeys(false), Now: time.Now,
+	return &sharedState{Ctx: t.Context(), Client: c, Tree: tree, Styles: theme.Plain(), Keys: newKeyMap(false), Now: time.Now,
 		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}, Introspect: introspect.Options{Timeout: 5 * time.Second}}
 }
 
@@ -157,7 +157,7 @@ func hexID(id int64) string { return fmt.Sprintf("0x%x", uint64(id)) }
 
 func TestLocksPageLive(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		ctx := liveContext(t, connect)
+		shared := liveShared(t, connect)
 		base := zktest.Path(t)
 		s1, s2 := recipeSession(t, connect), recipeSession(t, connect)
 		orders := base + "/locks/orders"
@@ -169,7 +169,7 @@ func TestLocksPageLive(t *testing.T) {
 		waiting := make(chan error, 1)
 		go func() { waiting <- recipes.NewMutex(s2, orders).Lock(t.Context()) }()
 		// The explorer's own session holds a Kazoo lock: "you".
-		mine, err := newRecipeSession(ctx.Client)
+		mine, err := newRecipeSession(shared.Client)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,8 +177,8 @@ func TestLocksPageLive(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		p := newRecipeListPage(ctx, kindLocks, base).(*recipeListPage)
-		r := newLiveRunner(t, ctx)
+		p := newRecipeListPage(shared, kindLocks, base).(*recipeListPage)
+		r := newLiveRunner(t, shared)
 		r.open(p)
 		v := r.waitFor("the orders lock held by s1 with one waiter", p, func(v string) bool {
 			line, ok := rowWith(v, ordersRow, "#0 "+hexID(s1.ID()), "127.0.0.1:")
@@ -188,7 +188,7 @@ func TestLocksPageLive(t *testing.T) {
 			t.Errorf("the explorer's own lock is not \"you\":\n%s", v)
 		}
 		for _, dir := range []string{orders, base + "/locks/kz"} {
-			if n := ctx.expandedBy(dir); n != 1 {
+			if n := shared.expandedBy(dir); n != 1 {
 				t.Errorf("%s expanded by %d pages, want 1", dir, n)
 			}
 		}
@@ -207,21 +207,21 @@ func TestLocksPageLive(t *testing.T) {
 
 		// Another page (the tree page) follows one of the directories: it
 		// stays followed when the list closes.
-		ctx.expand(orders)
+		shared.expand(orders)
 		p.Close()
-		if n := ctx.expandedBy(orders); n != 1 {
+		if n := shared.expandedBy(orders); n != 1 {
 			t.Errorf("after Close, %s is expanded by %d, want 1 (the other page's)", orders, n)
 		}
-		if n := ctx.expandedBy(base + "/locks/kz"); n != 0 {
+		if n := shared.expandedBy(base + "/locks/kz"); n != 0 {
 			t.Errorf("after Close, the kz lock is still expanded by %d", n)
 		}
-		ctx.collapse(orders)
+		shared.collapse(orders)
 	})
 }
 
 func TestQueuesAndElectionsPagesLive(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		ctx := liveContext(t, connect)
+		shared := liveShared(t, connect)
 		base := zktest.Path(t)
 		s1, s2 := recipeSession(t, connect), recipeSession(t, connect)
 		q := recipes.NewQueue(s1, base+"/jobs")
@@ -237,9 +237,9 @@ func TestQueuesAndElectionsPagesLive(t *testing.T) {
 		campaign := make(chan error, 1)
 		go func() { campaign <- recipes.NewElection(s2, base+"/leader").Campaign(t.Context()) }()
 
-		r := newLiveRunner(t, ctx)
-		queues := r.open(newRecipeListPage(ctx, kindQueues, base))
-		elections := r.open(newRecipeListPage(ctx, kindElections, base))
+		r := newLiveRunner(t, shared)
+		queues := r.open(newRecipeListPage(shared, kindQueues, base))
+		elections := r.open(newRecipeListPage(shared, kindElections, base))
 		r.waitFor("two jobs", queues, func(v string) bool {
 			_, ok := rowWith(v, "/jobs  ", "zookeeper-recipes", " 2  qn-", ": job-1")
 			return ok
@@ -271,16 +271,16 @@ func TestQueuesAndElectionsPagesLive(t *testing.T) {
 
 func TestSessionsAndServerPagesLive(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
-		ctx := liveContext(t, connect)
+		shared := liveShared(t, connect)
 		base := zktest.Path(t)
 		s1 := recipeSession(t, connect)
 		if err := recipes.NewMutex(s1, base+"/lock").Lock(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		r := newLiveRunner(t, ctx)
-		sessions := r.open(newSessionsPage(ctx))
+		r := newLiveRunner(t, shared)
+		sessions := r.open(newSessionsPage(shared))
 		v := r.waitFor("our session and s1's", sessions, func(v string) bool {
-			_, mine := rowWith(v, hexID(ctx.Client.SessionID())+" you", "yes")
+			_, mine := rowWith(v, hexID(shared.Client.SessionID())+" you", "yes")
 			_, theirs := rowWith(v, hexID(s1.ID()), "127.0.0.1:", "yes", "1  /zkt-")
 			return mine && theirs
 		})
@@ -303,7 +303,7 @@ func TestSessionsAndServerPagesLive(t *testing.T) {
 			return ok
 		})
 
-		server := r.open(newServerPage(ctx))
+		server := r.open(newServerPage(shared))
 		flt, _ := widget.ParseFilter("znode")
 		server.(filterable).SetFilter(flt)
 		r.waitFor("the server standalone, and its mntr", server, func(v string) bool {

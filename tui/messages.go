@@ -18,7 +18,7 @@ type sessionMsg zkview.SessionEvent
 // treeMsg names the paths the live tree saw change since the last one.
 type treeMsg []string
 
-// treeUpdateMsg is treeMsg as it comes from a Tree, which App checks is
+// treeUpdateMsg is treeMsg as it comes from a Tree, which app checks is
 // still the explorer's (after :ctx the old one's last batch may come).
 type treeUpdateMsg struct {
 	tree  *zkview.Tree
@@ -46,7 +46,7 @@ type pushMsg struct{ page page }
 // it is scheduled only while something on screen needs it.
 type frameMsg time.Time
 
-// sessionEventMsg carries the channel so App can wait on it again.
+// sessionEventMsg carries the channel so app can wait on it again.
 type sessionEventMsg struct {
 	ev     zkview.SessionEvent
 	events <-chan zkview.SessionEvent
@@ -56,12 +56,12 @@ type sessionEventMsg struct {
 // refreshMsg asks pages to read what they show again (ctrl+r).
 type refreshMsg struct{}
 
-// introMsg answers one page's question to the servers.
-type introMsg struct {
-	owner *introspector
-	gen   int
-	in    *introspect.Snapshot
-	err   error
+// introspectionMsg answers one page's question to the servers.
+type introspectionMsg struct {
+	owner    *introspector
+	gen      int
+	snapshot *introspect.Snapshot
+	err      error
 }
 
 // scanMsg is a finished scan.
@@ -73,22 +73,22 @@ type scanMsg struct {
 	nodes int64
 	// pzxid is each listed directory's Pzxid as the scan read it.
 	pzxid map[string]int64
-	// in is the introspection that ran beside the scan (nil for queues,
-	// or when no member answered: inErr).
-	in    *introspect.Snapshot
-	inErr error
+	// snapshot is the introspection that ran beside the scan (nil for queues,
+	// or when no member answered: snapshotErr).
+	snapshot    *introspect.Snapshot
+	snapshotErr error
 }
 
 // recognizedMsg is one recipe read again.
 type recognizedMsg struct {
-	owner *recipeListPage
-	path  string
-	v     recognize.Recipe
-	err   error
+	owner  *recipeListPage
+	path   string
+	recipe recognize.Recipe
+	err    error
 }
 
-// introDueMsg says an introspection put off by the rate limit is due.
-type introDueMsg struct{ owner *recipeListPage }
+// introspectionDueMsg says an introspection put off by the rate limit is due.
+type introspectionDueMsg struct{ owner *recipeListPage }
 
 // aclMsg answers an ACL read.
 type aclMsg struct {
@@ -112,8 +112,8 @@ type labelMsg struct {
 	label dirLabel
 }
 
-// openDialogMsg asks App to show a dialog.
-type openDialogMsg struct{ d *widget.Dialog }
+// openDialogMsg asks app to show a dialog.
+type openDialogMsg struct{ dialog *widget.Dialog }
 
 // recipeMsg is a recognition of path, with the tables it used.
 type recipeMsg struct {
@@ -145,11 +145,11 @@ func afterDelay(d time.Duration, msg tea.Msg) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 
-// goToMsg asks App to show path in the tree (find's matches, a session's
+// goToMsg asks app to show path in the tree (find's matches, a session's
 // ephemerals).
 type goToMsg struct{ path string }
 
 func goTo(path string) tea.Cmd { return func() tea.Msg { return goToMsg{path: path} } }
 
 // openDialog opens d over the page, as a modal.
-func openDialog(d *widget.Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d: d} } }
+func openDialog(d *widget.Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{dialog: d} } }

@@ -7,8 +7,8 @@ import (
 	"github.com/zkx-dev/zkx/tui/widget"
 )
 
-// page is one screen below the header: the browser, a recipe list, a
-// recipe's chain, the server, the demo. App keeps them on a stack;
+// page is one screen below the header: the tree, a recipe list, a
+// recipe's chain, the server, the demo. The app keeps them on a stack;
 // Esc goes back.
 type page interface {
 	// Init starts the page's reads.

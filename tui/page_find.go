@@ -60,13 +60,13 @@ func parseFindQuery(text string) (zkview.FindQuery, error) {
 // findPage lists the matches of a find under a node as the walk reaches
 // them; Enter goes to one in the tree.
 type findPage struct {
-	ctx    *Shared
-	root   string
-	query  zkview.FindQuery
-	tbl    *widget.ListTable
-	rows   []widget.TableRow
-	pctx   context.Context
-	cancel context.CancelFunc
+	shared  *sharedState
+	root    string
+	query   zkview.FindQuery
+	tbl     *widget.ListTable
+	rows    []widget.TableRow
+	pageCtx context.Context
+	cancel  context.CancelFunc
 
 	visited int
 	done    bool
@@ -89,9 +89,9 @@ type findBatchMsg struct {
 	next    tea.Cmd
 }
 
-func newFindPage(ctx *Shared, root string, q zkview.FindQuery) *findPage {
-	pctx, cancel := context.WithCancel(ctx.Ctx)
-	return &findPage{ctx: ctx, root: root, query: q, pctx: pctx, cancel: cancel,
+func newFindPage(shared *sharedState, root string, q zkview.FindQuery) *findPage {
+	ctx, cancel := context.WithCancel(shared.Ctx)
+	return &findPage{shared: shared, root: root, query: q, pageCtx: ctx, cancel: cancel,
 		tbl: widget.NewListTable(
 			widget.ListColumn{Title: "PATH", Weight: 1, Min: 20, Tail: true},
 			widget.ListColumn{Title: "OWNER", Fit: true, Most: 18, Hide: 2},
@@ -104,7 +104,7 @@ func (p *findPage) Title() string { return "find " + display.Line(p.root) }
 func (p *findPage) Close()        { p.cancel() }
 
 func (p *findPage) Keys() []key.Binding {
-	k := p.ctx.Keys
+	k := p.shared.Keys
 	open := k.Nav.Enter
 	open.SetHelp(open.Help().Key, "go to the node in the tree")
 	return []key.Binding{open, k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}
@@ -117,10 +117,10 @@ func (p *findPage) Filter() widget.Filter     { return p.tbl.Filter }
 // drains a frame's worth at a time, so a walk that finds thousands
 // redraws a few times a second, not once a match.
 func (p *findPage) Init() tea.Cmd {
-	p.started = p.ctx.Now()
+	p.started = p.shared.Now()
 	found := make(chan zkview.WalkNode, 256)
 	result := make(chan findBatchMsg, 1)
-	client, root, q, ctx := p.ctx.Client, p.root, p.query, p.pctx
+	client, root, q, ctx := p.shared.Client, p.root, p.query, p.pageCtx
 	counter := new(atomic.Int64)
 	matched := 0
 	go func() {
@@ -182,10 +182,10 @@ func (p *findPage) drain(found <-chan zkview.WalkNode, result <-chan findBatchMs
 func (p *findPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
+		if key.Matches(msg, p.shared.Keys.Nav.Enter) {
 			return p, p.open()
 		}
-		widget.Navigate(p.tbl.Table, p.ctx.Keys.Nav, msg)
+		widget.Navigate(p.tbl.Table, p.shared.Keys.Nav, msg)
 	case tea.MouseMsg:
 		if widget.MouseTable(p.tbl.Table, msg, 1) {
 			return p, p.open()
@@ -195,7 +195,7 @@ func (p *findPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			return p, nil
 		}
 		p.visited = msg.visited
-		now := p.ctx.Now()
+		now := p.shared.Now()
 		for _, n := range msg.matches {
 			p.rows = append(p.rows, findRow(n, now))
 		}
@@ -226,7 +226,7 @@ func findRow(n zkview.WalkNode, now time.Time) widget.TableRow {
 		size = strconv.Itoa(int(n.Stat.DataLength))
 		mod = ago(now, time.UnixMilli(n.Stat.Mtime))
 	}
-	return widget.TableRow{Key: n.Path, Cells: []string{display.Line(n.Path), owner, size, mod}, Sig: n.Path}
+	return widget.TableRow{Key: n.Path, Cells: []string{display.Line(n.Path), owner, size, mod}, Signature: n.Path}
 }
 
 // open goes to the selected match in the tree.
@@ -244,7 +244,7 @@ func (p *findPage) SetSize(w, h int) {
 }
 
 func (p *findPage) head() string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	what := st.Label.Render(p.query.String()) + st.Dim.Render(" under "+display.Line(p.root)+" · ")
 	switch {
 	case p.err != nil:
@@ -260,11 +260,11 @@ func (p *findPage) head() string {
 }
 
 func (p *findPage) View() string {
-	return widget.Fit(p.head(), p.width) + "\n" + p.tbl.View(p.ctx.Styles, true, p.ctx.Now())
+	return widget.Fit(p.head(), p.width) + "\n" + p.tbl.View(p.shared.Styles, true, p.shared.Now())
 }
 
 // askFind asks for a find query under dir and opens its page.
-func askFind(ctx *Shared, dir string) tea.Cmd {
+func askFind(shared *sharedState, dir string) tea.Cmd {
 	return openDialog(widget.Ask("Find under "+display.Line(dir), []string{
 		"What to look for — every condition must hold (empty: every node):",
 		findSyntax,
@@ -273,6 +273,6 @@ func askFind(ctx *Shared, dir string) tea.Cmd {
 		if err != nil {
 			return failure(err)
 		}
-		return push(newFindPage(ctx, dir, q))
+		return push(newFindPage(shared, dir, q))
 	}))
 }

@@ -18,12 +18,12 @@ import (
 // the actions that take part in it as "you" (acquire, release, enqueue,
 // dequeue, volunteer, resign) or break a stuck lock (force-release).
 type recipePage struct {
-	ctx  *Shared
-	view *recipePane
+	shared *sharedState
+	view   *recipePane
 }
 
-func newRecipePage(ctx *Shared, p string) page {
-	return &recipePage{ctx: ctx, view: newRecipePane(ctx, p)}
+func newRecipePage(shared *sharedState, p string) page {
+	return &recipePage{shared: shared, view: newRecipePane(shared, p)}
 }
 
 func (p *recipePage) Init() tea.Cmd { return p.view.init() }
@@ -38,9 +38,9 @@ func (p *recipePage) Filter() widget.Filter     { return p.view.tbl.Filter }
 
 // nextFrame asks for frames while rows flash, every second while
 // durations are on screen, and when the servers' tables are due again
-// (the page is on top: App asks only the top page).
+// (the page is on top: app asks only the top page).
 func (p *recipePage) nextFrame() time.Duration {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	var anim time.Duration
 	switch {
 	case p.view.tbl.Flashing(now):
@@ -52,9 +52,9 @@ func (p *recipePage) nextFrame() time.Duration {
 }
 
 func (p *recipePage) Keys() []key.Binding {
-	n, a := p.ctx.Keys.Nav, p.ctx.Keys.Action
+	n, a := p.shared.Keys.Nav, p.shared.Keys.Action
 	keys := []key.Binding{n.Up, n.Down}
-	warnings := p.ctx.Keys.Global.Warnings
+	warnings := p.shared.Keys.Global.Warnings
 	if p.system() != "" {
 		// A real system's lock, election or queue: zkx does not take part
 		// in it, it only clears a stale holder.
@@ -85,12 +85,12 @@ func (p *recipePage) Update(msg tea.Msg) (page, tea.Cmd) {
 }
 
 func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
-	a := p.ctx.Keys.Action
+	a := p.shared.Keys.Action
 	switch {
-	case widget.Navigate(p.view.tbl, p.ctx.Keys.Nav, msg):
-	case key.Matches(msg, p.ctx.Keys.Global.Warnings):
+	case widget.Navigate(p.view.tbl, p.shared.Keys.Nav, msg):
+	case key.Matches(msg, p.shared.Keys.Global.Warnings):
 		return p.showWarnings()
-	case p.ctx.Actor == nil || p.ctx.Writer == nil:
+	case p.shared.Actor == nil || p.shared.Writer == nil:
 		return nil // read-only: no action exists
 	case key.Matches(msg, a.ForceRelease):
 		return p.forceRelease()
@@ -136,10 +136,10 @@ func (p *recipePage) acquire() tea.Cmd {
 	default:
 		return failure(fmt.Errorf("%s is not a lock", dir))
 	}
-	if p.ctx.Actor.LockState(dir) != ActorNone {
+	if p.shared.Actor.LockState(dir) != actorNone {
 		return failure(fmt.Errorf("you already hold or wait for %s (u releases)", dir))
 	}
-	actor, ctx := p.ctx.Actor, p.ctx.Ctx
+	actor, ctx := p.shared.Actor, p.shared.Ctx
 	return tea.Batch(status("queued for "+dir+": you appear in the chain; u stops waiting"), func() tea.Msg {
 		if err := actor.Acquire(ctx, dir, format); err != nil {
 			return statusMsg{text: err.Error(), err: true}
@@ -150,10 +150,10 @@ func (p *recipePage) acquire() tea.Cmd {
 
 func (p *recipePage) release() tea.Cmd {
 	dir := p.view.path
-	if p.ctx.Actor.LockState(dir) == ActorNone {
+	if p.shared.Actor.LockState(dir) == actorNone {
 		return failure(fmt.Errorf("you neither hold nor wait for %s", dir))
 	}
-	actor, ctx := p.ctx.Actor, p.ctx.Ctx
+	actor, ctx := p.shared.Actor, p.shared.Ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
@@ -173,7 +173,7 @@ func (p *recipePage) Notes() []string {
 			out = append(out, "⚠ "+w)
 		}
 	}
-	return append(out, p.view.tablesLines(p.ctx.Now())...)
+	return append(out, p.view.tablesLines(p.shared.Now())...)
 }
 
 // showWarnings opens every warning of the recipe in full.
@@ -219,7 +219,7 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	case 1:
 		return p.confirmRelease(holders[0])
 	}
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	var body []string
 	if l, ok := p.view.recipe.(*recognize.Lock); ok && (l.Broken || l.MaybeBroken) {
 		mark, style := "✗ ", st.Error
@@ -230,7 +230,7 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	} else {
 		body = append(body, fmt.Sprintf("%d hold at once. Which one's node is to go?", len(holders)))
 	}
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	choices := make([]string, len(holders))
 	for i, h := range holders {
 		choices[i] = p.view.holderLine(h, now)
@@ -246,8 +246,8 @@ func (p *recipePage) forceRelease() tea.Cmd {
 // to that session at the version just read, so a lock that changed hands
 // in the meantime is left alone.
 func (p *recipePage) confirmRelease(h recognize.Place) tea.Cmd {
-	st := p.ctx.Styles
-	now := p.ctx.Now()
+	st := p.shared.Styles
+	now := p.shared.Now()
 	c := h.Contender
 	node := recognize.ContenderPath(p.view.path, c.Node)
 	client := c.ClientText()
@@ -300,7 +300,7 @@ func (p *recipePage) confirmRelease(h recognize.Place) tea.Cmd {
 	if sys := p.system(); sys != "" {
 		body = append(body, st.Warning.Render(fmt.Sprintf("It is %s's %s: %s reacts as to its holder's crash.", sys, p.view.recipe.Info().Role, sys)))
 	}
-	w, ctx, session := p.ctx.Writer, p.ctx.Ctx, c.SessionID
+	w, ctx, session := p.shared.Writer, p.shared.Ctx, c.SessionID
 	return openDialog(widget.Confirm("Force-release", body, func() tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
@@ -318,7 +318,7 @@ func (p *recipePage) enqueue() tea.Cmd {
 	if !ok {
 		return failure(fmt.Errorf("%s is not a queue", p.view.path))
 	}
-	dir, format, actor, ctx := p.view.path, q.Format, p.ctx.Actor, p.ctx.Ctx
+	dir, format, actor, ctx := p.view.path, q.Format, p.shared.Actor, p.shared.Ctx
 	return openDialog(widget.Ask("Enqueue on "+display.Line(dir), []string{"The item's data (text):"}, "> ", "", func(data string) tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
@@ -341,7 +341,7 @@ func (p *recipePage) dequeue() tea.Cmd {
 		return failure(fmt.Errorf("%s is empty", p.view.path))
 	}
 	head := q.Items[0]
-	dir, format, actor, ctx := p.view.path, q.Format, p.ctx.Actor, p.ctx.Ctx
+	dir, format, actor, ctx := p.view.path, q.Format, p.shared.Actor, p.shared.Ctx
 	body := []string{"Take the head of " + display.Line(dir) + "?", "", "node  " + display.Line(head.Node), "data  " + head.Data,
 		"", "The item is removed: the consumers of this queue will not see it."}
 	return openDialog(widget.Confirm("Dequeue", body, func() tea.Cmd {
@@ -367,7 +367,7 @@ func (p *recipePage) volunteer() tea.Cmd {
 	default:
 		return failure(fmt.Errorf("%s is not an election", dir))
 	}
-	actor, ctx := p.ctx.Actor, p.ctx.Ctx
+	actor, ctx := p.shared.Actor, p.shared.Ctx
 	return tea.Batch(status("standing in "+dir+"; R withdraws"), func() tea.Msg {
 		if err := actor.Volunteer(ctx, dir, format); err != nil {
 			return statusMsg{text: err.Error(), err: true}
@@ -377,7 +377,7 @@ func (p *recipePage) volunteer() tea.Cmd {
 }
 
 func (p *recipePage) resign() tea.Cmd {
-	dir, actor, ctx := p.view.path, p.ctx.Actor, p.ctx.Ctx
+	dir, actor, ctx := p.view.path, p.shared.Actor, p.shared.Ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()

@@ -17,17 +17,17 @@ import (
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
-// recipeList is :locks, :queues or :elections: the recipes of one kind
-// at and under a root, found by a scan and then kept live (see
-// recipe_list_live.go).
+// recipeListPage is :locks, :queues or :elections: the recipes of one
+// kind at and under a root, found by a scan and then kept live (see
+// page_recipe_list_live.go).
 type recipeListPage struct {
-	ctx  *Shared
-	kind recipeKind
-	root string
-	src  source
-	// pctx ends the page's reads when it closes.
-	pctx   context.Context
-	cancel context.CancelFunc
+	shared *sharedState
+	kind   recipeKind
+	root   string
+	src    source
+	// pageCtx ends the page's reads when it closes.
+	pageCtx context.Context
+	cancel  context.CancelFunc
 
 	tbl *widget.ListTable
 	// The recipes in the scan's order, by path; errs holds a listed
@@ -63,20 +63,20 @@ type scanState struct {
 	foundBy string
 }
 
-func newRecipeListPage(ctx *Shared, kind recipeKind, root string) page {
-	return newRecipeListPageFrom(ctx, kind, root, clientSource(ctx))
+func newRecipeListPage(shared *sharedState, kind recipeKind, root string) page {
+	return newRecipeListPageFrom(shared, kind, root, clientSource(shared))
 }
 
-// newRecipeListFrom builds the page on any source (tests give canned
+// newRecipeListPageFrom builds the page on any source (tests give canned
 // answers).
-func newRecipeListPageFrom(ctx *Shared, kind recipeKind, root string, src source) *recipeListPage {
-	pctx, cancel := context.WithCancel(ctx.Ctx)
+func newRecipeListPageFrom(shared *sharedState, kind recipeKind, root string, src source) *recipeListPage {
+	ctx, cancel := context.WithCancel(shared.Ctx)
 	p := &recipeListPage{
-		ctx: ctx, kind: kind, root: root, src: src, pctx: pctx, cancel: cancel,
+		shared: shared, kind: kind, root: root, src: src, pageCtx: ctx, cancel: cancel,
 		recipes: map[string]recognize.Recipe{}, errs: map[string]error{},
 		live: newLiveState(), after: afterDelay,
 	}
-	p.live.intro.ask = src.introspect
+	p.live.introspector.ask = src.introspect
 	p.scan.nodes = new(atomic.Int64)
 	p.tbl = widget.NewListTable(recipeColumns(kind)...)
 	return p
@@ -87,7 +87,7 @@ func (p *recipeListPage) Init() tea.Cmd { return p.rescan() }
 func (p *recipeListPage) Title() string { return string(p.kind) + " " + display.Line(p.root) }
 
 func (p *recipeListPage) Keys() []key.Binding {
-	k := p.ctx.Keys
+	k := p.shared.Keys
 	open := k.Nav.Enter
 	open.SetHelp(open.Help().Key, "open the "+p.kind.singular())
 	rescan := k.Global.Refresh
@@ -110,14 +110,14 @@ func (p *recipeListPage) rescan() tea.Cmd {
 	if p.scan.cancel != nil {
 		p.scan.cancel()
 	}
-	ctx, cancel := context.WithCancel(p.pctx)
+	ctx, cancel := context.WithCancel(p.pageCtx)
 	p.scan.gen++
 	p.scan.running, p.scan.cancel = true, cancel
 	p.scan.nodes = new(atomic.Int64)
-	p.scan.started = p.ctx.Now()
+	p.scan.started = p.shared.Now()
 	gen, nodes, owner := p.scan.gen, p.scan.nodes, p
 	src, root, withTables, contended := p.src, p.root, p.kind.tables(), p.kind.contended()
-	opts := p.ctx.scanOptions(nil)
+	opts := p.shared.scanOptions(nil)
 	return func() tea.Msg {
 		defer cancel()
 		msg := scanMsg{owner: owner, gen: gen, pzxid: map[string]int64{}}
@@ -142,7 +142,7 @@ func (p *recipeListPage) rescan() tea.Cmd {
 		msg.res, msg.err = scanRoot(ctx, src, root, opts, list)
 		msg.nodes = nodes.Load()
 		if late != nil {
-			msg.in, msg.inErr = late.Wait()
+			msg.snapshot, msg.snapshotErr = late.Wait()
 		}
 		return msg
 	}
@@ -174,17 +174,17 @@ func (p *recipeListPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			return p, nil
 		}
 		return p, p.recognized(msg)
-	case introMsg:
-		if !p.live.intro.take(msg, p.ctx.Now()) {
+	case introspectionMsg:
+		if !p.live.introspector.take(msg, p.shared.Now()) {
 			return p, nil
 		}
 		p.tbl.SetSize(p.width, p.tableHeight())
 		return p, p.introspected()
-	case introDueMsg:
+	case introspectionDueMsg:
 		if msg.owner != p {
 			return p, nil
 		}
-		p.live.introTick = false
+		p.live.introspectionPending = false
 		return p, p.maybeIntrospect()
 	case treeMsg:
 		return p, p.treeChanged(msg)
@@ -194,7 +194,7 @@ func (p *recipeListPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		// A new session changes which rows are "you".
 		p.rebuild()
 	case frameMsg:
-		if now := p.ctx.Now(); !p.redrawAt.IsZero() && !now.Before(p.redrawAt) {
+		if now := p.shared.Now(); !p.redrawAt.IsZero() && !now.Before(p.redrawAt) {
 			p.rebuild()
 		}
 	}
@@ -202,10 +202,10 @@ func (p *recipeListPage) Update(msg tea.Msg) (page, tea.Cmd) {
 }
 
 func (p *recipeListPage) key(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
+	if key.Matches(msg, p.shared.Keys.Nav.Enter) {
 		return p.open()
 	}
-	if widget.Navigate(p.tbl.Table, p.ctx.Keys.Nav, msg) {
+	if widget.Navigate(p.tbl.Table, p.shared.Keys.Nav, msg) {
 		p.scheduleRedraw()
 	}
 	return nil
@@ -217,7 +217,7 @@ func (p *recipeListPage) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	return push(newRecipePage(p.ctx, r.Key))
+	return push(newRecipePage(p.shared, r.Key))
 }
 
 // Mouse selects the clicked row (a second click opens it) and scrolls
@@ -233,7 +233,7 @@ func (p *recipeListPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 
 // rebuild makes the table's rows from the recipes.
 func (p *recipeListPage) rebuild() {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	rows := make([]widget.TableRow, 0, len(p.order))
 	for _, path := range p.order {
 		rows = append(rows, p.recipeRow(p.recipes[path], now))
@@ -247,10 +247,10 @@ func (p *recipeListPage) rebuild() {
 // a holder has held (or its node's age), and how long ago its server
 // last heard from it.
 func (p *recipeListPage) scheduleRedraw() {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	p.redrawAt = time.Time{}
 	var tables []time.Time
-	if in := p.live.intro.last; p.kind.tables() && in != nil {
+	if in := p.live.introspector.last; p.kind.tables() && in != nil {
 		tables = append(tables, in.At)
 	}
 	for _, r := range append(p.tbl.Visible(), widget.TableRow{}) {
@@ -286,7 +286,7 @@ func shownTimes(r recognize.Recipe) []time.Time {
 // nextFrame asks for frames while a scan runs (its progress), while a
 // row flashes, and when a duration on screen changes; none when idle.
 func (p *recipeListPage) nextFrame() time.Duration {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	var scanning, redraw time.Duration
 	if p.scan.running {
 		scanning = 100 * time.Millisecond
@@ -303,14 +303,14 @@ func (p *recipeListPage) SetSize(w, h int) {
 	p.scheduleRedraw()
 }
 
-// The page: a summary line, notes (errors, refusals), the table, and a
+// View draws a summary line, notes (errors, refusals), the table, and a
 // hint line.
 func (p *recipeListPage) View() string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	lines := p.head()
 	lines = lines[:min(len(lines), p.headLines())]
 	if th := p.tableHeight(); th > 0 {
-		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
+		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.shared.Now()))...)
 	}
 	if p.height >= 6 {
 		lines = append(lines, st.Dim.Render("rows stay live · ctrl+r scans again for new "+string(p.kind)+" · enter opens one · ! shows the notes in full"))
@@ -322,7 +322,7 @@ func (p *recipeListPage) View() string {
 // notes take at most a third of the page, the rest behind !.
 func (p *recipeListPage) head() []string {
 	w := max(p.width, 20)
-	return append(widget.Wrap(p.summary(), w), wrapNotes(p.ctx.Styles, p.notes(), w, max(p.height/3-1, 1))...)
+	return append(widget.Wrap(p.summary(), w), wrapNotes(p.shared.Styles, p.notes(), w, max(p.height/3-1, 1))...)
 }
 
 // headLines is how many lines go above the table, fewer on a short
@@ -350,7 +350,7 @@ func (p *recipeListPage) tableHeight() int {
 
 // summary says what the list holds, or how far the scan is.
 func (p *recipeListPage) summary() string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	root := display.Line(p.root)
 	if !p.scan.done {
 		return st.Title.Render(fmt.Sprintf("scanning %s for %s… %s nodes", root, p.kind, display.Count(p.scan.nodes.Load())))
@@ -415,10 +415,10 @@ func (p *recipeListPage) summary() string {
 		scanned = fmt.Sprintf("scanning again… %s nodes", display.Count(p.scan.nodes.Load()))
 	}
 	parts = append(parts, st.Dim.Render(scanned))
-	if in := p.live.intro.last; p.kind.tables() && in != nil {
+	if in := p.live.introspector.last; p.kind.tables() && in != nil {
 		// HEARD is as of this read: the list asks again only when a
 		// recipe changes (a recipe's own page asks every few seconds).
-		parts = append(parts, st.Dim.Render("server tables "+display.Duration(p.ctx.Now().Sub(in.At))+" old"))
+		parts = append(parts, st.Dim.Render("server tables "+display.Duration(p.shared.Now().Sub(in.At))+" old"))
 	}
 	return st.Title.Render(s) + st.Dim.Render(" · ") + strings.Join(parts, st.Dim.Render(" · "))
 }
@@ -426,7 +426,7 @@ func (p *recipeListPage) summary() string {
 // notes are what the page must say before the rows: a failed or partial
 // scan, and what the servers would not tell.
 func (p *recipeListPage) notes() []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	var out []string
 	if err := p.scan.err; err != nil {
 		text := firstLine(err.Error())
@@ -439,9 +439,9 @@ func (p *recipeListPage) notes() []string {
 	if !p.kind.tables() {
 		return out
 	}
-	in, err := p.live.intro.last, p.live.intro.err
+	in, err := p.live.introspector.last, p.live.introspector.err
 	if err != nil && in == nil {
 		out = append(out, st.Warning.Render("⚠ no server tables ("+firstLine(err.Error())+"): client addresses and watches unknown"))
 	}
-	return append(out, introNotes(p.ctx, in, err)...)
+	return append(out, introspectionNotes(p.shared, in, err)...)
 }

@@ -52,9 +52,9 @@ type liveState struct {
 	changed, asking map[string]bool
 	lastChange      time.Time
 
-	intro     introspector
-	tables    recognize.ServerTables // intro.last's
-	introTick bool                   // an introDueMsg is on its way
+	introspector         introspector
+	tables               recognize.ServerTables // introspector.last's
+	introspectionPending bool                   // an introspectionDueMsg is on its way
 	// unsettled counts, per recipe, the askings that did not yet show a
 	// waiter's watch (see settleRetries).
 	unsettled map[string]int
@@ -69,12 +69,12 @@ func newLiveState() liveState {
 // scanned takes a finished scan's recipes, follows them, and reads again
 // those whose directories changed since the scan read them.
 func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	p.scan.running, p.scan.done = false, true
 	p.scan.took, p.scan.found, p.scan.foundBy = now.Sub(p.scan.started), msg.nodes, msg.res.FoundBy
 	p.scan.err, p.scan.partial = msg.err, msg.res.Partial
-	if p.kind.tables() && (msg.in != nil || msg.inErr != nil) {
-		p.setIntrospection(msg.in, msg.inErr, p.scan.started, now)
+	if p.kind.tables() && (msg.snapshot != nil || msg.snapshotErr != nil) {
+		p.setIntrospection(msg.snapshot, msg.snapshotErr, p.scan.started, now)
 		// The scan read every recipe with these tables.
 		p.live.changed = map[string]bool{}
 	}
@@ -117,7 +117,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 			} else {
 				delete(p.live.seen, dir)
 			}
-			if p.ctx.Tree != nil && p.dirChanged(dir) {
+			if p.shared.Tree != nil && p.dirChanged(dir) {
 				changed = true
 			}
 		}
@@ -135,7 +135,7 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 
 // setIntrospection keeps an answer of the servers.
 func (p *recipeListPage) setIntrospection(in *introspect.Snapshot, err error, asked, answered time.Time) {
-	r := &p.live.intro
+	r := &p.live.introspector
 	r.started, r.answered = asked, answered
 	if err != nil || in == nil {
 		r.err = err
@@ -161,7 +161,7 @@ func (p *recipeListPage) follow(path string, v recognize.Recipe) {
 		}
 		if !l.followed[dir] {
 			l.followed[dir] = true
-			p.ctx.expand(dir)
+			p.shared.expand(dir)
 		}
 	}
 	l.dirs[path] = dirs
@@ -178,7 +178,7 @@ func (p *recipeListPage) unown(dir, path string) {
 	delete(l.seen, dir)
 	if l.followed[dir] {
 		delete(l.followed, dir)
-		p.ctx.collapse(dir)
+		p.shared.collapse(dir)
 	}
 }
 
@@ -198,7 +198,7 @@ func (p *recipeListPage) drop(path string) {
 // unfollowAll lets go of every directory (the page closes).
 func (p *recipeListPage) unfollowAll() {
 	for dir := range p.live.followed {
-		p.ctx.collapse(dir)
+		p.shared.collapse(dir)
 	}
 	p.live.followed = map[string]bool{}
 	p.live.owners = map[string][]string{}
@@ -208,10 +208,10 @@ func (p *recipeListPage) unfollowAll() {
 // dirChanged reports whether the tree shows dir's children changed since
 // its recipe was last read; a directory still loading has not.
 func (p *recipeListPage) dirChanged(dir string) bool {
-	if p.ctx.Tree == nil {
+	if p.shared.Tree == nil {
 		return true // tests without a server: every report is a change
 	}
-	n, _ := p.ctx.Tree.Get(dir)
+	n, _ := p.shared.Tree.Get(dir)
 	if n.Stat == nil {
 		return !n.Loading // gone, or unreadable: read it to say so
 	}
@@ -240,7 +240,7 @@ func (p *recipeListPage) treeChanged(paths treeMsg) tea.Cmd {
 	if len(stale) == 0 {
 		return nil
 	}
-	p.live.lastChange = p.ctx.Now()
+	p.live.lastChange = p.shared.Now()
 	var cmds []tea.Cmd
 	for _, path := range p.order { // in list order, so tests see one order
 		if stale[path] {
@@ -262,13 +262,13 @@ func (p *recipeListPage) recognize(path string) tea.Cmd {
 		return nil
 	}
 	l.busy[path] = true
-	opts := p.ctx.scanOptions(p.tablesFor(path))
-	src, ctx, owner := p.src, p.pctx, p
+	opts := p.shared.scanOptions(p.tablesFor(path))
+	src, ctx, owner := p.src, p.pageCtx, p
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, recognizeTimeout)
 		defer cancel()
 		v, err := src.recognize(ctx, path, opts)
-		return recognizedMsg{owner: owner, path: path, v: v, err: err}
+		return recognizedMsg{owner: owner, path: path, recipe: v, err: err}
 	}
 }
 
@@ -297,14 +297,14 @@ func (p *recipeListPage) recognized(msg recognizedMsg) tea.Cmd {
 	switch {
 	case zkview.IsNoNode(msg.err):
 		p.drop(msg.path)
-	case errors.Is(msg.err, context.Canceled) && p.pctx.Err() != nil:
+	case errors.Is(msg.err, context.Canceled) && p.pageCtx.Err() != nil:
 		return nil // closing
 	case msg.err != nil:
 		p.errs[msg.path] = msg.err
-	case p.kind.is(msg.v) && msg.v.Info().Path == msg.path:
-		p.recipes[msg.path] = msg.v
+	case p.kind.is(msg.recipe) && msg.recipe.Info().Path == msg.path:
+		p.recipes[msg.path] = msg.recipe
 		delete(p.errs, msg.path)
-		p.follow(msg.path, msg.v)
+		p.follow(msg.path, msg.recipe)
 	default:
 		// No longer a recipe of the kind: free, empty, leaderless.
 		p.recipes[msg.path] = old.Emptied()
@@ -334,7 +334,7 @@ func (p *recipeListPage) settle(path string) tea.Cmd {
 	}
 	l.unsettled[path]++
 	l.changed[path] = true
-	l.lastChange = p.ctx.Now()
+	l.lastChange = p.shared.Now()
 	return p.maybeIntrospect()
 }
 
@@ -353,20 +353,20 @@ func waitsUnseen(r recognize.Recipe) bool {
 // when the rate limit allows, else sets a tick for when it does.
 func (p *recipeListPage) maybeIntrospect() tea.Cmd {
 	l := &p.live
-	if !p.kind.tables() || len(l.changed) == 0 || l.intro.busy || l.introTick {
+	if !p.kind.tables() || len(l.changed) == 0 || l.introspector.busy || l.introspectionPending {
 		return nil
 	}
-	now := p.ctx.Now()
-	due := l.intro.started.Add(introspectEvery)
+	now := p.shared.Now()
+	due := l.introspector.started.Add(introspectEvery)
 	if settle := l.lastChange.Add(introspectSettle); settle.After(due) {
 		due = settle
 	}
 	if now.Before(due) {
-		l.introTick = true
-		return p.after(due.Sub(now), introDueMsg{owner: p})
+		l.introspectionPending = true
+		return p.after(due.Sub(now), introspectionDueMsg{owner: p})
 	}
 	l.asking, l.changed = l.changed, map[string]bool{}
-	return l.intro.start(p.pctx, now)
+	return l.introspector.start(p.pageCtx, now)
 }
 
 // introspected reads again, with the new tables, the recipes that
@@ -375,11 +375,11 @@ func (p *recipeListPage) introspected() tea.Cmd {
 	l := &p.live
 	asking := l.asking
 	l.asking = map[string]bool{}
-	if l.intro.err != nil {
+	if l.introspector.err != nil {
 		// Keep the optimistic reads; ask again on the next change.
 		return p.maybeIntrospect()
 	}
-	l.tables = l.intro.last.Tables()
+	l.tables = l.introspector.last.Tables()
 	var cmds []tea.Cmd
 	for _, path := range p.order {
 		if asking[path] && !l.changed[path] {

@@ -75,7 +75,7 @@ func heldCell(st theme.Styles, c recognize.Contender, now time.Time) string {
 // recipeRow draws one recipe of the list. The row's signature leaves out
 // how long the holder has held, which changes every second on its own.
 func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.TableRow {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	key := v.Info().Path
 	var cells []string
 	var sig []string
@@ -141,14 +141,14 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 		cells[len(cells)-1] = st.Error.Render("✗ " + firstLine(err.Error()))
 		sig = append(sig, err.Error())
 	}
-	return widget.TableRow{Key: key, Cells: cells, Sig: strings.Join(sig, "\x00")}
+	return widget.TableRow{Key: key, Cells: cells, Signature: strings.Join(sig, "\x00")}
 }
 
 // systemCells draws one object of a system: who leads it (or how many
 // members, how many items wait), the leader's session and how long it
 // has led.
 func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	info := v.Info()
 	state, session, held := "", "", ""
 	leader := func(c *recognize.Contender, inLine int) {
@@ -164,7 +164,7 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 			state += st.Dim.Render(fmt.Sprintf(" · %d in line", inLine))
 		}
 		session, held = c.Session, heldCell(st, *c, now)
-		if p.ctx.you(c.SessionID) {
+		if p.shared.isOwnSession(c.SessionID) {
 			session = st.You.Render("you")
 		}
 	}
@@ -215,12 +215,12 @@ func (p *recipeListPage) pathCell(full string) string {
 // who names a contender: its node's sequence number, and its session or
 // "you" when it is the explorer's.
 func (p *recipeListPage) who(c recognize.Contender) string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	s := nodeLabel(c)
 	switch {
 	case c.Session == "":
 		s += " " + st.Dim.Render("persistent")
-	case p.ctx.you(c.SessionID):
+	case p.shared.isOwnSession(c.SessionID):
 		s += " " + st.You.Render("you")
 	default:
 		s += " " + c.Session
@@ -235,7 +235,7 @@ func (p *recipeListPage) lockWarnCell(l *recognize.Lock) string {
 	if len(l.Alarms) == 0 {
 		return p.warnCell(l.Warnings)
 	}
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	var kinds []string
 	style := st.Warning
 	for _, a := range l.Alarms {
@@ -267,7 +267,7 @@ func (p *recipeListPage) warnCell(warns []string) string {
 	if len(warns) > 1 {
 		s = fmt.Sprintf("(%d) %s", len(warns), s)
 	}
-	return p.ctx.Styles.Warning.Render(s)
+	return p.shared.Styles.Warning.Render(s)
 }
 
 // nodeLabel names a contender's node in a row: "#3" when its name ends

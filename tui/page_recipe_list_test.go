@@ -170,7 +170,7 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 	// A change right after the scan's question: put off to a second
 	// after it.
 	r.send(treeMsg{"/app/locks/orders"})
-	if len(r.held) != 1 || r.held[0].d != introspectEvery {
+	if len(r.held) != 1 || r.held[0].after != introspectEvery {
 		t.Fatalf("held %v, want one introspection a second after the last", r.held)
 	}
 	// More changes while one is put off add nothing.
@@ -196,7 +196,7 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 	}
 	// A change long after asks a little later (its watch to settle).
 	r.send(treeMsg{"/app/locks/orders"})
-	if len(r.held) != 1 || r.held[0].d != introspectSettle {
+	if len(r.held) != 1 || r.held[0].after != introspectSettle {
 		t.Fatalf("held %v, want one introspection %v after the change", r.held, introspectSettle)
 	}
 	// Queues never ask.
@@ -208,9 +208,9 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 	_ = p
 }
 
-// Until the servers are asked again, a changed recipe is read with the
-// old tables taken optimistically: a session they do not list is not
-// reported disconnected.
+// TestInterimTables: until the servers are asked again, a changed recipe is
+// read with the old tables taken optimistically: a session they do not list
+// is not reported disconnected.
 func TestInterimTables(t *testing.T) {
 	in := &introspect.Snapshot{
 		Members: []introspect.Member{{Addr: "zk1:2181", Mode: introspect.ModeStandalone,
@@ -250,7 +250,7 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 		res := recognize.Result{Locks: fakeLocks(clock.now)[:2], Partial: true}
 		return res, errors.New("scan /app: 2 nodes could not be read:\n/app/secret: not authenticated\n/app/gone: node does not exist")
 	}
-	p := newRecipeListPageFrom(listsContext(t, clock), kindLocks, "/app", src)
+	p := newRecipeListPageFrom(listsShared(t, clock), kindLocks, "/app", src)
 	p.SetSize(100, 20)
 	cmd := p.Init()
 	var wg sync.WaitGroup
@@ -266,7 +266,7 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 	}
 	close(release)
 	wg.Wait()
-	r := &pageRunner{t: t, p: p}
+	r := &pageRunner{test: t, current: p}
 	r.send(msg)
 	v := p.View()
 	for _, want := range []string{"⚠ partial scan, showing what was found: scan /app: 2 nodes could not be read …", "/app/locks/orders", "/app/locks/billing"} {
@@ -307,7 +307,7 @@ func TestRecipeListClosesWhatItFollows(t *testing.T) {
 	if len(p.live.followed) != 0 {
 		t.Errorf("still following %v", p.live.followed)
 	}
-	if p.pctx.Err() == nil {
+	if p.pageCtx.Err() == nil {
 		t.Error("Close left the page's reads running")
 	}
 }

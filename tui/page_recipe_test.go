@@ -17,9 +17,9 @@ import (
 // offers only force-release (clearing a stale holder), while the same
 // election of no system offers volunteer and resign too.
 func TestSystemObjectsOfferOnlyForceRelease(t *testing.T) {
-	ctx := listsContext(t, &listsClock{now: listsEpoch})
-	ctx.Writer, ctx.Actor = &zkview.Writer{}, &Actor{} // not read-only; never used here
-	a := ctx.Keys.Action
+	shared := listsShared(t, &listsClock{now: listsEpoch})
+	shared.Writer, shared.Actor = &zkview.Writer{}, &actor{} // not read-only; never used here
+	a := shared.Keys.Action
 	has := func(keys []key.Binding, want key.Binding) bool {
 		return slices.ContainsFunc(keys, func(k key.Binding) bool { return k.Help() == want.Help() })
 	}
@@ -33,9 +33,9 @@ func TestSystemObjectsOfferOnlyForceRelease(t *testing.T) {
 		{"no system's", &recognize.Election{Path: "/app/leader", Format: "curator"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			view := newRecipePane(ctx, tc.election.Path)
+			view := newRecipePane(shared, tc.election.Path)
 			view.recipe = tc.election
-			p := &recipePage{ctx: ctx, view: view}
+			p := &recipePage{shared: shared, view: view}
 			keys := p.Keys()
 			if !has(keys, a.ForceRelease) {
 				t.Error("force-release not offered")

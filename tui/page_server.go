@@ -23,23 +23,23 @@ import (
 // servers again as :sessions does: ctrl+r, session changes, and every
 // pollEvery while on top.
 type serverPage struct {
-	ctx    *Shared
-	poll   poller
-	pctx   context.Context
-	cancel context.CancelFunc
-	tbl    *widget.ListTable
-	filter widget.Filter // of the mntr keys
+	shared  *sharedState
+	poll    poller
+	pageCtx context.Context
+	cancel  context.CancelFunc
+	tbl     *widget.ListTable
+	filter  widget.Filter // of the mntr keys
 	// membership is /zookeeper/config and whoAmI (page_server_membership.go).
 	membership *membershipMsg
 
 	width, height int
 }
 
-func newServerPage(ctx *Shared) page { return newServerPageFrom(ctx, clientSource(ctx)) }
+func newServerPage(shared *sharedState) page { return newServerPageFrom(shared, clientSource(shared)) }
 
-func newServerPageFrom(ctx *Shared, src source) *serverPage {
-	pctx, cancel := context.WithCancel(ctx.Ctx)
-	p := &serverPage{ctx: ctx, pctx: pctx, cancel: cancel}
+func newServerPageFrom(shared *sharedState, src source) *serverPage {
+	ctx, cancel := context.WithCancel(shared.Ctx)
+	p := &serverPage{shared: shared, pageCtx: ctx, cancel: cancel}
 	p.poll.ask = src.introspect
 	p.tbl = widget.NewListTable(memberColumns()...)
 	return p
@@ -61,13 +61,13 @@ func memberColumns() []widget.ListColumn {
 }
 
 func (p *serverPage) Init() tea.Cmd {
-	return tea.Batch(p.poll.start(p.pctx, p.ctx.Now()), p.readMembership())
+	return tea.Batch(p.poll.start(p.pageCtx, p.shared.Now()), p.readMembership())
 }
 func (p *serverPage) Title() string { return "server" }
 func (p *serverPage) Close()        { p.cancel() }
 
 func (p *serverPage) Keys() []key.Binding {
-	k := p.ctx.Keys
+	k := p.shared.Keys
 	again := k.Global.Refresh
 	again.SetHelp(again.Help().Key, "ask the servers again")
 	filter := k.Global.Filter
@@ -81,9 +81,9 @@ func (p *serverPage) Filter() widget.Filter     { return p.filter }
 func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		widget.Navigate(p.tbl.Table, p.ctx.Keys.Nav, msg)
-	case introMsg:
-		if p.poll.take(msg, p.ctx.Now()) {
+		widget.Navigate(p.tbl.Table, p.shared.Keys.Nav, msg)
+	case introspectionMsg:
+		if p.poll.take(msg, p.shared.Now()) {
 			p.rebuild()
 			if msg.err != nil {
 				return p, failureLine(fmt.Errorf("server: %w", msg.err))
@@ -95,11 +95,11 @@ func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			p.layout()
 		}
 	case refreshMsg:
-		return p, tea.Batch(p.poll.start(p.pctx, p.ctx.Now()), p.readMembership())
+		return p, tea.Batch(p.poll.start(p.pageCtx, p.shared.Now()), p.readMembership())
 	case sessionMsg:
-		return p, p.poll.start(p.pctx, p.ctx.Now())
+		return p, p.poll.start(p.pageCtx, p.shared.Now())
 	case frameMsg:
-		return p, p.poll.frame(p.pctx, p.ctx.Now())
+		return p, p.poll.frame(p.pageCtx, p.shared.Now())
 	}
 	return p, nil
 }
@@ -110,7 +110,7 @@ func (p *serverPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (p *serverPage) nextFrame() time.Duration {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
 }
 
@@ -119,7 +119,7 @@ func (p *serverPage) rebuild() {
 	if in == nil {
 		return
 	}
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	rows := make([]widget.TableRow, 0, len(in.Members))
 	for _, m := range in.Members {
 		cells := []string{display.Line(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", tablesCell(st, m), ""}
@@ -141,7 +141,7 @@ func (p *serverPage) rebuild() {
 		}
 		rows = append(rows, widget.TableRow{Key: m.Addr, Cells: cells})
 	}
-	p.tbl.SetRows(rows, p.ctx.Now())
+	p.tbl.SetRows(rows, p.shared.Now())
 	p.layout()
 }
 
@@ -205,10 +205,10 @@ func (p *serverPage) headLines() int {
 	return 1 + min(len(p.notes()), 3)
 }
 
-func (p *serverPage) notes() []string { return introNotes(p.ctx, p.poll.last, p.poll.err) }
+func (p *serverPage) notes() []string { return introspectionNotes(p.shared, p.poll.last, p.poll.err) }
 
 func (p *serverPage) summary() string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	in := p.poll.last
 	if in == nil {
 		if p.poll.err != nil {
@@ -228,11 +228,11 @@ func (p *serverPage) summary() string {
 }
 
 func (p *serverPage) View() string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
 	lines = lines[:min(len(lines), p.headLines())]
 	if p.tbl.Height > 0 {
-		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
+		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.shared.Now()))...)
 	}
 	if m := p.membershipLines(); len(m) > 0 {
 		lines = append(lines, "")
@@ -248,7 +248,7 @@ func (p *serverPage) View() string {
 // monitor draws the selected member's mntr in columns, down then
 // across, in height lines.
 func (p *serverPage) monitor(height int) []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	r, ok := p.tbl.Selected()
 	if !ok || p.poll.last == nil || height < 1 {
 		return nil

@@ -29,11 +29,11 @@ type membershipMsg struct {
 
 // readMembership reads what the membership block shows.
 func (p *serverPage) readMembership() tea.Cmd {
-	c := p.ctx.Client
+	c := p.shared.Client
 	if c == nil {
 		return nil
 	}
-	ctx := p.pctx
+	ctx := p.pageCtx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
@@ -50,7 +50,7 @@ func (p *serverPage) readMembership() tea.Cmd {
 
 // membershipLines draws the block: who we are, then the configuration.
 func (p *serverPage) membershipLines() []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	m := p.membership
 	if m == nil {
 		return nil

@@ -18,25 +18,25 @@ import (
 // connected from and to, and its ephemeral nodes and watched paths as a
 // list. It asks the servers again as :sessions does.
 type sessionPage struct {
-	ctx    *Shared
-	id     int64
-	poll   poller
-	pctx   context.Context
-	cancel context.CancelFunc
-	tbl    *widget.Table
+	shared  *sharedState
+	id      int64
+	poll    poller
+	pageCtx context.Context
+	cancel  context.CancelFunc
+	tbl     *widget.Table
 
 	width, height int
 }
 
 // newSessionPageFrom opens session id, showing what in (the list's last
 // answer, may be nil) says of it until the page's own answer comes.
-func newSessionPageFrom(ctx *Shared, id int64, in *introspect.Snapshot, src source) *sessionPage {
-	pctx, cancel := context.WithCancel(ctx.Ctx)
-	p := &sessionPage{ctx: ctx, id: id, pctx: pctx, cancel: cancel,
+func newSessionPageFrom(shared *sharedState, id int64, in *introspect.Snapshot, src source) *sessionPage {
+	ctx, cancel := context.WithCancel(shared.Ctx)
+	p := &sessionPage{shared: shared, id: id, pageCtx: ctx, cancel: cancel,
 		tbl: widget.NewTable(widget.Column{Title: "KIND", Width: 9}, widget.Column{Title: "PATH", Min: 10})}
 	p.poll.ask = src.introspect
 	if in != nil {
-		p.poll.last, p.poll.answered = in, ctx.Now()
+		p.poll.last, p.poll.answered = in, shared.Now()
 		p.rebuild()
 	}
 	return p
@@ -46,14 +46,14 @@ func (p *sessionPage) Init() tea.Cmd {
 	if p.poll.last != nil {
 		return nil // just read by the list; the next ask is when due
 	}
-	return p.poll.start(p.pctx, p.ctx.Now())
+	return p.poll.start(p.pageCtx, p.shared.Now())
 }
 
 func (p *sessionPage) Title() string { return "session " + display.Hex(p.id) }
 func (p *sessionPage) Close()        { p.cancel() }
 
 func (p *sessionPage) Keys() []key.Binding {
-	k := p.ctx.Keys
+	k := p.shared.Keys
 	again := k.Global.Refresh
 	again.SetHelp(again.Help().Key, "ask the servers again")
 	open := k.Nav.Enter
@@ -67,22 +67,22 @@ func (p *sessionPage) Filter() widget.Filter     { return p.tbl.Filter }
 func (p *sessionPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
+		if key.Matches(msg, p.shared.Keys.Nav.Enter) {
 			if r, ok := p.tbl.Selected(); ok && len(r.Key) > 1 {
 				return p, goTo(r.Key[1:]) // an ephemeral node or a watched path
 			}
 			return p, nil
 		}
-		widget.Navigate(p.tbl, p.ctx.Keys.Nav, msg)
-	case introMsg:
-		if p.poll.take(msg, p.ctx.Now()) {
+		widget.Navigate(p.tbl, p.shared.Keys.Nav, msg)
+	case introspectionMsg:
+		if p.poll.take(msg, p.shared.Now()) {
 			p.rebuild()
 			p.layout()
 		}
 	case refreshMsg, sessionMsg:
-		return p, p.poll.start(p.pctx, p.ctx.Now())
+		return p, p.poll.start(p.pageCtx, p.shared.Now())
 	case frameMsg:
-		return p, p.poll.frame(p.pctx, p.ctx.Now())
+		return p, p.poll.frame(p.pageCtx, p.shared.Now())
 	}
 	return p, nil
 }
@@ -93,7 +93,7 @@ func (p *sessionPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (p *sessionPage) nextFrame() time.Duration {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
 }
 
@@ -118,7 +118,7 @@ func (p *sessionPage) rebuild() {
 	for _, w := range s.Watches {
 		rows = append(rows, widget.TableRow{Key: "w" + w, Cells: []string{"watch", display.Line(w)}})
 	}
-	p.tbl.SetRows(rows, p.ctx.Now())
+	p.tbl.SetRows(rows, p.shared.Now())
 }
 
 func (p *sessionPage) SetSize(w, h int) {
@@ -133,7 +133,7 @@ func (p *sessionPage) layout() {
 
 // head is the session's facts above its list.
 func (p *sessionPage) head() []string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	in, s := p.poll.last, p.session()
 	switch {
 	case in == nil && p.poll.err != nil:
@@ -145,7 +145,7 @@ func (p *sessionPage) head() []string {
 			display.Hex(p.id), in.At.Format("15:04:05")))}
 	}
 	who := st.Title.Render(s.Hex)
-	if p.ctx.you(s.ID) {
+	if p.shared.isOwnSession(s.ID) {
 		who += " " + st.You.Render("you")
 	}
 	conn := "connected"
@@ -185,12 +185,12 @@ func (p *sessionPage) head() []string {
 func (p *sessionPage) headLines() int { return min(len(p.head())+1, max(p.height-2, 1)) }
 
 func (p *sessionPage) View() string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	head := p.head()
 	lines := append(head, "")
 	lines = lines[:min(len(lines), p.headLines())]
 	if p.tbl.Height > 0 {
-		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
+		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.shared.Now()))...)
 	}
 	return widget.Block(lines, p.width, p.height)
 }

@@ -24,11 +24,11 @@ import (
 // top (see poller); below another page, or with the explorer idle on
 // another page, it asks nothing.
 type sessionsPage struct {
-	ctx    *Shared
-	poll   poller
-	pctx   context.Context
-	cancel context.CancelFunc
-	src    source
+	shared  *sharedState
+	poll    poller
+	pageCtx context.Context
+	cancel  context.CancelFunc
+	src     source
 
 	// The tree's ephemeral nodes by owner, read when the servers would not
 	// list them (dump refused): the sessions they name are known even so.
@@ -59,11 +59,13 @@ type ephemeralsMsg struct {
 	err    error
 }
 
-func newSessionsPage(ctx *Shared) page { return newSessionsPageFrom(ctx, clientSource(ctx)) }
+func newSessionsPage(shared *sharedState) page {
+	return newSessionsPageFrom(shared, clientSource(shared))
+}
 
-func newSessionsPageFrom(ctx *Shared, src source) *sessionsPage {
-	pctx, cancel := context.WithCancel(ctx.Ctx)
-	p := &sessionsPage{ctx: ctx, pctx: pctx, cancel: cancel, src: src}
+func newSessionsPageFrom(shared *sharedState, src source) *sessionsPage {
+	ctx, cancel := context.WithCancel(shared.Ctx)
+	p := &sessionsPage{shared: shared, pageCtx: ctx, cancel: cancel, src: src}
 	p.poll.ask = src.introspect
 	p.tbl = widget.NewListTable(sessionColumns()...)
 	return p
@@ -83,12 +85,12 @@ func sessionColumns() []widget.ListColumn {
 	}
 }
 
-func (p *sessionsPage) Init() tea.Cmd { return p.poll.start(p.pctx, p.ctx.Now()) }
+func (p *sessionsPage) Init() tea.Cmd { return p.poll.start(p.pageCtx, p.shared.Now()) }
 func (p *sessionsPage) Title() string { return "sessions" }
 func (p *sessionsPage) Close()        { p.cancel() }
 
 func (p *sessionsPage) Keys() []key.Binding {
-	k := p.ctx.Keys
+	k := p.shared.Keys
 	open := k.Nav.Enter
 	open.SetHelp(open.Help().Key, "the session's ephemerals and watches")
 	again := k.Global.Refresh
@@ -102,12 +104,12 @@ func (p *sessionsPage) Filter() widget.Filter     { return p.tbl.Filter }
 func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if key.Matches(msg, p.ctx.Keys.Nav.Enter) {
+		if key.Matches(msg, p.shared.Keys.Nav.Enter) {
 			return p, p.open()
 		}
-		widget.Navigate(p.tbl.Table, p.ctx.Keys.Nav, msg)
-	case introMsg:
-		if p.poll.take(msg, p.ctx.Now()) {
+		widget.Navigate(p.tbl.Table, p.shared.Keys.Nav, msg)
+	case introspectionMsg:
+		if p.poll.take(msg, p.shared.Now()) {
 			p.rebuild()
 			if msg.err != nil {
 				return p, failureLine(fmt.Errorf("sessions: %w", msg.err))
@@ -123,11 +125,11 @@ func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		if p.treeState == walkDone {
 			p.treeState = walkNone // read the tree again with the next answer
 		}
-		return p, p.poll.start(p.pctx, p.ctx.Now())
+		return p, p.poll.start(p.pageCtx, p.shared.Now())
 	case sessionMsg:
-		return p, p.poll.start(p.pctx, p.ctx.Now())
+		return p, p.poll.start(p.pageCtx, p.shared.Now())
 	case frameMsg:
-		return p, p.poll.frame(p.pctx, p.ctx.Now())
+		return p, p.poll.frame(p.pageCtx, p.shared.Now())
 	}
 	return p, nil
 }
@@ -140,7 +142,7 @@ func (p *sessionsPage) walkIfRefused() tea.Cmd {
 		return nil
 	}
 	p.treeState = walkRunning
-	ctx, read, owner := p.pctx, p.src.ephemerals, p
+	ctx, read, owner := p.pageCtx, p.src.ephemerals, p
 	return func() tea.Msg {
 		owners, nodes, err := read(ctx)
 		return ephemeralsMsg{owner: owner, owners: owners, nodes: nodes, err: err}
@@ -157,7 +159,7 @@ func (p *sessionsPage) open() tea.Cmd {
 	if err != nil {
 		return nil
 	}
-	return push(newSessionPageFrom(p.ctx, int64(id), p.poll.last, source{introspect: p.poll.ask}))
+	return push(newSessionPageFrom(p.shared, int64(id), p.poll.last, source{introspect: p.poll.ask}))
 }
 
 func (p *sessionsPage) Mouse(msg tea.MouseMsg) tea.Cmd {
@@ -168,7 +170,7 @@ func (p *sessionsPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (p *sessionsPage) nextFrame() time.Duration {
-	now := p.ctx.Now()
+	now := p.shared.Now()
 	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
 }
 
@@ -177,15 +179,15 @@ func (p *sessionsPage) rebuild() {
 	if in == nil {
 		return
 	}
-	st := p.ctx.Styles
-	now := p.ctx.Now()
+	st := p.shared.Styles
+	now := p.shared.Now()
 	tables := in.Tables()
 	rows := make([]widget.TableRow, 0, len(in.Sessions)+len(p.tree))
 	listed := map[int64]bool{}
 	for _, s := range in.Sessions {
 		listed[s.ID] = true
 		id := s.Hex
-		if p.ctx.you(s.ID) {
+		if p.shared.isOwnSession(s.ID) {
 			id += " " + st.You.Render("you")
 		}
 		conn := "?"
@@ -224,7 +226,7 @@ func (p *sessionsPage) rebuild() {
 	for _, id := range p.treeOnly(listed) {
 		paths := p.tree[id]
 		hex := display.Hex(id)
-		if p.ctx.you(id) {
+		if p.shared.isOwnSession(id) {
 			hex += " " + st.You.Render("you")
 		}
 		rows = append(rows, widget.TableRow{Key: strconv.FormatUint(uint64(id), 16), Cells: []string{
@@ -262,7 +264,7 @@ func (p *sessionsPage) headLines() int {
 // head is the summary and the notes, wrapped to the page's width; at most
 // a third of the page, the rest behind !.
 func (p *sessionsPage) head() []string {
-	return append(widget.Wrap(p.summary(), max(p.width, 20)), wrapNotes(p.ctx.Styles, p.notes(), max(p.width, 20), max(p.height/3-1, 1))...)
+	return append(widget.Wrap(p.summary(), max(p.width, 20)), wrapNotes(p.shared.Styles, p.notes(), max(p.width, 20), max(p.height/3-1, 1))...)
 }
 
 func (p *sessionsPage) tableHeight() int {
@@ -274,11 +276,11 @@ func (p *sessionsPage) tableHeight() int {
 }
 
 func (p *sessionsPage) View() string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	lines := p.head()
 	lines = lines[:min(len(lines), p.headLines())]
 	if p.tableHeight() > 0 {
-		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.ctx.Now()))...)
+		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.shared.Now()))...)
 	}
 	if p.height >= 6 {
 		lines = append(lines, st.Dim.Render("server tables have no watches: asked again every 5s while shown, and on ctrl+r · ! shows the notes in full"))
@@ -287,7 +289,7 @@ func (p *sessionsPage) View() string {
 }
 
 func (p *sessionsPage) summary() string {
-	st := p.ctx.Styles
+	st := p.shared.Styles
 	in := p.poll.last
 	if in == nil {
 		if p.poll.err != nil {
@@ -352,9 +354,9 @@ func connectionsRead(in *introspect.Snapshot) bool {
 // notes are what the servers would not tell and how to let zkx read it,
 // and a failed last ask.
 func (p *sessionsPage) notes() []string {
-	notes := introNotes(p.ctx, p.poll.last, p.poll.err)
+	notes := introspectionNotes(p.shared, p.poll.last, p.poll.err)
 	if p.treeErr != nil {
-		notes = append(notes, p.ctx.Styles.Warning.Render("⚠ the read of the tree's ephemeral nodes ended early: "+firstLine(p.treeErr.Error())))
+		notes = append(notes, p.shared.Styles.Warning.Render("⚠ the read of the tree's ephemeral nodes ended early: "+firstLine(p.treeErr.Error())))
 	}
 	return notes
 }
@@ -376,11 +378,11 @@ func membersText(in *introspect.Snapshot) string {
 	return fmt.Sprintf("%d of %d members answering", up, len(in.Members))
 }
 
-// introNotes are the refusals and problems of an introspection, how to
+// introspectionNotes are the refusals and problems of an introspection, how to
 // let zkx read what is refused, and the failure of the last ask when it
 // failed after an earlier answer.
-func introNotes(ctx *Shared, in *introspect.Snapshot, err error) []string {
-	st := ctx.Styles
+func introspectionNotes(shared *sharedState, in *introspect.Snapshot, err error) []string {
+	st := shared.Styles
 	var out []string
 	if err != nil && in != nil {
 		out = append(out, st.Error.Render("✗ the last ask failed, showing the one before: "+firstLine(err.Error())))
@@ -393,7 +395,7 @@ func introNotes(ctx *Shared, in *introspect.Snapshot, err error) []string {
 	} else if line != "" {
 		out = append(out, st.Dim.Render(line))
 	}
-	if remedy := in.TablesRemedy(adminHow); remedy != "" && !ctx.Past {
+	if remedy := in.TablesRemedy(adminHow); remedy != "" && !shared.Past {
 		out = append(out, st.Dim.Render("To read them: "+remedy))
 	}
 	for _, pr := range in.OtherProblems() {
@@ -402,14 +404,14 @@ func introNotes(ctx *Shared, in *introspect.Snapshot, err error) []string {
 	return out
 }
 
-// wrapNotes wraps notes to width and keeps at most max lines, the last
+// wrapNotes wraps notes to width and keeps at most maxLines lines, the last
 // then saying that ! shows them all.
-func wrapNotes(st theme.Styles, notes []string, width, max int) []string {
+func wrapNotes(st theme.Styles, notes []string, width, maxLines int) []string {
 	lines := widget.WrapAll(notes, width)
-	if len(lines) <= max || max < 1 {
+	if len(lines) <= maxLines || maxLines < 1 {
 		return lines
 	}
-	return append(lines[:max-1:max-1], st.Dim.Render(fmt.Sprintf("… %d more lines: ! shows every note in full", len(lines)-max+1)))
+	return append(lines[:maxLines-1:maxLines-1], st.Dim.Render(fmt.Sprintf("… %d more lines: ! shows every note in full", len(lines)-maxLines+1)))
 }
 
 // capNotes keeps at most n notes, the last saying how many were left out.

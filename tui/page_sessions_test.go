@@ -15,13 +15,14 @@ import (
 func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *listsClock) {
 	t.Helper()
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{in: fakeIntrospection(clock.now)}
-	p := newSessionsPageFrom(listsContext(t, clock), f.source())
+	f := &fakeSource{snapshot: fakeIntrospection(clock.now)}
+	p := newSessionsPageFrom(listsShared(t, clock), f.source())
 	return newPageRunner(t, p, 120, 40), p, f, clock
 }
 
-// The servers' tables have no watches: the page asks again every
-// pollEvery, but only while App asks it for frames (it is on top).
+// TestSessionsPollOnlyOnTop: the servers' tables have no watches: the page
+// asks again every pollEvery, but only while app asks it for frames (it is
+// on top).
 func TestSessionsPollOnlyOnTop(t *testing.T) {
 	r, p, f, clock := newFakeSessions(t)
 	if _, _, n := f.counts(); n != 1 {
@@ -34,7 +35,7 @@ func TestSessionsPollOnlyOnTop(t *testing.T) {
 	if _, _, n := f.counts(); n != 1 {
 		t.Fatalf("a page not on top asked again (%d)", n)
 	}
-	// On top: App asks for the next frame, and when it comes, the page
+	// On top: app asks for the next frame, and when it comes, the page
 	// asks the servers.
 	if d := p.nextFrame(); d != time.Millisecond {
 		t.Errorf("nextFrame %v, want at once (overdue)", d)
@@ -76,7 +77,7 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 	if _, _, n := f.counts(); n != 1 {
 		t.Errorf("the detail asked again at once (%d)", n)
 	}
-	v := dr.p.View()
+	v := dr.current.View()
 	for _, want := range []string{"0x1000000000000a2 · connected · from 10.0.0.6:40112 to zk2:2181", "ephemeral  /app/locks/orders/_c_", "watch      /app/locks/orders/_c_"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("detail lacks %q:\n%s", want, v)
@@ -85,9 +86,9 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 	// The session goes: the page says so and keeps its last rows.
 	gone := fakeIntrospection(clock.now)
 	gone.Sessions = gone.Sessions[:1]
-	f.in = gone
+	f.snapshot = gone
 	dr.send(refreshMsg{})
-	v = dr.p.View()
+	v = dr.current.View()
 	if !strings.Contains(v, "session 0x1000000000000a2 is no longer in the servers' tables") || !strings.Contains(v, "ephemeral") {
 		t.Errorf("gone session:\n%s", v)
 	}
@@ -96,8 +97,8 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 
 func TestSessionsFailure(t *testing.T) {
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{inErr: errors.New("no member answered:\nzk1: refused")}
-	p := newSessionsPageFrom(listsContext(t, clock), f.source())
+	f := &fakeSource{snapshotErr: errors.New("no member answered:\nzk1: refused")}
+	p := newSessionsPageFrom(listsShared(t, clock), f.source())
 	r := newPageRunner(t, p, 100, 20)
 	if v := p.View(); !strings.Contains(v, "✗ the servers did not answer: no member answered …") {
 		t.Errorf("failure not shown:\n%s", v)
@@ -106,9 +107,9 @@ func TestSessionsFailure(t *testing.T) {
 		t.Errorf("status %+v", r.status)
 	}
 	// A later failure keeps the earlier answer, and says so.
-	f.inErr, f.in = nil, fakeIntrospection(clock.now)
+	f.snapshotErr, f.snapshot = nil, fakeIntrospection(clock.now)
 	r.send(refreshMsg{})
-	f.inErr = errors.New("timeout")
+	f.snapshotErr = errors.New("timeout")
 	r.send(refreshMsg{})
 	if v := p.View(); !strings.Contains(v, "the last ask failed, showing the one before: timeout") || !strings.Contains(v, "0x1000000000000a1") {
 		t.Errorf("second failure:\n%s", v)
@@ -117,8 +118,8 @@ func TestSessionsFailure(t *testing.T) {
 
 func TestServerPageMonitorFollowsSelectionAndFilter(t *testing.T) {
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{in: fakeIntrospection(clock.now)}
-	p := newServerPageFrom(listsContext(t, clock), f.source())
+	f := &fakeSource{snapshot: fakeIntrospection(clock.now)}
+	p := newServerPageFrom(listsShared(t, clock), f.source())
 	r := newPageRunner(t, p, 120, 40)
 	if v := p.View(); !strings.Contains(v, "mntr of zk1:2181") || !strings.Contains(v, "server_state               leader") {
 		t.Fatalf("mntr of the leader not shown:\n%s", v)
@@ -171,16 +172,16 @@ func TestSessionsRefusedTables(t *testing.T) {
 		Refused: []introspect.Refusal{{Member: "zk1:2181", Command: "cons"}, {Member: "zk1:2181", Command: "wchc"},
 			{Member: "zk1:2181", Command: "wchp"}, {Member: "zk1:2181", Command: "dump"}},
 	}
-	f := &fakeSource{in: in}
+	f := &fakeSource{snapshot: in}
 	src := f.source()
 	walks := 0
 	src.ephemerals = func(context.Context) (map[int64][]string, int, error) {
 		walks++
 		return map[int64][]string{0x1000000000000b2: {"/app/locks/orders/lock-0000000001"}, 0x1000000000000b1: {"/app/members/web-1", "/app/leader"}}, 42, nil
 	}
-	p := newSessionsPageFrom(listsContext(t, clock), src)
+	p := newSessionsPageFrom(listsShared(t, clock), src)
 	r := newPageRunner(t, p, 120, 40)
-	v := r.p.View()
+	v := r.current.View()
 	for _, want := range []string{
 		"2 sessions · 2 known only from their ephemeral nodes (a read of 42 nodes): their clients, connections and watches are",
 		"connections unknown",

@@ -17,70 +17,78 @@ import (
 	"github.com/zkx-dev/zkx/zkview/decode"
 )
 
-// browser is the first page: the tree on the left, the selected node's
+// treePage is the first page: the tree on the left, the selected node's
 // detail on the right. Tab moves the focus between them; on a narrow
 // screen only the focused one shows.
 type treePage struct {
-	ctx    *Shared
+	shared *sharedState
 	tree   *treePane
 	detail *detailPane
-	focus  int // 0 tree, 1 detail
+	focus  treeFocus
 	width  int
 	height int
 	// goal is a path :cd asked for whose ancestors are still loading.
 	goal string
 }
 
-func newTreePage(ctx *Shared, start string) *treePage {
-	b := &treePage{ctx: ctx, tree: newTreePane(ctx, "/"), detail: newDetailPane(ctx)}
+// treeFocus is the tree page's pane that takes the keys.
+type treeFocus int
+
+const (
+	focusTree treeFocus = iota
+	focusDetail
+)
+
+func newTreePage(shared *sharedState, start string) *treePage {
+	tp := &treePage{shared: shared, tree: newTreePane(shared, "/"), detail: newDetailPane(shared)}
 	if start != "/" {
-		b.goal = start
-		b.expandTo(start)
+		tp.goal = start
+		tp.expandTo(start)
 	}
-	return b
+	return tp
 }
 
-func (b *treePage) Init() tea.Cmd {
-	return b.selectionChanged()
+func (tp *treePage) Init() tea.Cmd {
+	return tp.selectionChanged()
 }
 
-func (b *treePage) Title() string { return "tree" }
+func (tp *treePage) Title() string { return "tree" }
 
-func (b *treePage) Close() {
-	b.tree.close()
-	b.detail.release()
+func (tp *treePage) Close() {
+	tp.tree.close()
+	tp.detail.release()
 }
 
-func (b *treePage) SetFilter(f widget.Filter) { b.tree.setFilter(f) }
-func (b *treePage) Filter() widget.Filter     { return b.tree.filter }
+func (tp *treePage) SetFilter(f widget.Filter) { tp.tree.setFilter(f) }
+func (tp *treePage) Filter() widget.Filter     { return tp.tree.filter }
 
 // narrow is when the panes take turns instead of sharing the width.
-func (b *treePage) narrow() bool { return b.width < 70 }
+func (tp *treePage) narrow() bool { return tp.width < 70 }
 
-func (b *treePage) SetSize(w, h int) {
-	b.width, b.height = w, h
-	if b.narrow() {
-		b.tree.setSize(w, h)
-		b.detail.setSize(w, h)
+func (tp *treePage) SetSize(w, h int) {
+	tp.width, tp.height = w, h
+	if tp.narrow() {
+		tp.tree.setSize(w, h)
+		tp.detail.setSize(w, h)
 		return
 	}
-	left := b.leftWidth()
-	b.tree.setSize(left, h)
-	b.detail.setSize(w-left-3, h)
+	left := tp.leftWidth()
+	tp.tree.setSize(left, h)
+	tp.detail.setSize(w-left-3, h)
 }
 
-func (b *treePage) leftWidth() int { return max(min(b.width*2/5, 60), 28) }
+func (tp *treePage) leftWidth() int { return max(min(tp.width*2/5, 60), 28) }
 
-func (b *treePage) Keys() []key.Binding {
-	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
-	t := b.ctx.Keys.Tree
+func (tp *treePage) Keys() []key.Binding {
+	n, d, a := tp.shared.Keys.Nav, tp.shared.Keys.Detail, tp.shared.Keys.Action
+	t := tp.shared.Keys.Tree
 	keys := []key.Binding{n.Up, n.Down, n.Right, n.Left, n.Enter, n.Focus, d.NextTab, d.PrevTab, d.History, d.Hex, d.Decoder, t.Find, t.Export}
 	return append(keys, a.Create, a.Edit, a.Delete, a.DeleteTree, t.Import, t.Copy, t.Move, t.SetACL)
 }
 
 // HelpNotes says in `?` what the History tab keeps, what ZooKeeper does
 // not tell, and how counts stay live.
-func (b *treePage) HelpNotes() []string {
+func (tp *treePage) HelpNotes() []string {
 	return []string{
 		fmt.Sprintf("History (H): changes the watches saw of the selected node and of nodes open in the tree: the last %d a node, %d nodes, in memory.",
 			zkview.HistoryPerNode, zkview.HistoryNodes),
@@ -89,21 +97,21 @@ func (b *treePage) HelpNotes() []string {
 	}
 }
 
-func (b *treePage) nextFrame() time.Duration {
-	now := b.ctx.Now()
-	if b.tree.flashing(now) {
+func (tp *treePage) nextFrame() time.Duration {
+	now := tp.shared.Now()
+	if tp.tree.flashing(now) {
 		return 100 * time.Millisecond
 	}
-	if b.detail.tab == tabRecipe && b.detail.recipe != nil && b.detail.recipe.animates() {
+	if tp.detail.tab == tabRecipe && tp.detail.recipe != nil && tp.detail.recipe.animates() {
 		return time.Second
 	}
 	return 0
 }
 
 // expandTo expands every ancestor of p.
-func (b *treePage) expandTo(p string) {
+func (tp *treePage) expandTo(p string) {
 	for dir := path.Dir(p); ; dir = path.Dir(dir) {
-		b.tree.expand(dir)
+		tp.tree.expand(dir)
 		if dir == "/" {
 			break
 		}
@@ -112,66 +120,66 @@ func (b *treePage) expandTo(p string) {
 
 // goTo selects p, expanding its ancestors; when they are still loading
 // the selection happens as they arrive.
-func (b *treePage) goTo(p string) tea.Cmd {
-	b.tree.setFilter(widget.Filter{})
-	if b.tree.selectPath(p) {
-		b.goal = ""
-		return b.selectionChanged()
+func (tp *treePage) goTo(p string) tea.Cmd {
+	tp.tree.setFilter(widget.Filter{})
+	if tp.tree.selectPath(p) {
+		tp.goal = ""
+		return tp.selectionChanged()
 	}
-	b.goal = p
-	b.expandTo(p)
-	if b.tree.selectPath(p) {
-		b.goal = ""
+	tp.goal = p
+	tp.expandTo(p)
+	if tp.tree.selectPath(p) {
+		tp.goal = ""
 	}
-	return tea.Batch(b.selectionChanged(), status("going to "+p))
+	return tea.Batch(tp.selectionChanged(), status("going to "+p))
 }
 
 // selectionChanged points the detail at the cursor and reads what the
 // rows on screen need.
-func (b *treePage) selectionChanged() tea.Cmd {
-	p := b.tree.selectedPath()
-	return tea.Batch(b.detail.show(p, b.tree.labels[p]), b.tree.fetch())
+func (tp *treePage) selectionChanged() tea.Cmd {
+	p := tp.tree.selectedPath()
+	return tea.Batch(tp.detail.show(p, tp.tree.labels[p]), tp.tree.fetch())
 }
 
-func (b *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
+func (tp *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		return b, b.key(msg)
+		return tp, tp.key(msg)
 	case treeMsg:
-		b.tree.onTree(msg, b.ctx.Now())
+		tp.tree.onTree(msg, tp.shared.Now())
 		var cmds []tea.Cmd
-		if b.goal != "" {
-			if b.tree.selectPath(b.goal) {
-				b.goal = ""
-			} else if n, ok := b.ctx.Tree.Get(path.Dir(b.goal)); ok && n.ChildrenLoaded && !contains(n.Children, path.Base(b.goal)) {
-				cmds = append(cmds, failure(fmt.Errorf("%s does not exist", b.goal)))
-				b.goal = ""
+		if tp.goal != "" {
+			if tp.tree.selectPath(tp.goal) {
+				tp.goal = ""
+			} else if n, ok := tp.shared.Tree.Get(path.Dir(tp.goal)); ok && n.ChildrenLoaded && !contains(n.Children, path.Base(tp.goal)) {
+				cmds = append(cmds, failure(fmt.Errorf("%s does not exist", tp.goal)))
+				tp.goal = ""
 			}
 		}
-		cmds = append(cmds, b.detail.update(msg), b.selectionChanged())
-		return b, tea.Batch(cmds...)
+		cmds = append(cmds, tp.detail.update(msg), tp.selectionChanged())
+		return tp, tea.Batch(cmds...)
 	case rowStatsMsg:
-		b.tree.onStats(msg)
-		return b, b.selectionChanged()
+		tp.tree.onStats(msg)
+		return tp, tp.selectionChanged()
 	case labelMsg:
-		b.tree.onLabel(msg)
-		return b, b.selectionChanged()
+		tp.tree.onLabel(msg)
+		return tp, tp.selectionChanged()
 	case sessionMsg:
 		if msg.State == zkview.Connected && msg.NewSession {
 			// Everything read under the old session may be stale.
-			b.tree.stats, b.tree.statErrs = map[string]*zk.Stat{}, map[string]error{}
-			return b, tea.Batch(b.detail.update(msg), b.tree.fetch(), b.detail.readACL())
+			tp.tree.stats, tp.tree.statErrs = map[string]*zk.Stat{}, map[string]error{}
+			return tp, tea.Batch(tp.detail.update(msg), tp.tree.fetch(), tp.detail.readACL())
 		}
-		return b, b.detail.update(msg)
+		return tp, tp.detail.update(msg)
 	case aclSetMsg:
-		return b, tea.Batch(status(msg.text), b.detail.readACL())
+		return tp, tea.Batch(status(msg.text), tp.detail.readACL())
 	case editBeganMsg, editorDoneMsg, editSavedMsg:
-		return b, b.onEdit(msg)
+		return tp, tp.onEdit(msg)
 	case refreshMsg:
-		b.tree.stats, b.tree.statErrs, b.tree.labelled = map[string]*zk.Stat{}, map[string]error{}, map[string]int64{}
-		return b, tea.Batch(b.detail.update(msg), b.tree.fetch(), b.detail.readACL())
+		tp.tree.stats, tp.tree.statErrs, tp.tree.labelled = map[string]*zk.Stat{}, map[string]error{}, map[string]int64{}
+		return tp, tea.Batch(tp.detail.update(msg), tp.tree.fetch(), tp.detail.readACL())
 	}
-	return b, b.detail.update(msg)
+	return tp, tp.detail.update(msg)
 }
 
 func contains(ss []string, s string) bool {
@@ -183,106 +191,110 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func (b *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
-	n, d, a := b.ctx.Keys.Nav, b.ctx.Keys.Detail, b.ctx.Keys.Action
+func (tp *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
+	n, d, a := tp.shared.Keys.Nav, tp.shared.Keys.Detail, tp.shared.Keys.Action
 	switch {
 	case key.Matches(msg, n.Focus):
-		b.focus = 1 - b.focus
+		if tp.focus == focusTree {
+			tp.focus = focusDetail
+		} else {
+			tp.focus = focusTree
+		}
 		return nil
 	case key.Matches(msg, d.NextTab):
-		return b.detail.switchTab(1)
+		return tp.detail.switchTab(1)
 	case key.Matches(msg, d.PrevTab):
-		return b.detail.switchTab(-1)
+		return tp.detail.switchTab(-1)
 	case key.Matches(msg, d.History):
-		if b.detail.tab == tabHistory {
-			return b.detail.setTab(tabData)
+		if tp.detail.tab == tabHistory {
+			return tp.detail.setTab(tabData)
 		}
-		return b.detail.setTab(tabHistory)
+		return tp.detail.setTab(tabHistory)
 	case key.Matches(msg, d.Hex):
-		b.detail.hex = !b.detail.hex
+		tp.detail.hex = !tp.detail.hex
 		return nil
 	case key.Matches(msg, d.Decoder):
-		b.detail.hex = false
-		b.detail.decoder = nextDecoder(b.detail.decoder)
-		return status("decoder: " + string(b.detail.decoder))
+		tp.detail.hex = false
+		tp.detail.decoder = nextDecoder(tp.detail.decoder)
+		return status("decoder: " + string(tp.detail.decoder))
 	}
-	if b.focus == 1 {
-		if cmd, ok := b.detailKey(msg); ok {
+	if tp.focus == focusDetail {
+		if cmd, ok := tp.detailKey(msg); ok {
 			return cmd
 		}
 	}
 	switch {
 	case key.Matches(msg, n.Up):
-		b.tree.move(-1)
+		tp.tree.move(-1)
 	case key.Matches(msg, n.Down):
-		b.tree.move(1)
+		tp.tree.move(1)
 	case key.Matches(msg, n.PageUp):
-		b.tree.move(-b.tree.height)
+		tp.tree.move(-tp.tree.height)
 	case key.Matches(msg, n.PageDown):
-		b.tree.move(b.tree.height)
+		tp.tree.move(tp.tree.height)
 	case key.Matches(msg, n.Top):
-		b.tree.move(-len(b.tree.shown))
+		tp.tree.move(-len(tp.tree.shown))
 	case key.Matches(msg, n.Bottom):
-		b.tree.move(len(b.tree.shown))
+		tp.tree.move(len(tp.tree.shown))
 	case key.Matches(msg, n.Right):
-		b.tree.expand(b.tree.selectedPath())
+		tp.tree.expand(tp.tree.selectedPath())
 	case key.Matches(msg, n.Left):
-		p := b.tree.selectedPath()
-		if b.tree.expanded[p] && p != "/" {
-			b.tree.collapse(p)
+		p := tp.tree.selectedPath()
+		if tp.tree.expanded[p] && p != "/" {
+			tp.tree.collapse(p)
 		} else if p != "/" {
-			b.tree.selectPath(path.Dir(p))
+			tp.tree.selectPath(path.Dir(p))
 		}
-	case key.Matches(msg, b.ctx.Keys.Tree.Find):
-		return askFind(b.ctx, b.tree.selectedPath())
-	case key.Matches(msg, b.ctx.Keys.Tree.Export):
-		return b.exportFile()
+	case key.Matches(msg, tp.shared.Keys.Tree.Find):
+		return askFind(tp.shared, tp.tree.selectedPath())
+	case key.Matches(msg, tp.shared.Keys.Tree.Export):
+		return tp.exportFile()
 	case key.Matches(msg, n.Enter):
-		p := b.tree.selectedPath()
-		if l := b.tree.labels[p]; l.kind != "" {
-			return push(newRecipePage(b.ctx, p))
+		p := tp.tree.selectedPath()
+		if l := tp.tree.labels[p]; l.kind != "" {
+			return push(newRecipePage(tp.shared, p))
 		}
-		if b.tree.expanded[p] && p != "/" {
-			b.tree.collapse(p)
+		if tp.tree.expanded[p] && p != "/" {
+			tp.tree.collapse(p)
 		} else {
-			b.tree.expand(p)
+			tp.tree.expand(p)
 		}
-	case b.ctx.Writer == nil:
+	case tp.shared.Writer == nil:
 		return nil // read-only: no action exists
 	case key.Matches(msg, a.Create):
-		return b.create()
+		return tp.create()
 	case key.Matches(msg, a.Edit):
-		return b.edit()
+		return tp.edit()
 	case key.Matches(msg, a.Delete):
-		return b.remove()
+		return tp.remove()
 	case key.Matches(msg, a.DeleteTree):
-		return b.removeTree()
-	case key.Matches(msg, b.ctx.Keys.Tree.Import):
-		return b.importFile()
-	case key.Matches(msg, b.ctx.Keys.Tree.Copy):
-		return b.copyOrMove(false)
-	case key.Matches(msg, b.ctx.Keys.Tree.Move):
-		return b.copyOrMove(true)
-	case key.Matches(msg, b.ctx.Keys.Tree.SetACL):
-		return b.setACL()
+		return tp.removeTree()
+	case key.Matches(msg, tp.shared.Keys.Tree.Import):
+		return tp.importFile()
+	case key.Matches(msg, tp.shared.Keys.Tree.Copy):
+		return tp.copyOrMove(false)
+	case key.Matches(msg, tp.shared.Keys.Tree.Move):
+		return tp.copyOrMove(true)
+	case key.Matches(msg, tp.shared.Keys.Tree.SetACL):
+		return tp.setACL()
 	default:
 		return nil
 	}
-	return b.selectionChanged()
+	return tp.selectionChanged()
 }
 
 // detailKey scrolls the detail pane when it has the focus.
-func (b *treePage) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	n := b.ctx.Keys.Nav
-	if b.detail.tab == tabRecipe && b.detail.recipe != nil {
-		t := b.detail.recipe.tbl
+func (tp *treePage) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	n := tp.shared.Keys.Nav
+	if tp.detail.tab == tabRecipe && tp.detail.recipe != nil {
+		t := tp.detail.recipe.tbl
 		switch {
 		case key.Matches(msg, n.Up):
 			t.Move(-1)
 		case key.Matches(msg, n.Down):
 			t.Move(1)
 		case key.Matches(msg, n.Enter):
-			return push(newRecipePage(b.ctx, b.detail.path)), true
+			return push(newRecipePage(tp.shared, tp.detail.path)), true
 		default:
 			return nil, false
 		}
@@ -290,15 +302,15 @@ func (b *treePage) detailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	switch {
 	case key.Matches(msg, n.Up):
-		b.detail.scrollBy(-1)
+		tp.detail.scrollBy(-1)
 	case key.Matches(msg, n.Down):
-		b.detail.scrollBy(1)
+		tp.detail.scrollBy(1)
 	case key.Matches(msg, n.PageUp):
-		b.detail.scrollBy(-b.detail.height)
+		tp.detail.scrollBy(-tp.detail.height)
 	case key.Matches(msg, n.PageDown):
-		b.detail.scrollBy(b.detail.height)
+		tp.detail.scrollBy(tp.detail.height)
 	case key.Matches(msg, n.Top):
-		b.detail.scroll = 0
+		tp.detail.scroll = 0
 	default:
 		return nil, false
 	}
@@ -315,20 +327,20 @@ func nextDecoder(d decode.Decoder) decode.Decoder {
 	return decode.Auto
 }
 
-func (b *treePage) Mouse(msg tea.MouseMsg) tea.Cmd {
+func (tp *treePage) Mouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
-	inTree := b.narrow() && b.focus == 0 || !b.narrow() && m.X < b.leftWidth()
+	inTree := tp.narrow() && tp.focus == focusTree || !tp.narrow() && m.X < tp.leftWidth()
 	switch msg.(type) {
 	case tea.MouseClickMsg:
 		if !inTree {
-			b.focus = 1
+			tp.focus = focusDetail
 			return nil
 		}
-		b.focus = 0
-		i := b.tree.offset + m.Y
-		if m.Y >= 0 && i < len(b.tree.shown) {
-			b.tree.cursor = i
-			b.tree.clamp()
+		tp.focus = focusTree
+		i := tp.tree.offset + m.Y
+		if m.Y >= 0 && i < len(tp.tree.shown) {
+			tp.tree.cursor = i
+			tp.tree.clamp()
 		}
 	case tea.MouseWheelMsg:
 		step := 3
@@ -336,27 +348,27 @@ func (b *treePage) Mouse(msg tea.MouseMsg) tea.Cmd {
 			step = -3
 		}
 		if !inTree {
-			b.detail.scrollBy(step)
+			tp.detail.scrollBy(step)
 			return nil
 		}
-		b.tree.move(step)
+		tp.tree.move(step)
 	}
-	return b.selectionChanged()
+	return tp.selectionChanged()
 }
 
-func (b *treePage) View() string {
-	now := b.ctx.Now()
-	if b.narrow() {
-		if b.focus == 1 {
-			return b.detail.view(true)
+func (tp *treePage) View() string {
+	now := tp.shared.Now()
+	if tp.narrow() {
+		if tp.focus == focusDetail {
+			return tp.detail.view(true)
 		}
-		return b.tree.view(true, now)
+		return tp.tree.view(true, now)
 	}
-	left := strings.Split(b.tree.view(b.focus == 0, now), "\n")
-	right := strings.Split(b.detail.view(b.focus == 1), "\n")
-	sep := b.ctx.Styles.Border.Render(" │ ")
+	left := strings.Split(tp.tree.view(tp.focus == focusTree, now), "\n")
+	right := strings.Split(tp.detail.view(tp.focus == focusDetail), "\n")
+	sep := tp.shared.Styles.Border.Render(" │ ")
 	var out strings.Builder
-	for i := 0; i < b.height; i++ {
+	for i := 0; i < tp.height; i++ {
 		if i > 0 {
 			out.WriteByte('\n')
 		}
@@ -381,13 +393,13 @@ func protected(p string) error {
 	return nil
 }
 
-func (b *treePage) remove() tea.Cmd {
-	p := b.tree.selectedPath()
+func (tp *treePage) remove() tea.Cmd {
+	p := tp.tree.selectedPath()
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	st := b.tree.stats[p]
-	if n, ok := b.ctx.Tree.Get(p); ok && n.Stat != nil {
+	st := tp.tree.stats[p]
+	if n, ok := tp.shared.Tree.Get(p); ok && n.Stat != nil {
 		st = n.Stat
 	}
 	if st == nil {
@@ -397,10 +409,10 @@ func (b *treePage) remove() tea.Cmd {
 		return failure(fmt.Errorf("%s has %d children: D deletes it with everything below", p, st.NumChildren))
 	}
 	version := st.Version
-	w, ctx := b.ctx.Writer, b.ctx.Ctx
+	w, ctx := tp.shared.Writer, tp.shared.Ctx
 	body := []string{"Delete " + display.Line(p) + fmt.Sprintf(" (version %d)?", version)}
 	if st.EphemeralOwner != 0 {
-		body = append(body, "", b.ctx.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session %s: its owner is not told.", display.Hex(st.EphemeralOwner))))
+		body = append(body, "", tp.shared.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session %s: its owner is not told.", display.Hex(st.EphemeralOwner))))
 	}
 	return openDialog(widget.Confirm("Delete", body, func() tea.Cmd {
 		return func() tea.Msg {
@@ -414,15 +426,15 @@ func (b *treePage) remove() tea.Cmd {
 	}))
 }
 
-func (b *treePage) removeTree() tea.Cmd {
-	p := b.tree.selectedPath()
+func (tp *treePage) removeTree() tea.Cmd {
+	p := tp.tree.selectedPath()
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	w, ctx := b.ctx.Writer, b.ctx.Ctx
+	w, ctx := tp.shared.Writer, tp.shared.Ctx
 	d := widget.Ask("Delete a whole subtree", []string{
 		"Delete " + display.Line(p) + " and everything below it?",
-		b.ctx.Styles.Warning.Render("This cannot be undone. Ephemeral owners and lock holders are not told."),
+		tp.shared.Styles.Warning.Render("This cannot be undone. Ephemeral owners and lock holders are not told."),
 		"Type the path to go ahead:"}, "path> ", "", func(string) tea.Cmd {
 		return tea.Batch(status("deleting "+p+"…"), func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)

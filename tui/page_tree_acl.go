@@ -14,17 +14,17 @@ import (
 // setACL asks for the selected node's new ACL (the current one to edit),
 // warns when it would take away the explorer's own ADMIN right, and sets
 // it only if the ACL has not changed since it was read.
-func (b *treePage) setACL() tea.Cmd {
-	p := b.tree.selectedPath()
+func (tp *treePage) setACL() tea.Cmd {
+	p := tp.tree.selectedPath()
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	d := b.detail
+	d := tp.detail
 	if d.path != p || d.aclFor != p || d.aclErr != nil || d.aclStat == nil {
 		return failure(fmt.Errorf("the ACL of %s is not read yet (or may not be read)", p))
 	}
 	version, current := d.aclStat.Aversion, zkview.FormatACLSpec(d.acl)
-	w, ctx, st, ids := b.ctx.Writer, b.ctx.Ctx, b.ctx.Styles, b.ctx.Client.Identities()
+	w, ctx, st, ids := tp.shared.Writer, tp.shared.Ctx, tp.shared.Styles, tp.shared.Client.Identities()
 	return openDialog(widget.Ask("Set the ACL of "+display.Line(p), []string{
 		fmt.Sprintf("Now (version %d): %s", version, current),
 		"New ACL — scheme:id:perms, comma-separated, perms of cdrwa:",

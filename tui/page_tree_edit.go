@@ -18,19 +18,19 @@ import (
 
 // editBeganMsg is a node read for editing (or why it cannot be edited).
 type editBeganMsg struct {
-	s   *edit.Session
-	err error
+	edit *edit.Session
+	err  error
 }
 
 // editorDoneMsg is the editor's exit.
 type editorDoneMsg struct {
-	s   *edit.Session
-	err error
+	edit *edit.Session
+	err  error
 }
 
 // editSavedMsg is the outcome of a save.
 type editSavedMsg struct {
-	s        *edit.Session
+	edit     *edit.Session
 	data     []byte // what was written, or refused
 	from     int32  // the version the save was conditional on
 	to       int32
@@ -42,27 +42,27 @@ type editSavedMsg struct {
 const maxConflictLines = 16
 
 // edit reads the selected node and opens it in the editor.
-func (b *treePage) edit() tea.Cmd {
-	p := b.tree.selectedPath()
+func (tp *treePage) edit() tea.Cmd {
+	p := tp.tree.selectedPath()
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	c, ctx := b.ctx.Client, b.ctx.Ctx
+	c, ctx := tp.shared.Client, tp.shared.Ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		s, err := edit.Begin(ctx, c, p)
-		return editBeganMsg{s: s, err: err}
+		return editBeganMsg{edit: s, err: err}
 	}
 }
 
 // runEditor suspends the explorer and runs the editor on the session's file.
-func (b *treePage) runEditor(s *edit.Session) tea.Cmd {
-	return b.ctx.Exec(edit.Command(s.File), func(err error) tea.Msg { return editorDoneMsg{s: s, err: err} })
+func (tp *treePage) runEditor(s *edit.Session) tea.Cmd {
+	return tp.shared.Exec(edit.Command(s.File), func(err error) tea.Msg { return editorDoneMsg{edit: s, err: err} })
 }
 
 // onEdit takes the edit flow's messages.
-func (b *treePage) onEdit(msg tea.Msg) tea.Cmd {
+func (tp *treePage) onEdit(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case editBeganMsg:
 		if errors.Is(msg.err, edit.ErrBinary) {
@@ -71,22 +71,22 @@ func (b *treePage) onEdit(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return failure(msg.err)
 		}
-		return b.runEditor(msg.s)
+		return tp.runEditor(msg.edit)
 	case editorDoneMsg:
 		if msg.err != nil {
-			msg.s.Close()
+			msg.edit.Close()
 			return failure(fmt.Errorf("the editor (%s) failed: %w; nothing written", edit.Editor(), msg.err))
 		}
-		return b.afterEditor(msg.s)
+		return tp.afterEditor(msg.edit)
 	case editSavedMsg:
-		return b.afterSave(msg)
+		return tp.afterSave(msg)
 	}
 	return nil
 }
 
 // afterEditor looks at what the editor left: nothing to do, broken JSON
 // (ask), or data to write.
-func (b *treePage) afterEditor(s *edit.Session) tea.Cmd {
+func (tp *treePage) afterEditor(s *edit.Session) tea.Cmd {
 	outcome, data, err := s.Result()
 	switch {
 	case err != nil && outcome != edit.Invalid:
@@ -96,33 +96,33 @@ func (b *treePage) afterEditor(s *edit.Session) tea.Cmd {
 		s.Close()
 		return status(fmt.Sprintf("no change: %s left as it was (version %d)", s.Path, s.Version))
 	case outcome == edit.Invalid:
-		st := b.ctx.Styles
+		st := tp.shared.Styles
 		body := []string{
 			st.Error.Render(err.Error()),
 			"",
 			"The data of " + display.Line(s.Path) + " was JSON: zkx writes it back only as JSON.",
 		}
 		return openDialog(widget.Choose("Not JSON any more", body, []widget.Choice{
-			{Key: "e", Label: "edit again", Do: func() tea.Cmd { return b.runEditor(s) }},
-			{Key: "d", Label: "discard", Do: func() tea.Cmd { return b.discard(s) }},
-		}, func() tea.Cmd { return b.discard(s) }))
+			{Key: "e", Label: "edit again", Do: func() tea.Cmd { return tp.runEditor(s) }},
+			{Key: "d", Label: "discard", Do: func() tea.Cmd { return tp.discard(s) }},
+		}, func() tea.Cmd { return tp.discard(s) }))
 	}
-	return b.save(s, data)
+	return tp.save(s, data)
 }
 
-func (b *treePage) discard(s *edit.Session) tea.Cmd {
+func (tp *treePage) discard(s *edit.Session) tea.Cmd {
 	s.Close()
 	return status("edit discarded: " + s.Path + " left as it was")
 }
 
 // save writes data conditionally on the version the edit started from.
-func (b *treePage) save(s *edit.Session, data []byte) tea.Cmd {
-	c, ctx, from := b.ctx.Client, b.ctx.Ctx, s.Version
+func (tp *treePage) save(s *edit.Session, data []byte) tea.Cmd {
+	c, ctx, from := tp.shared.Client, tp.shared.Ctx, s.Version
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		st, conflict, err := s.Save(ctx, c, data)
-		m := editSavedMsg{s: s, data: data, from: from, conflict: conflict, err: err}
+		m := editSavedMsg{edit: s, data: data, from: from, conflict: conflict, err: err}
 		if st != nil {
 			m.to = st.Version
 		}
@@ -132,8 +132,8 @@ func (b *treePage) save(s *edit.Session, data []byte) tea.Cmd {
 
 // afterSave reports the write, or asks what to do about a node that
 // changed meanwhile.
-func (b *treePage) afterSave(msg editSavedMsg) tea.Cmd {
-	s := msg.s
+func (tp *treePage) afterSave(msg editSavedMsg) tea.Cmd {
+	s := msg.edit
 	switch {
 	case msg.err != nil:
 		return failure(fmt.Errorf("%w (your edit is kept in %s)", msg.err, s.File))
@@ -143,7 +143,7 @@ func (b *treePage) afterSave(msg editSavedMsg) tea.Cmd {
 	case msg.conflict.Deleted:
 		return failure(fmt.Errorf("%s was deleted while you edited: nothing written (your edit is kept in %s)", s.Path, s.File))
 	}
-	st := b.ctx.Styles
+	st := tp.shared.Styles
 	c := msg.conflict
 	body := []string{fmt.Sprintf("Someone changed it while you edited: version %d → %d. Their changes:", s.Version, c.CurrentVersion), ""}
 	lines := edit.Hunks(c.Changes, 1)
@@ -165,8 +165,8 @@ func (b *treePage) afterSave(msg editSavedMsg) tea.Cmd {
 	}
 	body = append(body, "", "Overwrite theirs with yours, edit yours again (saved over their version), or discard yours?")
 	return openDialog(widget.Choose(display.Line(s.Path)+" changed meanwhile", body, []widget.Choice{
-		{Key: "o", Label: "overwrite theirs", Do: func() tea.Cmd { s.Adopt(c); return b.save(s, msg.data) }},
-		{Key: "e", Label: "edit again", Do: func() tea.Cmd { s.Adopt(c); return b.runEditor(s) }},
-		{Key: "d", Label: "discard", Do: func() tea.Cmd { return b.discard(s) }},
-	}, func() tea.Cmd { return b.discard(s) }))
+		{Key: "o", Label: "overwrite theirs", Do: func() tea.Cmd { s.Adopt(c); return tp.save(s, msg.data) }},
+		{Key: "e", Label: "edit again", Do: func() tea.Cmd { s.Adopt(c); return tp.runEditor(s) }},
+		{Key: "d", Label: "discard", Do: func() tea.Cmd { return tp.discard(s) }},
+	}, func() tea.Cmd { return tp.discard(s) }))
 }

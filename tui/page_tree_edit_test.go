@@ -45,8 +45,8 @@ cp "$dir/edit$n" "$1"
 }
 
 // runEditorsHere makes the app run programs without a terminal.
-func runEditorsHere(app *App) {
-	app.ctx.Exec = func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd {
+func runEditorsHere(app *app) {
+	app.shared.Exec = func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd {
 		return func() tea.Msg { return done(c.Run()) }
 	}
 }
@@ -120,7 +120,7 @@ func TestEditRefusals(t *testing.T) {
 	scriptedEditor(t, "x")
 	app := newTestApp(t, connect, false)
 	ran := 0
-	app.ctx.Exec = func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd { ran++; return nil }
+	app.shared.Exec = func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd { ran++; return nil }
 	d := newDriver(t, app, 120, 40)
 	d.waitText("zookeeper")
 	d.key(":")
@@ -134,7 +134,7 @@ func TestEditRefusals(t *testing.T) {
 	}
 
 	ro := newTestApp(t, connect, true)
-	ro.ctx.Exec = func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd {
+	ro.shared.Exec = func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd {
 		t.Error("a read-only explorer ran an editor")
 		return nil
 	}
@@ -205,7 +205,7 @@ func TestCreateModesInDialog(t *testing.T) {
 	d.key("enter")
 	d.waitText("(ephemeral)")
 	_, st, err := admin.Get(base + "/e")
-	if err != nil || st.EphemeralOwner != app.ctx.Client.SessionID() {
+	if err != nil || st.EphemeralOwner != app.shared.Client.SessionID() {
 		t.Errorf("the ephemeral node: %+v %v", st, err)
 	}
 	if _, _, err := admin.Get(base + "/t"); err != zk.ErrNoNode {

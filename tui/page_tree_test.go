@@ -54,7 +54,7 @@ func arrangeGoldenState(t *testing.T, connect string) {
 	}
 }
 
-func TestBrowserScreens(t *testing.T) {
+func TestTreePageScreens(t *testing.T) {
 	srv := goldenServer(t)
 	app := newTestApp(t, srv.ConnectString(), false)
 	arrangeGoldenState(t, srv.ConnectString())
@@ -62,7 +62,7 @@ func TestBrowserScreens(t *testing.T) {
 	d.waitText("zookeeper")
 
 	t.Run("data", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key(":")
 		d.typeText("cd /app/config")
 		d.key("enter")
@@ -71,7 +71,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("stat", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("]")
 		d.waitFor("the stat and the quota", func(s string) bool {
 			return strings.Contains(s, "dataLength") && strings.Contains(s, "quota") && !strings.Contains(s, "reading…")
@@ -79,7 +79,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("recipe tab", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key(":")
 		d.typeText("cd /app/locks/orders")
 		d.key("enter")
@@ -91,7 +91,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("recipe page", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("tab")
 		d.key("enter")
 		d.waitFor("the recipe page", func(s string) bool {
@@ -101,7 +101,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("help", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("?")
 		d.waitText("acquire the lock")
 		goldenScreen(t, d.screen())
@@ -109,7 +109,7 @@ func TestBrowserScreens(t *testing.T) {
 		d.waitFor("help closed", func(s string) bool { return !strings.Contains(s, "any key closes this help") })
 	})
 	t.Run("queue", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("esc")
 		d.key(":")
 		d.typeText("cd /app/jobs")
@@ -121,7 +121,7 @@ func TestBrowserScreens(t *testing.T) {
 		goldenScreen(t, d.screen())
 	})
 	t.Run("narrow", func(t *testing.T) {
-		d.t = t
+		d.tb = t
 		d.key("esc")
 		d.send(resize(60, 20))
 		d.waitText("tree")
@@ -190,7 +190,7 @@ func TestAcquireEmptiedLock(t *testing.T) {
 	app := newTestApp(t, connect, false)
 	d := newDriver(t, app, 120, 30)
 	d.waitText("zookeeper")
-	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.send(pushMsg{page: newRecipePage(app.shared, dir)})
 	d.waitText("mutex · kazoo · 1 holding · 0 waiting")
 	if err := m.Unlock(ctx); err != nil {
 		t.Fatal(err)
@@ -233,7 +233,7 @@ func TestForceRelease(t *testing.T) {
 	app := newTestApp(t, connect, false)
 	d := newDriver(t, app, 120, 30)
 	d.waitText("zookeeper")
-	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.send(pushMsg{page: newRecipePage(app.shared, dir)})
 	d.waitText("1 holding · 1 waiting")
 	// The cursor on the waiter: F is about the holder all the same.
 	d.key("down")
@@ -258,7 +258,7 @@ func TestForceRelease(t *testing.T) {
 	}
 }
 
-// TestReadOnlyCannotWrite presses every action key, on the browser and on
+// TestReadOnlyCannotWrite presses every action key, on the tree page and on
 // a recipe page, in a read-only explorer: nothing opens, and the server's
 // zxid (which every write, failed or not, moves) stays where it was.
 func TestReadOnlyCannotWrite(t *testing.T) {
@@ -272,7 +272,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 	mustCreate(t, admin, lockDir, "", 0)
 	mustCreate(t, admin, lockDir+"/_c_00000000-aaaa-bbbb-cccc-000000000000-lock-", "", zk.FlagEphemeral|zk.FlagSequence)
 	app := newTestApp(t, connect, true)
-	if app.ctx.Writer != nil || app.ctx.Actor != nil {
+	if app.shared.Writer != nil || app.shared.Actor != nil {
 		t.Fatal("a read-only explorer was given a writer or an actor")
 	}
 	d := newDriver(t, app, 120, 30)
@@ -291,7 +291,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 			t.Fatalf("%s opened a dialog in a read-only explorer", k)
 		}
 	}
-	d.send(pushMsg{page: newRecipePage(app.ctx, lockDir)})
+	d.send(pushMsg{page: newRecipePage(app.shared, lockDir)})
 	d.waitText("1 holding")
 	for _, k := range actionKeys {
 		d.key(k)
@@ -339,7 +339,7 @@ func TestForceReleaseTwoHolders(t *testing.T) {
 	app := newTestApp(t, connect, false)
 	d := newDriver(t, app, 120, 40)
 	d.waitText("zookeeper")
-	d.send(pushMsg{page: newRecipePage(app.ctx, dir)})
+	d.send(pushMsg{page: newRecipePage(app.shared, dir)})
 	d.waitFor("the broken lock in the first line", func(s string) bool {
 		lines := strings.Split(s, "\n")
 		return len(lines) > 2 && strings.HasPrefix(lines[2], "✗ two holders: mutual exclusion is broken: curator") &&

@@ -21,13 +21,13 @@ import (
 const transferTimeout = 30 * time.Minute
 
 // exportFile asks for a file and writes the selected subtree to it.
-func (b *treePage) exportFile() tea.Cmd {
-	root := b.tree.selectedPath()
+func (tp *treePage) exportFile() tea.Cmd {
+	root := tp.tree.selectedPath()
 	name := strings.TrimPrefix(strings.ReplaceAll(root, "/", "_"), "_")
 	if name == "" {
 		name = "root"
 	}
-	c, ctx := b.ctx.Client, b.ctx.Ctx
+	c, ctx := tp.shared.Client, tp.shared.Ctx
 	return openDialog(widget.Ask("Export "+display.Line(root), []string{
 		"Write " + display.Line(root) + " and everything below it (data, ACLs, stat) as JSON Lines to:",
 		"(zkx import FILE recreates it; an existing file is not overwritten)"}, "file> ", name+".jsonl", func(file string) tea.Cmd {
@@ -58,19 +58,19 @@ func (b *treePage) exportFile() tea.Cmd {
 
 // importFile asks for an export and where it goes, shows what a dry run
 // says would change, and imports on confirmation.
-func (b *treePage) importFile() tea.Cmd {
-	dir := b.tree.selectedPath()
-	w := b.ctx.Writer
+func (tp *treePage) importFile() tea.Cmd {
+	dir := tp.tree.selectedPath()
+	w := tp.shared.Writer
 	return openDialog(widget.Ask("Import under "+display.Line(dir), []string{
 		"An export file (zkx export): its root is recreated under " + display.Line(dir) + ".",
 		"Nodes that exist are refused and left as they are."}, "file> ", "", func(file string) tea.Cmd {
-		return b.importPlan(w, dir, file)
+		return tp.importPlan(w, dir, file)
 	}))
 }
 
-func (b *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
-	ctx := b.ctx.Ctx
-	st := b.ctx.Styles
+func (tp *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
+	ctx := tp.shared.Ctx
+	st := tp.shared.Styles
 	return func() tea.Msg {
 		src, err := openExport(file)
 		if err != nil {
@@ -95,7 +95,7 @@ func (b *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
 		if plan.Ephemeral > 0 {
 			body = append(body, fmt.Sprintf("  leave out %d ephemeral nodes", plan.Ephemeral))
 		}
-		return openDialogMsg{d: widget.Confirm("Import", body, func() tea.Cmd {
+		return openDialogMsg{dialog: widget.Confirm("Import", body, func() tea.Cmd {
 			return tea.Batch(status("importing "+file+"…"), func() tea.Msg {
 				rep, err := runImport(ctx, w, file, transfer.ImportOptions{To: to})
 				if err != nil {
@@ -142,8 +142,8 @@ func runImport(ctx context.Context, w *zkview.Writer, file string, opts transfer
 }
 
 // copyOrMove asks where to, names what will change, and copies or moves.
-func (b *treePage) copyOrMove(move bool) tea.Cmd {
-	src := b.tree.selectedPath()
+func (tp *treePage) copyOrMove(move bool) tea.Cmd {
+	src := tp.tree.selectedPath()
 	verb := "Copy"
 	if move {
 		verb = "Move"
@@ -154,7 +154,7 @@ func (b *treePage) copyOrMove(move bool) tea.Cmd {
 	if err := protected(src); err != nil {
 		return failure(err)
 	}
-	c, w, ctx, st := b.ctx.Client, b.ctx.Writer, b.ctx.Ctx, b.ctx.Styles
+	c, w, ctx, st := tp.shared.Client, tp.shared.Writer, tp.shared.Ctx, tp.shared.Styles
 	return openDialog(widget.Ask(verb+" "+display.Line(src), []string{
 		verb + " " + display.Line(src) + " and everything below it (data and ACLs) to:"}, "to> ", src+"-copy", func(to string) tea.Cmd {
 		dst, err := zkview.CheckPath(to)
@@ -186,7 +186,7 @@ func (b *treePage) copyOrMove(move bool) tea.Cmd {
 				body = append(body, st.Warning.Render(fmt.Sprintf("%d ephemeral nodes are left out (they cannot be recreated as their owner's)%s.",
 					survey.Ephemeral, map[bool]string{true: " and DELETED with the source: their owners lose them"}[move])))
 			}
-			return openDialogMsg{d: widget.Confirm(verb, body, func() tea.Cmd {
+			return openDialogMsg{dialog: widget.Confirm(verb, body, func() tea.Cmd {
 				return tea.Batch(status(strings.ToLower(verb)+"ing "+src+"…"), func() tea.Msg {
 					return copyOrMoveNow(ctx, c, w, src, dst, move)
 				})

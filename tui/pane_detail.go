@@ -33,7 +33,7 @@ func (t detailTab) String() string { return [...]string{"Data", "Stat", "ACL", "
 // data watch), stat, ACL, the changes seen of it (History), and the
 // recipe when the node is a recognised recipe directory.
 type detailPane struct {
-	ctx    *Shared
+	shared *sharedState
 	path   string
 	tab    detailTab
 	scroll int
@@ -67,8 +67,8 @@ type detailPane struct {
 	historyChildren string
 }
 
-func newDetailPane(ctx *Shared) *detailPane {
-	return &detailPane{ctx: ctx, decoder: decode.Auto}
+func newDetailPane(shared *sharedState) *detailPane {
+	return &detailPane{shared: shared, decoder: decode.Auto}
 }
 
 // show switches the pane to path, letting go of the previous node's
@@ -88,7 +88,7 @@ func (d *detailPane) show(path string, label dirLabel) tea.Cmd {
 	if path == "" {
 		return nil
 	}
-	d.ctx.Tree.Watch(path)
+	d.shared.Tree.Watch(path)
 	d.followHistoryChildren()
 	cmds := []tea.Cmd{d.readACL()}
 	switch d.tab {
@@ -103,10 +103,10 @@ func (d *detailPane) show(path string, label dirLabel) tea.Cmd {
 // release lets go of what the pane follows for its node.
 func (d *detailPane) release() {
 	if d.path != "" {
-		d.ctx.Tree.Unwatch(d.path)
+		d.shared.Tree.Unwatch(d.path)
 	}
 	if d.historyChildren != "" {
-		d.ctx.collapse(d.historyChildren)
+		d.shared.collapse(d.historyChildren)
 		d.historyChildren = ""
 	}
 	if d.recipe != nil {
@@ -116,7 +116,7 @@ func (d *detailPane) release() {
 }
 
 func (d *detailPane) readACL() tea.Cmd {
-	c, ctx, p := d.ctx.Client, d.ctx.Ctx, d.path
+	c, ctx, p := d.shared.Client, d.shared.Ctx, d.path
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
@@ -129,7 +129,7 @@ func (d *detailPane) openRecipe() tea.Cmd {
 	if d.recipe != nil || d.label.kind == "" {
 		return nil
 	}
-	d.recipe = newRecipePane(d.ctx, d.path)
+	d.recipe = newRecipePane(d.shared, d.path)
 	d.recipe.setSize(d.width, d.height-2)
 	return d.recipe.init()
 }
@@ -209,7 +209,7 @@ func (d *detailPane) update(msg tea.Msg) tea.Cmd {
 			d.followHistoryChildren() // the child count may have come or grown
 			// ZooKeeper has no ACL watches: read the ACL again when the
 			// stat says it changed.
-			if n, ok := d.ctx.Tree.Get(p); ok && n.Stat != nil && d.aclFor == p && n.Stat.Aversion != d.aclVer {
+			if n, ok := d.shared.Tree.Get(p); ok && n.Stat != nil && d.aclFor == p && n.Stat.Aversion != d.aclVer {
 				d.aclVer = n.Stat.Aversion
 				cmds = append(cmds, d.readACL())
 			}
@@ -227,11 +227,11 @@ func (d *detailPane) update(msg tea.Msg) tea.Cmd {
 
 // lines returns the current tab's content lines (the data's are cached).
 func (d *detailPane) lines() []string {
-	st := d.ctx.Styles
+	st := d.shared.Styles
 	if d.path == "" {
 		return []string{st.Dim.Render("nothing selected")}
 	}
-	n, _ := d.ctx.Tree.Get(d.path)
+	n, _ := d.shared.Tree.Get(d.path)
 	stat := n.Stat
 	if stat == nil {
 		stat = d.aclStat
@@ -241,7 +241,7 @@ func (d *detailPane) lines() []string {
 		if stat == nil {
 			return []string{d.missing(n)}
 		}
-		return fieldLines(st, zkview.FormatStat(stat, d.ctx.Now()), d.quotaFields()...)
+		return fieldLines(st, zkview.FormatStat(stat, d.shared.Now()), d.quotaFields()...)
 	case tabACL:
 		switch {
 		case d.aclFor != d.path:
@@ -252,7 +252,7 @@ func (d *detailPane) lines() []string {
 			return []string{st.Error.Render(d.aclErr.Error())}
 		}
 		lines := fieldLines(st, zkview.FormatACL(d.acl))
-		if d.ctx.Writer != nil {
+		if d.shared.Writer != nil {
 			lines = append(lines, "", st.Dim.Render("A sets the ACL (scheme:id:perms,…)"))
 		}
 		return lines
@@ -265,7 +265,7 @@ func (d *detailPane) lines() []string {
 }
 
 func (d *detailPane) missing(n zkview.NodeState) string {
-	st := d.ctx.Styles
+	st := d.shared.Styles
 	switch {
 	case n.Err != nil && zkview.IsNoNode(n.Err):
 		return st.Error.Render("this node no longer exists")
@@ -278,7 +278,7 @@ func (d *detailPane) missing(n zkview.NodeState) string {
 }
 
 func (d *detailPane) dataLines(n zkview.NodeState, stat *zk.Stat) []string {
-	st := d.ctx.Styles
+	st := d.shared.Styles
 	if zkview.IsNoAuth(n.Err) {
 		return []string{st.Warning.Render(zkview.NoAccessText) + st.Dim.Render(": the ACL grants this session no READ (try --auth)")}
 	}
@@ -296,7 +296,7 @@ func (d *detailPane) dataLines(n zkview.NodeState, stat *zk.Stat) []string {
 		d.decodedFor = key
 	}
 	head := []string{st.Label.Render(string(d.decoded.Decoder)) + st.Dim.Render(fmt.Sprintf(" · %s · version %d · modified %s",
-		byteSize(len(n.Data)), stat.Version, ago(d.ctx.Now(), time.UnixMilli(stat.Mtime))))}
+		byteSize(len(n.Data)), stat.Version, ago(d.shared.Now(), time.UnixMilli(stat.Mtime))))}
 	if d.decoded.Note != "" {
 		head = append(head, st.Warning.Render(d.decoded.Note))
 	}
@@ -322,7 +322,7 @@ func (d *detailPane) scrollBy(delta int) {
 }
 
 func (d *detailPane) view(focused bool) string {
-	st := d.ctx.Styles
+	st := d.shared.Styles
 	var tabs []string
 	for _, t := range d.tabs() {
 		if t == d.tab {

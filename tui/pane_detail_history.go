@@ -24,12 +24,12 @@ import (
 func (d *detailPane) followHistoryChildren() {
 	want := d.tab == tabHistory && d.path != "" && d.childrenFollowable() == nil
 	if d.historyChildren != "" && (!want || d.historyChildren != d.path) {
-		d.ctx.collapse(d.historyChildren)
+		d.shared.collapse(d.historyChildren)
 		d.historyChildren = ""
 	}
 	if want && d.historyChildren == "" {
 		d.historyChildren = d.path
-		d.ctx.expand(d.path)
+		d.shared.expand(d.path)
 	}
 }
 
@@ -39,10 +39,10 @@ var errCountUnread = errors.New("its child count is not read yet")
 // childrenFollowable says why the node's children are not followed for
 // its history, or nil when they may be.
 func (d *detailPane) childrenFollowable() error {
-	if d.ctx.Tree == nil {
+	if d.shared.Tree == nil {
 		return fmt.Errorf("no live tree")
 	}
-	n, _ := d.ctx.Tree.Get(d.path)
+	n, _ := d.shared.Tree.Get(d.path)
 	switch {
 	case n.Stat == nil:
 		return errCountUnread
@@ -56,15 +56,15 @@ func (d *detailPane) childrenFollowable() error {
 // historyLines draws the tab: what is followed since when, then each change
 // in two lines, newest first.
 func (d *detailPane) historyLines() []string {
-	st := d.ctx.Styles
-	if d.ctx.Tree == nil {
+	st := d.shared.Styles
+	if d.shared.Tree == nil {
 		return []string{st.Dim.Render("no live tree")}
 	}
-	h := d.ctx.Tree.History(d.path)
+	h := d.shared.Tree.History(d.path)
 	var lines []string
 	// The pane watches the selected node's data: until the first read,
 	// it is on its way, unless it cannot be read.
-	switch n, _ := d.ctx.Tree.Get(d.path); {
+	switch n, _ := d.shared.Tree.Get(d.path); {
 	case !h.DataSince.IsZero():
 		lines = append(lines, st.Dim.Render("data followed since "+clock(h.DataSince)))
 	case n.Err != nil && !zkview.IsNoNode(n.Err):
@@ -80,7 +80,7 @@ func (d *detailPane) historyLines() []string {
 	default:
 		lines = append(lines, st.Dim.Render("children: reading…"))
 	}
-	if persistent, why := d.ctx.Tree.WatchMode(); persistent {
+	if persistent, why := d.shared.Tree.WatchMode(); persistent {
 		lines = append(lines, st.Dim.Render("by a persistent watch: no re-arming, each change read after its event"))
 	} else if why != nil {
 		lines = append(lines, st.Dim.Render("by one-shot watches, set again after each event: "+firstLine(why.Error())))
@@ -105,7 +105,7 @@ func clock(t time.Time) string { return t.Format("15:04:05.000") }
 // historyEntry is one change: when, its zxid and what changed; then the
 // data or the names.
 func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
-	st := d.ctx.Styles
+	st := d.shared.Styles
 	// The server stamps data changes and creations (mtime, ctime); a child
 	// change or a deletion carries only when zkx saw it: marked ≈.
 	when := " " + clock(e.Time)

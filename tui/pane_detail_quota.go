@@ -25,7 +25,7 @@ type quotaMsg struct {
 
 // readQuota reads the quota covering the pane's node.
 func (d *detailPane) readQuota() tea.Cmd {
-	c, ctx, p := d.ctx.Client, d.ctx.Ctx, d.path
+	c, ctx, p := d.shared.Client, d.shared.Ctx, d.path
 	if c == nil || p == "" {
 		return nil
 	}
@@ -40,9 +40,9 @@ func (d *detailPane) readQuota() tea.Cmd {
 // quotaFields are the Stat tab's quota rows.
 func (d *detailPane) quotaFields() []zkview.Field {
 	if d.quotaFor != d.path {
-		return []zkview.Field{{Name: "quota", Value: d.ctx.Styles.Dim.Render("reading…")}}
+		return []zkview.Field{{Name: "quota", Value: d.shared.Styles.Dim.Render("reading…")}}
 	}
-	st := d.ctx.Styles
+	st := d.shared.Styles
 	switch q := d.quota; {
 	case d.quotaErr != nil:
 		return []zkview.Field{{Name: "quota", Value: st.Error.Render(firstLine(d.quotaErr.Error()))}}

@@ -30,8 +30,8 @@ import (
 // again when the recipe changes (at most once every tablesEvery) and every
 // tablesPoll while the page is on top, never while it is not.
 type recipePane struct {
-	ctx  *Shared
-	path string
+	shared *sharedState
+	path   string
 
 	recipe   recognize.Recipe // nil: not (or no longer) a recipe
 	err      error
@@ -44,7 +44,7 @@ type recipePane struct {
 	tablesOK bool      // the tables are recent enough for a recognition
 	// tablesErr is why the last ask failed (the tables shown are older).
 	tablesErr error
-	// onTop is set when App asked the page for its next frame: the page is
+	// onTop is set when app asked the page for its next frame: the page is
 	// on top, and its tables are asked again every tablesPoll.
 	onTop bool
 
@@ -64,8 +64,8 @@ const (
 	tablesPoll = 3 * time.Second
 )
 
-func newRecipePane(ctx *Shared, p string) *recipePane {
-	return &recipePane{ctx: ctx, path: p, followed: map[string]bool{}, tbl: widget.NewTable()}
+func newRecipePane(shared *sharedState, p string) *recipePane {
+	return &recipePane{shared: shared, path: p, followed: map[string]bool{}, tbl: widget.NewTable()}
 }
 
 func (v *recipePane) init() tea.Cmd {
@@ -76,13 +76,13 @@ func (v *recipePane) init() tea.Cmd {
 func (v *recipePane) follow(dir string) {
 	if !v.followed[dir] {
 		v.followed[dir] = true
-		v.ctx.expand(dir)
+		v.shared.expand(dir)
 	}
 }
 
 func (v *recipePane) close() {
 	for dir := range v.followed {
-		v.ctx.collapse(dir)
+		v.shared.collapse(dir)
 	}
 	v.followed = map[string]bool{}
 }
@@ -95,12 +95,12 @@ func (v *recipePane) load() tea.Cmd {
 		return nil
 	}
 	v.loading, v.dirty = true, false
-	c, ctx, p := v.ctx.Client, v.ctx.Ctx, v.path
+	c, ctx, p := v.shared.Client, v.shared.Ctx, v.path
 	tables := v.tables
-	fresh := v.tablesOK && v.ctx.Now().Sub(v.tablesAt) < tablesEvery
-	askOpts := v.ctx.introspectOptions()
-	opts := v.ctx.scanOptions(nil) // tables and clock set below, once read
-	now := v.ctx.Now
+	fresh := v.tablesOK && v.shared.Now().Sub(v.tablesAt) < tablesEvery
+	askOpts := v.shared.introspectOptions()
+	opts := v.shared.scanOptions(nil) // tables and clock set below, once read
+	now := v.shared.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, introspectRequestTimeout)
 		defer cancel()
@@ -143,13 +143,13 @@ func (v *recipePane) update(msg tea.Msg) tea.Cmd {
 			v.tables, v.tablesAt, v.tablesOK, v.tablesErr = msg.tables, msg.tablesAt, true, nil
 		case msg.tablesErr != nil:
 			v.tablesErr = msg.tablesErr
-			v.tablesAt = v.ctx.Now() // try again after tablesPoll, not at once
+			v.tablesAt = v.shared.Now() // try again after tablesPoll, not at once
 		}
 		for _, dir := range v.dirs() {
 			v.follow(dir)
 		}
 		v.tbl.Cols = v.columns()
-		v.tbl.SetRows(v.rows(), v.ctx.Now())
+		v.tbl.SetRows(v.rows(), v.shared.Now())
 		if v.dirty {
 			return v.load()
 		}
@@ -168,12 +168,12 @@ func (v *recipePane) update(msg tea.Msg) tea.Cmd {
 		v.tablesOK = false
 		return v.load()
 	case frameMsg:
-		if v.onTop && !v.loading && v.ctx.Now().Sub(v.tablesAt) >= tablesPoll {
+		if v.onTop && !v.loading && v.shared.Now().Sub(v.tablesAt) >= tablesPoll {
 			v.onTop, v.tablesOK = false, false
 			return v.load()
 		}
 		if v.loaded {
-			v.tbl.SetRows(v.rows(), v.ctx.Now()) // durations move on
+			v.tbl.SetRows(v.rows(), v.shared.Now()) // durations move on
 		}
 	}
 	return nil
@@ -236,8 +236,8 @@ func (v *recipePane) columns() []widget.Column {
 // rows builds the table; each row's key is its node, so the cursor and
 // flashes follow nodes.
 func (v *recipePane) rows() []widget.TableRow {
-	st := v.ctx.Styles
-	now := v.ctx.Now()
+	st := v.shared.Styles
+	now := v.shared.Now()
 	if q, ok := v.recipe.(*recognize.Queue); ok {
 		rows := make([]widget.TableRow, 0, len(q.Items))
 		for i, it := range q.Items {
@@ -258,7 +258,7 @@ func (v *recipePane) rows() []widget.TableRow {
 	for _, p := range places {
 		c := p.Contender
 		role := roleText(p)
-		if v.ctx.you(c.SessionID) {
+		if v.shared.isOwnSession(c.SessionID) {
 			role += " (you)"
 		}
 		waits := ""
@@ -275,7 +275,7 @@ func (v *recipePane) rows() []widget.TableRow {
 		}
 		var style *lipgloss.Style
 		switch {
-		case v.ctx.you(c.SessionID):
+		case v.shared.isOwnSession(c.SessionID):
 			style = &st.You
 		case p.Holding():
 			style = &st.Holder
@@ -291,7 +291,7 @@ func (v *recipePane) rows() []widget.TableRow {
 			cells = append(cells, formatShort(c.Format))
 		}
 		cells = append(cells, c.Session, display.Line(c.ClientText()), heard, age, waits, display.Line(c.Data))
-		rows = append(rows, widget.TableRow{Key: key, Style: style, Sig: sig, Cells: cells})
+		rows = append(rows, widget.TableRow{Key: key, Style: style, Signature: sig, Cells: cells})
 	}
 	return rows
 }
@@ -353,7 +353,7 @@ func heardCell(st theme.Styles, c recognize.Contender, now time.Time) (cell, sig
 // long it has held when zkx saw it begin), the chain, the warnings, and
 // how old the servers' tables are — wrapped, nothing cut.
 func (v *recipePane) summary() []string {
-	st := v.ctx.Styles
+	st := v.shared.Styles
 	w := max(v.width, 20)
 	switch {
 	case v.err != nil:
@@ -385,7 +385,7 @@ func (v *recipePane) summary() []string {
 		}
 	}
 	add(st.Title.Render(v.head()))
-	now := v.ctx.Now()
+	now := v.shared.Now()
 	places := v.places()
 	for _, p := range places {
 		if p.Holding() && p.Role != recognize.RoleLease {
@@ -448,13 +448,13 @@ func (v *recipePane) head() string {
 // where, when its server last heard from it, and how long it has held —
 // only when zkx saw it begin.
 func (v *recipePane) holderLine(p recognize.Place, now time.Time) string {
-	st := v.ctx.Styles
+	st := v.shared.Styles
 	c := p.Contender
 	who := p.Role + " " + nodeLabel(c)
 	if c.Session != "" {
 		who += " " + c.Session
 	}
-	if v.ctx.you(c.SessionID) {
+	if v.shared.isOwnSession(c.SessionID) {
 		who += " (you)"
 	}
 	parts := []string{st.Holder.Render(who)}
@@ -488,7 +488,7 @@ func (v *recipePane) holderLine(p recognize.Place, now time.Time) string {
 // tablesLines say how old the servers' tables are and what they would not
 // tell, with how to let zkx read them.
 func (v *recipePane) tablesLines(now time.Time) []string {
-	st := v.ctx.Styles
+	st := v.shared.Styles
 	var out []string
 	switch {
 	case v.tables == nil && v.tablesErr != nil:
@@ -503,7 +503,7 @@ func (v *recipePane) tablesLines(now time.Time) []string {
 	if line := v.tables.SourcesLine(); line != "" {
 		out = append(out, st.Dim.Render(line))
 	}
-	if remedy := v.tables.TablesRemedy(adminHow); remedy != "" && !v.ctx.Past {
+	if remedy := v.tables.TablesRemedy(adminHow); remedy != "" && !v.shared.Past {
 		out = append(out, st.Dim.Render(remedy))
 	}
 	return out
@@ -520,7 +520,7 @@ func watchLegend(st theme.Styles) string {
 // middle of long queues; a herd (every waiter watching the one node) as
 // holder ⇐ waiters.
 func (v *recipePane) chainLine(places []recognize.Place) string {
-	st := v.ctx.Styles
+	st := v.shared.Styles
 	if len(places) == 0 {
 		if l, ok := v.recipe.(*recognize.Lock); ok && len(l.Holders) == 0 {
 			return st.Dim.Render("(free)")
@@ -533,7 +533,7 @@ func (v *recipePane) chainLine(places []recognize.Place) string {
 		if herd {
 			label = shortSession(c.SessionID) // one node, no sequence: sessions say who
 		}
-		if v.ctx.you(c.SessionID) {
+		if v.shared.isOwnSession(c.SessionID) {
 			return st.You.Render(label + " (you)")
 		}
 		return s.Render(label)
@@ -567,15 +567,15 @@ func (v *recipePane) chainLine(places []recognize.Place) string {
 
 func (v *recipePane) view(focused bool) string {
 	sum := v.summary()
-	if max := v.height - 5; len(sum) > max && max > 2 {
-		sum = append(sum[:max-1:max-1], v.ctx.Styles.Dim.Render(fmt.Sprintf("… %d more lines: w shows every warning in full", len(sum)-max+1)))
+	if maxLines := v.height - 5; len(sum) > maxLines && maxLines > 2 {
+		sum = append(sum[:maxLines-1:maxLines-1], v.shared.Styles.Dim.Render(fmt.Sprintf("… %d more lines: w shows every warning in full", len(sum)-maxLines+1)))
 	}
 	if v.tbl.Height != max(v.height-len(sum), 2) {
 		v.tbl.SetSize(v.width, max(v.height-len(sum), 2))
 	}
 	lines := append([]string{}, sum...)
 	if v.recipe != nil {
-		lines = append(lines, widget.SplitLines(v.tbl.View(v.ctx.Styles, focused, v.ctx.Now()))...)
+		lines = append(lines, widget.SplitLines(v.tbl.View(v.shared.Styles, focused, v.shared.Now()))...)
 	}
 	return widget.Block(lines, v.width, v.height)
 }
@@ -583,15 +583,15 @@ func (v *recipePane) view(focused bool) string {
 // summaryHeight is how many lines go above the table, as view draws them.
 func (v *recipePane) summaryHeight() int {
 	n := len(v.summary())
-	if max := v.height - 5; n > max && max > 2 {
-		return max
+	if maxLines := v.height - 5; n > maxLines && maxLines > 2 {
+		return maxLines
 	}
 	return n
 }
 
 // animates reports whether durations or flashes are on screen.
 func (v *recipePane) animates() bool {
-	return len(v.places()) > 0 || v.tbl.Flashing(v.ctx.Now())
+	return len(v.places()) > 0 || v.tbl.Flashing(v.shared.Now())
 }
 
 // relativeNode names a node the way the recipe's other nodes are: the

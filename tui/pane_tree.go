@@ -36,7 +36,7 @@ type treeRow struct {
 // per frame, so drawing and scrolling cost the same with 100 children or
 // 100,000.
 type treePane struct {
-	ctx      *Shared
+	shared   *sharedState
 	root     string
 	expanded map[string]bool
 	rows     []treeRow
@@ -77,9 +77,9 @@ func (l dirLabel) String() string {
 // child list of more names than this to place a label is not worth it.
 const maxLabelChildren = 10000
 
-func newTreePane(ctx *Shared, root string) *treePane {
+func newTreePane(shared *sharedState, root string) *treePane {
 	t := &treePane{
-		ctx: ctx, root: root, expanded: map[string]bool{},
+		shared: shared, root: root, expanded: map[string]bool{},
 		stats: map[string]*zk.Stat{}, statErrs: map[string]error{}, asked: map[string]bool{},
 		labels: map[string]dirLabel{}, labelled: map[string]int64{}, labeling: map[string]bool{},
 		seen: map[string]bool{}, flashes: map[string]time.Time{},
@@ -93,7 +93,7 @@ func (t *treePane) expand(p string) {
 		return
 	}
 	t.expanded[p] = true
-	t.ctx.expand(p)
+	t.shared.expand(p)
 	t.rebuild()
 }
 
@@ -105,7 +105,7 @@ func (t *treePane) collapse(p string) {
 	for q := range t.expanded {
 		if q == p || strings.HasPrefix(q, strings.TrimSuffix(p, "/")+"/") {
 			delete(t.expanded, q)
-			t.ctx.collapse(q)
+			t.shared.collapse(q)
 		}
 	}
 	t.rebuild()
@@ -113,7 +113,7 @@ func (t *treePane) collapse(p string) {
 
 func (t *treePane) close() {
 	for p := range t.expanded {
-		t.ctx.collapse(p)
+		t.shared.collapse(p)
 	}
 	t.expanded = map[string]bool{}
 	t.count(nil)
@@ -122,11 +122,11 @@ func (t *treePane) close() {
 // count hands the rows whose child counts should stay live to the Tree
 // (which starts again one whose node went and came back).
 func (t *treePane) count(paths []string) {
-	if t.ctx.Tree == nil {
+	if t.shared.Tree == nil {
 		return
 	}
 	t.counting = paths
-	t.ctx.Tree.Show(paths)
+	t.shared.Tree.Show(paths)
 }
 
 // rebuild flattens the expanded tree into rows, keeping the cursor on
@@ -140,7 +140,7 @@ func (t *treePane) rebuild() {
 		if !t.expanded[p] {
 			return
 		}
-		n, ok := t.ctx.Tree.Get(p)
+		n, ok := t.shared.Tree.Get(p)
 		if !ok || !n.ChildrenLoaded {
 			return
 		}
@@ -302,7 +302,7 @@ func (t *treePane) onTree(paths []string, now time.Time) {
 			continue
 		}
 		changed = true
-		n, _ := t.ctx.Tree.Get(p)
+		n, _ := t.shared.Tree.Get(p)
 		for _, c := range n.Children {
 			cp := zkview.ChildPath(p, c)
 			if t.seen[cp] {
@@ -334,14 +334,14 @@ func (t *treePane) onTree(paths []string, now time.Time) {
 // rows; a count that moved flashes.
 func (t *treePane) takeCounts(paths []string, now time.Time) {
 	for _, p := range paths {
-		if t.expanded[p] || t.ctx.Tree == nil {
+		if t.expanded[p] || t.shared.Tree == nil {
 			continue
 		}
 		old, ok := t.stats[p]
 		if !ok {
 			continue // not a row whose stat was read
 		}
-		n, _ := t.ctx.Tree.Get(p)
+		n, _ := t.shared.Tree.Get(p)
 		if n.Stat == nil || old != nil && n.Stat.Pzxid < old.Pzxid {
 			continue
 		}
@@ -391,7 +391,7 @@ func (t *treePane) fetch() tea.Cmd {
 	}
 	t.count(live)
 	if len(need) > 0 {
-		c, ctx := t.ctx.Client, t.ctx.Ctx
+		c, ctx := t.shared.Client, t.shared.Ctx
 		cmds = append(cmds, func() tea.Msg {
 			stats, errs := c.StatAll(ctx, need, 32)
 			return rowStatsMsg{paths: need, stats: stats, errs: errs}
@@ -412,7 +412,7 @@ func labelable(p string, st *zk.Stat) bool {
 
 // label recognises one directory (or lock node) for its tree label.
 func (t *treePane) label(p string, pzxid int64) tea.Cmd {
-	c, ctx, opts := t.ctx.Client, t.ctx.Ctx, t.ctx.scanOptions(nil)
+	c, ctx, opts := t.shared.Client, t.shared.Ctx, t.shared.scanOptions(nil)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
@@ -453,7 +453,7 @@ func (t *treePane) onStats(msg rowStatsMsg) {
 			continue // gone; the parent's child watch removes the row
 		}
 		if old := t.stats[p]; old != nil && old.NumChildren != msg.stats[i].NumChildren {
-			t.flashes[p] = t.ctx.Now()
+			t.flashes[p] = t.shared.Now()
 		}
 		t.stats[p] = msg.stats[i]
 		delete(t.statErrs, p)
@@ -482,7 +482,7 @@ func (t *treePane) flashing(now time.Time) bool {
 }
 
 func (t *treePane) view(focused bool, now time.Time) string {
-	st := t.ctx.Styles
+	st := t.shared.Styles
 	lines := make([]string, 0, t.height)
 	for i, r := range t.window() {
 		lines = append(lines, t.rowView(r, t.offset+i == t.cursor, focused, now))
@@ -494,8 +494,8 @@ func (t *treePane) view(focused bool, now time.Time) string {
 }
 
 func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) string {
-	st := t.ctx.Styles
-	n, _ := t.ctx.Tree.Get(r.path)
+	st := t.shared.Styles
+	n, _ := t.shared.Tree.Get(r.path)
 	stat := t.stats[r.path]
 	if t.expanded[r.path] && n.Stat != nil {
 		stat = n.Stat // expanded: the child watch keeps it current

@@ -27,7 +27,7 @@ func TestCollapsedCountsStayLive(t *testing.T) {
 		return strings.Contains(s, "▸ locks  1") && strings.Contains(s, "config")
 	})
 	d.waitFor("the collapsed rows counted", func(string) bool {
-		return app.ctx.Tree.Counted("/app/locks") && app.ctx.Tree.Counted("/app/config")
+		return app.shared.Tree.Counted("/app/locks") && app.shared.Tree.Counted("/app/config")
 	})
 	mustCreate(t, writer, "/app/locks/b", "", 0)
 	d.waitText("▸ locks  2")

@@ -25,10 +25,10 @@ const requestTimeout = 10 * time.Second
 // member for its session tables first.
 const introspectRequestTimeout = requestTimeout + 5*time.Second
 
-// Shared is what every page shares (gh-dash's ProgramContext): the
+// sharedState is what every page shares (gh-dash's ProgramContext): the
 // connection, the live tree, look and keys, and the clock. Pages read it;
-// only App changes it.
-type Shared struct {
+// only app changes it.
+type sharedState struct {
 	// Ctx ends when the explorer quits; every command's I/O derives from it.
 	Ctx    context.Context
 	Client *zkview.Client
@@ -36,10 +36,10 @@ type Shared struct {
 	// Writer is nil when read-only: no page can write without it.
 	Writer *zkview.Writer
 	// Actor performs recipe actions as "you"; nil when read-only.
-	Actor *Actor
+	Actor *actor
 
 	Styles   theme.Styles
-	Keys     Keys
+	Keys     keyMap
 	ReadOnly bool
 	// Past is set on a data directory's past (Config.Past): the servers'
 	// tables are not on disk, so no page tells how to let zkx read them.
@@ -60,8 +60,8 @@ type Shared struct {
 	// admin is the AdminServers :admin set, read by commands in flight.
 	admin atomic.Pointer[adminSetting]
 
-	// DemoCap caps + on the demo page.
-	DemoCap demo.Cap
+	// DemoLimit caps + on the demo page (Config.DemoLimit).
+	DemoLimit demo.ContenderLimit
 
 	// Exec runs a program on the terminal with the explorer suspended
 	// (tea.ExecProcess; tests run it without a terminal).
@@ -81,41 +81,41 @@ type adminSetting struct {
 // introspectOptions are the options to ask the servers with now: as the
 // explorer started, with :admin's AdminServers, and the explorer's own
 // session touched first (introspect.Options.Touch). Safe from any goroutine.
-func (c *Shared) introspectOptions() introspect.Options {
-	o := c.Introspect
-	if a := c.admin.Load(); a != nil {
+func (s *sharedState) introspectOptions() introspect.Options {
+	o := s.Introspect
+	if a := s.admin.Load(); a != nil {
 		o.AdminURLs, o.AdminPort = a.urls, a.port
 	}
-	if c.Client != nil && o.Touch == nil {
-		o.Touch = c.Client.Touch
+	if s.Client != nil && o.Touch == nil {
+		o.Touch = s.Client.Touch
 	}
 	return o
 }
 
 // forgetAdmin drops what :admin set: the AdminServers of another ensemble
 // (after :ctx) must not be asked for this one's tables.
-func (c *Shared) forgetAdmin() { c.admin.Store(nil) }
+func (s *sharedState) forgetAdmin() { s.admin.Store(nil) }
 
 // setAdmin makes the servers be asked through these AdminServers (and
 // looked for on port) from now on.
-func (c *Shared) setAdmin(urls []string, port int) {
-	c.admin.Store(&adminSetting{urls: urls, port: port})
+func (s *sharedState) setAdmin(urls []string, port int) {
+	s.admin.Store(&adminSetting{urls: urls, port: port})
 }
 
-// you reports whether a session id is the explorer's own.
-func (c *Shared) you(session int64) bool {
-	return c.Client != nil && session != 0 && session == c.Client.SessionID()
+// isOwnSession reports whether a session id is the explorer's own.
+func (s *sharedState) isOwnSession(session int64) bool {
+	return s.Client != nil && session != 0 && session == s.Client.SessionID()
 }
 
 // scanOptions returns the recognition options with the clock and the
 // server's tables filled in.
-func (c *Shared) scanOptions(tables recognize.ServerTables) recognize.Options {
-	o := c.Scan
-	o.Now = c.Now()
+func (s *sharedState) scanOptions(tables recognize.ServerTables) recognize.Options {
+	o := s.Scan
+	o.Now = s.Now()
 	o.Tables = tables
-	o.Holds = c.Holds
-	if c.Client != nil {
-		o.Viewer = c.Client.SessionID()
+	o.Holds = s.Holds
+	if s.Client != nil {
+		o.Viewer = s.Client.SessionID()
 	}
 	return o
 }
@@ -130,23 +130,23 @@ func newRecipeSession(c *zkview.Client) (*recipes.Session, error) {
 // collapse; the Tree counts its viewers, so pages that follow the same
 // directory do not end each other's watches. Unit tests run pages
 // without a Tree.
-func (c *Shared) expand(dir string) {
-	if c.Tree != nil {
-		c.Tree.Expand(dir)
+func (s *sharedState) expand(dir string) {
+	if s.Tree != nil {
+		s.Tree.Expand(dir)
 	}
 }
 
 // collapse undoes one expand of dir.
-func (c *Shared) collapse(dir string) {
-	if c.Tree != nil {
-		c.Tree.Collapse(dir)
+func (s *sharedState) collapse(dir string) {
+	if s.Tree != nil {
+		s.Tree.Collapse(dir)
 	}
 }
 
 // expandedBy reports how many viewers keep dir's children current.
-func (c *Shared) expandedBy(dir string) int {
-	if c.Tree == nil {
+func (s *sharedState) expandedBy(dir string) int {
+	if s.Tree == nil {
 		return 0
 	}
-	return c.Tree.Expanded(dir)
+	return s.Tree.Expanded(dir)
 }

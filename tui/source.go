@@ -29,8 +29,8 @@ var errNoClient = errors.New("not connected to ZooKeeper")
 const scanSessions = 3
 
 // clientSource reads through the explorer's client.
-func clientSource(c *Shared) source {
-	client := c.Client
+func clientSource(shared *sharedState) source {
+	client := shared.Client
 	if client == nil {
 		return source{
 			scan: func(context.Context, string, recognize.Options, recognize.EphemeralList) (recognize.Result, error) {
@@ -58,7 +58,7 @@ func clientSource(c *Shared) source {
 			return recognize.Dir(ctx, client, dir, o)
 		},
 		introspect: func(ctx context.Context) (*introspect.Snapshot, error) {
-			return introspect.Ask(ctx, client.Target(), c.introspectOptions())
+			return introspect.Ask(ctx, client.Target(), shared.introspectOptions())
 		},
 		ephemerals: func(ctx context.Context) (map[int64][]string, int, error) {
 			var r zkview.Reader = client

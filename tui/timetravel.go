@@ -51,7 +51,7 @@ type pastMovedMsg struct {
 
 // pastKey handles the keys of the past; false when msg is not one of them
 // (or the explorer is on a live server).
-func (a *App) pastKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (a *app) pastKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if a.past == nil {
 		return nil, false
 	}
@@ -64,7 +64,7 @@ func (a *App) pastKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, pastKeys.PrevNode), key.Matches(msg, pastKeys.NextNode):
 		back = key.Matches(msg, pastKeys.PrevNode)
 		if touching = a.selectedPath(); touching == "" {
-			a.status = statusMsg{text: "select a node (the tree, or a recipe's page) to step to the transactions touching it", err: true}
+			a.message = statusMsg{text: "select a node (the tree, or a recipe's page) to step to the transactions touching it", err: true}
 			return nil, true
 		}
 	default:
@@ -92,7 +92,7 @@ const maxPastQueue = 64
 
 // runPastStep steps in a command: a step back past a snapshot rebuilds
 // the tree, which is no work for Update.
-func (a *App) runPastStep(req pastStep) tea.Cmd {
+func (a *app) runPastStep(req pastStep) tea.Cmd {
 	a.pastBusy = true
 	tt := a.past
 	return func() tea.Msg {
@@ -102,7 +102,7 @@ func (a *App) runPastStep(req pastStep) tea.Cmd {
 }
 
 // selectedPath is the node the page on top is about.
-func (a *App) selectedPath() string {
+func (a *app) selectedPath() string {
 	switch p := a.top().(type) {
 	case *treePage:
 		return p.tree.selectedPath()
@@ -113,7 +113,7 @@ func (a *App) selectedPath() string {
 }
 
 // pastMoved takes a step's outcome into the header and the status line.
-func (a *App) pastMoved(msg pastMovedMsg) tea.Cmd {
+func (a *app) pastMoved(msg pastMovedMsg) tea.Cmd {
 	a.pastBusy = false
 	a.pastPos = msg.pos
 	var next tea.Cmd
@@ -125,13 +125,13 @@ func (a *App) pastMoved(msg pastMovedMsg) tea.Cmd {
 	}
 	switch {
 	case errors.Is(msg.err, forensics.ErrNoMore) && msg.touching != "":
-		a.status = statusMsg{text: "no transaction that way touches " + display.Line(msg.touching), err: true}
+		a.message = statusMsg{text: "no transaction that way touches " + display.Line(msg.touching), err: true}
 	case errors.Is(msg.err, forensics.ErrNoMore):
-		a.status = statusMsg{text: msg.err.Error(), err: true}
+		a.message = statusMsg{text: msg.err.Error(), err: true}
 	case msg.err != nil:
-		a.status = statusMsg{text: "step: " + msg.err.Error(), err: true}
+		a.message = statusMsg{text: "step: " + msg.err.Error(), err: true}
 	default:
-		a.status = statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}
+		a.message = statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}
 		// The pages read what they show again, as on ctrl+r: a step back
 		// brings stats older than those on screen, which a page that
 		// trusts zxids only to grow would take for stale.
@@ -154,7 +154,7 @@ func pastWhat(pos forensics.Position) string {
 
 // pastHeader is the header line on the past: where, the moment, what
 // happened then.
-func (a *App) pastHeader(st theme.Styles) string {
+func (a *app) pastHeader(st theme.Styles) string {
 	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
 	pos := a.pastPos
 	when := pos.Time.Local().Format("2006-01-02 15:04:05.000")
@@ -182,7 +182,7 @@ func (a *App) pastHeader(st theme.Styles) string {
 }
 
 // pastNotes are the help's lines about the past.
-func (a *App) pastNotes() []string {
+func (a *app) pastNotes() []string {
 	if a.past == nil {
 		return nil
 	}
@@ -194,9 +194,9 @@ func (a *App) pastNotes() []string {
 }
 
 // pastOpened says how to move, once the first frame is up.
-func (a *App) pastOpened() {
+func (a *app) pastOpened() {
 	a.pastPos = a.past.Position()
-	a.status = statusMsg{text: fmt.Sprintf("the past at zxid %s, read-only: < > step a transaction, { } the previous/next touching the selected node, ? help",
+	a.message = statusMsg{text: fmt.Sprintf("the past at zxid %s, read-only: < > step a transaction, { } the previous/next touching the selected node, ? help",
 		display.Hex(a.pastPos.Zxid))}
 }
 

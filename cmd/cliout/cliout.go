@@ -60,24 +60,31 @@ func (s Styles) wrap(code, text string) string {
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
-// Header, Dim, Warn, Good and Bad colour a header, secondary text, a
-// warning, a healthy state and a broken one (red, bold).
+// Header colours a header (bold).
 func (s Styles) Header(t string) string { return s.wrap("1", t) }
-func (s Styles) Dim(t string) string    { return s.wrap("2", t) }
-func (s Styles) Warn(t string) string   { return s.wrap("33", t) }
-func (s Styles) Good(t string) string   { return s.wrap("32", t) }
-func (s Styles) Bad(t string) string    { return s.wrap("1;31", t) }
+
+// Dim colours secondary text.
+func (s Styles) Dim(t string) string { return s.wrap("2", t) }
+
+// Warn colours a warning (yellow).
+func (s Styles) Warn(t string) string { return s.wrap("33", t) }
+
+// Good colours a healthy state (green).
+func (s Styles) Good(t string) string { return s.wrap("32", t) }
+
+// Bad colours a broken state (red, bold).
+func (s Styles) Bad(t string) string { return s.wrap("1;31", t) }
 
 // TableWriter aligns rows into columns. Widths are measured as a terminal
 // shows them: colour escape sequences (Styles) take no room, so a coloured
 // cell lines up with plain ones (text/tabwriter would count their bytes).
 type TableWriter struct {
-	w    io.Writer
+	out  io.Writer
 	rows [][]string
 }
 
 // NewTable starts a table on w.
-func NewTable(w io.Writer) *TableWriter { return &TableWriter{w: w} }
+func NewTable(w io.Writer) *TableWriter { return &TableWriter{out: w} }
 
 // Row writes one row; cells must not hold tabs or newlines (Clean them).
 func (t *TableWriter) Row(cells ...string) { t.rows = append(t.rows, cells) }
@@ -110,7 +117,7 @@ func (t *TableWriter) Flush() error {
 		b.WriteByte('\n')
 	}
 	t.rows = nil
-	_, err := io.WriteString(t.w, b.String())
+	_, err := io.WriteString(t.out, b.String())
 	return err
 }
 
@@ -149,12 +156,12 @@ func WriteJSON(w io.Writer, v any) error {
 // JSONArray streams a JSON array one element at a time, so long outputs
 // (zkx tree) need not be held in memory.
 type JSONArray struct {
-	w     io.Writer
+	out   io.Writer
 	count int
 }
 
 // NewJSONArray starts an array on w.
-func NewJSONArray(w io.Writer) *JSONArray { return &JSONArray{w: w} }
+func NewJSONArray(w io.Writer) *JSONArray { return &JSONArray{out: w} }
 
 // Add writes one element.
 func (a *JSONArray) Add(v any) error {
@@ -170,16 +177,16 @@ func (a *JSONArray) Add(v any) error {
 		sep = "[\n  "
 	}
 	a.count++
-	_, err := fmt.Fprintf(a.w, "%s%s", sep, b)
+	_, err := fmt.Fprintf(a.out, "%s%s", sep, b)
 	return err
 }
 
 // Close ends the array.
 func (a *JSONArray) Close() error {
 	if a.count == 0 {
-		_, err := io.WriteString(a.w, "[]\n")
+		_, err := io.WriteString(a.out, "[]\n")
 		return err
 	}
-	_, err := io.WriteString(a.w, "\n]\n")
+	_, err := io.WriteString(a.out, "\n]\n")
 	return err
 }

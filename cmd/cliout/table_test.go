@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// Coloured cells line up with plain ones: escape sequences take no room.
+// TestTableAlignsColouredCells: coloured cells line up with plain ones:
+// escape sequences take no room.
 func TestTableAlignsColouredCells(t *testing.T) {
 	var b bytes.Buffer
 	tw := NewTable(&b)

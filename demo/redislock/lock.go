@@ -81,7 +81,7 @@ func WithOwner(name string) Option { return func(o *options) { o.owner = name } 
 type Lock struct {
 	client *redis.Client
 	key    string
-	o      options
+	opts   options
 
 	mu       sync.Mutex
 	state    int // idle, taking or held
@@ -107,14 +107,14 @@ func New(client *redis.Client, key string, opts ...Option) *Lock {
 	if o.stats == nil {
 		o.stats = recipes.NewStats()
 	}
-	return &Lock{client: client, key: key, o: o}
+	return &Lock{client: client, key: key, opts: o}
 }
 
 // Key is the key the lock lives in.
 func (l *Lock) Key() string { return l.key }
 
 // Lease is the lock's lease.
-func (l *Lock) Lease() time.Duration { return l.o.lease }
+func (l *Lock) Lease() time.Duration { return l.opts.lease }
 
 // Lock takes the lock, trying SET NX PX again every retry interval until
 // it succeeds or ctx ends.
@@ -148,17 +148,17 @@ func (l *Lock) take(ctx context.Context, wait bool) error {
 // acquire sends SET key token NX PX lease, literally (go-redis's SetNX
 // would send EX for a whole number of seconds), until it succeeds.
 func (l *Lock) acquire(ctx context.Context, wait bool) (string, error) {
-	token, err := newToken(l.o.owner)
+	token, err := newToken(l.opts.owner)
 	if err != nil {
 		return "", err
 	}
 	var waitedSince time.Time
 	for {
-		l.o.stats.CountCreate()
-		err := l.client.Do(ctx, "SET", l.key, token, "NX", "PX", l.o.lease.Milliseconds()).Err()
+		l.opts.stats.CountCreate()
+		err := l.client.Do(ctx, "SET", l.key, token, "NX", "PX", l.opts.lease.Milliseconds()).Err()
 		switch {
 		case err == nil:
-			l.o.stats.MarkAcquired(waitedSince)
+			l.opts.stats.MarkAcquired(waitedSince)
 			l.tell(recipes.Event{Kind: recipes.Acquired, Token: recipes.Token{Path: l.key, Seq: -1}})
 			return token, nil
 		case errors.Is(err, redis.Nil): // NX: the key exists
@@ -177,7 +177,7 @@ func (l *Lock) acquire(ctx context.Context, wait bool) (string, error) {
 		if waitedSince.IsZero() {
 			waitedSince = time.Now()
 		}
-		t := time.NewTimer(l.o.retry)
+		t := time.NewTimer(l.opts.retry)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
@@ -193,7 +193,7 @@ func (l *Lock) acquire(ctx context.Context, wait bool) (string, error) {
 // at the next tick, as Redisson does.
 func (l *Lock) watchdog(token string, stop, stopped, lost chan struct{}) {
 	defer close(stopped)
-	every := max(l.o.lease/3, time.Millisecond)
+	every := max(l.opts.lease/3, time.Millisecond)
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -203,7 +203,7 @@ func (l *Lock) watchdog(token string, stop, stopped, lost chan struct{}) {
 		case <-tick.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), every)
-		n, err := l.client.Eval(ctx, renewScript, []string{l.key}, token, l.o.lease.Milliseconds()).Int64()
+		n, err := l.client.Eval(ctx, renewScript, []string{l.key}, token, l.opts.lease.Milliseconds()).Int64()
 		cancel()
 		switch {
 		case err != nil:
@@ -212,8 +212,8 @@ func (l *Lock) watchdog(token string, stop, stopped, lost chan struct{}) {
 			l.lostOnce.Do(func() { close(lost) })
 			return
 		}
-		if l.o.renewals != nil {
-			l.o.renewals.Add(1)
+		if l.opts.renewals != nil {
+			l.opts.renewals.Add(1)
 		}
 	}
 }
@@ -241,7 +241,7 @@ func (l *Lock) Unlock(ctx context.Context) error {
 	if !ok {
 		return ErrNotHeld
 	}
-	l.o.stats.MarkReleased()
+	l.opts.stats.MarkReleased()
 	l.tell(recipes.Event{Kind: recipes.Released, Node: l.key})
 	n, err := l.client.Eval(ctx, releaseScript, []string{l.key}, token).Int64()
 	if err != nil {
@@ -276,8 +276,8 @@ func (l *Lock) Done() <-chan struct{} {
 }
 
 func (l *Lock) tell(ev recipes.Event) {
-	if l.o.observer != nil {
-		l.o.observer(ev)
+	if l.opts.observer != nil {
+		l.opts.observer(ev)
 	}
 }
 

@@ -87,7 +87,7 @@ func Draw(w io.Writer, title string, res demo.SweepResult) error {
 		return err
 	}
 	var d svgDoc
-	d.b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	d.buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	d.open("svg", "xmlns", "http://www.w3.org/2000/svg", "width", num(width), "height", num(height),
 		"viewBox", "0 0 "+num(width)+" "+num(height), "font-family", "DejaVu Sans, Helvetica, Arial, sans-serif")
 	d.text("title", title)
@@ -99,7 +99,7 @@ func Draw(w io.Writer, title string, res demo.SweepResult) error {
 		drawPanel(&d, p, lanes, x0, y, x0+width/float64(len(panels)))
 	}
 	d.close("svg")
-	_, err = w.Write(d.b.Bytes())
+	_, err = w.Write(d.buf.Bytes())
 	return err
 }
 

@@ -12,15 +12,17 @@ type laneStyle struct {
 	marker func(x, y float64) string
 }
 
-// Colours that stay apart for the common kinds of colour blindness and read
-// on white (after Okabe and Ito's palette, with a darker purple and no
-// yellow). A lane that repeats a colour after the seventh gets a dashed line.
+// laneColours are colours that stay apart for the common kinds of colour
+// blindness and read on white (after Okabe and Ito's palette, with a darker
+// purple and no yellow). A lane that repeats a colour after the seventh
+// gets a dashed line.
 var laneColours = []string{"#0072B2", "#D55E00", "#009E73", "#AA3377", "#E69F00", "#56B4E9", "#333333"}
 
 var laneDashes = []string{"", "7 4", "2 3", "9 3 2 3"}
 
-// Marker shapes, so overlapping lines (every ZooKeeper lane but the herd
-// sits near 0 notifications) stay told apart in grey print too.
+// laneMarkers are marker shapes, so overlapping lines (every ZooKeeper lane
+// but the herd sits near 0 notifications) stay told apart in grey print
+// too.
 var laneMarkers = []func(x, y float64) string{circle, square, triangle, diamond, triangleDown}
 
 const markerRadius = 4.5

@@ -11,45 +11,45 @@ import (
 // svgDoc writes SVG elements into a buffer. Every attribute value and text
 // goes through xml.EscapeText, so a title holding < & " stays well-formed.
 type svgDoc struct {
-	b bytes.Buffer
+	buf bytes.Buffer
 }
 
 // open writes <tag k="v" ...>; attrs are name, value pairs.
 func (d *svgDoc) open(tag string, attrs ...string) {
 	d.start(tag, attrs)
-	d.b.WriteString(">\n")
+	d.buf.WriteString(">\n")
 }
 
 // empty writes <tag k="v" .../>.
 func (d *svgDoc) empty(tag string, attrs ...string) {
 	d.start(tag, attrs)
-	d.b.WriteString("/>\n")
+	d.buf.WriteString("/>\n")
 }
 
 func (d *svgDoc) close(tag string) {
-	d.b.WriteString("</" + tag + ">\n")
+	d.buf.WriteString("</" + tag + ">\n")
 }
 
 // text writes <tag ...>s</tag> with s escaped.
 func (d *svgDoc) text(tag, s string, attrs ...string) {
 	d.start(tag, attrs)
-	d.b.WriteByte('>')
+	d.buf.WriteByte('>')
 	d.escape(s)
-	d.b.WriteString("</" + tag + ">\n")
+	d.buf.WriteString("</" + tag + ">\n")
 }
 
 func (d *svgDoc) start(tag string, attrs []string) {
-	d.b.WriteString("<" + tag)
+	d.buf.WriteString("<" + tag)
 	for i := 0; i+1 < len(attrs); i += 2 {
-		d.b.WriteString(" " + attrs[i] + `="`)
+		d.buf.WriteString(" " + attrs[i] + `="`)
 		d.escape(attrs[i+1])
-		d.b.WriteByte('"')
+		d.buf.WriteByte('"')
 	}
 }
 
 func (d *svgDoc) escape(s string) {
 	// Writing to a bytes.Buffer cannot fail.
-	_ = xml.EscapeText(&d.b, []byte(s))
+	_ = xml.EscapeText(&d.buf, []byte(s))
 }
 
 // num is a coordinate: to a hundredth of a pixel, without trailing zeros.

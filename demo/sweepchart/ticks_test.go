@@ -41,8 +41,9 @@ func TestNiceAxis(t *testing.T) {
 	}
 }
 
-// Over many ranges the ticks cover the range, are few, evenly spaced by
-// 1, 2 or 5 times a power of ten, and never print the same label twice.
+// TestNiceAxisCovers: over many ranges the ticks cover the range, are few,
+// evenly spaced by 1, 2 or 5 times a power of ten, and never print the same
+// label twice.
 func TestNiceAxisCovers(t *testing.T) {
 	for _, hi := range []float64{0.003, 0.9, 1, 3.55, 9.99, 10, 47.84, 99, 101, 186.61, 999, 3392.2, 9378.4, 12345, 1e6} {
 		for _, lo := range []float64{0, hi / 3, hi * 0.9} {

@@ -10,9 +10,6 @@ import (
 // palette for the terminal's background; Plain has no colour at all
 // (NO_COLOR, and the goldens of tests).
 type Styles struct {
-	Plain bool
-
-	App         lipgloss.Style
 	HeaderLabel lipgloss.Style
 	HeaderValue lipgloss.Style
 	Badge       lipgloss.Style // READ-ONLY
@@ -53,17 +50,16 @@ type Styles struct {
 	LaneHerd  lipgloss.Style
 	LaneSpin  lipgloss.Style
 	LaneRedis lipgloss.Style
-	Spark     lipgloss.Style
 }
 
 // palette is one set of colours; the dark and light ones differ only in
 // which end of the scale text and highlights take.
-type Palette struct {
+type palette struct {
 	Fg, Dim, Faint, Accent, AccentBg, SelBg, SelDimBg, FlashBg color.Color
 	Green, Yellow, Red, Blue, Magenta, Cyan, Orange            color.Color
 }
 
-var DarkPalette = Palette{
+var darkPalette = palette{
 	Fg: lipgloss.Color("#d0d0d0"), Dim: lipgloss.Color("#8a8a8a"), Faint: lipgloss.Color("#4e4e4e"),
 	Accent: lipgloss.Color("#87afff"), AccentBg: lipgloss.Color("#303a50"),
 	SelBg: lipgloss.Color("#3a4a6a"), SelDimBg: lipgloss.Color("#303030"), FlashBg: lipgloss.Color("#5f5f00"),
@@ -72,7 +68,7 @@ var DarkPalette = Palette{
 	Orange: lipgloss.Color("#ffaf5f"),
 }
 
-var LightPalette = Palette{
+var lightPalette = palette{
 	Fg: lipgloss.Color("#1c1c1c"), Dim: lipgloss.Color("#6c6c6c"), Faint: lipgloss.Color("#b2b2b2"),
 	Accent: lipgloss.Color("#005fd7"), AccentBg: lipgloss.Color("#dfe8ff"),
 	SelBg: lipgloss.Color("#c6d8ff"), SelDimBg: lipgloss.Color("#e4e4e4"), FlashBg: lipgloss.Color("#ffffaf"),
@@ -83,13 +79,12 @@ var LightPalette = Palette{
 
 // New returns the styles for a dark or a light background.
 func New(dark bool) Styles {
-	p := LightPalette
+	p := lightPalette
 	if dark {
-		p = DarkPalette
+		p = darkPalette
 	}
 	s := lipgloss.NewStyle
 	return Styles{
-		App:         s(),
 		HeaderLabel: s().Foreground(p.Dim),
 		HeaderValue: s().Foreground(p.Fg).Bold(true),
 		Badge:       s().Foreground(lipgloss.Color("#ffffff")).Background(p.Red).Bold(true).Padding(0, 1),
@@ -124,7 +119,6 @@ func New(dark bool) Styles {
 		LaneHerd:    s().Foreground(p.Orange).Bold(true),
 		LaneSpin:    s().Foreground(p.Magenta).Bold(true),
 		LaneRedis:   s().Foreground(p.Red).Bold(true),
-		Spark:       s().Foreground(p.Accent),
 	}
 }
 
@@ -133,10 +127,10 @@ func New(dark bool) Styles {
 func Plain() Styles {
 	s := lipgloss.NewStyle()
 	return Styles{
-		Plain: true, App: s, HeaderLabel: s, HeaderValue: s, Badge: s.Padding(0, 1), Crumb: s, CrumbLast: s,
+		HeaderLabel: s, HeaderValue: s, Badge: s.Padding(0, 1), Crumb: s, CrumbLast: s,
 		Connected: s, Suspended: s, Expired: s, Connecting: s, Title: s, Border: s, Selected: s, SelectedDim: s,
 		Flash: s, Dim: s, Ephemeral: s, Label: s, TabActive: s.Padding(0, 1), TabInactive: s.Padding(0, 1), Match: s,
 		Holder: s, Waiter: s, You: s, Leader: s, Warning: s, Error: s, Info: s, HelpKey: s, HelpDesc: s,
-		Dialog: s.Border(lipgloss.NormalBorder()).Padding(0, 1), LaneChain: s, LaneHerd: s, LaneSpin: s, LaneRedis: s, Spark: s,
+		Dialog: s.Border(lipgloss.NormalBorder()).Padding(0, 1), LaneChain: s, LaneHerd: s, LaneSpin: s, LaneRedis: s,
 	}
 }

@@ -10,23 +10,23 @@ import (
 	"github.com/zkx-dev/zkx/tui/theme"
 )
 
-// dialog asks before something that changes ZooKeeper: a yes/no question,
+// Dialog asks before something that changes ZooKeeper: a yes/no question,
 // a value to type, or a path that must be typed back exactly (recursive
-// delete). It is modal: App gives it every key while it is open.
+// delete). It is modal: the explorer gives it every key while it is open.
 type Dialog struct {
-	Title string
-	Body  []string
-	Input *LineInput // nil for a yes/no question
-	// mustType, when set, is what the input must equal to go ahead.
+	title string
+	body  []string
+	input *LineInput // nil for a yes/no question
+	// MustType, when set, is what the input must equal to go ahead.
 	MustType string
-	Problem  string
-	Submit   func(value string) tea.Cmd
-	// Choices, when set, make the dialog a question with several answers,
-	// one key each; Cancel (nil: nothing) runs on esc.
-	Choices []Choice
-	Cancel  func() tea.Cmd
-	// Shown makes the dialog a text to read: any of enter, esc, q closes it.
-	Shown bool
+	problem  string
+	submit   func(value string) tea.Cmd
+	// choices, when set, make the dialog a question with several answers,
+	// one key each; cancel (nil: nothing) runs on esc.
+	choices []Choice
+	cancel  func() tea.Cmd
+	// shown makes the dialog a text to read: any of enter, esc, q closes it.
+	shown bool
 }
 
 // Choice is one answer of a question: its key, what it says, what it does.
@@ -37,12 +37,12 @@ type Choice struct {
 
 // Show shows body to read, wrapped to the dialog's width.
 func Show(title string, body []string) *Dialog {
-	return &Dialog{Title: title, Body: body, Shown: true, Submit: func(string) tea.Cmd { return nil }}
+	return &Dialog{title: title, body: body, shown: true, submit: func(string) tea.Cmd { return nil }}
 }
 
 // Choose asks a question with several answers; esc runs cancel (may be nil).
 func Choose(title string, body []string, choices []Choice, cancel func() tea.Cmd) *Dialog {
-	return &Dialog{Title: title, Body: body, Choices: choices, Cancel: cancel}
+	return &Dialog{title: title, body: body, choices: choices, cancel: cancel}
 }
 
 // Numbered makes answers of labels, keyed 1 to 9 (at most nine), each
@@ -56,83 +56,83 @@ func Numbered(labels []string, pick func(i int) tea.Cmd) []Choice {
 }
 
 func Confirm(title string, body []string, yes func() tea.Cmd) *Dialog {
-	return &Dialog{Title: title, Body: body, Submit: func(string) tea.Cmd { return yes() }}
+	return &Dialog{title: title, body: body, submit: func(string) tea.Cmd { return yes() }}
 }
 
 func Ask(title string, body []string, prompt, initial string, submit func(string) tea.Cmd) *Dialog {
-	return &Dialog{Title: title, Body: body, Input: &LineInput{Prompt: prompt, Value: initial, Limit: 1 << 20}, Submit: submit}
+	return &Dialog{title: title, body: body, input: &LineInput{Prompt: prompt, Value: initial, Limit: 1 << 20}, submit: submit}
 }
 
-// update handles a key; done reports that the dialog closes.
+// Update handles a key; done reports that the dialog closes.
 func (d *Dialog) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
-	if d.Shown {
+	if d.shown {
 		switch msg.String() {
 		case "enter", "esc", "q", "ctrl+c", "!", "w":
 			return nil, true
 		}
 		return nil, false
 	}
-	if d.Choices != nil {
+	if d.choices != nil {
 		k := msg.String()
-		for _, c := range d.Choices {
+		for _, c := range d.choices {
 			if k == c.Key {
 				return c.Do(), true
 			}
 		}
 		if k == "esc" || k == "q" || k == "ctrl+c" {
-			if d.Cancel != nil {
-				return d.Cancel(), true
+			if d.cancel != nil {
+				return d.cancel(), true
 			}
 			return nil, true
 		}
 		return nil, false
 	}
-	if d.Input == nil {
+	if d.input == nil {
 		switch msg.String() {
 		case "y", "Y", "enter":
-			return d.Submit(""), true
+			return d.submit(""), true
 		case "n", "N", "esc", "q", "ctrl+c":
 			return nil, true
 		}
 		return nil, false
 	}
-	switch d.Input.Update(msg) {
+	switch d.input.Update(msg) {
 	case InputCancel:
 		return nil, true
 	case InputSubmit:
-		if d.MustType != "" && d.Input.Value != d.MustType {
-			d.Problem = "type the path exactly to go ahead (esc to cancel)"
+		if d.MustType != "" && d.input.Value != d.MustType {
+			d.problem = "type the path exactly to go ahead (esc to cancel)"
 			return nil, false
 		}
-		return d.Submit(d.Input.Value), true
+		return d.submit(d.input.Value), true
 	}
-	d.Problem = ""
+	d.problem = ""
 	return nil, false
 }
 
-// view draws the dialog centred in width×height.
+// View draws the dialog centred in width×height.
 func (d *Dialog) View(st theme.Styles, width, height int) string {
 	inner := min(max(width-8, 20), 90)
-	lines := []string{st.Title.Render(d.Title), ""}
-	body := WrapAll(d.Body, inner)
+	lines := []string{st.Title.Render(d.title), ""}
+	body := WrapAll(d.body, inner)
 	// The box must fit the screen: its border, title, gaps and keys take
 	// about eight lines.
-	if room := height - 9 - len(d.Choices); len(body) > room && room > 1 {
+	if room := height - 9 - len(d.choices); len(body) > room && room > 1 {
 		body = append(body[:room-1:room-1], st.Dim.Render(fmt.Sprintf("… %d more lines", len(body)-room+1)))
 	}
 	lines = append(lines, body...)
 	lines = append(lines, "")
 	switch {
-	case d.Shown:
+	case d.shown:
 		lines = append(lines, st.HelpKey.Render("enter/esc")+st.HelpDesc.Render(" close"))
-	case d.Choices != nil:
+	case d.choices != nil:
 		lines = append(lines, d.choiceLines(st, inner)...)
-	case d.Input == nil:
+	case d.input == nil:
 		lines = append(lines, st.HelpKey.Render("y")+st.HelpDesc.Render(" yes   ")+st.HelpKey.Render("n/esc")+st.HelpDesc.Render(" no"))
 	default:
-		lines = append(lines, d.Input.View(st, inner))
-		if d.Problem != "" {
-			lines = append(lines, st.Error.Render(d.Problem))
+		lines = append(lines, d.input.View(st, inner))
+		if d.problem != "" {
+			lines = append(lines, st.Error.Render(d.problem))
 		}
 		lines = append(lines, st.HelpKey.Render("enter")+st.HelpDesc.Render(" go ahead   ")+st.HelpKey.Render("esc")+st.HelpDesc.Render(" cancel"))
 	}
@@ -145,7 +145,7 @@ func (d *Dialog) View(st theme.Styles, width, height int) string {
 func (d *Dialog) choiceLines(st theme.Styles, width int) []string {
 	escape := st.HelpKey.Render("esc") + st.HelpDesc.Render(" cancel")
 	var hints []string
-	for _, c := range d.Choices {
+	for _, c := range d.choices {
 		hints = append(hints, st.HelpKey.Render(c.Key)+st.HelpDesc.Render(" "+c.Label))
 	}
 	if one := strings.Join(append(hints, escape), "   "); lipgloss.Width(one) <= width {
@@ -153,12 +153,4 @@ func (d *Dialog) choiceLines(st theme.Styles, width int) []string {
 	}
 	lines := WrapAll(hints, width)
 	return append(lines, "", escape)
-}
-
-// clipStyled cuts a styled line to width cells.
-func ClipStyled(s string, width int) string {
-	if lipgloss.Width(s) <= width {
-		return s
-	}
-	return Fit(s, width)
 }

@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// filter narrows a list: a case-insensitive substring, or a regular
+// Filter narrows a list: a case-insensitive substring, or a regular
 // expression when written between slashes (/^lock-/).
 type Filter struct {
 	Text string
-	Re   *regexp.Regexp
+	re   *regexp.Regexp
 }
 
 func ParseFilter(text string) (Filter, error) {
@@ -19,7 +19,7 @@ func ParseFilter(text string) (Filter, error) {
 		if err != nil {
 			return Filter{}, fmt.Errorf("filter: %w", err)
 		}
-		return Filter{Text: text, Re: re}, nil
+		return Filter{Text: text, re: re}, nil
 	}
 	return Filter{Text: text}, nil
 }
@@ -28,8 +28,8 @@ func (f Filter) Active() bool { return f.Text != "" }
 
 func (f Filter) Match(s string) bool {
 	switch {
-	case f.Re != nil:
-		return f.Re.MatchString(s)
+	case f.re != nil:
+		return f.re.MatchString(s)
 	case f.Text == "":
 		return true
 	default:

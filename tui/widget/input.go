@@ -9,22 +9,22 @@ import (
 	"github.com/zkx-dev/zkx/tui/theme"
 )
 
-// lineInput is a one-line editor for the command line, the filter and
+// LineInput is a one-line editor for the command line, the filter and
 // dialogs: type, backspace, ctrl+u, ctrl+w, and tab through completions.
-// It draws no blinking cursor (App places the terminal's), so an open
+// It draws no blinking cursor (the explorer places the terminal's), so an open
 // prompt costs no frames.
 type LineInput struct {
 	Prompt string
 	Value  string
 	// complete offers completions of the whole value; nil for none.
 	Complete func(value string) []string
-	Choices  []string
-	Choice   int
+	choices  []string
+	choice   int
 	// limit caps the value's length in bytes (0: no cap).
 	Limit int
 }
 
-// inputResult is what a key did to the input.
+// InputResult is what a key did to the input.
 type InputResult int
 
 const (
@@ -40,7 +40,7 @@ func (in *LineInput) Update(msg tea.KeyPressMsg) InputResult {
 	case "esc", "ctrl+c":
 		return InputCancel
 	case "tab", "shift+tab":
-		in.Cycle(msg.String() == "tab")
+		in.cycle(msg.String() == "tab")
 		return InputEditing
 	case "backspace", "ctrl+h":
 		if in.Value == "" {
@@ -67,45 +67,45 @@ func (in *LineInput) Update(msg tea.KeyPressMsg) InputResult {
 		}
 		in.Value += text
 	}
-	in.Choices = nil
+	in.choices = nil
 	return InputEditing
 }
 
 // cycle completes the value: the first tab computes the completions and
 // takes their common prefix (or the only one); further tabs step through
 // them.
-func (in *LineInput) Cycle(forward bool) {
+func (in *LineInput) cycle(forward bool) {
 	if in.Complete == nil {
 		return
 	}
-	if in.Choices == nil {
-		in.Choices = in.Complete(in.Value)
-		in.Choice = -1
-		if len(in.Choices) == 0 {
+	if in.choices == nil {
+		in.choices = in.Complete(in.Value)
+		in.choice = -1
+		if len(in.choices) == 0 {
 			return
 		}
-		if len(in.Choices) == 1 {
-			in.Value = in.Choices[0]
-			in.Choices = nil
+		if len(in.choices) == 1 {
+			in.Value = in.choices[0]
+			in.choices = nil
 			return
 		}
-		if p := CommonPrefix(in.Choices); len(p) > len(in.Value) {
+		if p := commonPrefix(in.choices); len(p) > len(in.Value) {
 			in.Value = p
 			return
 		}
 	}
-	if len(in.Choices) == 0 {
+	if len(in.choices) == 0 {
 		return
 	}
 	if forward {
-		in.Choice = (in.Choice + 1) % len(in.Choices)
+		in.choice = (in.choice + 1) % len(in.choices)
 	} else {
-		in.Choice = (in.Choice - 1 + len(in.Choices)) % len(in.Choices)
+		in.choice = (in.choice - 1 + len(in.choices)) % len(in.choices)
 	}
-	in.Value = in.Choices[in.Choice]
+	in.Value = in.choices[in.choice]
 }
 
-func CommonPrefix(ss []string) string {
+func commonPrefix(ss []string) string {
 	p := ss[0]
 	for _, s := range ss[1:] {
 		for !strings.HasPrefix(s, p) {
@@ -115,12 +115,12 @@ func CommonPrefix(ss []string) string {
 	return p
 }
 
-// view draws the prompt, the value and a block where the cursor is, and
+// View draws the prompt, the value and a block where the cursor is, and
 // the completions on offer.
 func (in *LineInput) View(st theme.Styles, width int) string {
 	line := st.Title.Render(in.Prompt) + in.Value + "█"
-	if len(in.Choices) > 1 {
-		line += "  " + st.Dim.Render(strings.Join(in.Choices, "  "))
+	if len(in.choices) > 1 {
+		line += "  " + st.Dim.Render(strings.Join(in.choices, "  "))
 	}
 	return Fit(line, width)
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// fit cuts or pads a styled line to exactly width cells.
+// Fit cuts or pads a styled line to exactly width cells.
 func Fit(s string, width int) string {
 	if width <= 0 {
 		return ""
@@ -19,7 +19,7 @@ func Fit(s string, width int) string {
 	return s + strings.Repeat(" ", width-w)
 }
 
-// block makes lines into exactly height lines of exactly width cells.
+// Block makes lines into exactly height lines of exactly width cells.
 func Block(lines []string, width, height int) string {
 	out := make([]string, height)
 	for i := range out {
@@ -73,7 +73,7 @@ func FitWords(s string, width int, more string) string {
 	return Fit(cut+more, width)
 }
 
-// splitLines splits a rendered block into its lines.
+// SplitLines splits a rendered block into its lines.
 func SplitLines(s string) []string {
 	if s == "" {
 		return nil
@@ -81,7 +81,7 @@ func SplitLines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
-// clip returns what fits of a plain (unstyled) string in width cells.
+// Clip returns what fits of a plain (unstyled) string in width cells.
 func Clip(s string, width int) string {
 	if width <= 0 {
 		return ""
@@ -92,7 +92,7 @@ func Clip(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
-// clipMiddle returns what fits of a plain string in width cells by
+// ClipMiddle returns what fits of a plain string in width cells by
 // cutting its middle: the end of a znode name (a sequence number) says
 // more than its middle (a GUID).
 func ClipMiddle(s string, width int) string {
@@ -108,5 +108,5 @@ func ClipMiddle(s string, width int) string {
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
 }
 
-// stripStyles removes styling, for a line about to take one style whole.
+// StripStyles removes styling, for a line about to take one style whole.
 func StripStyles(s string) string { return ansi.Strip(s) }

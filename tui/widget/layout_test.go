@@ -22,10 +22,10 @@ func TestClipMiddle(t *testing.T) {
 	for _, c := range cases {
 		got := ClipMiddle(c.in, c.width)
 		if ansi.StringWidth(got) > c.width {
-			t.Errorf("clipMiddle(%q, %d) = %q: %d cells", c.in, c.width, got, ansi.StringWidth(got))
+			t.Errorf("ClipMiddle(%q, %d) = %q: %d cells", c.in, c.width, got, ansi.StringWidth(got))
 		}
 		if got != c.want {
-			t.Errorf("clipMiddle(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+			t.Errorf("ClipMiddle(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// listColumn is a column of a list page before the width is known:
+// ListColumn is a column of a list page before the width is known:
 // fitted to its widest cell (up to most), or sharing what is left by
 // weight.
 type ListColumn struct {
@@ -23,45 +23,45 @@ type ListColumn struct {
 	Hide int
 }
 
-// listTable is the table of a list page whose columns give way on
+// ListTable is the table of a list page whose columns give way on
 // narrow screens: it keeps every row's cells and gives the table those
 // of the columns that fit, sized to what the rows hold.
 type ListTable struct {
 	*Table
-	Specs []ListColumn
+	specs []ListColumn
 	Rows  []TableRow // every cell
-	Shown []int      // the specs shown, by index
+	shown []int      // the specs shown, by index
 }
 
 func NewListTable(specs ...ListColumn) *ListTable {
-	lt := &ListTable{Table: NewTable(), Specs: specs}
-	lt.Relayout()
+	lt := &ListTable{Table: NewTable(), specs: specs}
+	lt.relayout()
 	return lt
 }
 
-// setRows replaces the rows; a row's flash follows its cells, all of
+// SetRows replaces the rows; a row's flash follows its cells, all of
 // them, whichever show.
 func (lt *ListTable) SetRows(rows []TableRow, now time.Time) {
 	lt.Rows = rows
-	lt.Relayout()
-	lt.Table.SetRows(lt.Project(rows), now)
+	lt.relayout()
+	lt.Table.SetRows(lt.project(rows), now)
 }
 
-// setSize sizes the table and lays the columns out again.
+// SetSize sizes the table and lays the columns out again.
 func (lt *ListTable) SetSize(w, h int) {
 	lt.Table.SetSize(w, h)
-	lt.Relayout()
-	lt.Table.SetRows(lt.Project(lt.Rows), time.Time{})
+	lt.relayout()
+	lt.Table.SetRows(lt.project(lt.Rows), time.Time{})
 }
 
 // relayout picks the columns that fit the width and sizes them.
-func (lt *ListTable) Relayout() {
-	lt.Shown = lt.Shown[:0]
-	for i := range lt.Specs {
-		lt.Shown = append(lt.Shown, i)
+func (lt *ListTable) relayout() {
+	lt.shown = lt.shown[:0]
+	for i := range lt.specs {
+		lt.shown = append(lt.shown, i)
 	}
-	widest := make([]int, len(lt.Specs))
-	for i, s := range lt.Specs {
+	widest := make([]int, len(lt.specs))
+	for i, s := range lt.specs {
 		widest[i] = lipgloss.Width(s.Title)
 		for _, r := range lt.Rows {
 			if i < len(r.Cells) {
@@ -70,7 +70,7 @@ func (lt *ListTable) Relayout() {
 		}
 	}
 	last := -1
-	for i, s := range lt.Specs {
+	for i, s := range lt.specs {
 		if !s.Fit {
 			last = i
 		}
@@ -79,7 +79,7 @@ func (lt *ListTable) Relayout() {
 	// least (a long path does not hide every other column), the last its
 	// least (it takes what is left).
 	need := func(i int) int {
-		s := lt.Specs[i]
+		s := lt.specs[i]
 		switch {
 		case s.Fit:
 			return min(widest[i], s.Most) + 2
@@ -90,25 +90,25 @@ func (lt *ListTable) Relayout() {
 	}
 	for order := 1; ; order++ {
 		total, hidable := 0, false
-		for _, i := range lt.Shown {
+		for _, i := range lt.shown {
 			total += need(i)
-			hidable = hidable || lt.Specs[i].Hide >= order
+			hidable = hidable || lt.specs[i].Hide >= order
 		}
-		if total <= lt.Width || !hidable {
+		if total <= lt.width || !hidable {
 			break
 		}
-		lt.Shown = RemoveHidden(lt.Shown, lt.Specs, order)
+		lt.shown = removeHidden(lt.shown, lt.specs, order)
 	}
-	specs := make([]ListColumn, len(lt.Shown))
-	cols := make([]int, len(lt.Shown))
-	for j, i := range lt.Shown {
-		specs[j], cols[j] = lt.Specs[i], widest[i]
+	specs := make([]ListColumn, len(lt.shown))
+	cols := make([]int, len(lt.shown))
+	for j, i := range lt.shown {
+		specs[j], cols[j] = lt.specs[i], widest[i]
 	}
-	lt.Table.Cols = LayoutColumns(specs, cols, lt.Width)
+	lt.Table.Cols = layoutColumns(specs, cols, lt.width)
 }
 
 // removeHidden drops the shown columns that give way at order.
-func RemoveHidden(shown []int, specs []ListColumn, order int) []int {
+func removeHidden(shown []int, specs []ListColumn, order int) []int {
 	out := shown[:0]
 	for _, i := range shown {
 		if specs[i].Hide != order {
@@ -120,15 +120,15 @@ func RemoveHidden(shown []int, specs []ListColumn, order int) []int {
 
 // project gives each row the cells of the shown columns; its signature
 // stays that of every cell, so a column giving way flashes nothing.
-func (lt *ListTable) Project(rows []TableRow) []TableRow {
+func (lt *ListTable) project(rows []TableRow) []TableRow {
 	out := make([]TableRow, len(rows))
 	for k, r := range rows {
 		p := r
-		if p.Sig == "" {
-			p.Sig = strings.Join(r.Cells, "\x00")
+		if p.Signature == "" {
+			p.Signature = strings.Join(r.Cells, "\x00")
 		}
-		p.Cells = make([]string, len(lt.Shown))
-		for j, i := range lt.Shown {
+		p.Cells = make([]string, len(lt.shown))
+		for j, i := range lt.shown {
 			if i < len(r.Cells) {
 				p.Cells[j] = r.Cells[i]
 			}
@@ -142,11 +142,11 @@ func (lt *ListTable) Project(rows []TableRow) []TableRow {
 // each: fitted columns as wide as it (up to most); shared ones split what
 // is left by weight, none wider than its widest cell while another wants
 // more; the last shared column takes what remains.
-func LayoutColumns(specs []ListColumn, widest []int, width int) []Column {
+func layoutColumns(specs []ListColumn, widest []int, width int) []Column {
 	cols := make([]Column, len(specs))
 	rest, last := width-2*len(specs), -1
 	for i, s := range specs {
-		cols[i] = Column{Title: s.Title, Min: s.Min, Right: s.Right, Tail: s.Tail}
+		cols[i] = Column{Title: s.Title, Min: s.Min, Right: s.Right, tail: s.Tail}
 		if s.Fit {
 			cols[i].Width = min(widest[i], s.Most)
 			rest -= cols[i].Width

@@ -10,7 +10,7 @@ import (
 	"github.com/zkx-dev/zkx/tui/theme"
 )
 
-// column is one column of a table: a title, and a width that is either
+// Column is one column of a table: a title, and a width that is either
 // fixed or a share of what is left.
 type Column struct {
 	Title string
@@ -19,25 +19,25 @@ type Column struct {
 	Right bool
 	// tail cuts a cell that does not fit from the left, keeping its end
 	// (a path's last names tell rows apart).
-	Tail bool
+	tail bool
 	// drop orders the columns given up when the table is too narrow:
 	// the highest first; 0 is never dropped.
 	Drop int
 }
 
-// tableRow is one row: its cells (plain or styled text), the key that
+// TableRow is one row: its cells (plain or styled text), the key that
 // identifies it across reloads (to keep the cursor on it and to flash it
 // when it changes), and an optional style for the whole row.
 type TableRow struct {
 	Key   string
 	Cells []string
 	Style *lipgloss.Style
-	// sig, when set, is what tells a change (a flash) instead of the
+	// Signature, when set, is what tells a change (a flash) instead of the
 	// cells: cells with durations change every second on their own.
-	Sig string
+	Signature string
 }
 
-// table is a scrolling list with a cursor, a filter and flashes: the
+// Table is a scrolling list with a cursor, a filter and flashes: the
 // body of every list page. It keeps only what is shown in View's cost:
 // rows outside the window are never drawn.
 type Table struct {
@@ -45,76 +45,76 @@ type Table struct {
 	All     []TableRow
 	Shown   []int // indexes into all that pass the filter
 	Filter  Filter
-	Cursor  int // index into shown
-	Offset  int
-	Width   int
+	cursor  int // index into shown
+	offset  int
+	width   int
 	Height  int
 	Flashes map[string]time.Time
 	// previous cell contents by key, to see which rows changed
-	Previous map[string]string
+	previous map[string]string
 }
 
 const FlashFor = 800 * time.Millisecond
 
 func NewTable(cols ...Column) *Table {
-	return &Table{Cols: cols, Flashes: map[string]time.Time{}, Previous: map[string]string{}}
+	return &Table{Cols: cols, Flashes: map[string]time.Time{}, previous: map[string]string{}}
 }
 
-// setRows replaces the rows, keeps the cursor on the row it was on, and
+// SetRows replaces the rows, keeps the cursor on the row it was on, and
 // flashes rows whose cells changed (not on the first load).
 func (t *Table) SetRows(rows []TableRow, now time.Time) {
-	selected := t.SelectedKey()
-	first := len(t.Previous) == 0 && len(t.All) == 0
+	selected := t.selectedKey()
+	first := len(t.previous) == 0 && len(t.All) == 0
 	seen := make(map[string]string, len(rows))
 	for _, r := range rows {
-		sig := r.Sig
+		sig := r.Signature
 		if sig == "" {
 			sig = strings.Join(r.Cells, "\x00")
 		}
-		if old, ok := t.Previous[r.Key]; !first && (!ok || old != sig) {
+		if old, ok := t.previous[r.Key]; !first && (!ok || old != sig) {
 			t.Flashes[r.Key] = now
 		}
 		seen[r.Key] = sig
 	}
-	t.Previous = seen
+	t.previous = seen
 	t.All = rows
-	t.Refilter()
+	t.refilter()
 	if selected != "" {
 		t.SelectKey(selected)
 	}
 }
 
-func (t *Table) Refilter() {
+func (t *Table) refilter() {
 	t.Shown = t.Shown[:0]
 	for i, r := range t.All {
 		if !t.Filter.Active() || t.Filter.Match(ansi.Strip(strings.Join(r.Cells, " "))) {
 			t.Shown = append(t.Shown, i)
 		}
 	}
-	t.Clamp()
+	t.clamp()
 }
 
 func (t *Table) SetFilter(f Filter) {
-	key := t.SelectedKey()
+	key := t.selectedKey()
 	t.Filter = f
-	t.Refilter()
+	t.refilter()
 	t.SelectKey(key)
 }
 
 func (t *Table) SetSize(w, h int) {
-	t.Width, t.Height = w, h
-	t.Clamp()
+	t.width, t.Height = w, h
+	t.clamp()
 }
 
-// selected returns the row under the cursor.
+// Selected returns the row under the cursor.
 func (t *Table) Selected() (TableRow, bool) {
-	if t.Cursor < 0 || t.Cursor >= len(t.Shown) {
+	if t.cursor < 0 || t.cursor >= len(t.Shown) {
 		return TableRow{}, false
 	}
-	return t.All[t.Shown[t.Cursor]], true
+	return t.All[t.Shown[t.cursor]], true
 }
 
-func (t *Table) SelectedKey() string {
+func (t *Table) selectedKey() string {
 	r, ok := t.Selected()
 	if !ok {
 		return ""
@@ -125,56 +125,56 @@ func (t *Table) SelectedKey() string {
 func (t *Table) SelectKey(key string) {
 	for i, idx := range t.Shown {
 		if t.All[idx].Key == key {
-			t.Cursor = i
-			t.Clamp()
+			t.cursor = i
+			t.clamp()
 			return
 		}
 	}
 }
 
-func (t *Table) BodyHeight() int { return max(t.Height-1, 1) }
+func (t *Table) bodyHeight() int { return max(t.Height-1, 1) }
 
 func (t *Table) Move(delta int) {
-	t.Cursor += delta
-	t.Clamp()
+	t.cursor += delta
+	t.clamp()
 }
 
-func (t *Table) Home() { t.Cursor = 0; t.Clamp() }
-func (t *Table) End()  { t.Cursor = len(t.Shown) - 1; t.Clamp() }
+func (t *Table) home() { t.cursor = 0; t.clamp() }
+func (t *Table) end()  { t.cursor = len(t.Shown) - 1; t.clamp() }
 
-func (t *Table) Clamp() {
-	if t.Cursor >= len(t.Shown) {
-		t.Cursor = len(t.Shown) - 1
+func (t *Table) clamp() {
+	if t.cursor >= len(t.Shown) {
+		t.cursor = len(t.Shown) - 1
 	}
-	if t.Cursor < 0 {
-		t.Cursor = 0
+	if t.cursor < 0 {
+		t.cursor = 0
 	}
-	h := t.BodyHeight()
-	if t.Cursor < t.Offset {
-		t.Offset = t.Cursor
+	h := t.bodyHeight()
+	if t.cursor < t.offset {
+		t.offset = t.cursor
 	}
-	if t.Cursor >= t.Offset+h {
-		t.Offset = t.Cursor - h + 1
+	if t.cursor >= t.offset+h {
+		t.offset = t.cursor - h + 1
 	}
-	if t.Offset > max(len(t.Shown)-h, 0) {
-		t.Offset = max(len(t.Shown)-h, 0)
+	if t.offset > max(len(t.Shown)-h, 0) {
+		t.offset = max(len(t.Shown)-h, 0)
 	}
-	if t.Offset < 0 {
-		t.Offset = 0
+	if t.offset < 0 {
+		t.offset = 0
 	}
 }
 
 // click moves the cursor to the row at y (0 is the title row).
-func (t *Table) Click(y int) bool {
-	i := t.Offset + y - 1
+func (t *Table) click(y int) bool {
+	i := t.offset + y - 1
 	if y < 1 || i >= len(t.Shown) {
 		return false
 	}
-	t.Cursor = i
+	t.cursor = i
 	return true
 }
 
-// flashing reports whether any row still flashes at now.
+// Flashing reports whether any row still flashes at now.
 func (t *Table) Flashing(now time.Time) bool {
 	for k, at := range t.Flashes {
 		if now.Sub(at) < FlashFor {
@@ -189,7 +189,7 @@ func (t *Table) Flashing(now time.Time) bool {
 // dropped, highest drop first, until the fixed widths and the minimum of
 // the shared ones fit; what is left over is split among the shared ones.
 // Columns not shown get width 0.
-func (t *Table) Layout() []int {
+func (t *Table) layout() []int {
 	ws := make([]int, len(t.Cols))
 	shown := make([]bool, len(t.Cols))
 	for i := range shown {
@@ -204,7 +204,7 @@ func (t *Table) Layout() []int {
 		}
 		return n
 	}
-	for need() > t.Width {
+	for need() > t.width {
 		worst := -1
 		for i, c := range t.Cols {
 			if shown[i] && c.Drop > 0 && (worst < 0 || c.Drop > t.Cols[worst].Drop) {
@@ -216,7 +216,7 @@ func (t *Table) Layout() []int {
 		}
 		shown[worst] = false
 	}
-	rest, shared := t.Width, 0
+	rest, shared := t.width, 0
 	for i, c := range t.Cols {
 		if !shown[i] {
 			continue
@@ -238,7 +238,7 @@ func (t *Table) Layout() []int {
 }
 
 func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
-	ws := t.Layout()
+	ws := t.layout()
 	lines := make([]string, 0, t.Height)
 	var title strings.Builder
 	for i, c := range t.Cols {
@@ -248,7 +248,7 @@ func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
 		title.WriteString("  ")
 		title.WriteString(Pad(c.Title, ws[i], c.Right))
 	}
-	lines = append(lines, st.Dim.Render(Fit(title.String(), t.Width)))
+	lines = append(lines, st.Dim.Render(Fit(title.String(), t.width)))
 	if len(t.Shown) == 0 {
 		msg := "  nothing here"
 		if t.Filter.Active() {
@@ -256,8 +256,8 @@ func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
 		}
 		lines = append(lines, st.Dim.Render(msg))
 	}
-	end := min(t.Offset+t.BodyHeight(), len(t.Shown))
-	for i := t.Offset; i < end; i++ {
+	end := min(t.offset+t.bodyHeight(), len(t.Shown))
+	for i := t.offset; i < end; i++ {
 		r := t.All[t.Shown[i]]
 		var b strings.Builder
 		first := true
@@ -266,7 +266,7 @@ func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
 				continue
 			}
 			mark := "  "
-			if first && i == t.Cursor {
+			if first && i == t.cursor {
 				mark = "› "
 			}
 			cell := ""
@@ -275,16 +275,16 @@ func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
 			}
 			first = false
 			b.WriteString(mark)
-			if c.Tail {
-				cell = KeepTail(cell, ws[j])
+			if c.tail {
+				cell = keepTail(cell, ws[j])
 			}
 			b.WriteString(Pad(cell, ws[j], c.Right))
 		}
-		line := Fit(b.String(), t.Width)
+		line := Fit(b.String(), t.width)
 		switch {
-		case i == t.Cursor && focused:
+		case i == t.cursor && focused:
 			line = st.Selected.Render(ansi.Strip(line))
-		case i == t.Cursor:
+		case i == t.cursor:
 			line = st.SelectedDim.Render(ansi.Strip(line))
 		case now.Sub(t.Flashes[r.Key]) < FlashFor:
 			line = st.Flash.Render(ansi.Strip(line))
@@ -293,10 +293,10 @@ func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
 		}
 		lines = append(lines, line)
 	}
-	return Block(lines, t.Width, t.Height)
+	return Block(lines, t.width, t.Height)
 }
 
-// pad cuts a cell to width cells and aligns it.
+// Pad cuts a cell to width cells and aligns it.
 func Pad(s string, width int, right bool) string {
 	w := lipgloss.Width(s)
 	if w > width {
@@ -311,7 +311,7 @@ func Pad(s string, width int, right bool) string {
 	return s + strings.Repeat(" ", width-w)
 }
 
-// nextFlash is how long until the last running flash ends; 0 when none
+// NextFlash is how long until the last running flash ends; 0 when none
 // runs. Pages that animate only for flashes ask for one frame then.
 func (t *Table) NextFlash(now time.Time) time.Duration {
 	var next time.Duration
@@ -323,19 +323,19 @@ func (t *Table) NextFlash(now time.Time) time.Duration {
 	return next
 }
 
-// visible returns the rows in the window, for pages that redraw only
+// Visible returns the rows in the window, for pages that redraw only
 // what shows (live durations).
 func (t *Table) Visible() []TableRow {
-	end := min(t.Offset+t.BodyHeight(), len(t.Shown))
-	out := make([]TableRow, 0, max(end-t.Offset, 0))
-	for i := t.Offset; i < end; i++ {
+	end := min(t.offset+t.bodyHeight(), len(t.Shown))
+	out := make([]TableRow, 0, max(end-t.offset, 0))
+	for i := t.offset; i < end; i++ {
 		out = append(out, t.All[t.Shown[i]])
 	}
 	return out
 }
 
 // keepTail cuts s from the left to width cells, marking the cut with "…".
-func KeepTail(s string, width int) string {
+func keepTail(s string, width int) string {
 	w := lipgloss.Width(s)
 	if w <= width || width < 1 {
 		return s

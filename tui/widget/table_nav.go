@@ -5,7 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// navigate moves a table's cursor for a navigation key; false when the
+// Navigate moves a table's cursor for a navigation key; false when the
 // key is not one.
 func Navigate(t *Table, k NavKeys, msg tea.KeyPressMsg) bool {
 	switch {
@@ -14,13 +14,13 @@ func Navigate(t *Table, k NavKeys, msg tea.KeyPressMsg) bool {
 	case key.Matches(msg, k.Down):
 		t.Move(1)
 	case key.Matches(msg, k.PageUp):
-		t.Move(-t.BodyHeight())
+		t.Move(-t.bodyHeight())
 	case key.Matches(msg, k.PageDown):
-		t.Move(t.BodyHeight())
+		t.Move(t.bodyHeight())
 	case key.Matches(msg, k.Top):
-		t.Home()
+		t.home()
 	case key.Matches(msg, k.Bottom):
-		t.End()
+		t.end()
 	default:
 		return false
 	}
@@ -28,9 +28,9 @@ func Navigate(t *Table, k NavKeys, msg tea.KeyPressMsg) bool {
 }
 
 // wheelStep is how many rows a turn of the wheel scrolls.
-const WheelStep = 3
+const wheelStep = 3
 
-// mouseTable selects the clicked row of a table drawn top lines below
+// MouseTable selects the clicked row of a table drawn top lines below
 // the page's first, and scrolls with the wheel. open reports a click on
 // the row already selected: a second click opens it, as enter does.
 func MouseTable(t *Table, msg tea.MouseMsg, top int) (open bool) {
@@ -41,7 +41,7 @@ func MouseTable(t *Table, msg tea.MouseMsg, top int) (open bool) {
 			return false
 		}
 		before, had := t.Selected()
-		if !t.Click(m.Y - top) {
+		if !t.click(m.Y - top) {
 			return false
 		}
 		after, _ := t.Selected()
@@ -49,9 +49,9 @@ func MouseTable(t *Table, msg tea.MouseMsg, top int) (open bool) {
 	case tea.MouseWheelMsg:
 		switch m.Button {
 		case tea.MouseWheelUp:
-			t.Move(-WheelStep)
+			t.Move(-wheelStep)
 		case tea.MouseWheelDown:
-			t.Move(WheelStep)
+			t.Move(wheelStep)
 		}
 	}
 	return false
