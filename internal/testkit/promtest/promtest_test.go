@@ -2,6 +2,7 @@ package promtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -52,7 +53,7 @@ const fakeRules = `groups:
     rules:
       - alert: FakeAlarm
         expr: promtest_fake_alarm == 1
-        for: 2s
+        for: 4s
         labels:
           severity: page
         annotations:
@@ -61,7 +62,8 @@ const fakeRules = `groups:
 
 // TestServerSeesSeriesAndAlerts runs Prometheus against a fake target: its
 // series are queried, an alert goes pending then firing with its labels
-// and annotations, clears when the series goes, and a target that fails
+// and annotations (its for: of 4s leaves many polls to see it pending on
+// a loaded machine), clears when the series goes, and a target that fails
 // its scrapes reads as up == 0.
 func TestServerSeesSeriesAndAlerts(t *testing.T) {
 	target := &fakeTarget{}
@@ -140,7 +142,10 @@ func TestWaitGivesUpAtTheDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, err := prom.WaitAlert(ctx, "NeverDefined", "firing", nil)
-	if err == nil || !strings.Contains(err.Error(), "alert NeverDefined firing") || !strings.Contains(err.Error(), "last seen: no alert") {
+	// What was last seen is "no alert", or "nothing yet" on a machine so
+	// loaded that no answer came before the deadline.
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "alert NeverDefined firing") ||
+		!(strings.Contains(err.Error(), "last seen: no alert") || strings.Contains(err.Error(), "last seen: nothing yet")) {
 		t.Fatalf("err = %v, want a timeout naming the alert and what was seen", err)
 	}
 }
@@ -156,8 +161,8 @@ func TestShortenRuleFor(t *testing.T) {
 			t.Errorf("rewritten rules lack %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text, "for: 2s") {
-		t.Errorf("for: 2s left:\n%s", text)
+	if strings.Contains(text, "for: 4s") {
+		t.Errorf("for: 4s left:\n%s", text)
 	}
 	if _, err := shortenRuleFor([]byte("groups:\n  - name: g\n    rules:\n      - record: r\n        expr: up\n"), time.Second); err == nil {
 		t.Error("a file with no for: was accepted")

@@ -16,22 +16,30 @@ import (
 const pollEvery = 100 * time.Millisecond
 
 // poll calls check until it reports done, returns an error, or ctx ends;
-// then the error says what was waited for and the last state check saw.
+// then the error says what was waited for and the last state check saw
+// (a request cut short by the deadline is the deadline, not a failure).
 func poll(ctx context.Context, what string, check func(ctx context.Context) (done bool, state string, err error)) error {
 	begin := time.Now()
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
+	lastSeen := "nothing yet"
+	timedOut := func() error {
+		return fmt.Errorf("waited %v for %s: %w; last seen: %s", time.Since(begin).Round(time.Millisecond), what, ctx.Err(), lastSeen)
+	}
 	for {
 		done, state, err := check(ctx)
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return timedOut()
+		case err != nil:
 			return fmt.Errorf("waiting for %s: %w", what, err)
-		}
-		if done {
+		case done:
 			return nil
 		}
+		lastSeen = state
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("waited %v for %s: %w; last seen: %s", time.Since(begin).Round(time.Millisecond), what, ctx.Err(), state)
+			return timedOut()
 		case <-tick.C:
 		}
 	}
