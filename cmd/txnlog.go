@@ -196,7 +196,7 @@ func (f txnlogFlags) filter(paths []string) (txnFilter, error) {
 			if !ok {
 				return tf, fmt.Errorf("--type %q: not a logged transaction type (create, create2, createTtl, createContainer, delete, deleteContainer, setData, setACL, multi, reconfig, createSession, closeSession, error)", name)
 			}
-			tf.types[txnlog.TypeName(typ)] = true
+			tf.types[typ.String()] = true
 		}
 	}
 	var base time.Time
@@ -486,8 +486,8 @@ func appendWhat(b []byte, t *forensics.Transaction) []byte {
 	return b
 }
 
-func appendErr(b []byte, code int32) []byte {
-	b = append(b, jute.ErrName(code)...)
+func appendErr(b []byte, code jute.Code) []byte {
+	b = append(b, code.String()...)
 	b = append(b, " ("...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	return append(b, ')')

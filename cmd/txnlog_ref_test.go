@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/internal/jute"
 	"github.com/zkx-dev/zkx/internal/txnlog"
 	"github.com/zkx-dev/zkx/zkview/forensics"
 )
@@ -93,16 +92,16 @@ func opJSON(t *forensics.Transaction) txnJSON {
 			j.ClosedBy = "server"
 		}
 	case "error":
-		code := t.Err
-		j.Error, j.ErrorCode = jute.ErrName(code), &code
+		code := int32(t.Err)
+		j.Error, j.ErrorCode = t.Err.String(), &code
 	case "multi":
 		j.Ops = make([]txnJSON, len(t.Ops))
 		for i := range t.Ops {
 			j.Ops[i] = opJSON(&t.Ops[i])
 		}
 		if t.Failed {
-			code := t.FailedErr
-			j.Failed, j.Error, j.ErrorCode = true, jute.ErrName(code), &code
+			code := int32(t.FailedErr)
+			j.Failed, j.Error, j.ErrorCode = true, t.FailedErr.String(), &code
 		}
 	}
 	return j

@@ -32,7 +32,7 @@ type WriteOp struct {
 	Path    string // under the chroot
 	Data    []byte
 	ACL     []zk.ACL
-	Flags   int32
+	Flags   jute.CreateMode
 	Version int32
 }
 

@@ -304,7 +304,7 @@ func decodeEntry(b []byte) (Entry, error) {
 	if txn != nil {
 		txn.decode(d)
 		if err := d.Err(); err != nil {
-			return e, fmt.Errorf("zxid 0x%x: %s record: %w", e.Header.Zxid, TypeName(e.Header.Type), err)
+			return e, fmt.Errorf("zxid 0x%x: %s record: %w", e.Header.Zxid, e.Header.Type, err)
 		}
 		e.Txn = txn
 	}

@@ -3,6 +3,8 @@ package zkserver
 import (
 	"log/slog"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/jute"
 )
 
 // Config tunes the server. The zero value gives ZooKeeper's defaults (2 s
@@ -33,7 +35,7 @@ type Config struct {
 	// them (ZooKeeper's UnimplementedRequestProcessor: error -6, then the
 	// connection closes), as a server before 3.6 answers addWatch (106)
 	// and before 3.7 whoAmI (107): for testing clients' fallbacks.
-	UnknownOps []int32
+	UnknownOps []jute.Op
 	// NoExtendedTypes refuses TTL nodes as a ZooKeeper started without
 	// zookeeper.extendedTypesEnabled does: a create with a TTL mode is
 	// answered unimplemented (error -6) and the session goes on.
@@ -84,7 +86,7 @@ func (c Config) withDefaults() Config {
 }
 
 // unknownOp reports whether op is one of UnknownOps.
-func (c Config) unknownOp(op int32) bool {
+func (c Config) unknownOp(op jute.Op) bool {
 	for _, o := range c.UnknownOps {
 		if o == op {
 			return true

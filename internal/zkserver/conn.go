@@ -192,7 +192,7 @@ func (c *conn) closeAfterFlush() {
 }
 
 // sendEvent queues a watch notification; the caller holds s.mu.
-func (c *conn) sendEvent(eventType int32, path string) {
+func (c *conn) sendEvent(eventType jute.EventType, path string) {
 	c.push(replyFrame(jute.XidNotification, -1, jute.ErrOK,
 		&jute.WatcherEvent{Type: eventType, State: jute.StateSyncConnected, Path: path}))
 }

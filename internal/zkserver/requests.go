@@ -9,7 +9,7 @@ import (
 )
 
 // opNames are the short names cons prints as lop.
-var opNames = map[int32]string{
+var opNames = map[jute.Op]string{
 	jute.OpCreate: "CREA", jute.OpCreate2: "CREA", jute.OpCreateContainer: "CREA", jute.OpCreateTTL: "CREA",
 	jute.OpDelete: "DELE", jute.OpDeleteContainer: "DELE", jute.OpExists: "EXIS", jute.OpGetData: "GETD",
 	jute.OpSetData: "SETD", jute.OpGetACL: "GETA", jute.OpSetACL: "SETA", jute.OpGetChildren: "GETC",
@@ -20,7 +20,7 @@ var opNames = map[int32]string{
 	jute.OpWhoAmI: "HOMI", jute.OpCloseSession: "CLOS",
 }
 
-func opName(op int32) string {
+func opName(op jute.Op) string {
 	if n, ok := opNames[op]; ok {
 		return n
 	}
@@ -29,7 +29,7 @@ func opName(op int32) string {
 
 // validOps are the op codes ZooKeeper accepts from a client after the
 // handshake (Request.isValid); anything else is answered Unimplemented.
-var validOps = map[int32]bool{
+var validOps = map[jute.Op]bool{
 	jute.OpCreate: true, jute.OpCreate2: true, jute.OpCreateContainer: true, jute.OpCreateTTL: true,
 	jute.OpDelete: true, jute.OpDeleteContainer: true, jute.OpExists: true, jute.OpGetData: true,
 	jute.OpSetData: true, jute.OpGetACL: true, jute.OpSetACL: true, jute.OpGetChildren: true,
@@ -40,7 +40,7 @@ var validOps = map[int32]bool{
 	jute.OpCreateSession: true, jute.OpCloseSession: true,
 }
 
-func knownOp(op int32) bool { return validOps[op] }
+func knownOp(op jute.Op) bool { return validOps[op] }
 
 // process applies one request under s.mu and returns its reply frame; the
 // notifications it causes are queued before the reply.
@@ -91,7 +91,7 @@ func (s *Server) process(c *conn, hdr jute.RequestHeader, d *jute.Decoder) (repl
 
 // isWrite reports whether an op changes the tree (ReadOnlyRequestProcessor's
 // list: what a read-only server refuses).
-func isWrite(op int32) bool {
+func isWrite(op jute.Op) bool {
 	switch op {
 	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer, jute.OpCreateTTL,
 		jute.OpDelete, jute.OpDeleteContainer, jute.OpSetData, jute.OpSetACL, jute.OpCheck,
@@ -102,7 +102,7 @@ func isWrite(op int32) bool {
 }
 
 // decodeWrite reads the record of a single write request.
-func decodeWrite(op int32, d *jute.Decoder) (jute.Record, int32) {
+func decodeWrite(op jute.Op, d *jute.Decoder) (jute.Record, jute.Code) {
 	var rec jute.Record
 	switch op {
 	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer:
@@ -128,14 +128,14 @@ func decodeWrite(op int32, d *jute.Decoder) (jute.Record, int32) {
 // writeResult is what a write answers: its body and, inside a multi, the
 // result type that precedes it.
 type writeResult struct {
-	typ  int32
+	typ  jute.Op
 	body jute.Record
 }
 
 // applyWrite validates and applies one write, in ZooKeeper's order of checks
 // (PrepRequestProcessor), so the same error wins. u, when not nil, records
 // how to undo it.
-func (s *Server) applyWrite(c *conn, op int32, rec jute.Record, zxid, now int64, u *undoLog) (writeResult, int32, []change) {
+func (s *Server) applyWrite(c *conn, op jute.Op, rec jute.Record, zxid, now int64, u *undoLog) (writeResult, jute.Code, []change) {
 	switch op {
 	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer, jute.OpCreateTTL:
 		req := rec.(*jute.CreateRequest)
@@ -197,7 +197,7 @@ func (s *Server) applyWrite(c *conn, op int32, rec jute.Record, zxid, now int64,
 // versionedNode makes the checks setData and check share, in ZooKeeper's
 // order: a valid path, an existing node, the permission, then the version
 // (-1 matches any).
-func (s *Server) versionedNode(c *conn, path string, perm, version int32) (*node, int32) {
+func (s *Server) versionedNode(c *conn, path string, perm, version int32) (*node, jute.Code) {
 	if !validPath(path) {
 		return nil, jute.ErrBadArguments
 	}
@@ -214,19 +214,15 @@ func (s *Server) versionedNode(c *conn, path string, perm, version int32) (*node
 	return n, jute.ErrOK
 }
 
-func isSequential(mode int32) bool { return mode == 2 || mode == 3 || mode == 6 }
-func isEphemeral(mode int32) bool  { return mode == 1 || mode == 3 }
-func isTTLMode(mode int32) bool    { return mode == 5 || mode == 6 }
-
 // create applies a create of any kind; op decides the node type the way
 // ZooKeeper's transactions do (createContainer makes a container whatever
 // the flags, create2 with the container flag makes a plain node).
-func (s *Server) create(c *conn, op int32, req *jute.CreateRequest, zxid, now int64, u *undoLog) (string, *node, int32, []change) {
+func (s *Server) create(c *conn, op jute.Op, req *jute.CreateRequest, zxid, now int64, u *undoLog) (string, *node, jute.Code, []change) {
 	mode := req.Flags
-	if mode < 0 || mode > jute.ModePersistentSequentialWithTTL {
+	if !mode.Valid() {
 		return "", nil, jute.ErrBadArguments, nil
 	}
-	if isTTLMode(mode) && s.cfg.NoExtendedTypes {
+	if mode.IsTTL() && s.cfg.NoExtendedTypes {
 		// PrepRequestProcessor.validateCreateRequest, before any other check.
 		return "", nil, jute.ErrUnimplemented, nil
 	}
@@ -234,7 +230,7 @@ func (s *Server) create(c *conn, op int32, req *jute.CreateRequest, zxid, now in
 	if op == jute.OpCreateTTL {
 		ttl = req.TTL
 	}
-	if isTTLMode(mode) {
+	if mode.IsTTL() {
 		if ttl <= 0 || ttl > maxTTL {
 			return "", nil, jute.ErrBadArguments, nil
 		}
@@ -257,7 +253,7 @@ func (s *Server) create(c *conn, op int32, req *jute.CreateRequest, zxid, now in
 	if code := checkACL(parent.acl, jute.PermCreate, c.auth); code != jute.ErrOK {
 		return "", nil, code, nil
 	}
-	if isSequential(mode) {
+	if mode.IsSequential() {
 		path += fmt.Sprintf("%010d", parent.cversion)
 	}
 	if !validPath(path) {
@@ -275,7 +271,7 @@ func (s *Server) create(c *conn, op int32, req *jute.CreateRequest, zxid, now in
 		owner = containerOwner
 	case op == jute.OpCreateTTL:
 		owner = ttlOwner(ttl)
-	case isEphemeral(mode):
+	case mode.IsEphemeral():
 		owner = c.sess.id
 	}
 	n, ch := s.tree.create(path, req.Data, acl, owner, zxid, now, u)
@@ -285,7 +281,7 @@ func (s *Server) create(c *conn, op int32, req *jute.CreateRequest, zxid, now in
 // specialPaths cannot be deleted.
 var specialPaths = map[string]bool{"/": true, "/zookeeper": true, "/zookeeper/quota": true, "/zookeeper/config": true}
 
-func (s *Server) delete(c *conn, path string, version int32, zxid int64, u *undoLog) (int32, []change) {
+func (s *Server) delete(c *conn, path string, version int32, zxid int64, u *undoLog) (jute.Code, []change) {
 	slash := strings.LastIndexByte(path, '/')
 	if slash < 0 || strings.IndexByte(path, 0) >= 0 || specialPaths[path] {
 		return jute.ErrBadArguments, nil
@@ -311,7 +307,7 @@ func (s *Server) delete(c *conn, path string, version int32, zxid int64, u *undo
 }
 
 // read answers the requests that change nothing (FinalRequestProcessor).
-func (s *Server) read(c *conn, op int32, d *jute.Decoder) (jute.Record, int32) {
+func (s *Server) read(c *conn, op jute.Op, d *jute.Decoder) (jute.Record, jute.Code) {
 	switch op {
 	case jute.OpExists:
 		var req jute.PathWatchRequest
@@ -477,7 +473,7 @@ func (s *Server) read(c *conn, op int32, d *jute.Decoder) (jute.Record, int32) {
 	return nil, jute.ErrUnimplemented
 }
 
-func (s *Server) getData(c *conn, path string, watch bool) (*jute.GetDataResponse, int32) {
+func (s *Server) getData(c *conn, path string, watch bool) (*jute.GetDataResponse, jute.Code) {
 	n := s.tree.get(path)
 	if n == nil {
 		return nil, jute.ErrNoNode
@@ -493,7 +489,7 @@ func (s *Server) getData(c *conn, path string, watch bool) (*jute.GetDataRespons
 
 // getChildren lists a node's children, sorted (ZooKeeper's order is a hash
 // set's, which no client may rely on).
-func (s *Server) getChildren(c *conn, path string, watch bool) ([]string, *node, int32) {
+func (s *Server) getChildren(c *conn, path string, watch bool) ([]string, *node, jute.Code) {
 	n := s.tree.get(path)
 	if n == nil {
 		return nil, nil, jute.ErrNoNode

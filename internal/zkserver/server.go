@@ -152,7 +152,7 @@ func (s *Server) nextZxid() int64 {
 // and schedules the removals it makes due. The caller holds mu.
 func (s *Server) deliver(changes []change) {
 	for _, ch := range changes {
-		s.watches.notify(ch, func(c *conn, eventType int32, path string) {
+		s.watches.notify(ch, func(c *conn, eventType jute.EventType, path string) {
 			c.sendEvent(eventType, path)
 		})
 		if s.cfg.ReadOnly {
@@ -268,7 +268,7 @@ func (st *serverStats) snapshot() statsSnapshot {
 }
 
 // replyFrame encodes a reply header and an optional body as one frame.
-func replyFrame(xid int32, zxid int64, errCode int32, body jute.Record) []byte {
+func replyFrame(xid int32, zxid int64, errCode jute.Code, body jute.Record) []byte {
 	e := jute.NewEncoder(make([]byte, 4, 64))
 	(&jute.ReplyHeader{Xid: xid, Zxid: zxid, Err: errCode}).Encode(e)
 	if body != nil {

@@ -77,7 +77,7 @@ func (w *watchTable) removeConn(c *conn) {
 // one-shot ones, as WatchManager.triggerWatch does: recursive watches on
 // path or an ancestor see every event but NodeChildrenChanged; other watches
 // only see events on their own path.
-func (w *watchTable) trigger(path string, eventType int32) map[*conn]struct{} {
+func (w *watchTable) trigger(path string, eventType jute.EventType) map[*conn]struct{} {
 	out := map[*conn]struct{}{}
 	consider := func(p string, atPath bool) {
 		for c, mode := range w.byPath[p] {
@@ -129,8 +129,8 @@ func (w *watches) removeConn(c *conn) {
 // notify turns one tree change into notifications, in ZooKeeper's order: the
 // node's own event first, then its parent's NodeChildrenChanged. A watcher
 // holding both a data and a child watch on a deleted node hears of it once.
-func (w *watches) notify(ch change, send func(c *conn, eventType int32, path string)) {
-	deliver := func(set map[*conn]struct{}, eventType int32, path string, skip map[*conn]struct{}) {
+func (w *watches) notify(ch change, send func(c *conn, eventType jute.EventType, path string)) {
+	deliver := func(set map[*conn]struct{}, eventType jute.EventType, path string, skip map[*conn]struct{}) {
 		for c := range set {
 			if _, ok := skip[c]; !ok {
 				send(c, eventType, path)

@@ -128,7 +128,7 @@ func TestNotificationsInOrder(t *testing.T) {
 			t.Fatalf("read after the writes: seen %d, data %q, %v; want 3 and \"1\"", seen, got.Data, err)
 		}
 		want := []struct {
-			typ  int32
+			typ  jute.EventType
 			path string
 		}{{jute.EventNodeCreated, base}, {jute.EventNodeCreated, base + "/a"}, {jute.EventNodeDataChanged, base + "/a"}}
 		for i, wn := range want {

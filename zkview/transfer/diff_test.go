@@ -24,7 +24,7 @@ func lay(t *testing.T, c *zkview.Client, base string, nodes ...string) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := w.Create(ctx, base, nil, 0); err != nil && !zkview.IsNodeExists(err) {
+	if _, err := w.Create(ctx, base, nil, zk.FlagPersistent); err != nil && !zkview.IsNodeExists(err) {
 		t.Fatal(err)
 	}
 	for _, n := range nodes {
