@@ -28,7 +28,7 @@ func TestExplorerEndToEnd(t *testing.T) {
 	lock := base + "/lock"
 	admin := zktest.Conn(t, connect)
 	for _, p := range []string{base, lock} {
-		if _, err := admin.Create(p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := admin.Create(p, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 	}

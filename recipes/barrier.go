@@ -34,7 +34,7 @@ func (b *Barrier) Set(ctx context.Context) error {
 		// Sending the create again after a lost answer is safe: NodeExists
 		// then means it was applied.
 		_, err := retry(ctx, b.session, func() (string, error) {
-			return b.session.create(b.path, b.opts.data, 0, b.opts.acl)
+			return b.session.create(b.path, b.opts.data, zk.FlagPersistent, b.opts.acl)
 		})
 		switch {
 		case err == nil, errors.Is(err, zk.ErrNodeExists):

@@ -218,7 +218,7 @@ func (b *DoubleBarrier) full(ctx context.Context) (bool, error) {
 func (b *DoubleBarrier) setReady(ctx context.Context) error {
 	b.opts.stats.creates.Add(1)
 	_, err := retry(ctx, b.session, func() (string, error) {
-		return b.session.create(joinPath(b.dir, doubleBarrierReady), b.opts.data, 0, b.opts.acl)
+		return b.session.create(joinPath(b.dir, doubleBarrierReady), b.opts.data, zk.FlagPersistent, b.opts.acl)
 	})
 	if err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		return fmt.Errorf("enter double barrier %s: create ready: %w", b.dir, err)

@@ -346,7 +346,7 @@ func TestRWMutexLayout(t *testing.T) {
 				t.Fatal(err)
 			}
 			// A stranger's node sorts first but follows no format: ignored.
-			if _, err := s.Conn().Create(dir+"/stranger-0000000000", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+			if _, err := s.Conn().Create(dir+"/stranger-0000000000", nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 				t.Fatal(err)
 			}
 			w := NewRWMutex(s, dir, WithFormat(tc.format))

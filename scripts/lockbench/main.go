@@ -242,10 +242,10 @@ func benchFloor(servers []string, secs int) error {
 	defer watcher.Close()
 	dir := fmt.Sprintf("/bench/floor-%d", time.Now().UnixNano())
 	acl := zk.WorldACL(zk.PermAll)
-	if _, err := deleter.Create("/bench", nil, 0, acl); err != nil && err != zk.ErrNodeExists {
+	if _, err := deleter.Create("/bench", nil, zk.FlagPersistent, acl); err != nil && err != zk.ErrNodeExists {
 		return err
 	}
-	if _, err := deleter.Create(dir, nil, 0, acl); err != nil {
+	if _, err := deleter.Create(dir, nil, zk.FlagPersistent, acl); err != nil {
 		return err
 	}
 	defer deleter.Delete(dir, -1)

@@ -30,7 +30,7 @@ func newLockScenario(t *testing.T, servers []string, base string) *lockScenario 
 	s := &lockScenario{base: base, holder: zktest.Conn(t, strings.Join(servers, ",")), waiter: zktest.Conn(t, strings.Join(servers, ","))}
 	acl := zk.WorldACL(zk.PermAll)
 	for _, p := range []string{base, base + "/locks", base + "/locks/orders"} {
-		if _, err := s.holder.Create(p, nil, 0, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+		if _, err := s.holder.Create(p, nil, zk.FlagPersistent, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 			t.Fatalf("create %s: %v", p, err)
 		}
 	}

@@ -66,7 +66,7 @@ func recGoPeers(t *testing.T, connect, base string) {
 		recAwaitChildren(t, observer, base+"/gozk", i)
 	}
 	for _, dir := range []string{base + "/zkxmutex", base + "/zkxlatch"} {
-		if _, err := observer.Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := observer.Create(dir, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 		marker := "-lock-"

@@ -61,11 +61,11 @@ func compressedSnapshot(t *testing.T, method, dir string) {
 	c := Conn(t, e.ConnectString())
 	acl := zk.WorldACL(zk.PermAll)
 	base := "/" + method
-	if _, err := c.Create(base, []byte(method), 0, acl); err != nil {
+	if _, err := c.Create(base, []byte(method), zk.FlagPersistent, acl); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 40 {
-		if _, err := c.Create(fmt.Sprintf("%s/n%02d", base, i), []byte(strings.Repeat(method, i)), 0, acl); err != nil {
+		if _, err := c.Create(fmt.Sprintf("%s/n%02d", base, i), []byte(strings.Repeat(method, i)), zk.FlagPersistent, acl); err != nil {
 			t.Fatal(err)
 		}
 	}

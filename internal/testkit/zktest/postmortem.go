@@ -70,7 +70,7 @@ func RunPostmortem(t testing.TB) *Postmortem {
 	admin := Conn(t, connect)
 	pm.Sessions["admin"] = admin.SessionID()
 	acl := zk.WorldACL(zk.PermAll)
-	if _, err := admin.Create(PostmortemBase, []byte("post-mortem"), 0, acl); err != nil {
+	if _, err := admin.Create(PostmortemBase, []byte("post-mortem"), zk.FlagPersistent, acl); err != nil {
 		t.Fatalf("create %s: %v", PostmortemBase, err)
 	}
 	kazooPy := filepath.Join(postmortemTestdata(), "pm_peer.py")
@@ -198,7 +198,7 @@ func WriteTxnKinds(t testing.TB, admin *zk.Conn, base string) {
 	); !errors.Is(err, zk.ErrNodeExists) {
 		t.Fatalf("failing multi: %v, want node exists", err)
 	}
-	if _, err := admin.Create(a, nil, 0, acl); !errors.Is(err, zk.ErrNodeExists) {
+	if _, err := admin.Create(a, nil, zk.FlagPersistent, acl); !errors.Is(err, zk.ErrNodeExists) {
 		t.Fatalf("duplicate create: %v, want node exists", err)
 	}
 	if _, err := admin.Create(base+"/eph", []byte("mine"), zk.FlagEphemeral, acl); err != nil {
@@ -216,7 +216,7 @@ func WriteTxnKinds(t testing.TB, admin *zk.Conn, base string) {
 	if _, err := admin.CreateContainer(container, nil, zk.FlagContainer, acl); err != nil {
 		t.Fatalf("create container: %v", err)
 	}
-	if _, err := admin.Create(container+"/child", nil, 0, acl); err != nil {
+	if _, err := admin.Create(container+"/child", nil, zk.FlagPersistent, acl); err != nil {
 		t.Fatalf("create in container: %v", err)
 	}
 	if err := admin.Delete(container+"/child", -1); err != nil {
