@@ -68,9 +68,9 @@ func (s *Server) applyMulti(c *conn, ops []jute.MultiOp, zxid, now int64) (*jute
 
 // multiRead answers a batch of getChildren and getData; each op fails on its
 // own. Write ops in a multiRead are a marshalling error.
-func (s *Server) multiRead(c *conn, ops []jute.MultiOp) (jute.Record, jute.Code) {
+func (s *Server) multiRead(c *conn, req *jute.MultiRequest) (jute.Record, jute.Code) {
 	resp := &jute.MultiResponse{}
-	for _, op := range ops {
+	for _, op := range req.Ops {
 		var res jute.MultiResult
 		switch op.Type {
 		case jute.OpGetChildren:

@@ -2,7 +2,6 @@ package zkserver
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/zkx-dev/zkx/internal/jute"
@@ -49,44 +48,56 @@ func (s *Server) process(c *conn, hdr jute.RequestHeader, d *jute.Decoder) (repl
 	if s.cfg.ReadOnly && isWrite(hdr.Type) {
 		return replyFrame(hdr.Xid, s.zxid, jute.ErrNotReadOnly, nil), false
 	}
-	switch hdr.Type {
-	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer, jute.OpCreateTTL,
-		jute.OpDelete, jute.OpSetData, jute.OpSetACL, jute.OpCheck,
-		jute.OpReconfig, jute.OpDeleteContainer, jute.OpCreateSession:
-		// Every write takes a zxid, even one that fails, as ZooKeeper logs
-		// an error transaction for it.
-		zxid := s.nextZxid()
-		rec, err := decodeWrite(hdr.Type, d)
-		if err != jute.ErrOK {
-			return replyFrame(hdr.Xid, s.zxid, err, nil), false
-		}
-		res, code, changes := s.applyWrite(c, hdr.Type, rec, zxid, now, nil)
-		s.deliver(changes)
-		if code != jute.ErrOK {
-			res.body = nil
-		}
-		return replyFrame(hdr.Xid, s.zxid, code, res.body), false
-	case jute.OpMulti:
-		zxid := s.nextZxid()
-		var req jute.MultiRequest
-		req.Decode(d)
-		if d.Err() != nil {
-			return replyFrame(hdr.Xid, s.zxid, jute.ErrMarshallingError, nil), false
-		}
-		resp, ok := s.applyMulti(c, req.Ops, zxid, now)
-		if !ok {
-			return replyFrame(hdr.Xid, s.zxid, jute.ErrMarshallingError, nil), false
-		}
-		return replyFrame(hdr.Xid, s.zxid, jute.ErrOK, resp), false
-	case jute.OpCloseSession:
+	if hdr.Type == jute.OpCloseSession {
 		s.closeSessionLocked(c.sess)
 		return replyFrame(hdr.Xid, s.zxid, jute.ErrOK, nil), true
 	}
-	body, code := s.read(c, hdr.Type, d)
+	var body jute.Record
+	var code jute.Code
+	if isWrite(hdr.Type) {
+		body, code = s.write(c, hdr.Type, d, now)
+	} else {
+		body, code = s.read(c, hdr.Type, d)
+	}
 	if code != jute.ErrOK {
 		body = nil
 	}
 	return replyFrame(hdr.Xid, s.zxid, code, body), false
+}
+
+// decodeRequest reads the record a request of op carries, if it carries
+// one this server reads (jute.RequestRecord); a record that does not
+// decode is a marshalling error, as in ZooKeeper.
+func decodeRequest(op jute.Op, d *jute.Decoder) (jute.Record, jute.Code) {
+	req := jute.RequestRecord(op)
+	if req == nil {
+		return nil, jute.ErrOK
+	}
+	if req.Decode(d); d.Err() != nil {
+		return nil, jute.ErrMarshallingError
+	}
+	return req, jute.ErrOK
+}
+
+// write applies a request that changes the tree, a multi included. Every
+// write takes a zxid, even one that fails, as ZooKeeper logs an error
+// transaction for it.
+func (s *Server) write(c *conn, op jute.Op, d *jute.Decoder, now int64) (jute.Record, jute.Code) {
+	zxid := s.nextZxid()
+	req, code := decodeRequest(op, d)
+	if code != jute.ErrOK {
+		return nil, code
+	}
+	if op == jute.OpMulti {
+		resp, ok := s.applyMulti(c, req.(*jute.MultiRequest).Ops, zxid, now)
+		if !ok {
+			return nil, jute.ErrMarshallingError
+		}
+		return resp, jute.ErrOK
+	}
+	res, code, changes := s.applyWrite(c, op, req, zxid, now, nil)
+	s.deliver(changes)
+	return res.body, code
 }
 
 // isWrite reports whether an op changes the tree (ReadOnlyRequestProcessor's
@@ -99,30 +110,6 @@ func isWrite(op jute.Op) bool {
 		return true
 	}
 	return false
-}
-
-// decodeWrite reads the record of a single write request.
-func decodeWrite(op jute.Op, d *jute.Decoder) (jute.Record, jute.Code) {
-	var rec jute.Record
-	switch op {
-	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer:
-		rec = &jute.CreateRequest{}
-	case jute.OpCreateTTL:
-		rec = &jute.CreateRequest{HasTTL: true}
-	case jute.OpDelete, jute.OpCheck:
-		rec = &jute.PathIntRequest{}
-	case jute.OpSetData:
-		rec = &jute.SetDataRequest{}
-	case jute.OpSetACL:
-		rec = &jute.SetACLRequest{}
-	default:
-		return nil, jute.ErrOK // reconfig, deleteContainer, createSession: refused in applyWrite
-	}
-	rec.Decode(d)
-	if d.Err() != nil {
-		return nil, jute.ErrMarshallingError
-	}
-	return rec, jute.ErrOK
 }
 
 // writeResult is what a write answers: its body and, inside a multi, the
@@ -304,248 +291,4 @@ func (s *Server) delete(c *conn, path string, version int32, zxid int64, u *undo
 		return jute.ErrNotEmpty, nil
 	}
 	return jute.ErrOK, []change{s.tree.remove(path, zxid, u)}
-}
-
-// read answers the requests that change nothing (FinalRequestProcessor).
-func (s *Server) read(c *conn, op jute.Op, d *jute.Decoder) (jute.Record, jute.Code) {
-	switch op {
-	case jute.OpExists:
-		var req jute.PathWatchRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		if strings.IndexByte(req.Path, 0) >= 0 {
-			return nil, jute.ErrBadArguments
-		}
-		if req.Watch { // an exists watch stays even when the node is missing
-			s.watches.data.add(req.Path, c, watchStandard)
-		}
-		n := s.tree.get(req.Path)
-		if n == nil {
-			return nil, jute.ErrNoNode
-		}
-		return &jute.StatResponse{Stat: n.stat()}, jute.ErrOK
-	case jute.OpGetData:
-		var req jute.PathWatchRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		return s.getData(c, req.Path, req.Watch)
-	case jute.OpGetChildren, jute.OpGetChildren2:
-		var req jute.PathWatchRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		children, n, code := s.getChildren(c, req.Path, req.Watch)
-		if code != jute.ErrOK {
-			return nil, code
-		}
-		if op == jute.OpGetChildren {
-			return &jute.StringsResponse{Strings: children}, jute.ErrOK
-		}
-		return &jute.GetChildren2Response{Children: children, Stat: n.stat()}, jute.ErrOK
-	case jute.OpGetACL:
-		var req jute.PathRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		n := s.tree.get(req.Path)
-		if n == nil {
-			return nil, jute.ErrNoNode
-		}
-		if code := checkACL(n.acl, jute.PermRead|jute.PermAdmin, c.auth); code != jute.ErrOK {
-			return nil, code
-		}
-		acl := n.acl
-		if checkACL(n.acl, jute.PermAdmin, c.auth) != jute.ErrOK {
-			acl = maskDigests(acl)
-		}
-		return &jute.GetACLResponse{ACL: acl, Stat: n.stat()}, jute.ErrOK
-	case jute.OpGetAllChildrenNumber:
-		var req jute.PathRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		n := s.tree.get(req.Path)
-		if n == nil {
-			return nil, jute.ErrNoNode
-		}
-		if code := checkACL(n.acl, jute.PermRead, c.auth); code != jute.ErrOK {
-			return nil, code
-		}
-		return &jute.IntResponse{Value: int32(s.tree.descendants(req.Path))}, jute.ErrOK
-	case jute.OpSync:
-		var req jute.PathRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		return &jute.PathResponse{Path: req.Path}, jute.ErrOK
-	case jute.OpGetEphemerals:
-		var req jute.PathRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		prefix := strings.TrimSpace(req.Path)
-		var out []string
-		for p := range s.tree.ephemerals[c.sess.id] {
-			if prefix == "" || prefix == "/" || strings.HasPrefix(p, req.Path) {
-				out = append(out, p)
-			}
-		}
-		sort.Strings(out)
-		return &jute.StringsResponse{Strings: out}, jute.ErrOK
-	case jute.OpWhoAmI:
-		resp := &jute.WhoAmIResponse{}
-		for _, id := range c.auth {
-			user := id.ID
-			switch id.Scheme {
-			case "digest":
-				user, _, _ = strings.Cut(id.ID, ":")
-			case "super":
-				user = ""
-			}
-			resp.ClientInfo = append(resp.ClientInfo, jute.ClientInfo{AuthScheme: id.Scheme, User: user})
-		}
-		return resp, jute.ErrOK
-	case jute.OpAddWatch:
-		var req jute.PathIntRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		mode := watchPersistent
-		switch req.Value {
-		case jute.AddWatchPersistent:
-		case jute.AddWatchPersistentRecursive:
-			mode = watchPersistentRecursive
-		default:
-			return nil, jute.ErrMarshallingError
-		}
-		s.watches.data.add(req.Path, c, mode)
-		s.watches.child.add(req.Path, c, mode)
-		return &jute.IntResponse{Value: 0}, jute.ErrOK
-	case jute.OpCheckWatches, jute.OpRemoveWatches:
-		var req jute.PathIntRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		var tables []*watchTable
-		switch req.Value {
-		case jute.WatcherChildren:
-			tables = []*watchTable{s.watches.child}
-		case jute.WatcherData:
-			tables = []*watchTable{s.watches.data}
-		case jute.WatcherAny:
-			tables = []*watchTable{s.watches.child, s.watches.data}
-		default:
-			return nil, jute.ErrMarshallingError
-		}
-		found := false
-		for _, t := range tables {
-			if op == jute.OpRemoveWatches {
-				found = t.remove(req.Path, c) || found
-			} else {
-				// ZooKeeper 3.8's containsWatcher answers whether anyone
-				// watches the path, not only this client.
-				found = len(t.byPath[req.Path]) > 0 || found
-			}
-		}
-		if !found {
-			return nil, jute.ErrNoWatcher
-		}
-		return nil, jute.ErrOK
-	case jute.OpSetWatches, jute.OpSetWatches2:
-		req := jute.SetWatches{HasPersistent: op == jute.OpSetWatches2}
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		s.setWatches(c, &req)
-		return nil, jute.ErrOK
-	case jute.OpMultiRead:
-		if s.cfg.NoMultiRead {
-			return nil, jute.ErrUnimplemented
-		}
-		var req jute.MultiRequest
-		if req.Decode(d); d.Err() != nil {
-			return nil, jute.ErrMarshallingError
-		}
-		return s.multiRead(c, req.Ops)
-	}
-	return nil, jute.ErrUnimplemented
-}
-
-func (s *Server) getData(c *conn, path string, watch bool) (*jute.GetDataResponse, jute.Code) {
-	n := s.tree.get(path)
-	if n == nil {
-		return nil, jute.ErrNoNode
-	}
-	if code := checkACL(n.acl, jute.PermRead, c.auth); code != jute.ErrOK {
-		return nil, code
-	}
-	if watch {
-		s.watches.data.add(path, c, watchStandard)
-	}
-	return &jute.GetDataResponse{Data: n.data, Stat: n.stat()}, jute.ErrOK
-}
-
-// getChildren lists a node's children, sorted (ZooKeeper's order is a hash
-// set's, which no client may rely on).
-func (s *Server) getChildren(c *conn, path string, watch bool) ([]string, *node, jute.Code) {
-	n := s.tree.get(path)
-	if n == nil {
-		return nil, nil, jute.ErrNoNode
-	}
-	if code := checkACL(n.acl, jute.PermRead, c.auth); code != jute.ErrOK {
-		return nil, nil, code
-	}
-	if watch {
-		s.watches.child.add(path, c, watchStandard)
-	}
-	children := make([]string, 0, len(n.children))
-	for name := range n.children {
-		children = append(children, name)
-	}
-	sort.Strings(children)
-	return children, n, jute.ErrOK
-}
-
-// setWatches re-registers watches after a reconnect; what changed since the
-// client's last zxid fires at once (DataTree.setWatches).
-func (s *Server) setWatches(c *conn, req *jute.SetWatches) {
-	for _, p := range req.DataWatches {
-		n := s.tree.get(p)
-		switch {
-		case n == nil:
-			c.sendEvent(jute.EventNodeDeleted, p)
-		case n.mzxid > req.RelativeZxid:
-			c.sendEvent(jute.EventNodeDataChanged, p)
-		default:
-			s.watches.data.add(p, c, watchStandard)
-		}
-	}
-	for _, p := range req.ExistWatches {
-		if s.tree.get(p) != nil {
-			c.sendEvent(jute.EventNodeCreated, p)
-		} else {
-			s.watches.data.add(p, c, watchStandard)
-		}
-	}
-	for _, p := range req.ChildWatches {
-		n := s.tree.get(p)
-		switch {
-		case n == nil:
-			c.sendEvent(jute.EventNodeDeleted, p)
-		case n.pzxid > req.RelativeZxid:
-			c.sendEvent(jute.EventNodeChildrenChanged, p)
-		default:
-			s.watches.child.add(p, c, watchStandard)
-		}
-	}
-	for _, p := range req.PersistentWatches {
-		s.watches.child.add(p, c, watchPersistent)
-		s.watches.data.add(p, c, watchPersistent)
-	}
-	for _, p := range req.PersistentRecursiveWatches {
-		s.watches.child.add(p, c, watchPersistentRecursive)
-		s.watches.data.add(p, c, watchPersistentRecursive)
-	}
 }
