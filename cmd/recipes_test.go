@@ -18,6 +18,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/recipes"
@@ -46,13 +47,14 @@ func startContender(t *testing.T, connect string, build func(*recipes.Session, r
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	events := make(chan recipes.Event, 64)
-	acquire := build(s, recipes.WithObserver(func(ev recipes.Event) {
+	events := make(chan lockstats.Event, 64)
+	observe := func(ev lockstats.Event) {
 		select {
 		case events <- ev:
 		default: // never block the recipe; the test only needs the first few
 		}
-	}))
+	}
+	acquire := build(s, lockstats.RecipeOption(lockstats.Instruments{Observer: observe}).(recipes.Option))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- acquire(ctx) }()
@@ -66,9 +68,9 @@ func startContender(t *testing.T, connect string, build func(*recipes.Session, r
 		select {
 		case ev := <-events:
 			switch ev.Kind {
-			case recipes.Queued:
+			case lockstats.Queued:
 				c.node = ev.Node
-			case recipes.Waiting, recipes.Acquired:
+			case lockstats.Waiting, lockstats.Acquired:
 				if c.node == "" {
 					t.Fatalf("%v before the node was queued", ev.Kind)
 				}
@@ -81,7 +83,7 @@ func startContender(t *testing.T, connect string, build func(*recipes.Session, r
 			done <- nil // for the cleanup
 			// Acquired: its events are all in the channel already.
 			for len(events) > 0 {
-				if ev := <-events; ev.Kind == recipes.Queued {
+				if ev := <-events; ev.Kind == lockstats.Queued {
 					c.node = ev.Node
 				}
 			}

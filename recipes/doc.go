@@ -8,7 +8,11 @@
 //
 // The API follows etcd's concurrency package: every wait takes a context;
 // sentinel errors (ErrLocked, ErrNotLocked, ErrDeadlock, ErrSessionLost,
-// ErrNoLeader, ErrEmpty, ErrUncertain, ErrNotEntered) say what happened. The rules every lock-like recipe keeps:
+// ErrNoLeader, ErrEmpty, ErrUncertain, ErrNotEntered) say what happened.
+// Options: WithData, WithACL, WithFormat and WithLookahead for the recipes,
+// the Session's own for the connection.
+//
+// The rules every lock-like recipe keeps:
 //
 //   - Protected creates: node names carry a random prefix, so after a
 //     connection loss during the create the recipe finds its node by the

@@ -115,6 +115,42 @@ func ExampleRWMutex() {
 	// the writer holds the lock alone
 }
 
+// A Semaphore of two leases lets two workers in at once; a third is
+// refused until one of them releases its lease.
+func ExampleSemaphore() {
+	servers, stop := embeddedServer()
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s1, s2, s3 := dial(servers), dial(servers), dial(servers)
+	defer s1.Close()
+	defer s2.Close()
+	defer s3.Close()
+
+	first, err := recipes.NewSemaphore(s1, "/app/slots/export", 2).Acquire(ctx)
+	check(err)
+	second, err := recipes.NewSemaphore(s2, "/app/slots/export", 2).Acquire(ctx)
+	check(err)
+	fmt.Println("two workers hold a lease")
+
+	third := recipes.NewSemaphore(s3, "/app/slots/export", 2)
+	if _, err := third.TryAcquire(ctx); errors.Is(err, recipes.ErrLocked) {
+		fmt.Println("a third is refused")
+	}
+
+	check(first.Release(ctx))
+	lease, err := third.Acquire(ctx)
+	check(err)
+	fmt.Println("the third holds a lease after one was released")
+	check(lease.Release(ctx))
+	check(second.Release(ctx))
+
+	// Output:
+	// two workers hold a lease
+	// a third is refused
+	// the third holds a lease after one was released
+}
+
 // A Queue hands out items in the order they were put, each to one consumer
 // only. Its layout is ZooKeeper's and Curator's (qn-SEQ), so their queues
 // on the same directory share the items.

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
 
 // queueMarker starts the name of every item: "qn-" and the sequence number,
@@ -44,7 +46,7 @@ type Queue struct {
 // Deleting a queue's directory while consumers run, or sharing one that
 // another client made as a container (Curator does), opens that window
 // again. Options:
-// WithACL (of the items and the directories), WithStats. The item's bytes
+// WithACL (of the items and the directories). The item's bytes
 // are the node's data, so WithData and WithFormat do not apply.
 func NewQueue(s *Session, dir string, opts ...Option) *Queue {
 	return &Queue{session: s, dir: dir, opts: buildOptions(opts)}
@@ -65,7 +67,7 @@ func (q *Queue) Put(ctx context.Context, data []byte) (string, error) {
 		if err := ctx.Err(); err != nil {
 			return "", err // nothing sent yet
 		}
-		q.opts.stats.creates.Add(1)
+		q.opts.stats.CountCreate()
 		p, err := call(ctx, q.session, func() (string, error) {
 			return q.session.create(joinPath(q.dir, queueMarker), data, zk.FlagSequence, q.opts.acl)
 		})
@@ -160,11 +162,6 @@ func (q *Queue) Len(ctx context.Context) (int, error) {
 	return len(l.items), err
 }
 
-// Stats returns a snapshot of the Queue's counters (shared ones when made
-// with WithStats): reads, creates (one per Put attempt), deletes, and the
-// watch events that woke a Take.
-func (q *Queue) Stats() StatsSnapshot { return q.opts.stats.Snapshot() }
-
 func (q *Queue) take(ctx context.Context, wait bool) ([]byte, error) {
 	for {
 		name, pzxid, ok := q.next()
@@ -258,7 +255,7 @@ func (q *Queue) remove(ctx context.Context, path string, version int32) error {
 			}
 			return err
 		}
-		q.opts.stats.deletes.Add(1)
+		q.opts.stats.CountDelete()
 		// The delete is waited for whatever ctx says: an item it removed
 		// must reach the caller.
 		_, err := call(context.WithoutCancel(ctx), q.session, func() (struct{}, error) {
@@ -307,7 +304,7 @@ type queueListing struct {
 // not exist, at its creation.
 func (q *Queue) list(ctx context.Context, watch bool) (queueListing, error) {
 	for {
-		q.opts.stats.reads.Add(1)
+		q.opts.stats.CountRead()
 		l, err := retry(ctx, q.session, func() (queueListing, error) {
 			var l queueListing
 			var children []string
@@ -347,7 +344,7 @@ func (q *Queue) watchDir(ctx context.Context) (queueListing, bool, error) {
 		exists bool
 		watch  <-chan zk.Event
 	}
-	q.opts.stats.reads.Add(1)
+	q.opts.stats.CountRead()
 	a, err := retry(ctx, q.session, func() (answer, error) {
 		exists, _, ch, err := q.session.conn.ExistsW(q.dir)
 		return answer{exists, ch}, err
@@ -376,7 +373,7 @@ func (q *Queue) read(ctx context.Context, path string) ([]byte, *zk.Stat, error)
 		data []byte
 		stat *zk.Stat
 	}
-	q.opts.stats.reads.Add(1)
+	q.opts.stats.CountRead()
 	it, err := retry(ctx, q.session, func() (item, error) {
 		data, st, err := q.session.conn.Get(path)
 		return item{data, st}, err
@@ -411,7 +408,7 @@ func (q *Queue) forget() {
 // awaitWatch waits for a watch to fire, ctx to end or the session to be
 // lost. A watch ended by the session's expiry reports ErrSessionLost; one
 // that ended otherwise returns its event, for the caller to look again.
-func awaitWatch(ctx context.Context, s *Session, ch <-chan zk.Event, st *Stats) (zk.Event, error) {
+func awaitWatch(ctx context.Context, s *Session, ch <-chan zk.Event, st *lockstats.Stats) (zk.Event, error) {
 	select {
 	case ev := <-ch:
 		if ev.Type == zk.EventNotWatching {
@@ -420,7 +417,7 @@ func awaitWatch(ctx context.Context, s *Session, ch <-chan zk.Event, st *Stats) 
 			}
 			return ev, s.alive()
 		}
-		st.notifications.Add(1)
+		st.CountNotification()
 		return ev, nil
 	case <-ctx.Done():
 		return zk.Event{}, ctx.Err()

@@ -152,7 +152,7 @@ func TestQueueTakeWakesOnWatch(t *testing.T) {
 	if r := queueRecv(t, got); r.err != nil || string(r.data) != "item" {
 		t.Fatalf("Take: %q %v", r.data, r.err)
 	}
-	if n := consumer.Stats().Notifications; n != 1 {
+	if n := consumer.opts.stats.Snapshot().Notifications; n != 1 {
 		t.Fatalf("the Take was woken %d times, want 1", n)
 	}
 }

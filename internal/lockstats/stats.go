@@ -1,4 +1,4 @@
-package recipes
+package lockstats
 
 import (
 	"math/bits"
@@ -8,8 +8,8 @@ import (
 
 // Stats counts what lock recipes do, cheaply enough to leave on: atomic
 // counters and a fixed histogram, no locks. Mutexes given the same Stats
-// (WithStats) add up, and their handoff latency is measured from one
-// holder's release to the next holder's acquisition.
+// (Instruments.Stats) add up, and their handoff latency is measured from
+// one holder's release to the next holder's acquisition.
 //
 // Notifications counts the watch events that woke a waiter (the events a
 // release causes); Reads the getChildren and getData calls; Creates every
@@ -27,8 +27,8 @@ type Stats struct {
 // NewStats returns zeroed counters to share between recipes.
 func NewStats() *Stats { return &Stats{} }
 
-// StatsSnapshot is a copy of the counters at one moment.
-type StatsSnapshot struct {
+// Snapshot is a copy of the counters at one moment.
+type Snapshot struct {
 	Acquisitions  uint64
 	Notifications uint64
 	Reads         uint64
@@ -40,8 +40,8 @@ type StatsSnapshot struct {
 }
 
 // Snapshot copies the counters.
-func (st *Stats) Snapshot() StatsSnapshot {
-	return StatsSnapshot{
+func (st *Stats) Snapshot() Snapshot {
+	return Snapshot{
 		Acquisitions:  st.acquisitions.Load(),
 		Notifications: st.notifications.Load(),
 		Reads:         st.reads.Load(),
@@ -62,13 +62,29 @@ func (st *Stats) Reset() {
 	st.handoffs.reset()
 }
 
-// released stamps a release; call it just before the delete goes out.
-func (st *Stats) released() { st.lastRelease.Store(time.Now().UnixNano()) }
+// The counting, by the recipes and by lock implementations beside them
+// (zkx demo's Redis lane), so that their figures mean the same.
 
-// acquired counts an acquisition. waitedSince is when the acquirer started
-// waiting, or zero if it did not wait: a handoff is only measured when a
-// release happened while it waited.
-func (st *Stats) acquired(waitedSince time.Time) {
+// CountCreate counts one attempt to create a node (for a Redis lock, a
+// SET NX).
+func (st *Stats) CountCreate() { st.creates.Add(1) }
+
+// CountRead counts one getChildren, getData or exists call.
+func (st *Stats) CountRead() { st.reads.Add(1) }
+
+// CountDelete counts one delete.
+func (st *Stats) CountDelete() { st.deletes.Add(1) }
+
+// CountNotification counts one watch event that woke a waiter.
+func (st *Stats) CountNotification() { st.notifications.Add(1) }
+
+// MarkReleased stamps a release, just before the delete goes out.
+func (st *Stats) MarkReleased() { st.lastRelease.Store(time.Now().UnixNano()) }
+
+// MarkAcquired counts an acquisition. waitedSince is when the acquirer
+// started waiting, or zero if it did not wait: a handoff is only measured
+// when a release happened while it waited.
+func (st *Stats) MarkAcquired(waitedSince time.Time) {
 	st.acquisitions.Add(1)
 	if waitedSince.IsZero() {
 		return
@@ -77,19 +93,6 @@ func (st *Stats) acquired(waitedSince time.Time) {
 		st.handoffs.record(time.Duration(time.Now().UnixNano() - rel))
 	}
 }
-
-// Counting for lock implementations outside this package (zkx demo's Redis
-// lane), so that their figures mean exactly what a Mutex's do.
-
-// CountCreate counts one attempt to create the lock (a SET NX).
-func (st *Stats) CountCreate() { st.creates.Add(1) }
-
-// MarkReleased stamps a release, just before it goes out.
-func (st *Stats) MarkReleased() { st.released() }
-
-// MarkAcquired counts an acquisition; waitedSince is when the acquirer
-// started waiting, zero if it did not wait.
-func (st *Stats) MarkAcquired(waitedSince time.Time) { st.acquired(waitedSince) }
 
 // Histogram records durations for quantiles (within about 6%), lock-free.
 type Histogram struct{ buckets histogram }

@@ -1,4 +1,4 @@
-package recipes
+package lockstats
 
 // EventKind says what a contender just did.
 type EventKind int
@@ -12,7 +12,7 @@ const (
 	Notified
 	// Polling: a Spin contender tried to create the lock node and will try again.
 	Polling
-	// Acquired: we hold the lock (Token).
+	// Acquired: we hold the lock (Path).
 	Acquired
 	// Released: we let the lock go.
 	Released
@@ -22,25 +22,22 @@ func (k EventKind) String() string {
 	return [...]string{"queued", "waiting", "notified", "polling", "acquired", "released"}[k]
 }
 
-// Event is what a recipe tells an observer (WithObserver) as it works, for
-// views such as zkx demo's lanes.
+// Event is what a recipe tells an observer (Instruments.Observer) as it
+// works, for views such as zkx demo's lanes.
 type Event struct {
 	Kind     EventKind
-	Node     string   // Queued: our node; Notified: the node whose watch fired
+	Node     string   // Queued: our node; Notified: the node whose watch fired; Released: the node let go
 	Watching []string // Waiting: the nodes we watch
-	Token    Token    // Acquired
+	Path     string   // Acquired: the path of the node held (a Redis lock's key)
 }
 
 // Observer receives a recipe's events, on the recipe's own goroutine: it
 // must return at once (hand the event to a channel without blocking).
 type Observer func(Event)
 
-// WithObserver makes a recipe report what it does to o.
-func WithObserver(o Observer) Option { return func(opts *options) { opts.observer = o } }
-
-// tell reports an event to the observer, if there is one.
-func (o *options) tell(ev Event) {
-	if o.observer != nil {
-		o.observer(ev)
+// Tell reports an event to o, if there is one.
+func (o Observer) Tell(ev Event) {
+	if o != nil {
+		o(ev)
 	}
 }
