@@ -32,7 +32,7 @@ func TestCalls(t *testing.T) {
 		}
 		var se *ServerError
 		err = c.Call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: "/no/such/node"}, &jute.GetDataResponse{})
-		if !errors.As(err, &se) || se.Code != jute.ErrNoNode {
+		if !errors.As(err, &se) || se.Code != jute.ErrNoNode || !errors.Is(err, jute.ErrNoNode) {
 			t.Errorf("getData of a missing node: %v, want ErrNoNode", err)
 		}
 		if err := c.AddAuth(ctx, "digest", []byte("alice:pw")); err != nil {
