@@ -4,7 +4,11 @@
 //
 // The recipes write the node layouts of Apache Curator by default (and
 // Kazoo's with WithFormat(Kazoo)), so a zkx Mutex and a Curator
-// InterProcessMutex on the same path exclude each other.
+// InterProcessMutex on the same path exclude each other. A few write one
+// library's layout only, for a Go service among Python and Java ones:
+// Party (Kazoo's Party), GroupMember (Curator's GroupMember), SharedCount
+// (Curator's SharedCount, which Kazoo's Counter also writes with
+// support_curator) and CuratorQueue (Curator's DistributedQueue items).
 //
 // The API follows etcd's concurrency package: every wait takes a context;
 // sentinel errors (ErrLocked, ErrNotLocked, ErrDeadlock, ErrSessionLost,

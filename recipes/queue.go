@@ -30,6 +30,7 @@ type Queue struct {
 	session *Session
 	dir     string
 	opts    options
+	marker  string // what every item's name starts with, before its sequence
 
 	// The items of the last listing not yet tried, oldest first, so that a
 	// run of Takes lists the directory once rather than once per item.
@@ -49,7 +50,7 @@ type Queue struct {
 // WithACL (of the items and the directories). The item's bytes
 // are the node's data, so WithData and WithFormat do not apply.
 func NewQueue(s *Session, dir string, opts ...Option) *Queue {
-	return &Queue{session: s, dir: dir, opts: buildOptions(opts)}
+	return &Queue{session: s, dir: dir, opts: buildOptions(opts), marker: queueMarker}
 }
 
 // Put appends an item and returns its node's name ("qn-0000000042").
@@ -69,7 +70,7 @@ func (q *Queue) Put(ctx context.Context, data []byte) (string, error) {
 		}
 		q.opts.stats.CountCreate()
 		p, err := call(ctx, q.session, func() (string, error) {
-			return q.session.create(joinPath(q.dir, queueMarker), data, zk.FlagSequence, q.opts.acl)
+			return q.session.create(joinPath(q.dir, q.marker), data, zk.FlagSequence, q.opts.acl)
 		})
 		switch {
 		case err == nil:
@@ -114,11 +115,17 @@ func (q *Queue) Put(ctx context.Context, data []byte) (string, error) {
 //
 // Once its delete is sent, Take waits for the answer even if ctx ends, so
 // that a removed item is never lost with the caller gone.
-func (q *Queue) Take(ctx context.Context) ([]byte, error) { return q.take(ctx, true) }
+func (q *Queue) Take(ctx context.Context) ([]byte, error) {
+	_, data, err := q.take(ctx, true)
+	return data, err
+}
 
 // Poll removes the oldest item and returns its bytes, or returns ErrEmpty
 // at once when the queue is empty. It gives the guarantees of Take.
-func (q *Queue) Poll(ctx context.Context) ([]byte, error) { return q.take(ctx, false) }
+func (q *Queue) Poll(ctx context.Context) ([]byte, error) {
+	_, data, err := q.take(ctx, false)
+	return data, err
+}
 
 // Peek returns the bytes of the oldest item without removing it, or
 // ErrEmpty when the queue is empty.
@@ -162,12 +169,13 @@ func (q *Queue) Len(ctx context.Context) (int, error) {
 	return len(l.items), err
 }
 
-func (q *Queue) take(ctx context.Context, wait bool) ([]byte, error) {
+// take removes the oldest item and returns its name and bytes (see Take).
+func (q *Queue) take(ctx context.Context, wait bool) (string, []byte, error) {
 	for {
 		name, pzxid, ok := q.next()
 		if !ok {
 			if err := q.refill(ctx, wait); err != nil {
-				return nil, err
+				return "", nil, err
 			}
 			continue
 		}
@@ -178,7 +186,7 @@ func (q *Queue) take(ctx context.Context, wait bool) ([]byte, error) {
 			q.forget()
 		}
 		if taken || err != nil {
-			return data, err
+			return name, data, err
 		}
 	}
 }
@@ -318,7 +326,7 @@ func (q *Queue) list(ctx context.Context, watch bool) (queueListing, error) {
 			if err != nil {
 				return queueListing{}, err
 			}
-			l.items, l.pzxid = queueItems(children), st.Pzxid
+			l.items, l.pzxid = queueItems(children, q.marker), st.Pzxid
 			return l, nil
 		})
 		switch {
@@ -355,12 +363,12 @@ func (q *Queue) watchDir(ctx context.Context) (queueListing, bool, error) {
 	return queueListing{watch: a.watch}, a.exists, nil
 }
 
-// queueItems picks the children named "qn-" and a sequence number, oldest
-// first.
-func queueItems(children []string) []string {
+// queueItems picks the children named marker ("qn-", "queue-") and a
+// sequence number, oldest first.
+func queueItems(children []string, marker string) []string {
 	var items []string
-	for _, c := range contenders(children, queueMarker) {
-		if strings.LastIndex(c.name, queueMarker) == 0 {
+	for _, c := range contenders(children, marker) {
+		if strings.LastIndex(c.name, marker) == 0 {
 			items = append(items, c.name)
 		}
 	}
