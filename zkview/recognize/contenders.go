@@ -62,6 +62,7 @@ func (b *recipeBuilder) contender(m childNode, node string) Contender {
 		c.Created = time.UnixMilli(m.stat.Ctime)
 	}
 	c.AgeMs = b.age(c)
+	b.revokeRequested(&c, m)
 	b.session(&c)
 	if c.Client == "" && c.SessionID != 0 {
 		c.Client, c.ClientFrom = clientFromData(m.data)

@@ -60,6 +60,10 @@ type Contender struct {
 	// is deleted, by their libraries' rules (those whose watch on it fires
 	// and who then find nothing before them); empty when nobody would.
 	Next []string `json:"next,omitempty"`
+	// RevokeRequestedMs is how long ago the node's data became Curator's
+	// __REVOKE__ (by its mtime): someone asked its owner to release (zkx
+	// revoke, Curator's Revoker); absent otherwise. See revocation.go.
+	RevokeRequestedMs *int64 `json:"revoke_requested_ms,omitempty"`
 
 	SessionID int64     `json:"-"`
 	Created   time.Time `json:"-"`
@@ -71,6 +75,9 @@ type Contender struct {
 	// Liveness is what the servers said of the session's last contact
 	// (Heard zero when they did not).
 	Liveness zkview.Liveness `json:"-"`
+	// RevokeRequested is when the node's data became __REVOKE__, zero when
+	// it does not hold it.
+	RevokeRequested time.Time `json:"-"`
 }
 
 // Alarm is a condition that calls for someone to look now: what `zkx
