@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -76,36 +77,14 @@ holder, refused, the node changed hands, an error).`,
 			if flags.timeout <= 0 {
 				return fmt.Errorf("--timeout must be positive")
 			}
-			cs, err := g.connect()
-			if err != nil {
-				return err
-			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
 			defer cancel()
-			c, err := g.dial(ctx)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			defer c.Close()
-			w, err := c.Writer()
+			hl, err := openHeldLock(ctx, cmd, g, path, flags.timeout)
 			if err != nil {
 				return err
 			}
-			opts := recognize.Options{Viewer: c.SessionID()}
-			in, err := g.introspectTouching(ctx, cmd.ErrOrStderr(), cs, c)
-			if err != nil {
-				warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
-			} else {
-				opts.Tables = in.Tables()
-			}
-			r, err := recognize.Dir(ctx, c, path, opts)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			l, ok := r.(*recognize.Lock)
-			if !ok {
-				return fmt.Errorf("%s is not a lock zkx recognises (zkx locks %s lists what is)", path, path)
-			}
+			defer hl.client.Close()
+			l := hl.lock
 			h, err := unlockTarget(l, node)
 			if err != nil {
 				return err
@@ -122,7 +101,7 @@ holder, refused, the node changed hands, an error).`,
 				}
 			}
 			target := recognize.ContenderPath(l.Path, h.Node)
-			if err := w.DeleteOwned(ctx, target, h.SessionID); err != nil {
+			if err := hl.writer.DeleteOwned(ctx, target, h.SessionID); err != nil {
 				return timedOut(err, flags.timeout)
 			}
 			res := unlockJSON{Path: l.Path, Released: h, Next: []recognize.Contender{}, Handover: l.Handover(h.Node)}
@@ -224,6 +203,9 @@ func describeUnlock(w io.Writer, l *recognize.Lock, h recognize.Contender) {
 		{"next", cliout.Clean(l.Handover(h.Node))},
 	} {
 		fmt.Fprintf(w, "  %-8s %s\n", line[0], line[1])
+	}
+	if note := h.RevokeNote(time.Now()); note != "" {
+		fmt.Fprintf(w, "  %-8s %s\n", "revoke", note)
 	}
 	switch {
 	case l.Broken:

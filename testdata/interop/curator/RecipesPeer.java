@@ -2,6 +2,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.Revoker;
 import org.apache.curator.framework.recipes.nodes.GroupMember;
 import org.apache.curator.framework.recipes.queue.DistributedQueue;
 import org.apache.curator.framework.recipes.queue.MultiItem;
@@ -43,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 //                            InterProcessReadWriteLock) made revocable, whose
 //                            listener releases it → HOLDING, later
 //                            REVOKED then RELEASED
+//   revoke NODE              Revoker.attemptRevoke on a lock's node → ASKED
 //   session                  → SESSION 0x<id>
 //
 // Items and payloads are UTF-8 text. When stdin closes it closes everything
@@ -154,6 +156,10 @@ public class RecipesPeer {
         say("TOOK " + n);
       }
       case "revocable" -> revocable(w[1], w[2]);
+      case "revoke" -> {
+        Revoker.attemptRevoke(client, w[1]);
+        say("ASKED");
+      }
       default -> throw new IllegalArgumentException("unknown command");
     }
   }

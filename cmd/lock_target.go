@@ -1,0 +1,61 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/recognize"
+)
+
+// heldLock is a lock recognised for a command that acts on its holder
+// (zkx unlock, zkx revoke): the session, its writer, the servers' tables
+// when they could be read, and the lock.
+type heldLock struct {
+	client *zkview.Client
+	writer *zkview.Writer
+	tables recognize.ServerTables // nil when not read
+	lock   *recognize.Lock
+}
+
+// openHeldLock connects, reads the servers' tables (warning on stderr when
+// it cannot) and recognises the lock at path as zkx locks does. The
+// caller closes the client.
+func openHeldLock(ctx context.Context, cmd *cobra.Command, g *globalOptions, path string, timeout time.Duration) (*heldLock, error) {
+	cs, err := g.connect()
+	if err != nil {
+		return nil, err
+	}
+	c, err := g.dial(ctx)
+	if err != nil {
+		return nil, timedOut(err, timeout)
+	}
+	hl := &heldLock{client: c}
+	if hl.writer, err = c.Writer(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	opts := recognize.Options{Viewer: c.SessionID()}
+	in, err := g.introspectTouching(ctx, cmd.ErrOrStderr(), cs, c)
+	if err != nil {
+		warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
+	} else {
+		opts.Tables = in.Tables()
+		hl.tables = opts.Tables
+	}
+	r, err := recognize.Dir(ctx, c, path, opts)
+	if err != nil {
+		c.Close()
+		return nil, timedOut(err, timeout)
+	}
+	l, ok := r.(*recognize.Lock)
+	if !ok {
+		c.Close()
+		return nil, fmt.Errorf("%s is not a lock zkx recognises (zkx locks %s lists what is)", path, path)
+	}
+	hl.lock = l
+	return hl, nil
+}
