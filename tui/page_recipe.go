@@ -62,7 +62,7 @@ func (p *recipePage) Keys() []key.Binding {
 	}
 	switch p.view.recipe.(type) {
 	case *recognize.Lock, nil:
-		keys = append(keys, a.ForceRelease, a.Acquire, a.Release)
+		keys = append(keys, a.ForceRelease, a.Acquire, a.Release, a.Revoke)
 	case *recognize.Queue:
 		keys = append(keys, a.Enqueue, a.Dequeue)
 	case *recognize.Election:
@@ -96,6 +96,8 @@ func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.forceRelease()
 	case p.system() != "":
 		return nil // see Keys: no part in a real system's coordination
+	case key.Matches(msg, a.Revoke):
+		return p.revoke()
 	case key.Matches(msg, a.Acquire):
 		return p.acquire()
 	case key.Matches(msg, a.Release):
@@ -258,6 +260,7 @@ func (p *recipePage) confirmRelease(h recognize.Place) tea.Cmd {
 	if !c.HeldSince.IsZero() {
 		held = fmt.Sprintf("since %s (%s)", c.HeldSince.Format("15:04:05"), display.Duration(now.Sub(c.HeldSince)))
 	}
+	held += revokeAsked(c, now)
 	heard := "unknown (the servers do not say)"
 	switch {
 	case c.Connected != nil && !*c.Connected:

@@ -278,7 +278,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 	d := newDriver(t, app, 120, 30)
 	d.waitText("READ-ONLY")
 	zxidBefore := serverZxid(t, connect)
-	actionKeys := []string{"n", "e", "d", "D", "a", "u", "F", "+", "-", "v", "R"}
+	actionKeys := []string{"n", "e", "d", "D", "a", "u", "F", "r", "+", "-", "v", "R"}
 	d.key(":")
 	d.typeText("cd " + base + "/node")
 	d.key("enter")
