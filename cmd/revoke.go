@@ -133,9 +133,9 @@ nothing was written (refused, no holder, an error).`,
 				res.Released, res.WaitedMs = &released, &ms
 				if format != cliout.JSON {
 					if released {
-						fmt.Fprintf(cmd.OutOrStdout(), "released after %s; next: %s\n", display.Duration(waited), cliout.Clean(res.Handover))
+						fmt.Fprintf(cmd.OutOrStdout(), "released after %s; next: %s\n", waitedText(waited), cliout.Clean(res.Handover))
 					} else {
-						fmt.Fprintf(cmd.OutOrStdout(), "still held after %s: the holder has not answered (zkx unlock %s forces it)\n", display.Duration(waited), cliout.Clean(path))
+						fmt.Fprintf(cmd.OutOrStdout(), "still held after %s: the holder has not answered (zkx unlock %s forces it)\n", waitedText(waited), cliout.Clean(path))
 					}
 				}
 			}
@@ -169,6 +169,15 @@ func describeRevoke(w io.Writer, l *recognize.Lock, h recognize.Contender, res r
 		fmt.Fprintf(w, "  %-8s %s\n", line[0], line[1])
 	}
 	fmt.Fprintln(w, "  Nothing is forced: it releases when it is done; zkx unlock deletes the node if it never does.")
+}
+
+// waitedText is how long zkx waited: to the millisecond under a second (a
+// listening holder answers in a few), as everywhere else beyond.
+func waitedText(d time.Duration) string {
+	if d < time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return display.Duration(d)
 }
 
 // awaitRelease watches the holder's node until it goes or changes hands

@@ -51,7 +51,7 @@ func (p *recipePage) confirmRevoke(l *recognize.Lock, c recognize.Contender) tea
 	evidence, err := l.Revocable(c, tables)
 	if err != nil {
 		return openDialog(widget.Show("Revoke: not asked", []string{
-			"The holder " + display.Line(err.Error()) + ".", "", "F deletes the holder's node instead.",
+			"Not asked: " + display.Line(err.Error()) + ".", "", "F deletes the holder's node instead.",
 		}))
 	}
 	st := p.shared.Styles

@@ -1,7 +1,6 @@
 package recognize
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -36,23 +35,26 @@ func (b *recipeBuilder) revokeRequested(c *Contender, m childNode) {
 	c.RevokeRequested = time.UnixMilli(m.stat.Mtime)
 	ms := max(b.rc.opts.Now.Sub(c.RevokeRequested).Milliseconds(), 0)
 	c.RevokeRequestedMs = &ms
-	b.warnf("revocation requested at %s (%s ago) of %s: its node's data is Curator's %s (written by zkx revoke or Curator's Revoker); a Curator lock made revocable releases when it reads it, and this node is still here",
+	b.warnf("revocation requested at %s (%s ago) of %s: its data is Curator's %s, which a revocable Curator lock answers by releasing; the node is still here",
 		c.RevokeRequested.Format("15:04:05"), display.Duration(time.Duration(ms)*time.Millisecond), b.who(*c), RevokeMarker)
 }
 
-// ErrNotRevocable is wrapped by Lock.Revocable's refusals.
-var ErrNotRevocable = errors.New("cannot be asked to release")
+// NotRevocableError is Lock.Revocable's refusal: why the holder would
+// not hear a request to release.
+type NotRevocableError struct{ Reason string }
+
+func (e *NotRevocableError) Error() string { return e.Reason }
 
 // Revocable says whether holder h of the lock would hear a request to
 // release written into its node (RevokeMarker): only a Curator
 // InterProcessMutex or InterProcessReadWriteLock holder made revocable
 // listens. When it would, evidence says what shows it; otherwise the error
-// (wrapping ErrNotRevocable) says why not. tables, when not nil, are the
+// (a *NotRevocableError) says why not. tables, when not nil, are the
 // servers' tables: a revocable Curator holder keeps a data watch on its
 // own node, and one without it hears nothing.
 func (l *Lock) Revocable(h Contender, tables ServerTables) (evidence string, err error) {
 	refuse := func(format string, args ...any) (string, error) {
-		return "", fmt.Errorf("%w: %s", ErrNotRevocable, fmt.Sprintf(format, args...))
+		return "", &NotRevocableError{Reason: fmt.Sprintf(format, args...)}
 	}
 	curatorLock := false
 	for _, v := range curatorRevocableViews {

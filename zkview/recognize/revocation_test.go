@@ -30,7 +30,7 @@ func TestRevokeRequestedFlagged(t *testing.T) {
 	if w.RevokeRequestedMs != nil || !w.RevokeRequested.IsZero() || w.RevokeNote(now) != "" {
 		t.Errorf("waiter with empty data flagged: %+v", w)
 	}
-	recWantWarnings(t, l.Warnings, "revocation requested at "+asked.Format("15:04:05")+" (40s ago) of session 0x101 ("+curLock(3)+"): its node's data is Curator's __REVOKE__")
+	recWantWarnings(t, l.Warnings, "revocation requested at "+asked.Format("15:04:05")+" (40s ago) of session 0x101 ("+curLock(3)+"): its data is Curator's __REVOKE__")
 	if got, want := h.RevokeNote(now), "asked 40s ago at "+asked.Format("15:04:05")+", still held"; got != want {
 		t.Errorf("RevokeNote = %q, want %q", got, want)
 	}
@@ -78,7 +78,7 @@ func TestRevocable(t *testing.T) {
 			t.Errorf("%s: refused: %v", tc.name, err)
 		case tc.refused == "" && !strings.Contains(evidence, tc.says):
 			t.Errorf("%s: evidence %q, want %q in it", tc.name, evidence, tc.says)
-		case tc.refused != "" && (!errors.Is(err, ErrNotRevocable) || !strings.Contains(err.Error(), tc.refused)):
+		case tc.refused != "" && (!errors.As(err, new(*NotRevocableError)) || !strings.Contains(err.Error(), tc.refused)):
 			t.Errorf("%s: %q %v, want a refusal with %q", tc.name, evidence, err, tc.refused)
 		}
 	}
