@@ -116,3 +116,22 @@ func TestRevokeRefusedKazoo(t *testing.T) {
 		t.Errorf("the Kazoo holder's node changed: %+v", after.Holders[0])
 	}
 }
+
+// TestRevokeUnanswered: a Curator holder made revocable whose listener
+// hears the request and does not release: zkx revoke --wait says it still
+// holds and exits 2, and the lock carries the request.
+func TestRevokeUnanswered(t *testing.T) {
+	connect := zktest.Shared(t)
+	dir := zktest.Path(t) + "/lock"
+	curator := zktest.StartCuratorRecipesPeer(t, connect)
+	curator.Do(t, "revocable "+dir+" read deaf", "HOLDING")
+	out, errs, err := run(t, "--server", connect, "revoke", "--wait", "2s", dir)
+	if exitCode(err) != exitStillHeld || !strings.Contains(out, "asked holder ") || !strings.Contains(out, "still held after 2s") {
+		t.Fatalf("zkx revoke --wait of a holder that does not release: exit %d\n%s\n%s", exitCode(err), out, errs)
+	}
+	curator.Expect(t, "REVOKED")
+	l, raw := lockOf(t, connect, dir)
+	if len(l.Holders) != 1 || l.Holders[0].RevokeRequestedMs == nil || l.Holders[0].Kind != "read" {
+		t.Errorf("the unanswered request is not on the lock:\n%s", raw)
+	}
+}

@@ -39,11 +39,12 @@ import java.util.concurrent.TimeUnit;
 //   queue-put PATH ITEM...   DistributedQueue.put (one item) or putMulti → PUT N
 //   queue-take PATH N        a DistributedQueue consumer until it was
 //                            handed N items, each printed as it comes → ITEM X ... TOOK N
-//   revocable PATH mutex|read|write
+//   revocable PATH mutex|read|write [deaf]
 //                            acquire an InterProcessMutex (or one side of an
 //                            InterProcessReadWriteLock) made revocable, whose
 //                            listener releases it → HOLDING, later
-//                            REVOKED then RELEASED
+//                            REVOKED then RELEASED; with deaf the listener
+//                            only says REVOKED, and the lock stays held
 //   revoke NODE              Revoker.attemptRevoke on a lock's node → ASKED
 //   session                  → SESSION 0x<id>
 //
@@ -155,7 +156,7 @@ public class RecipesPeer {
         q.close();
         say("TOOK " + n);
       }
-      case "revocable" -> revocable(w[1], w[2]);
+      case "revocable" -> revocable(w[1], w[2], w.length > 3 && w[3].equals("deaf"));
       case "revoke" -> {
         Revoker.attemptRevoke(client, w[1]);
         say("ASKED");
@@ -183,7 +184,7 @@ public class RecipesPeer {
   // revocable holds a lock made revocable on a thread of its own (Curator
   // locks are released by the thread that took them) until the listener
   // asks it to release.
-  static void revocable(String path, String kind) {
+  static void revocable(String path, String kind, boolean deaf) {
     InterProcessMutex lock = switch (kind) {
       case "mutex" -> new InterProcessMutex(client, path);
       case "read" -> new InterProcessReadWriteLock(client, path).readLock();
@@ -193,7 +194,7 @@ public class RecipesPeer {
     LinkedBlockingQueue<String> asked = new LinkedBlockingQueue<>();
     lock.makeRevocable(l -> {
       say("REVOKED");
-      asked.add("release");
+      if (!deaf) asked.add("release");
     });
     Thread owner = new Thread(() -> {
       try {
