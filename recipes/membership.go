@@ -34,10 +34,16 @@ type Member struct {
 func (s *Session) createMember(ctx context.Context, dir, name string, data []byte, opts options, makeDir func(context.Context, string, []zk.ACL) error) error {
 	path := joinPath(dir, name)
 	for {
-		_, err := s.createProtected(ctx, dir, name, data, opts.acl, zk.FlagEphemeral, opts.stats)
+		got, err := s.createProtected(ctx, dir, name, data, opts.acl, zk.FlagEphemeral, opts.stats)
 		switch {
-		case err == nil:
+		case err == nil && got == name:
 			return nil
+		case err == nil:
+			// After a lost answer createProtected looks for a node of ours
+			// starting with name, and may find another member of this
+			// session ("ab" for "a"): create ours again, which says
+			// whether it exists.
+			continue
 		case errors.Is(err, zk.ErrNodeExists):
 			st, err := retry(ctx, s, func() (*zk.Stat, error) {
 				_, st, err := s.conn.Exists(path)
