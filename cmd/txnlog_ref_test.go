@@ -35,8 +35,10 @@ type txnJSON struct {
 	ParentCVersion *int32   `json:"parent_cversion,omitempty"`
 	TimeoutMs      int32    `json:"timeout_ms,omitempty"`
 	// Removed are the ephemerals a closeSession deleted (absent when the
-	// log does not say); ClosedBy is "server" (expired) or "client".
-	Removed   []string  `json:"removed,omitempty"`
+	// log does not say, [] for none: a pointer, which omitempty keeps
+	// when it points at an empty slice); ClosedBy is "server" (expired)
+	// or "client".
+	Removed   *[]string `json:"removed,omitempty"`
 	ClosedBy  string    `json:"closed_by,omitempty"`
 	Error     string    `json:"error,omitempty"`
 	ErrorCode *int32    `json:"error_code,omitempty"`
@@ -83,9 +85,9 @@ func opJSON(t *forensics.Transaction) txnJSON {
 		v := t.Version
 		j.Version = &v
 	case "closeSession":
-		j.Removed = t.Removed
-		if t.RemovedKnown && j.Removed == nil {
-			j.Removed = []string{}
+		if t.RemovedKnown {
+			removed := append([]string{}, t.Removed...)
+			j.Removed = &removed
 		}
 		j.ClosedBy = "client"
 		if t.ByServer {

@@ -341,7 +341,12 @@ func (p *Past) stepForward() error {
 // stepBack undoes the transaction at the position; at the snapshot, it
 // rebuilds from an older one up to the transaction before.
 func (p *Past) stepBack() error {
-	if len(p.undo) == 0 {
+	// Undoing the first step of a fuzzy snapshot's replay would show the
+	// snapshot before it is whole (it may hold that step's change, which
+	// the replay then found done): the moment before it is rebuilt from
+	// an older snapshot, as at the snapshot itself.
+	fuzzy := len(p.undo) > 0 && p.snap.consistentFrom() > p.snap.file.Zxid && p.undoneZxid() < p.snap.consistentFrom()
+	if len(p.undo) == 0 || fuzzy {
 		cur := p.pos.Zxid
 		older := false
 		for _, f := range p.arch.Dir.Snapshots {
@@ -367,4 +372,13 @@ func (p *Past) stepBack() error {
 	p.redo = append(p.redo, s.Entry)
 	p.at(p.current())
 	return nil
+}
+
+// undoneZxid is the position a step back by undo would move to: the
+// transaction before the current one, or the snapshot.
+func (p *Past) undoneZxid() int64 {
+	if len(p.undo) < 2 {
+		return p.snap.file.Zxid
+	}
+	return p.undo[len(p.undo)-2].Entry.Header.Zxid
 }

@@ -55,7 +55,7 @@ func fixtureScenario(t *testing.T) scenario {
 			sc.sessions[fields[1]] = hexNum(fields[2])
 		}
 	}
-	if sc.chainZxid == 0 || sc.forceDeleted == "" || len(sc.sessions) != 7 {
+	if sc.chainZxid == 0 || sc.forceDeleted == "" || len(sc.sessions) != 9 {
 		t.Fatalf("scenario.txt incomplete: %+v", sc)
 	}
 	return sc
@@ -120,7 +120,7 @@ func checkScenarioHistory(t *testing.T, sc scenario) {
 	if cl.Recipe != "mutex" || cl.Format != "curator" {
 		t.Errorf("%s is a %s %s", cl.Path, cl.Format, cl.Recipe)
 	}
-	if got, want := sc.story(cl.Holdings), "A released, B released, C released, C deleted-by-other by admin, A held"; got != want {
+	if got, want := sc.story(cl.Holdings), "A released, B released, C released, C deleted-by-other by unlock, A held"; got != want {
 		t.Errorf("%s:\n got %s\nwant %s", cl.Path, got, want)
 	}
 	if n := len(cl.Holdings); n == 5 && recognize.ContenderPath(cl.Path, cl.Holdings[3].Node) != sc.forceDeleted {
