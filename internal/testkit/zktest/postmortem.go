@@ -291,10 +291,11 @@ func writeApp(t testing.TB, ops *zk.Conn) int64 {
 }
 
 // zkCliIncident is what a zkCli.sh session (no authentication) does to
-// PostmortemApp: a node's data, a node's ACL, a node deleted, one created.
+// PostmortemApp: a node's data, a node's ACL (read and admin only: no one
+// may create below it until it is put back), a node deleted, one created.
 var zkCliIncident = strings.NewReplacer("$APP", PostmortemApp).Replace(`set $APP/config v2
 delete $APP/flags/a
-setAcl $APP/flags world:anyone:r
+setAcl $APP/flags world:anyone:ra
 create $APP/junk x
 ls $APP
 quit
