@@ -20,8 +20,10 @@ import (
 type exploreFlags struct {
 	path        string
 	heldTooLong time.Duration
-	// dataDir and at open the explorer on the past (explore_past.go).
+	// dataDir and at open the explorer on the past (explore_past.go),
+	// audit names who made each transaction there.
 	dataDir, at string
+	audit       auditFlags
 }
 
 func (f *exploreFlags) register(cmd *cobra.Command) {
@@ -29,6 +31,7 @@ func (f *exploreFlags) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&f.heldTooLong, "held-too-long", 10*time.Minute, "warn about lock holders older than this")
 	cmd.Flags().StringVar(&f.dataDir, "data-dir", "", "open the explorer read-only on a ZooKeeper data directory's past instead of a server (see --at)")
 	cmd.Flags().StringVar(&f.at, "at", "", "with --data-dir: the moment, a zxid (0x1f) or a time (\"2006-01-02 15:04:05\", 02:47); default the end of the logs")
+	f.audit.register(cmd.Flags())
 }
 
 // runExplorer opens the TUI on --server.
@@ -49,6 +52,9 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	}
 	if f.at != "" {
 		return fmt.Errorf("--at needs --data-dir: it names a moment of a data directory's past")
+	}
+	if f.audit.given() {
+		return fmt.Errorf("--audit needs --data-dir: it names who made the past's transactions")
 	}
 	// The connection is made under a screen that says what it waits for
 	// and quits on q: a server that never answers must not leave the

@@ -31,7 +31,13 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 	if err != nil {
 		return fmt.Errorf("--at: %w", err)
 	}
-	past, err := forensics.OpenPast(f.dataDir, at, forensics.PastOptions{Loading: func() func() { return pauseCollector(arch) }})
+	opts := forensics.PastOptions{Loading: func() func() { return pauseCollector(arch) }}
+	if f.audit.given() {
+		if opts.Audit, err = f.audit.index(cmd.ErrOrStderr(), nil); err != nil {
+			return err
+		}
+	}
+	past, err := forensics.OpenPast(f.dataDir, at, opts)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 		newWatchCommand(opts))
 	root.AddCommand(newEditCommand(opts), newDiffCommand(opts), newMirrorCommand(opts), newWhoamiCommand(opts),
 		newQuotaCommand(opts))
-	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand())
+	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand(), newAuditCommand())
 	return root
 }
 

@@ -85,6 +85,40 @@ type Who struct {
 	Line int
 }
 
+// Text tells who in a few words: "ops from 10.0.3.7", "10.0.3.7 (no
+// user)", "the server (zookeeper) for ops from 10.0.3.7"; a session's
+// client, not the event's, is said to be so ("session of …").
+func (w *Who) Text() string {
+	if w == nil {
+		return ""
+	}
+	if w.ByServer {
+		s := "the server (" + w.User + ")"
+		if w.Session != nil {
+			s += " for " + w.Session.Text()
+		}
+		return s
+	}
+	if w.Match == MatchSession {
+		return "session of " + w.Client.Text()
+	}
+	return w.Client.Text()
+}
+
+// Text names a client: its users but its address, from its address.
+func (c Client) Text() string {
+	users := c.Authenticated()
+	switch {
+	case len(users) > 0 && c.IP != "":
+		return strings.Join(users, ",") + " from " + c.IP
+	case len(users) > 0:
+		return strings.Join(users, ",")
+	case c.IP != "":
+		return c.IP + " (no user)"
+	}
+	return "an unnamed client"
+}
+
 // auditKey finds a client's events by session, operation and node.
 type auditKey struct {
 	session int64

@@ -1,6 +1,8 @@
 package forensics
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +29,9 @@ type Position struct {
 	Approximate bool
 	// Txn is the transaction at the position; nil at a snapshot.
 	Txn *Transaction
+	// Who made Txn, when the past was opened with an audit log
+	// (PastOptions.Audit) that says.
+	Who *Who
 	// Snapshot is the file the state was rebuilt from.
 	Snapshot string
 }
@@ -58,6 +63,8 @@ type Past struct {
 	clock atomic.Int64 // pos.Time in ms, for Clock
 
 	loading func() (done func()) // PastOptions.Loading
+	audit   *AuditIndex          // PastOptions.Audit
+	super   string               // PastOptions.ReadAll's credentials
 }
 
 // PastOptions tune OpenPast.
@@ -67,6 +74,13 @@ type PastOptions struct {
 	// load that allocates a node at a time (the explorer holds its
 	// garbage collector back).
 	Loading func() (done func())
+	// Audit, when set, is the audit log: each position names who made
+	// its transaction (Position.Who).
+	Audit *AuditIndex
+	// ReadAll lets a client that adds SuperCredentials read every node
+	// and ACL whatever the ACLs say (the files are in the reader's hands
+	// anyway): what a copy of the past needs, digest hashes included.
+	ReadAll bool
 }
 
 // OpenPast rebuilds the tree of the data directory at path as it was at
@@ -77,8 +91,23 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 	if err != nil {
 		return nil, err
 	}
+	var super string
+	for _, o := range opts {
+		if o.ReadAll {
+			pw := make([]byte, 16)
+			if _, err := rand.Read(pw); err != nil {
+				return nil, err
+			}
+			super = "super:" + hex.EncodeToString(pw)
+		}
+	}
+	var superDigest string
+	if super != "" {
+		superDigest = zkserver.DigestID(super)
+	}
 	srv, err := zkserver.Start("127.0.0.1:0", zkserver.Config{
-		ReadOnly: true,
+		SuperDigest: superDigest,
+		ReadOnly:    true,
 		// The connections and the watches of the past are not on disk:
 		// the explorer is told so rather than shown today's (a read-only
 		// server's dump lists ephemerals by session, no connections).
@@ -95,10 +124,13 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 		srv.Close()
 		return nil, err
 	}
-	p := &Past{arch: arch, srv: srv, st: serverStore{past: zp}}
+	p := &Past{arch: arch, srv: srv, st: serverStore{past: zp}, super: super}
 	for _, o := range opts {
 		if o.Loading != nil {
 			p.loading = o.Loading
+		}
+		if o.Audit != nil {
+			p.audit = o.Audit
 		}
 	}
 	if err := p.seek(at); err != nil {
@@ -107,6 +139,10 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 	}
 	return p, nil
 }
+
+// SuperCredentials are the digest credentials ("super:…") that read
+// every node and ACL of the past, when it was opened with ReadAll; "".
+func (p *Past) SuperCredentials() string { return p.super }
 
 // ConnectString is where the past is served.
 func (p *Past) ConnectString() string { return p.srv.ConnectString() }
@@ -287,6 +323,9 @@ func (p *Past) next() (txnlog.Entry, error) {
 func (p *Past) apply(e txnlog.Entry) *Step {
 	s := p.ap.Apply(e)
 	p.digest += s.digestDelta()
+	if d := e.Digest; d != nil && p.snap.ahead && p.snap.wholeFrom == 0 && uint64(d.TreeDigest) == p.digest {
+		p.snap.wholeFrom = e.Header.Zxid // the snapshot's changes ahead are all replayed
+	}
 	if d := e.Digest; d != nil && e.Header.Zxid > p.snap.consistentFrom() && uint64(d.TreeDigest) != p.digest {
 		// The server's own check (DataTree.compareDigest): the rebuilt
 		// tree is not the one the server had.
@@ -311,6 +350,9 @@ func (p *Past) at(s *Step) {
 	}
 	t := Describe(s.Entry)
 	p.pos = Position{Zxid: s.Entry.Header.Zxid, Time: t.Time, Txn: &t, Snapshot: p.snap.file.Path}
+	if p.audit != nil {
+		p.pos.Who = p.audit.Who(&t)
+	}
 }
 
 // publish tells the server and the clock where the past is.
@@ -341,10 +383,10 @@ func (p *Past) stepForward() error {
 // stepBack undoes the transaction at the position; at the snapshot, it
 // rebuilds from an older one up to the transaction before.
 func (p *Past) stepBack() error {
-	// Undoing the first step of a fuzzy snapshot's replay would show the
-	// snapshot before it is whole (it may hold that step's change, which
-	// the replay then found done): the moment before it is rebuilt from
-	// an older snapshot, as at the snapshot itself.
+	// Undoing the steps of a fuzzy snapshot's replay before it was whole
+	// would show it holding changes not made yet (the replay found them
+	// done): the moment before is rebuilt from an older snapshot, as at
+	// the snapshot itself.
 	fuzzy := len(p.undo) > 0 && p.snap.consistentFrom() > p.snap.file.Zxid && p.undoneZxid() < p.snap.consistentFrom()
 	if len(p.undo) == 0 || fuzzy {
 		cur := p.pos.Zxid
