@@ -47,14 +47,23 @@ type side struct {
 	missing bool
 	// opts are the options of a live side's ensemble (nil for a file).
 	opts *globalOptions
+	// past is set for DIR@MOMENT:/path: opts read its server.
+	past *pastSource
 }
 
 // openSide opens a side: /path on --server's ensemble, CONTEXT:/path on a
-// named context's, or an export file (- for stdin).
+// named context's, DIR@MOMENT:/path in a data directory's past, or an
+// export file (- for stdin).
 func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec string, fileOK bool) (*side, error) {
 	s := &side{spec: spec}
 	opts, p := g, ""
+	past, isPast, err := openPastSource(cmd, spec)
+	if err != nil {
+		return nil, err
+	}
 	switch m := contextSide.FindStringSubmatch(spec); {
+	case isPast:
+		s.past, opts, p = past, past.opts, past.path
 	case strings.HasPrefix(spec, "/") && fileOK && isRegularFile(spec):
 		// An absolute file name: a file is what the user has at hand.
 	case strings.HasPrefix(spec, "/"):
@@ -81,6 +90,17 @@ func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec st
 		}
 		return openFileSide(cmd, spec)
 	}
+	s, err = openTreeSide(ctx, s, opts, p)
+	if err != nil && past != nil {
+		past.Close()
+	}
+	return s, err
+}
+
+// openTreeSide opens a side read from a server: a live ensemble's, or the
+// past's.
+func openTreeSide(ctx context.Context, s *side, opts *globalOptions, p string) (*side, error) {
+	spec := s.spec
 	clean, err := checkPath(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec, err)
@@ -89,10 +109,14 @@ func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec st
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec, err)
 	}
+	closePast := func() {}
+	if s.past != nil {
+		closePast = s.past.Close
+	}
 	s.root, s.opts = clean, opts
 	if _, _, err := r.Children(ctx, clean); zkview.IsNoNode(err) {
 		s.missing = true
-		s.src, s.close = transfer.EmptySource(clean), r.Close
+		s.src, s.close = transfer.EmptySource(clean), func() { r.Close(); closePast() }
 		return s, nil
 	} else if err != nil {
 		r.Close()
@@ -101,7 +125,7 @@ func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec st
 	wctx, cancel := context.WithCancel(ctx)
 	walk := transfer.WalkSource(wctx, r, clean)
 	s.src = walk
-	s.close = func() { cancel(); walk.Close(); r.Close() }
+	s.close = func() { cancel(); walk.Close(); r.Close(); closePast() }
 	return s, nil
 }
 
@@ -153,10 +177,16 @@ func newDiffCommand(g *globalOptions) *cobra.Command {
 is ephemeral — and prints what differs, as diff does: nodes only in A (-), only
 in B (+), and in both but changed (~). Each side is
 
-  /path          a subtree on --server's ensemble
-  CONTEXT:/path  a subtree on a named context's ensemble (zkx context list)
-  FILE           a file zkx export wrote (- for stdin); an absolute path that
-                 names an existing file is read as that file
+  /path             a subtree on --server's ensemble
+  CONTEXT:/path     a subtree on a named context's ensemble (zkx context list)
+  DIR@MOMENT:/path  a subtree as it was at a moment of a ZooKeeper data
+                    directory's past (DIR: its dataDir or version-2 folder;
+                    MOMENT: a zxid, 0x1f, or a time, as zkx --data-dir --at
+                    takes it: 02:45 is on the day the logs begin); zkx
+                    rebuilds it from the snapshots and logs, as the explorer
+                    on the past does, and reads every node and ACL
+  FILE              a file zkx export wrote (- for stdin); an absolute path
+                    that names an existing file is read as that file
 
 Paths are shown under the two roots ("/" is the roots themselves). ACLs compare
 as sets of entries; null and empty data compare equal; an ephemeral node's
@@ -179,6 +209,7 @@ node on each side as zkx export writes it; null where it is absent).`,
 		Example: `  zkx diff /app prod:/app
   zkx diff staging:/config prod:/config --ignore 'lock-*' --ignore '**/leases/*'
   zkx export /app > before.jsonl; …; zkx diff before.jsonl /app
+  zkx diff /var/lib/zookeeper@02:45:/app/config /app/config   # what changed since 02:45
   zkx diff /app dr:/app -o json | jq -r '.[] | select(.change=="changed") | .path'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {

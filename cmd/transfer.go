@@ -20,7 +20,7 @@ func newExportCommand(g *globalOptions) *cobra.Command {
 	var timeout time.Duration
 	var concurrency, connections int
 	cmd := &cobra.Command{
-		Use:   "export PATH > FILE",
+		Use:   "export PATH|DIR@MOMENT:PATH > FILE",
 		Short: "Write a subtree as JSON Lines, streaming",
 		Long: `export writes PATH and everything below it to stdout as JSON Lines: a header
 ({"zkx_export":1,"root":PATH,…}), then one object per node in preorder, parents
@@ -35,15 +35,27 @@ first, written as the walk reaches it:
   error            the node could not be read (zkx import refuses it)
 
 Reads are batched and run ahead in parallel as for zkx tree; data and ACL are
-read beside each listing. On a terminal, progress is shown on stderr; a summary
+read beside each listing. DIR@MOMENT:PATH exports the subtree as it was at that
+moment of a ZooKeeper data directory's past (a zxid or a time, as zkx
+--data-dir --at takes it; zkx diff says more): every node and ACL, whatever the
+ACLs said, and the ephemeral nodes marked as such. On a terminal, progress is shown on stderr; a summary
 always ends there. Exit status: 0 when every node was read, 3 when some could
 not be (they are in the file with their error), 1 on failure.`,
 		Example: `  zkx export /app > app.jsonl
   zkx export / | gzip > everything.jsonl.gz
+  zkx export /var/lib/zookeeper@02:45:/app > app-at-0245.jsonl
   jq -r 'select(.text) | [.path, .text] | @tsv' app.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			g, server := g, g.server
 			root, err := checkPath(args[0])
+			if ps, ok, perr := openPastSource(cmd, args[0]); ok {
+				if perr != nil {
+					return perr
+				}
+				defer ps.Close()
+				g, root, server, err = ps.opts, ps.path, "the past of "+ps.name, nil
+			}
 			if err != nil {
 				return err
 			}
@@ -62,7 +74,7 @@ not be (they are in the file with their error), 1 on failure.`,
 			}
 			progress := newProgress(cmd.ErrOrStderr())
 			st, err := transfer.Export(ctx, c, root, cmd.OutOrStdout(), transfer.ExportOptions{
-				Concurrency: concurrency, Server: g.server, Visited: progress.add})
+				Concurrency: concurrency, Server: server, Visited: progress.add})
 			progress.finish()
 			if err != nil {
 				return timedOut(fmt.Errorf("export of %s stopped after %s: %w", root, plural(st.Nodes, "node"), err), timeout)
