@@ -58,6 +58,9 @@ type Postmortem struct {
 	// events with zoned times, ServerLog the server's own log, the audit
 	// events among its other lines (see RealOptions.Audit).
 	AuditDir, AuditZoned, ServerLog string
+	// Server is the stopped server: Members()[0].Restart brings the
+	// scenario's end back live, on the same data directory.
+	Server *Ensemble
 }
 
 // PostmortemOptions change how the scenario plays.
@@ -110,7 +113,7 @@ func RunPostmortemWith(t testing.TB, opts PostmortemOptions) *Postmortem {
 	m := e.Members()[0]
 	connect := e.ConnectString()
 	pm := &Postmortem{DataDir: m.DataDir(), Sessions: map[string]int64{},
-		AuditDir: m.AuditDir(), AuditZoned: m.AuditZonedFile(), ServerLog: m.LogFile()}
+		AuditDir: m.AuditDir(), AuditZoned: m.AuditZonedFile(), ServerLog: m.LogFile(), Server: e}
 
 	admin := Conn(t, connect)
 	pm.Sessions["admin"] = admin.SessionID()
