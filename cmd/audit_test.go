@@ -55,8 +55,12 @@ func TestAuditCommand(t *testing.T) {
 		args  []string
 		check func(map[string]any) bool
 	}{
-		{[]string{"--user", "ops", "--operation", "delete"}, func(e map[string]any) bool { return e["operation"] == "delete" && strings.HasPrefix(e["user"].(string), "ops") || strings.HasSuffix(e["user"].(string), ",ops") }},
-		{[]string{"--operation", "ephemeralDeletion"}, func(e map[string]any) bool { return e["operation"] == "ephemeralZNodeDeletionOnSessionCloseOrExpire" && e["ip"] == nil }},
+		{[]string{"--user", "ops", "--operation", "delete"}, func(e map[string]any) bool {
+			return e["operation"] == "delete" && strings.HasPrefix(e["user"].(string), "ops") || strings.HasSuffix(e["user"].(string), ",ops")
+		}},
+		{[]string{"--operation", "ephemeralDeletion"}, func(e map[string]any) bool {
+			return e["operation"] == "ephemeralZNodeDeletionOnSessionCloseOrExpire" && e["ip"] == nil
+		}},
 		{[]string{"--result", "failure"}, func(e map[string]any) bool { return e["result"] == "failure" }},
 		{[]string{"--path", "/pm/app/"}, func(e map[string]any) bool { return strings.HasPrefix(e["znode"].(string), "/pm/app/") }},
 		{[]string{"--session", all[1]["session"].(string)}, func(e map[string]any) bool { return e["session"] == all[1]["session"] }},
