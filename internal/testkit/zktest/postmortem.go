@@ -26,8 +26,8 @@ const (
 	PostmortemApp = PostmortemBase + "/app"
 )
 
-// PostmortemOps is the digest user ops, who writes PostmortemApp and
-// force-releases a lock: "ops:" + this password.
+// PostmortemOpsPassword is the password of the digest user ops, who
+// writes PostmortemApp and force-releases a lock ("ops:" + it).
 const PostmortemOpsPassword = "ops-secret"
 
 // The digest users the scenario's clients authenticate as (user:password).
