@@ -183,9 +183,9 @@ func pastWhatWho(pos forensics.Position) (what, who, short string) {
 }
 
 // pastHeader is the header line on the past: where, the moment, what
-// happened then and who did it. Who did it shows whole: for room, the
-// transaction's path is cut in its middle, then the session (the status
-// line names it) and the moment's date go.
+// happened then and who did it. Who did it, when the audit log says,
+// shows whole: for room, the transaction's path is cut in its middle, then
+// the session (the status line names it) and the moment's date go.
 func (a *app) pastHeader(st theme.Styles) string {
 	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
 	pos := a.pastPos
@@ -203,6 +203,10 @@ func (a *app) pastHeader(st theme.Styles) string {
 	width := a.width - lipgloss.Width(badge) - 1
 	what, who, short := pastWhatWho(pos)
 	what, who, short = display.Line(what), display.Line(who), display.Line(short)
+	if pos.Who == nil {
+		// Only a session's id to name: the moment's date says more.
+		what, who, short = strings.TrimSpace(what+" "+who), "", ""
+	}
 	var line string
 	for _, c := range []struct {
 		layout  string
