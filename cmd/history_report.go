@@ -112,7 +112,11 @@ func writeHistoryReport(cmd *cobra.Command, w io.Writer, arch *forensics.Archive
 	}
 	fmt.Fprintf(&b, "| Window | %s |\n", window)
 	if ix != nil {
-		fmt.Fprintf(&b, "| Audit log | %s: %s read |\n", mdCell(strings.Join(f.audit.files, ", ")), plural(ix.Events, "event"))
+		var files []string
+		for _, a := range f.audit.files {
+			files = append(files, mdCode(a))
+		}
+		fmt.Fprintf(&b, "| Audit log | %s: %s read |\n", strings.Join(files, ", "), plural(ix.Events, "event"))
 	} else {
 		b.WriteString("| Audit log | not given: sessions are ids, who they were is not on disk (`--audit`) |\n")
 	}
