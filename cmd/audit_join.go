@@ -51,17 +51,15 @@ func parseZone(s string) (*time.Location, error) {
 // index reads the audit log for a join: every event names its session's
 // client, keep says which are kept for matching. It tells stderr what it
 // read past.
-func (f *auditFlags) index(errOut io.Writer, keep func(*auditlog.Event) bool) (*forensics.AuditIndex, error) {
+func (f *auditFlags) index(errOut io.Writer, keep forensics.AuditKeep) (*forensics.AuditIndex, error) {
 	loc, err := parseZone(f.zone)
 	if err != nil {
 		return nil, fmt.Errorf("--audit-zone %w", err)
 	}
-	l, err := auditlog.Open(f.files, auditlog.Options{Location: loc})
+	ix, err := forensics.ReadAudit(f.files, auditlog.Options{Location: loc}, keep)
 	if err != nil {
 		return nil, fmt.Errorf("--audit: %w", err)
 	}
-	defer l.Close()
-	ix := forensics.ReadAudit(l, keep)
 	for _, p := range ix.Problems.List {
 		fmt.Fprintln(errOut, "zkx: audit log:", p)
 	}
@@ -78,7 +76,7 @@ func (f *auditFlags) index(errOut io.Writer, keep func(*auditlog.Event) bool) (*
 // noEvents warns of the files that held no audit event.
 func noEvents(errOut io.Writer, files []auditlog.FileStats) {
 	for _, s := range files {
-		if s.Events == 0 && s.Broken == 0 {
+		if s.Events == 0 && s.Broken == 0 && s.Skipped == 0 {
 			warnf(errOut, "%s: no audit event among its %s: is org.apache.zookeeper.audit.Slf4jAuditLogger routed to it, and audit.enable=true? (docs/postmortem.md)", s.Path, plural(s.Lines, "line"))
 		}
 	}
@@ -167,9 +165,9 @@ func whoNote(w *forensics.Who) string {
 	return "[" + w.Text() + "]"
 }
 
-// underPath reports whether p is path or below it.
-func underPath(p, path string) bool {
-	return path == "/" || p == path || strings.HasPrefix(p, path+"/")
+// underPath reports whether the node p is path or below it.
+func underPath(p []byte, path string) bool {
+	return path == "/" || string(p) == path || len(p) > len(path) && string(p[:len(path)]) == path && p[len(path)] == '/'
 }
 
 // holdingWho tells who created a holding's node and who ended it:

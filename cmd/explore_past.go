@@ -33,7 +33,7 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 	}
 	opts := forensics.PastOptions{Loading: func() func() { return pauseCollector(arch) }}
 	if f.audit.given() {
-		if opts.Audit, err = f.audit.index(cmd.ErrOrStderr(), nil); err != nil {
+		if opts.Audit, err = f.audit.index(cmd.ErrOrStderr(), forensics.AuditKeep{}); err != nil {
 			return err
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
-	"github.com/zkx-dev/zkx/internal/auditlog"
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview/forensics"
 )
@@ -228,7 +227,7 @@ func runHistory(cmd *cobra.Command, path string, f historyFlags) error {
 	auditDone := make(chan audited, 1)
 	if f.audit.given() {
 		go func() {
-			ix, err := f.audit.index(cmd.ErrOrStderr(), func(e *auditlog.Event) bool { return underPath(e.Znode, path) })
+			ix, err := f.audit.index(cmd.ErrOrStderr(), forensics.AuditKeep{Node: func(znode []byte) bool { return underPath(znode, path) }})
 			auditDone <- audited{ix, err}
 		}()
 	} else {

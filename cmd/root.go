@@ -26,6 +26,7 @@ stat and ACL, recognised locks, queues and elections (Curator, Kazoo, ZooKeeper'
 recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.`,
 		Example: `  zkx --server zk1:2181,zk2:2181,zk3:2181/app
   zkx --readonly --path /app/locks
+  zkx --data-dir /var/lib/zookeeper --at 02:47 --audit /var/log/zookeeper   # the past, and who made each change
   zkx demo`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

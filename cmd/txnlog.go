@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
-	"github.com/zkx-dev/zkx/internal/auditlog"
 	"github.com/zkx-dev/zkx/internal/datadir"
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/internal/jute"
@@ -240,8 +240,13 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 	}
 	var ix *forensics.AuditIndex
 	if f.audit.given() {
-		keep := func(e *auditlog.Event) bool {
-			return (tf.path == "" || strings.HasPrefix(e.Znode, tf.path)) && (!tf.hasSession || e.Session == tf.session)
+		var keep forensics.AuditKeep
+		if tf.path != "" {
+			prefix := []byte(tf.path)
+			keep.Node = func(znode []byte) bool { return bytes.HasPrefix(znode, prefix) }
+		}
+		if tf.hasSession {
+			keep.Session = tf.session
 		}
 		if ix, err = f.audit.index(cmd.ErrOrStderr(), keep); err != nil {
 			return err

@@ -57,6 +57,10 @@ type parser struct {
 	hasMinute  bool
 
 	interned map[string]string
+	// last is the last value of each field interned: a log's lines repeat
+	// their neighbours' users, addresses and operations.
+	last [fieldCount]string
+	skip func(session int64, znode []byte) bool // Options.Skip
 }
 
 func newParser(loc *time.Location) *parser {
@@ -76,6 +80,18 @@ func (p *parser) intern(b []byte) string {
 		p.interned[s] = s
 	}
 	return s
+}
+
+// internField interns a field's value, the field's last value at once.
+func (p *parser) internField(f int, b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if string(b) == p.last[f] {
+		return p.last[f]
+	}
+	p.last[f] = p.intern(b)
+	return p.last[f]
 }
 
 // parse reads one line (without its end of line) into e; for a broken
@@ -166,14 +182,57 @@ func (p *parser) parse(line []byte, e *Event) (kind lineKind, why string) {
 		}
 		return line[from[f]:to[f]]
 	}
-	e.User = p.intern(value(fieldUser))
-	e.IP = p.intern(value(fieldIP))
-	e.Operation = p.intern(value(fieldOperation))
+	e.User = p.internField(fieldUser, value(fieldUser))
+	e.IP = p.internField(fieldIP, value(fieldIP))
+	e.Operation = p.internField(fieldOperation, value(fieldOperation))
 	e.Znode = string(value(fieldZnode))
-	e.ZnodeType = p.intern(value(fieldZnodeType))
+	e.ZnodeType = p.internField(fieldZnodeType, value(fieldZnodeType))
 	e.ACL = string(value(fieldACL))
 	e.Time, _ = p.parseTime(line[:start])
 	return kindEvent, ""
+}
+
+// quickFields finds a client event's session and node without reading
+// the line whole: ok when it holds "session=0x…" before "operation=" and
+// ends with a result, as an event does (znode is nil when it names none).
+func quickFields(line []byte) (session int64, znode []byte, ok bool) {
+	op := bytes.Index(line, []byte("operation="))
+	if op < 0 {
+		return 0, nil, false
+	}
+	end := bytes.TrimRight(line, " ")
+	if !bytes.HasSuffix(end, []byte("\tresult=success")) && !bytes.HasSuffix(end, []byte("\tresult=failure")) && !bytes.HasSuffix(end, []byte("\tresult=invoked")) {
+		return 0, nil, false
+	}
+	s := bytes.Index(line[:op], []byte("session=0x"))
+	if s < 0 || !fieldStart(line, s) {
+		return 0, nil, false
+	}
+	hex := line[s+len("session=0x") : op]
+	if tab := bytes.IndexByte(hex, '\t'); tab >= 0 {
+		hex = hex[:tab]
+	}
+	if len(hex) == 0 || len(hex) > 16 {
+		return 0, nil, false
+	}
+	var id uint64
+	for _, c := range hex {
+		switch {
+		case c >= '0' && c <= '9':
+			id = id<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			id = id<<4 | uint64(c-'a'+10)
+		default:
+			return 0, nil, false
+		}
+	}
+	if z := bytes.Index(line[op:], []byte("\tznode=")); z >= 0 {
+		znode = line[op+z+len("\tznode="):]
+		if tab := bytes.IndexByte(znode, '\t'); tab >= 0 {
+			znode = znode[:tab]
+		}
+	}
+	return int64(id), znode, true
 }
 
 // quoteStart quotes the start of a value for a message.
@@ -206,16 +265,11 @@ func (p *parser) parseTime(b []byte) (time.Time, bool) {
 	if len(b) > 0 && b[0] == '[' {
 		b = b[1:]
 	}
-	if len(b) < 19 || b[4] != '-' || b[7] != '-' || (b[10] != ' ' && b[10] != 'T') || b[13] != ':' || b[16] != ':' {
+	if len(b) < 19 || b[16] != ':' {
 		return time.Time{}, false
 	}
-	year, ok1 := digits(b[0:4])
-	month, ok2 := digits(b[5:7])
-	day, ok3 := digits(b[8:10])
-	hour, ok4 := digits(b[11:13])
-	minute, ok5 := digits(b[14:16])
-	sec, ok6 := digits(b[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || sec > 60 {
+	sec, ok := digits(b[17:19])
+	if !ok || sec > 60 {
 		return time.Time{}, false
 	}
 	i := 19
@@ -233,7 +287,19 @@ func (p *parser) parseTime(b []byte) (time.Time, bool) {
 		}
 	}
 	zone, offset, hasZone := zoneAt(b[i:])
+	// The minute is read once for all its lines.
 	if !p.hasMinute || string(p.minute[:]) != string(b[:16]) || p.minuteZone != string(zone) {
+		if b[4] != '-' || b[7] != '-' || (b[10] != ' ' && b[10] != 'T') || b[13] != ':' {
+			return time.Time{}, false
+		}
+		year, ok1 := digits(b[0:4])
+		month, ok2 := digits(b[5:7])
+		day, ok3 := digits(b[8:10])
+		hour, ok4 := digits(b[11:13])
+		minute, ok5 := digits(b[14:16])
+		if !(ok1 && ok2 && ok3 && ok4 && ok5) || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 {
+			return time.Time{}, false
+		}
 		loc := p.loc
 		if hasZone {
 			loc = time.FixedZone("", offset)

@@ -313,3 +313,52 @@ func TestFolderPicksAuditFiles(t *testing.T) {
 		t.Errorf("without audit files: %v, %v", files, err)
 	}
 }
+
+// TestSkip: the events Skip passes over are counted and not read; the
+// others read as without it; a broken line is reported whatever Skip says.
+func TestSkip(t *testing.T) {
+	all, _ := readAll(t, []string{zonedFile}, Options{})
+	asked := 0
+	skip := func(session int64, znode []byte) bool {
+		asked++
+		return !strings.HasPrefix(string(znode), "/pm/kazoo-lock")
+	}
+	kept, problems := readAll(t, []string{zonedFile}, Options{Skip: skip})
+	var want []Event
+	for _, e := range all {
+		if !e.HasSession || strings.HasPrefix(e.Znode, "/pm/kazoo-lock") {
+			want = append(want, e)
+		}
+	}
+	if len(problems) != 0 || len(kept) != len(want) || asked == 0 {
+		t.Fatalf("%d events kept of %d, want %d; asked %d times; problems %v", len(kept), len(all), len(want), asked, problems)
+	}
+	for i := range kept {
+		if !sameEvent(kept[i], want[i]) {
+			t.Fatalf("event %d: %+v, want %+v", i, kept[i], want[i])
+		}
+	}
+	l, err := Open([]string{zonedFile}, Options{Skip: skip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := l.Next(); !errors.Is(err, io.EOF); _, err = l.Next() {
+	}
+	if st := l.Stats()[0]; st.Skipped != len(all)-len(want) || st.Events != len(want) {
+		t.Errorf("stats %+v: want %d skipped, %d events", st, len(all)-len(want), len(want))
+	}
+	l.Close()
+
+	lines := fixtureLines(t, zonedFile)
+	last := lines[len(lines)-1]
+	cut := strings.Join(lines[:len(lines)-1], "\n") + "\n" + last[:len(last)-10]
+	_, problems = damaged(t, "cut.log", cut)
+	path := filepath.Join(t.TempDir(), "cut.log")
+	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, skipped := readAll(t, []string{path}, Options{Skip: func(int64, []byte) bool { return true }})
+	if len(problems) != 1 || len(skipped) != 1 || !errors.Is(skipped[0], ErrTruncated) {
+		t.Errorf("a cut line under Skip: %v (without Skip: %v)", skipped, problems)
+	}
+}

@@ -146,7 +146,8 @@ type AuditIndex struct {
 	events   map[auditKey][]auditEvent
 	failures map[int64][]auditEvent
 	sessions map[int64]*sessionClients
-	// Events counts the events read, Kept those kept for matching.
+	// Events counts the events read (those passed over unread are in
+	// Files' Skipped), Kept those kept for matching.
 	Events, Kept int
 	// Files are the files read, with their counts.
 	Files []auditlog.FileStats
@@ -160,23 +161,46 @@ type AuditIndex struct {
 	outOfWindow int
 }
 
-// ReadAudit reads an audit log to the end. Every client event names its
-// session's client; keep, when not nil, says which events are kept to
-// match transactions with (a history keeps those of its subtree).
-func ReadAudit(log *auditlog.Log, keep func(*auditlog.Event) bool) *AuditIndex {
+// AuditKeep says which events an index keeps to match transactions with;
+// every client event names its session's client whatever it says.
+type AuditKeep struct {
+	// Node, when set, keeps the events on the nodes it accepts.
+	Node func(znode []byte) bool
+	// Session, when not zero, keeps only that session's events.
+	Session int64
+}
+
+// ReadAudit reads the audit log at paths (auditlog.Files) to the end.
+// The events keep leaves out are passed over unread once their session's
+// client is known (auditlog.Options.Skip): a history of one subtree reads
+// a million-event log for the cost of finding the lines' sessions and
+// nodes.
+func ReadAudit(paths []string, opts auditlog.Options, keep AuditKeep) (*AuditIndex, error) {
 	ix := &AuditIndex{events: map[auditKey][]auditEvent{}, failures: map[int64][]auditEvent{}, sessions: map[int64]*sessionClients{}}
+	if keep.Node != nil || keep.Session != 0 {
+		opts.Skip = func(session int64, znode []byte) bool {
+			switch {
+			case ix.sessions[session] == nil:
+				return false // its first event names its client
+			case keep.Session != 0 && session != keep.Session:
+				return true
+			}
+			return keep.Node != nil && !keep.Node(znode)
+		}
+	}
+	log, err := auditlog.Open(paths, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
 	for {
 		e, err := log.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		var le *auditlog.LineError
-		if errors.As(err, &le) {
-			ix.Problems.add(err)
-			continue
-		}
 		if err != nil {
-			ix.Problems.add(err) // a file that ends in a broken gzip stream
+			// A line read past, or a file that ends in a broken gzip stream.
+			ix.Problems.add(err)
 			continue
 		}
 		ix.Events++
@@ -194,7 +218,7 @@ func ReadAudit(log *auditlog.Log, keep func(*auditlog.Event) bool) *AuditIndex {
 			ix.Untimed++
 			continue
 		}
-		if !e.HasSession || (keep != nil && !keep(&e)) {
+		if !e.HasSession || (keep.Session != 0 && e.Session != keep.Session) || (keep.Node != nil && !keep.Node([]byte(e.Znode))) {
 			continue
 		}
 		ix.Kept++
@@ -215,7 +239,7 @@ func ReadAudit(log *auditlog.Log, keep func(*auditlog.Event) bool) *AuditIndex {
 	for _, list := range ix.failures {
 		sort.SliceStable(list, func(i, j int) bool { return list[i].ms < list[j].ms })
 	}
-	return ix
+	return ix, nil
 }
 
 func contains(list []string, s string) bool {

@@ -14,14 +14,12 @@ import (
 )
 
 // readIndex reads audit logs into an index.
-func readIndex(t *testing.T, paths []string, loc *time.Location, keep func(*auditlog.Event) bool) *AuditIndex {
+func readIndex(t *testing.T, paths []string, loc *time.Location, keep AuditKeep) *AuditIndex {
 	t.Helper()
-	l, err := auditlog.Open(paths, auditlog.Options{Location: loc})
+	ix, err := ReadAudit(paths, auditlog.Options{Location: loc}, keep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	ix := ReadAudit(l, keep)
 	if ix.Problems.Count() != 0 {
 		t.Fatalf("problems reading %v: %v", paths, ix.Problems.List)
 	}
@@ -59,7 +57,7 @@ func checkScenarioAudit(t *testing.T, sc scenario) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix := readIndex(t, []string{sc.auditZoned}, time.UTC, nil)
+	ix := readIndex(t, []string{sc.auditZoned}, time.UTC, AuditKeep{})
 	story := func(recipe string, hs []Holding) string {
 		var parts []string
 		for _, h := range hs {
@@ -163,7 +161,7 @@ func TestAuditNeverInvents(t *testing.T) {
 	if err := os.WriteFile(cut, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ix := readIndex(t, []string{cut}, time.UTC, nil)
+	ix := readIndex(t, []string{cut}, time.UTC, AuditKeep{})
 	arch, err := OpenArchive(sc.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +176,7 @@ func TestAuditNeverInvents(t *testing.T) {
 		t.Errorf("the force-release without its line: %s by %+v", forced.Ended, ended)
 	}
 
-	off := readIndex(t, []string{sc.auditDir}, time.FixedZone("off", 5*3600), nil)
+	off := readIndex(t, []string{sc.auditDir}, time.FixedZone("off", 5*3600), AuditKeep{})
 	matched := 0
 	replayAll(t, sc.dir, func(s *Step, _ *memStore) {
 		txn := Describe(s.Entry)
@@ -199,11 +197,44 @@ func TestAuditNeverInvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, offset := at.Zone()
-	inZone := readIndex(t, []string{sc.auditDir}, time.FixedZone("server", offset), nil)
+	inZone := readIndex(t, []string{sc.auditDir}, time.FixedZone("server", offset), AuditKeep{})
 	for _, h := range cl.Holdings[:3] {
 		created, _ := inZone.Holding(cl.Path, h)
 		if created == nil || created.Match != MatchEvent {
 			t.Errorf("%s: %+v", display.Line(h.Node), created)
+		}
+	}
+}
+
+// TestAuditKeepSubtree: an index that keeps one subtree's events (the
+// rest passed over unread) tells that subtree's holdings as the whole
+// index does, its sessions' clients included.
+func TestAuditKeepSubtree(t *testing.T) {
+	sc := fixtureScenario(t)
+	arch, err := OpenArchive(sc.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Histories(context.Background(), arch, zktest.PostmortemKazooLock, HistoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kl := findHistory(t, res, zktest.PostmortemKazooLock)
+	whole := readIndex(t, []string{sc.auditZoned}, time.UTC, AuditKeep{})
+	under := []byte(zktest.PostmortemKazooLock)
+	part := readIndex(t, []string{sc.auditZoned}, time.UTC, AuditKeep{Node: func(z []byte) bool { return strings.HasPrefix(string(z), string(under)) }})
+	skipped := 0
+	for _, f := range part.Files {
+		skipped += f.Skipped
+	}
+	if part.Kept >= whole.Kept || skipped == 0 {
+		t.Errorf("kept %d of %d, %d skipped", part.Kept, whole.Kept, skipped)
+	}
+	for _, h := range kl.Holdings {
+		c1, e1 := whole.Holding(kl.Path, h)
+		c2, e2 := part.Holding(kl.Path, h)
+		if users(c1) != users(c2) || users(e1) != users(e2) || c2 == nil || c2.Match != MatchEvent {
+			t.Errorf("%s: %s/%s with the whole index, %s/%s with the subtree's", h.Node, users(c1), users(e1), users(c2), users(e2))
 		}
 	}
 }
