@@ -45,9 +45,10 @@ type side struct {
 	// (a live side).
 	root    string
 	missing bool
-	// opts are the options of a live side's ensemble (nil for a file).
+	// opts are the options of a live side's ensemble (nil for a file and
+	// the past).
 	opts *globalOptions
-	// past is set for DIR@MOMENT:/path: opts read its server.
+	// past is set for DIR@MOMENT:/path.
 	past *pastSource
 }
 
@@ -61,9 +62,15 @@ func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec st
 	if err != nil {
 		return nil, err
 	}
+	if isPast {
+		s.past = past
+		s, err = openTreeSide(ctx, s, past.reader, past.Close, past.path)
+		if err != nil {
+			past.Close()
+		}
+		return s, err
+	}
 	switch m := contextSide.FindStringSubmatch(spec); {
-	case isPast:
-		s.past, opts, p = past, past.opts, past.path
 	case strings.HasPrefix(spec, "/") && fileOK && isRegularFile(spec):
 		// An absolute file name: a file is what the user has at hand.
 	case strings.HasPrefix(spec, "/"):
@@ -90,17 +97,6 @@ func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec st
 		}
 		return openFileSide(cmd, spec)
 	}
-	s, err = openTreeSide(ctx, s, opts, p)
-	if err != nil && past != nil {
-		past.Close()
-	}
-	return s, err
-}
-
-// openTreeSide opens a side read from a server: a live ensemble's, or the
-// past's.
-func openTreeSide(ctx context.Context, s *side, opts *globalOptions, p string) (*side, error) {
-	spec := s.spec
 	clean, err := checkPath(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec, err)
@@ -109,23 +105,29 @@ func openTreeSide(ctx context.Context, s *side, opts *globalOptions, p string) (
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec, err)
 	}
-	closePast := func() {}
-	if s.past != nil {
-		closePast = s.past.Close
+	s.opts = opts
+	s, err = openTreeSide(ctx, s, r, r.Close, clean)
+	if err != nil {
+		r.Close()
 	}
-	s.root, s.opts = clean, opts
-	if _, _, err := r.Children(ctx, clean); zkview.IsNoNode(err) {
+	return s, err
+}
+
+// openTreeSide opens a side walked through r — a live ensemble's reader,
+// or the past's — that done closes.
+func openTreeSide(ctx context.Context, s *side, r zkview.Reader, done func(), root string) (*side, error) {
+	s.root = root
+	if _, _, err := r.Children(ctx, root); zkview.IsNoNode(err) {
 		s.missing = true
-		s.src, s.close = transfer.EmptySource(clean), func() { r.Close(); closePast() }
+		s.src, s.close = transfer.EmptySource(root), done
 		return s, nil
 	} else if err != nil {
-		r.Close()
-		return nil, fmt.Errorf("%s: %w", spec, err)
+		return nil, fmt.Errorf("%s: %w", s.spec, err)
 	}
 	wctx, cancel := context.WithCancel(ctx)
-	walk := transfer.WalkSource(wctx, r, clean)
+	walk := transfer.WalkSource(wctx, r, root)
 	s.src = walk
-	s.close = func() { cancel(); walk.Close(); r.Close(); closePast() }
+	s.close = func() { cancel(); walk.Close(); done() }
 	return s, nil
 }
 

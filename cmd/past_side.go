@@ -10,17 +10,18 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/datadir"
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/forensics"
 )
 
 // pastSource is DIR@MOMENT:/path — a subtree as it was at a moment of a
-// data directory's past — opened: the past rebuilt and served read-only
-// on a loopback port (forensics.OpenPast, as the explorer on the past),
-// and the options to read it as any server, every node and ACL readable.
+// data directory's past — opened: the past rebuilt as the explorer on the
+// past rebuilds it (forensics.OpenPast), read directly — every node and
+// ACL — by the walk that reads a live subtree.
 type pastSource struct {
-	past *forensics.Past
-	opts *globalOptions
-	path string
+	past   *forensics.Past
+	reader zkview.Reader
+	path   string
 	// name says which past: "DIR at zxid 0x… (time UTC)".
 	name string
 }
@@ -72,7 +73,7 @@ func openPastSource(cmd *cobra.Command, spec string) (ps *pastSource, ok bool, e
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: the moment %w", spec, err)
 	}
-	past, err := forensics.OpenPast(dir, at, forensics.PastOptions{ReadAll: true, Loading: func() func() { return pauseCollector(arch) }})
+	past, err := forensics.OpenPast(dir, at, forensics.PastOptions{Still: true, Loading: func() func() { return pauseCollector(arch) }})
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", spec, err)
 	}
@@ -86,9 +87,7 @@ func openPastSource(cmd *cobra.Command, spec string) (ps *pastSource, ok bool, e
 	}
 	name := fmt.Sprintf("%s at zxid %s (%s)", dir, display.Hex(pos.Zxid), when)
 	notef(cmd.ErrOrStderr(), "%s is the past of %s", spec, name)
-	opts := &globalOptions{server: past.ConnectString(), readonly: true, sessionTimeout: time.Minute,
-		auth: "digest:" + past.SuperCredentials()}
-	return &pastSource{past: past, opts: opts, path: clean, name: name}, true, nil
+	return &pastSource{past: past, reader: past.Reader(), path: clean, name: name}, true, nil
 }
 
 // Close stops the past's server.

@@ -47,28 +47,31 @@ not be (they are in the file with their error), 1 on failure.`,
   jq -r 'select(.text) | [.path, .text] | @tsv' app.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, server := g, g.server
+			if timeout <= 0 || concurrency < 1 || connections < 1 {
+				return fmt.Errorf("--timeout, --concurrency and --connections must be positive")
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+			defer cancel()
+			var c zkview.Reader
+			server := g.server
 			root, err := checkPath(args[0])
 			if ps, ok, perr := openPastSource(cmd, args[0]); ok {
 				if perr != nil {
 					return perr
 				}
 				defer ps.Close()
-				g, root, server, err = ps.opts, ps.path, "the past of "+ps.name, nil
+				c, root, server, err = ps.reader, ps.path, "the past of "+ps.name, nil
+			} else if err == nil {
+				bulk, derr := g.dialBulk(ctx, connections, true)
+				if derr != nil {
+					return timedOut(derr, timeout)
+				}
+				defer bulk.Close()
+				c = bulk
 			}
 			if err != nil {
 				return err
 			}
-			if timeout <= 0 || concurrency < 1 || connections < 1 {
-				return fmt.Errorf("--timeout, --concurrency and --connections must be positive")
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			defer cancel()
-			c, err := g.dialBulk(ctx, connections, true)
-			if err != nil {
-				return timedOut(err, timeout)
-			}
-			defer c.Close()
 			if _, _, err := c.Children(ctx, root); err != nil {
 				return err // a missing root is an error, not an empty export
 			}

@@ -1,8 +1,6 @@
 package forensics
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/txnlog"
 	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // maxUndo bounds the steps kept to step back through; past it, a step back
@@ -64,7 +63,7 @@ type Past struct {
 
 	loading func() (done func()) // PastOptions.Loading
 	audit   *AuditIndex          // PastOptions.Audit
-	super   string               // PastOptions.ReadAll's credentials
+	still   bool                 // PastOptions.Still
 }
 
 // PastOptions tune OpenPast.
@@ -77,10 +76,10 @@ type PastOptions struct {
 	// Audit, when set, is the audit log: each position names who made
 	// its transaction (Position.Who).
 	Audit *AuditIndex
-	// ReadAll lets a client that adds SuperCredentials read every node
-	// and ACL whatever the ACLs say (the files are in the reader's hands
-	// anyway): what a copy of the past needs, digest hashes included.
-	ReadAll bool
+	// Still: the past is read where it opens, not stepped through — the
+	// steps replayed are not kept to be undone (a step back rebuilds from
+	// a snapshot), which is most of the memory of a long replay.
+	Still bool
 }
 
 // OpenPast rebuilds the tree of the data directory at path as it was at
@@ -91,23 +90,8 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 	if err != nil {
 		return nil, err
 	}
-	var super string
-	for _, o := range opts {
-		if o.ReadAll {
-			pw := make([]byte, 16)
-			if _, err := rand.Read(pw); err != nil {
-				return nil, err
-			}
-			super = "super:" + hex.EncodeToString(pw)
-		}
-	}
-	var superDigest string
-	if super != "" {
-		superDigest = zkserver.DigestID(super)
-	}
 	srv, err := zkserver.Start("127.0.0.1:0", zkserver.Config{
-		SuperDigest: superDigest,
-		ReadOnly:    true,
+		ReadOnly: true,
 		// The connections and the watches of the past are not on disk:
 		// the explorer is told so rather than shown today's (a read-only
 		// server's dump lists ephemerals by session, no connections).
@@ -124,7 +108,7 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 		srv.Close()
 		return nil, err
 	}
-	p := &Past{arch: arch, srv: srv, st: serverStore{past: zp}, super: super}
+	p := &Past{arch: arch, srv: srv, st: serverStore{past: zp}}
 	for _, o := range opts {
 		if o.Loading != nil {
 			p.loading = o.Loading
@@ -132,6 +116,7 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 		if o.Audit != nil {
 			p.audit = o.Audit
 		}
+		p.still = p.still || o.Still
 	}
 	if err := p.seek(at); err != nil {
 		srv.Close()
@@ -140,9 +125,11 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 	return p, nil
 }
 
-// SuperCredentials are the digest credentials ("super:…") that read
-// every node and ACL of the past, when it was opened with ReadAll; "".
-func (p *Past) SuperCredentials() string { return p.super }
+// Reader reads the rebuilt tree directly, not through the server: every
+// node and ACL (digest hashes included; ACLs do not stop a reader of the
+// files), for zkview.Walk — a copy of the past (export, diff, mirror)
+// without a request per node. The tree must not be stepped meanwhile.
+func (p *Past) Reader() zkview.Reader { return storeReader{st: p.st} }
 
 // ConnectString is where the past is served.
 func (p *Past) ConnectString() string { return p.srv.ConnectString() }
@@ -334,7 +321,11 @@ func (p *Past) apply(e txnlog.Entry) *Step {
 			p.problems.add(fmt.Errorf("zxid 0x%x: the rebuilt tree's digest 0x%x is not the server's 0x%x: what is shown may differ from what was", e.Header.Zxid, p.digest, uint64(d.TreeDigest)))
 		}
 	}
-	p.undo = append(p.undo, s)
+	if p.still {
+		p.undo = append(p.undo[:0], s) // the position's step, nothing to undo
+	} else {
+		p.undo = append(p.undo, s)
+	}
 	if len(p.undo) > maxUndo {
 		p.undo = append([]*Step(nil), p.undo[len(p.undo)-maxUndo/2:]...)
 	}
