@@ -52,11 +52,22 @@ func parseZone(s string) (*time.Location, error) {
 // client, keep says which are kept for matching. It tells stderr what it
 // read past.
 func (f *auditFlags) index(errOut io.Writer, keep forensics.AuditKeep) (*forensics.AuditIndex, error) {
+	return f.read(errOut, keep, forensics.ReadAudit)
+}
+
+// stream opens the audit log for a join with transactions read in time
+// order (forensics.StreamAudit); Close the index when done.
+func (f *auditFlags) stream(errOut io.Writer, keep forensics.AuditKeep) (*forensics.AuditIndex, error) {
+	return f.read(errOut, keep, forensics.StreamAudit)
+}
+
+func (f *auditFlags) read(errOut io.Writer, keep forensics.AuditKeep,
+	open func([]string, auditlog.Options, forensics.AuditKeep) (*forensics.AuditIndex, error)) (*forensics.AuditIndex, error) {
 	loc, err := parseZone(f.zone)
 	if err != nil {
 		return nil, fmt.Errorf("--audit-zone %w", err)
 	}
-	ix, err := forensics.ReadAudit(f.files, auditlog.Options{Location: loc}, keep)
+	ix, err := open(f.files, auditlog.Options{Location: loc}, keep)
 	if err != nil {
 		return nil, fmt.Errorf("--audit: %w", err)
 	}

@@ -248,9 +248,12 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 		if tf.hasSession {
 			keep.Session = tf.session
 		}
-		if ix, err = f.audit.index(cmd.ErrOrStderr(), keep); err != nil {
+		// The transactions come in time order: the audit log is read
+		// alongside, its events held for the window around them only.
+		if ix, err = f.audit.stream(cmd.ErrOrStderr(), keep); err != nil {
 			return err
 		}
+		defer ix.Close()
 	}
 	out := bufio.NewWriterSize(cmd.OutOrStdout(), 256<<10)
 	defer out.Flush()

@@ -159,6 +159,14 @@ type AuditIndex struct {
 	// outOfWindow counts lookups that found events of the same session,
 	// operation and node, all further away than the window.
 	outOfWindow int
+
+	keep AuditKeep
+	// stream, for StreamAudit, reads the events as the lookups' times go
+	// on; readMs is the latest time read, held the events held in order.
+	stream   *auditlog.Log
+	readMs   int64
+	held     []heldEvent
+	heldFrom int // held[:heldFrom] are let go of already
 }
 
 // AuditKeep says which events an index keeps to match transactions with;
@@ -176,19 +184,8 @@ type AuditKeep struct {
 // a million-event log for the cost of finding the lines' sessions and
 // nodes.
 func ReadAudit(paths []string, opts auditlog.Options, keep AuditKeep) (*AuditIndex, error) {
-	ix := &AuditIndex{events: map[auditKey][]auditEvent{}, failures: map[int64][]auditEvent{}, sessions: map[int64]*sessionClients{}}
-	if keep.Node != nil || keep.Session != 0 {
-		opts.Skip = func(session int64, znode []byte) bool {
-			switch {
-			case ix.sessions[session] == nil:
-				return false // its first event names its client
-			case keep.Session != 0 && session != keep.Session:
-				return true
-			}
-			return keep.Node != nil && !keep.Node(znode)
-		}
-	}
-	log, err := auditlog.Open(paths, opts)
+	ix := newAuditIndex(keep)
+	log, err := auditlog.Open(paths, ix.skipping(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -203,32 +200,7 @@ func ReadAudit(paths []string, opts auditlog.Options, keep AuditKeep) (*AuditInd
 			ix.Problems.add(err)
 			continue
 		}
-		ix.Events++
-		if e.HasSession && !e.ByServer() && e.IP != "" {
-			s := ix.sessions[e.Session]
-			if s == nil {
-				s = &sessionClients{first: Client{User: e.User, IP: e.IP}}
-				ix.sessions[e.Session] = s
-			}
-			if !contains(s.addresses, e.IP) {
-				s.addresses = append(s.addresses, e.IP)
-			}
-		}
-		if e.Time.IsZero() {
-			ix.Untimed++
-			continue
-		}
-		if !e.HasSession || (keep.Session != 0 && e.Session != keep.Session) || (keep.Node != nil && !keep.Node([]byte(e.Znode))) {
-			continue
-		}
-		ix.Kept++
-		ev := auditEvent{ms: e.Time.UnixMilli(), Client: Client{User: e.User, IP: e.IP}, op: e.Operation, znode: e.Znode,
-			result: e.Result, file: e.File, line: e.Line}
-		k := auditKey{session: e.Session, op: e.Operation, znode: e.Znode}
-		ix.events[k] = append(ix.events[k], ev)
-		if e.Result == auditlog.ResultFailure {
-			ix.failures[e.Session] = append(ix.failures[e.Session], ev)
-		}
+		ix.take(&e)
 	}
 	ix.Files = log.Stats()
 	// The files are merged by time, but a clock set back, or members'
@@ -242,6 +214,160 @@ func ReadAudit(paths []string, opts auditlog.Options, keep AuditKeep) (*AuditInd
 	return ix, nil
 }
 
+// StreamAudit opens the audit log for transactions asked about in time
+// order (zkx txnlog): a first pass names the sessions' clients (reading
+// only each session's first event whole), then the events are read as the
+// transactions' times go on and only those within AuditWindow of the
+// last one asked about are held — memory for the window's events, not
+// the log's. Close it when done.
+func StreamAudit(paths []string, opts auditlog.Options, keep AuditKeep) (*AuditIndex, error) {
+	ix, err := ReadAudit(paths, opts, AuditKeep{Node: func([]byte) bool { return false }})
+	if err != nil {
+		return nil, err
+	}
+	ix.keep, ix.Kept = keep, 0
+	ix.stream, err = auditlog.Open(paths, ix.skipping(opts))
+	if err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Close ends a stream (StreamAudit); an index read whole has nothing to
+// close.
+func (ix *AuditIndex) Close() {
+	if ix.stream != nil {
+		ix.stream.Close()
+		ix.stream = nil
+	}
+}
+
+func newAuditIndex(keep AuditKeep) *AuditIndex {
+	return &AuditIndex{events: map[auditKey][]auditEvent{}, failures: map[int64][]auditEvent{},
+		sessions: map[int64]*sessionClients{}, keep: keep}
+}
+
+// skipping returns opts passing over, unread, the events the index does
+// not keep once their session's client is known.
+func (ix *AuditIndex) skipping(opts auditlog.Options) auditlog.Options {
+	keep := ix.keep
+	if keep.Node == nil && keep.Session == 0 {
+		return opts
+	}
+	opts.Skip = func(session int64, znode []byte) bool {
+		switch {
+		case ix.sessions[session] == nil:
+			return false // its first event names its client
+		case keep.Session != 0 && session != keep.Session:
+			return true
+		}
+		return keep.Node != nil && !keep.Node(znode)
+	}
+	return opts
+}
+
+// take takes an event read: its session's client, and the event itself
+// when the index keeps it.
+func (ix *AuditIndex) take(e *auditlog.Event) {
+	if ix.stream == nil {
+		ix.Events++
+	}
+	if e.HasSession && !e.ByServer() && e.IP != "" {
+		s := ix.sessions[e.Session]
+		if s == nil {
+			s = &sessionClients{first: Client{User: e.User, IP: e.IP}}
+			ix.sessions[e.Session] = s
+		}
+		if !contains(s.addresses, e.IP) {
+			s.addresses = append(s.addresses, e.IP)
+		}
+	}
+	if e.Time.IsZero() {
+		if ix.stream == nil {
+			ix.Untimed++
+		}
+		return
+	}
+	keep := ix.keep
+	if !e.HasSession || (keep.Session != 0 && e.Session != keep.Session) || (keep.Node != nil && !keep.Node([]byte(e.Znode))) {
+		return
+	}
+	ix.Kept++
+	ev := auditEvent{ms: e.Time.UnixMilli(), Client: Client{User: e.User, IP: e.IP}, op: e.Operation, znode: e.Znode,
+		result: e.Result, file: e.File, line: e.Line}
+	k := auditKey{session: e.Session, op: e.Operation, znode: e.Znode}
+	ix.events[k] = append(ix.events[k], ev)
+	failed := e.Result == auditlog.ResultFailure
+	if failed {
+		ix.failures[e.Session] = append(ix.failures[e.Session], ev)
+	}
+	if ix.stream != nil {
+		ix.held = append(ix.held, heldEvent{key: k, ms: ev.ms, failed: failed})
+	}
+}
+
+// heldEvent is an event a stream holds, in the order read: the oldest
+// go first.
+type heldEvent struct {
+	key    auditKey
+	ms     int64
+	failed bool
+}
+
+// advance reads a stream's events up to the window after ms and lets go
+// of those before the window before it. Line errors were told by the
+// first pass.
+func (ix *AuditIndex) advance(ms int64) {
+	window := AuditWindow.Milliseconds()
+	for ix.stream != nil && ix.readMs <= ms+window {
+		e, err := ix.stream.Next()
+		if errors.Is(err, io.EOF) {
+			ix.Close()
+			break
+		}
+		if err != nil {
+			continue
+		}
+		ix.take(&e)
+		if !e.Time.IsZero() {
+			ix.readMs = max(ix.readMs, e.Time.UnixMilli())
+		}
+	}
+	n := ix.heldFrom
+	for n < len(ix.held) && ix.held[n].ms < ms-window {
+		h := ix.held[n]
+		ix.outOfWindow++
+		if list := ix.events[h.key]; len(list) > 1 {
+			ix.events[h.key] = list[1:]
+		} else {
+			delete(ix.events, h.key)
+		}
+		if list := ix.failures[h.key.session]; h.failed && len(list) > 1 {
+			ix.failures[h.key.session] = list[1:]
+		} else if h.failed {
+			delete(ix.failures, h.key.session)
+		}
+		n++
+	}
+	ix.heldFrom = n
+	if n > len(ix.held)/2 {
+		// Moved down now and then, not at every step: once per window.
+		// The maps are made anew then too: keys forever added and
+		// deleted leave a map longer and longer to probe.
+		ix.held = append(ix.held[:0], ix.held[n:]...)
+		ix.heldFrom = 0
+		events := make(map[auditKey][]auditEvent, len(ix.events))
+		for k, v := range ix.events {
+			events[k] = v
+		}
+		failures := make(map[int64][]auditEvent, len(ix.failures))
+		for k, v := range ix.failures {
+			failures[k] = v
+		}
+		ix.events, ix.failures = events, failures
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -252,9 +378,10 @@ func contains(list []string, s string) bool {
 }
 
 // OutOfWindow counts the lookups that found events of the transaction's
-// session, operation and node only further than AuditWindow away: when
-// nothing matched at all, the audit log's times are likely read in the
-// wrong zone.
+// session, operation and node only further than AuditWindow away — for a
+// stream (StreamAudit), which holds no event so far away, the events it
+// let go of: when nothing matched at all, the audit log's times are
+// likely read in the wrong zone.
 func (ix *AuditIndex) OutOfWindow() int { return ix.outOfWindow }
 
 // nearest finds the event of list nearest to ms within the window.
@@ -286,6 +413,7 @@ func abs(v int64) int64 {
 // window.
 func (ix *AuditIndex) Find(session int64, op, znode string, at time.Time) *Who {
 	ms := at.UnixMilli()
+	ix.advance(ms)
 	ev, n, ok := ix.nearest(ix.events[auditKey{session: session, op: op, znode: znode}], ms)
 	if !ok {
 		return nil
@@ -373,6 +501,7 @@ func (ix *AuditIndex) own(t *Transaction) *Who {
 		return nil
 	case "error":
 		ms := t.Time.UnixMilli()
+		ix.advance(ms)
 		if ev, n, ok := ix.nearest(ix.failures[t.Session], ms); ok {
 			return ix.eventWho(t.Session, ev, ms, n)
 		}

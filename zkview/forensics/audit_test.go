@@ -238,3 +238,39 @@ func TestAuditKeepSubtree(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditStream: a stream read alongside the transactions, in order,
+// tells each as the whole index does, holding only the window's events.
+func TestAuditStream(t *testing.T) {
+	sc := fixtureScenario(t)
+	whole := readIndex(t, []string{sc.auditDir, sc.auditZoned}, time.UTC, AuditKeep{})
+	stream, err := StreamAudit([]string{sc.auditDir, sc.auditZoned}, auditlog.Options{Location: time.UTC}, AuditKeep{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	n := 0
+	replayAll(t, sc.dir, func(s *Step, _ *memStore) {
+		txn := Describe(s.Entry)
+		a, b := whole.Who(&txn), stream.Who(&txn)
+		if !sameWho(a, b) {
+			t.Errorf("0x%x %s: whole %+v, stream %+v", txn.Zxid, txn.Type, a, b)
+		}
+		n++
+	})
+	if n < 50 || stream.Kept == 0 {
+		t.Errorf("%d transactions; the stream kept %d events", n, stream.Kept)
+	}
+}
+
+func sameWho(a, b *Who) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	if (x.Session == nil) != (y.Session == nil) || x.Session != nil && *x.Session != *y.Session {
+		return false
+	}
+	x.Session, y.Session = nil, nil
+	return x == y
+}
