@@ -116,7 +116,11 @@ func writeHistoryReport(cmd *cobra.Command, w io.Writer, arch *forensics.Archive
 		for _, a := range f.audit.files {
 			files = append(files, mdCode(a))
 		}
-		fmt.Fprintf(&b, "| Audit log | %s: %s read |\n", strings.Join(files, ", "), plural(ix.Events, "event"))
+		events := ix.Events
+		for _, f := range ix.Files {
+			events += f.Skipped // other nodes' events, passed over once their session was known
+		}
+		fmt.Fprintf(&b, "| Audit log | %s: %s, %d of them under %s |\n", strings.Join(files, ", "), plural(events, "event"), ix.Kept, mdCode(path))
 	} else {
 		b.WriteString("| Audit log | not given: sessions are ids, who they were is not on disk (`--audit`) |\n")
 	}
