@@ -64,6 +64,13 @@ type Contender struct {
 	// __REVOKE__ (by its mtime): someone asked its owner to release (zkx
 	// revoke, Curator's Revoker); absent otherwise. See revocation.go.
 	RevokeRequestedMs *int64 `json:"revoke_requested_ms,omitempty"`
+	// MayHold is set on a waiter that holds by one of the rules its
+	// library may run by and waits by another, when zkx cannot tell which
+	// (a Kazoo Lock with or without extra_lock_patterns, and the servers'
+	// watch tables not read): it is shown waiting, by the rule by which it
+	// waits (View), and MayHoldReason says by which rule it would hold.
+	MayHold       bool   `json:"may_hold,omitempty"`
+	MayHoldReason string `json:"may_hold_reason,omitempty"`
 
 	SessionID int64     `json:"-"`
 	Created   time.Time `json:"-"`
@@ -132,15 +139,18 @@ type Lock struct {
 	// recipe lets in: two holders of a mutex, a writer holding with anyone
 	// else. Warnings[0] then says who.
 	Broken bool `json:"broken,omitempty"`
-	// MaybeBroken is set instead when the lock is broken only if a
-	// contender runs by its library's default rule, which zkx had to
-	// assume (a Kazoo Lock with or without extra_lock_patterns, and the
-	// servers' watch tables not read). Warnings[0] then says who, and why
-	// zkx is not sure.
-	MaybeBroken bool        `json:"maybe_broken,omitempty"`
-	Holders     []Contender `json:"holders"`
-	Waiters     []Contender `json:"waiters"`
-	Warnings    []string    `json:"warnings"`
+	// MaybeBroken is set instead when the lock is broken only if a waiter
+	// marked MayHold holds: it does by a rule its library may run by,
+	// which zkx cannot confirm (a Kazoo Lock with or without
+	// extra_lock_patterns, and the servers' watch tables not read).
+	// Warnings[0] then says who, why zkx is not sure, and what would tell.
+	MaybeBroken bool `json:"maybe_broken,omitempty"`
+	// Holders are the contenders that hold by their library's rule for
+	// certain; Waiters the others, in queue order, those that may hold
+	// among them (MayHold).
+	Holders  []Contender `json:"holders"`
+	Waiters  []Contender `json:"waiters"`
+	Warnings []string    `json:"warnings"`
 	// Alarms are the conditions of Warnings that call for someone now.
 	Alarms []Alarm `json:"alarms,omitempty"`
 
