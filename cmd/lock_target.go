@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -18,7 +19,13 @@ type heldLock struct {
 	client *zkview.Client
 	writer *zkview.Writer
 	tables recognize.ServerTables // nil when not read
-	lock   *recognize.Lock
+	// snapshot is the servers' answer the tables come from (nil when not
+	// read): it names each session's ephemeral nodes.
+	snapshot *introspect.Snapshot
+	// opts are the options the lock was recognised with, to recognise it
+	// again alike.
+	opts recognize.Options
+	lock *recognize.Lock
 }
 
 // openHeldLock connects, reads the servers' tables (warning on stderr when
@@ -44,8 +51,9 @@ func openHeldLock(ctx context.Context, cmd *cobra.Command, g *globalOptions, pat
 		warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
 	} else {
 		opts.Tables = in.Tables()
-		hl.tables = opts.Tables
+		hl.tables, hl.snapshot = opts.Tables, in
 	}
+	hl.opts = opts
 	r, err := recognize.Dir(ctx, c, path, opts)
 	if err != nil {
 		c.Close()

@@ -12,6 +12,7 @@ import (
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -335,10 +336,7 @@ func writeAlarms(out io.Writer, locks []recognize.Lock) error {
 					holder = who(h)
 				}
 			}
-			kind := st.Warn(a.Kind)
-			if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
-				kind = st.Bad(a.Kind)
-			}
+			kind := styled(st, present.AlarmSeverity(a.Kind), a.Kind)
 			t.Row(cliout.Clean(l.Path), kind, holder, cliout.Clean(a.Text))
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -107,10 +108,11 @@ nothing was written (refused, no holder, an error).`,
 			}
 			defer hl.client.Close()
 			l := hl.lock
-			h, err := unlockTarget(l, node)
+			held, err := unlockTarget(l, node)
 			if err != nil {
 				return err
 			}
+			h := held.Contender
 			evidence, err := l.Revocable(h, hl.tables)
 			if err != nil {
 				return fmt.Errorf("not asked: %w; zkx unlock %s deletes the node instead", err, path)
@@ -161,7 +163,7 @@ func describeRevoke(w io.Writer, l *recognize.Lock, h recognize.Contender, res r
 	fmt.Fprintf(w, "asked holder %s of %s to release: wrote %s at %s\n", cliout.Clean(recognize.BareName(h.Node)), cliout.Clean(l.Path),
 		recognize.RevokeMarker, res.RequestedAt.Format("15:04:05"))
 	for _, line := range [][2]string{
-		{"format", h.Format + viewSuffix(h)},
+		{"format", present.Format(h)},
 		{"session", h.Session},
 		{"hears", cliout.Clean(res.Evidence)},
 		{"next", cliout.Clean(res.Handover)},

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/tui/widget"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -60,16 +60,14 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 	}
 }
 
-// heldCell says how long a holder has held: since zkx saw it begin, or
-// "≤" its node's age when that was not seen (a bound, dimmed).
+// heldCell draws present.HeldOf in a cell: dimmed when it is a bound
+// (the node's age), not the time zkx saw the holding begin.
 func heldCell(st theme.Styles, c recognize.Contender, now time.Time) string {
-	switch {
-	case !c.HeldSince.IsZero():
-		return display.Duration(now.Sub(c.HeldSince))
-	case c.Created.IsZero():
-		return ""
+	h := present.HeldOf(c, now)
+	if h.Known || h.Cell == "?" {
+		return h.Cell
 	}
-	return st.Dim.Render("≤" + display.Duration(now.Sub(c.Created)))
+	return st.Dim.Render(h.Cell)
 }
 
 // recipeRow draws one recipe of the list. The row's signature leaves out
@@ -98,7 +96,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 			case r.Broken:
 				holder = st.Error.Render(fmt.Sprintf("✗ %d HOLDERS: %s", len(r.Holders), holderLabels(r.Holders)))
 			case r.MaybeBroken:
-				holder = st.Warning.Render(fmt.Sprintf("%d HOLDERS?: %s", len(r.Holders), holderLabels(r.Holders)))
+				holder = st.Warning.Render(fmt.Sprintf("%s · %s?", holderLabels(r.Holders), holderLabels(mayHoldersOf(r))))
 			}
 			client = display.Line(h.ClientText())
 			heard, heardSig = heardCell(st, h, now)
@@ -158,7 +156,7 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 		}
 		state = display.Line(c.Data)
 		if state == "" {
-			state = nodeLabel(*c)
+			state = present.Label(*c)
 		}
 		if inLine > 0 {
 			state += st.Dim.Render(fmt.Sprintf(" · %d in line", inLine))
@@ -198,11 +196,22 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 	return []string{info.System, info.Role, state, session, held, p.pathCell(info.Path), p.warnCell(info.Warnings)}
 }
 
+// mayHoldersOf are the waiters of a lock that may hold.
+func mayHoldersOf(l *recognize.Lock) []recognize.Contender {
+	var out []recognize.Contender
+	for _, w := range l.Waiters {
+		if w.MayHold {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // holderLabels names holders by their nodes: "#3 #4".
 func holderLabels(hs []recognize.Contender) string {
 	labels := make([]string, len(hs))
 	for i, h := range hs {
-		labels[i] = nodeLabel(h)
+		labels[i] = present.Label(h)
 	}
 	return strings.Join(labels, " ")
 }
@@ -216,7 +225,7 @@ func (p *recipeListPage) pathCell(full string) string {
 // "you" when it is the explorer's.
 func (p *recipeListPage) who(c recognize.Contender) string {
 	st := p.shared.Styles
-	s := nodeLabel(c)
+	s := present.Label(c)
 	switch {
 	case c.Session == "":
 		s += " " + st.Dim.Render("persistent")
@@ -228,34 +237,19 @@ func (p *recipeListPage) who(c recognize.Contender) string {
 	return s
 }
 
-// lockWarnCell names a lock's alarms (two-holders, silent-holder…) when
-// it has any, with how many warnings it has in all, rather than the start
-// of a long sentence the column would cut; else as warnCell.
+// lockWarnCell names a lock's alarms (DEADLOCK, 2 HOLDERS, SILENT…) in
+// the presenter's words when it has any, with how many warnings it has in
+// all, rather than the start of a long sentence the column would cut; else
+// as warnCell.
 func (p *recipeListPage) lockWarnCell(l *recognize.Lock) string {
-	if len(l.Alarms) == 0 {
+	words, sev := present.Alarms(l)
+	if words == "" {
 		return p.warnCell(l.Warnings)
 	}
-	st := p.shared.Styles
-	var kinds []string
-	style := st.Warning
-	for _, a := range l.Alarms {
-		if k := alarmWord[a.Kind]; !slices.Contains(kinds, k) {
-			kinds = append(kinds, k)
-		}
-		if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
-			style = st.Error
-		}
+	if sev == present.Bad {
+		return p.shared.Styles.Error.Render(words)
 	}
-	return style.Render(fmt.Sprintf("(%d) %s", len(l.Warnings), strings.Join(kinds, ", ")))
-}
-
-// alarmWord names an alarm in a few cells, for the list's narrow column.
-var alarmWord = map[string]string{
-	recognize.AlarmTwoHolders:      "2 HOLDERS",
-	recognize.AlarmMaybeTwoHolders: "2 HOLDERS?",
-	recognize.AlarmGoneHolder:      "GONE",
-	recognize.AlarmSilent:          "SILENT",
-	recognize.AlarmHeldTooLong:     "LONG",
+	return p.shared.Styles.Warning.Render(words)
 }
 
 // warnCell is the first warning and how many more there are.
@@ -268,15 +262,4 @@ func (p *recipeListPage) warnCell(warns []string) string {
 		s = fmt.Sprintf("(%d) %s", len(warns), s)
 	}
 	return p.shared.Styles.Warning.Render(s)
-}
-
-// nodeLabel names a contender's node in a row: "#3" when its name ends
-// in its sequence number (the order is what the name says; the session
-// says who), the bare name otherwise.
-func nodeLabel(c recognize.Contender) string {
-	base := path.Base(c.Node)
-	if strings.HasSuffix(base, fmt.Sprintf("%010d", c.Seq)) {
-		return fmt.Sprintf("#%d", c.Seq)
-	}
-	return display.Line(recognize.BareName(base))
 }

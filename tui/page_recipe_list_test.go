@@ -312,7 +312,7 @@ func TestRecipeListClosesWhatItFollows(t *testing.T) {
 	}
 }
 
-func TestBareNamesAndLabels(t *testing.T) {
+func TestBareNames(t *testing.T) {
 	for in, want := range map[string]string{
 		"_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000003": "lock-0000000003",
 		"leases/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lease-01": "leases/lease-01",
@@ -323,21 +323,6 @@ func TestBareNamesAndLabels(t *testing.T) {
 	} {
 		if got := recognize.BareName(in); got != want {
 			t.Errorf("BareName(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for _, tc := range []struct {
-		node string
-		seq  int32
-		want string
-	}{
-		{curatorNode("lock", 3), 3, "#3"},
-		{"x-72057594037927937--2147483648", -2147483648, "#-2147483648"},
-		{"lock--000000005", -5, "#-5"},
-		{"lock", 0, "lock"},
-		{"weird\x1bname", 0, `weird\x1bname`},
-	} {
-		if got := nodeLabel(recognize.Contender{Node: tc.node, Seq: tc.seq}); got != tc.want {
-			t.Errorf("nodeLabel(%q) = %q, want %q", tc.node, got, tc.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/tui/widget"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -55,7 +56,7 @@ func (p *recipePage) confirmRevoke(l *recognize.Lock, c recognize.Contender) tea
 		}))
 	}
 	st := p.shared.Styles
-	who := nodeLabel(c) + " · " + c.Format
+	who := present.Label(c) + " · " + c.Format
 	if c.View != "" {
 		who += " (" + c.View + ")"
 	}
@@ -82,16 +83,7 @@ func (p *recipePage) confirmRevoke(l *recognize.Lock, c recognize.Contender) tea
 			if err != nil {
 				return statusMsg{text: err.Error(), err: true}
 			}
-			return statusMsg{text: "asked " + nodeLabel(c) + " to release (__REVOKE__ at " + time.UnixMilli(stat.Mtime).Format("15:04:05") + "); F forces it if it never does"}
+			return statusMsg{text: "asked " + present.Label(c) + " to release (__REVOKE__ at " + time.UnixMilli(stat.Mtime).Format("15:04:05") + "); F forces it if it never does"}
 		}
 	}))
-}
-
-// revokeAsked is what F adds to a holder's "held" line when its node
-// carries __REVOKE__: that it was asked, and still holds.
-func revokeAsked(c recognize.Contender, now time.Time) string {
-	if note := c.RevokeNote(now); note != "" {
-		return " · revocation " + note
-	}
-	return ""
 }

@@ -52,7 +52,7 @@ func TestRevokeKey(t *testing.T) {
 	}
 	d.key("F")
 	d.waitFor("F mentioning the request", func(s string) bool {
-		return strings.Contains(s, "Force-release") && strings.Contains(s, "· revocation asked ") && strings.Contains(s, ", still held")
+		return strings.Contains(s, "Force-release") && strings.Contains(s, "revoke   asked ") && strings.Contains(s, ", still held")
 	})
 	d.key("esc")
 

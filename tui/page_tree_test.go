@@ -249,7 +249,7 @@ func TestForceRelease(t *testing.T) {
 	// The page saw the waiter take over: how long it has held is known.
 	d.waitFor("the waiter holding, since it was seen taking over", func(s string) bool {
 		return strings.Contains(s, "deleted "+dir) && strings.Contains(s, "1 holding · 0 waiting") &&
-			strings.Contains(s, fmt.Sprintf("holder #1 0x%x", waiter.ID())) && strings.Contains(s, "holding since")
+			strings.Contains(s, fmt.Sprintf("holder #1 0x%x", waiter.ID())) && strings.Contains(s, "held since")
 	})
 	select {
 	case <-stuck.Done():

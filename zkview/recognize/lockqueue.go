@@ -672,7 +672,7 @@ func handovers(l *Lock, js []contenderVerdict, children []string) map[string]str
 				continue
 			}
 			v := j.rule.decide(after, j.contender.node.Name)
-			who := contenderName(j.shown)
+			who := j.shown.Name()
 			switch {
 			case v.holds:
 				takes = append(takes, who)
@@ -683,7 +683,7 @@ func handovers(l *Lock, js []contenderVerdict, children []string) map[string]str
 		var others []string
 		for _, o := range l.Holders {
 			if o.Node != h.Node {
-				others = append(others, contenderName(o))
+				others = append(others, o.Name())
 			}
 		}
 		var text string
@@ -712,16 +712,6 @@ func handovers(l *Lock, js []contenderVerdict, children []string) map[string]str
 	return out
 }
 
-// contenderName names a contender in a sentence: its format, its node's
-// short name, its session.
-func contenderName(c Contender) string {
-	s := c.Format + " " + BareName(c.Node)
-	if c.Session != "" {
-		s += " (session " + c.Session + ")"
-	}
-	return s
-}
-
 // Handover says what happens when the holder's node is deleted, by the
 // model: who takes over (the waiters whose watch fires and whose library
 // then finds nothing before them), or why nobody does. "" for a node that
@@ -739,7 +729,7 @@ func (e *Election) Handover(node string) string {
 			if c.Node == "" {
 				return fmt.Sprintf("one of the %d sessions watching it, whichever creates it first", len(e.Candidates))
 			}
-			return contenderName(c) + " takes over: its watch on this node fires, and nothing is before it then"
+			return c.Name() + " takes over: its watch on this node fires, and nothing is before it then"
 		}
 	}
 	if len(e.Candidates) == 0 {

@@ -129,7 +129,7 @@ func leaseHandovers(l *Lock, maxLeases string) map[string]string {
 		case len(l.Waiters) == 0:
 			out[h.Node] = "nobody waits: one more lease is free"
 		default:
-			out[h.Node] = contenderName(l.Waiters[0]) + " counts the leases again and takes one if fewer than " + maxLeases + " are taken"
+			out[h.Node] = l.Waiters[0].Name() + " counts the leases again and takes one if fewer than " + maxLeases + " are taken"
 		}
 	}
 	return out

@@ -90,8 +90,8 @@ type Contender struct {
 // Alarm is a condition that calls for someone to look now: what `zkx
 // locks --check` reports.
 type Alarm struct {
-	// Kind is two-holders, maybe-two-holders, gone-holder, silent-holder
-	// or held-too-long.
+	// Kind is deadlock, two-holders, maybe-two-holders, gone-holder,
+	// silent-holder or held-too-long.
 	Kind string `json:"kind"`
 	// Node is the holder it is about ("" for two-holders).
 	Node string `json:"node,omitempty"`
@@ -101,6 +101,7 @@ type Alarm struct {
 
 // The kinds of Alarm.
 const (
+	AlarmDeadlock        = "deadlock"
 	AlarmTwoHolders      = "two-holders"
 	AlarmMaybeTwoHolders = "maybe-two-holders"
 	AlarmGoneHolder      = "gone-holder"
@@ -145,6 +146,10 @@ type Lock struct {
 	// extra_lock_patterns, and the servers' watch tables not read).
 	// Warnings[0] then says who, why zkx is not sure, and what would tell.
 	MaybeBroken bool `json:"maybe_broken,omitempty"`
+	// Deadlocked is set when the lock is in a cycle of sessions, each
+	// waiting for what the next holds (see Deadlocks); Warnings[0] then
+	// names them and the releases that break it.
+	Deadlocked bool `json:"deadlock,omitempty"`
 	// Holders are the contenders that hold by their library's rule for
 	// certain; Waiters the others, in queue order, those that may hold
 	// among them (MayHold).
@@ -208,6 +213,16 @@ type Group struct {
 	SystemTag
 	Members  []Contender `json:"members"`
 	Warnings []string    `json:"warnings"`
+}
+
+// Name names the contender in a sentence: its format, its node's short
+// name, its session: "kazoo __lock__0000000001 (session 0x11)".
+func (c Contender) Name() string {
+	s := c.Format + " " + BareName(c.Node)
+	if c.Session != "" {
+		s += " (session " + c.Session + ")"
+	}
+	return s
 }
 
 // ClientText is the contender's client address as shown: "" when unknown,
