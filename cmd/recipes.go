@@ -203,7 +203,9 @@ ago its server last answered its session, pings included; absent when not
 known), last_heard_at_least (the silence may be longer: zkx had no session
 on that server), silent (not heard from for more than a third of its session
 timeout: frozen or cut off), next (holders: the waiters that hold once its
-node is deleted, by their libraries' rules)}.`
+node is deleted, by their libraries' rules), may_hold and may_hold_reason
+(waiters: it holds by one rule its library may run by and waits by
+another, and zkx cannot tell which)}.`
 
 // tablesHelp says what the servers' tables add, for locks and elections.
 const tablesHelp = `
@@ -235,32 +237,46 @@ child's number, ZooKeeper's WriteLock orders by the number after the last
 server numbers every child of a parent in one sequence); every contender
 whose library lets it in is a holder, and two holders of a mutex (or a
 writer with anyone) is the first warning: "two holders: mutual exclusion is
-broken". Where a library may run in several ways (a Kazoo Lock with or
-without extra_lock_patterns), the servers' watch tables tell which; without
-them Kazoo's default is assumed and a warning says so.
+broken".
 
 A holder whose server has not heard from it for more than a third of its
 session timeout (cons lresp, the AdminServer's last_response_time, compared
 only with the same server's clock) is warned about: frozen or cut off, with
 when its session expires at the latest.
 
---check prints only the locks that need someone now — two holders (or maybe
-two, when zkx had to assume a library's configuration), a holder whose
-session has no connection, a silent holder, a holder past
---held-too-long (by held_ms; by its node's age, which bounds it, when the
-start of its holding was not seen, and the alarm says so) — and exits 2
-when there is one (0 when none, 3 when part of the tree could not be read).
+Holders are the contenders that hold for certain. Where a library may run
+in several ways (a Kazoo Lock with or without extra_lock_patterns) and the
+ways disagree, the servers' watch tables tell which; without them the
+contender stays a waiter in its queue place, marked may_hold with the
+reason, and a lock it would break is maybe_broken.
+
+Over every lock found, zkx builds the wait-for graph of sessions (a session
+waiting in a lock's queue waits for those ahead of it up to the holder): a
+cycle — session A holds L1 and waits in L2's queue while session B holds L2
+and waits in L1's — is a deadlock, the first warning of every lock in it,
+naming each session, what it holds, where it waits, and which releases
+break it. Only the locks the scan finds count: a cycle through a lock
+outside PATH is not seen.
+
+--check prints only the locks that need someone now — a deadlock, two
+holders (or maybe two, when a waiter may hold by a configuration zkx cannot
+confirm), a holder whose session has no connection, a silent holder, a
+holder past --held-too-long (by held_ms; by its node's age, which bounds it,
+when the start of its holding was not seen, and the alarm says so) — and
+exits 2 when there is one (0 when none, 3 when part of the tree could not be
+read).
 
 Curator's LeaderSelector and Kazoo's Election are mutexes underneath: they
 are listed here, the leader as the holder.
 
 JSON objects: path, recipe (mutex | rwlock | semaphore), format (zkx |
 curator | kazoo | zookeeper-recipes | go-zookeeper | generic |
-ephemeral-node, or mixed with formats listing them), broken (two holders
-where one may hold), maybe_broken (so only if a contender runs by its
-library's default rule, which zkx could not confirm), max_leases (Kazoo
-semaphores), holders, waiters (in queue order), warnings, and alarms
-([{kind: two-holders | maybe-two-holders | gone-holder | silent-holder |
+ephemeral-node, or mixed with formats listing them), deadlock (in a cycle
+of sessions across locks), broken (two holders where one may hold),
+maybe_broken (so only if a waiter marked may_hold holds, which zkx could
+not confirm), max_leases (Kazoo semaphores), holders (for certain),
+waiters (in queue order), warnings, and alarms ([{kind: deadlock |
+two-holders | maybe-two-holders | gone-holder | silent-holder |
 held-too-long, node, text}], the warnings --check acts on).
 ` + contenderHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
@@ -277,7 +293,7 @@ held-too-long, node, text}], the warnings --check acts on).
 	flags.register(cmd, kindLocks)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
 	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
-	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the locks that need someone now (two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
+	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the locks that need someone now (a deadlock, two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
 	return cmd
 }
 
@@ -311,7 +327,7 @@ func runCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, locks []r
 		return exitStatus(exitCheckAlarm)
 	}
 	if format == cliout.Table && isTerminal(cmd.ErrOrStderr()) {
-		notef(cmd.ErrOrStderr(), "%s checked: none has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), flags.heldTooLong)
+		notef(cmd.ErrOrStderr(), "%s checked: none is in a deadlock, has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), flags.heldTooLong)
 	}
 	if s.partial != nil {
 		return &partialError{s.partial}
@@ -422,6 +438,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 	var found int
 	switch kind {
 	case kindLocks:
+		recognize.MarkDeadlocks(s.res.Locks)
 		locks := normalLocks(s.res.Locks)
 		found = len(locks)
 		if flags.check {

@@ -586,7 +586,8 @@ func TestRecipesErrors(t *testing.T) {
 		{[]string{"locks", "/a", "/b"}, "accepts at most 1 arg(s)"},
 		{[]string{"queues", "--connections", "0"}, "--connections must be at least 1"},
 		{[]string{"sessions", "--timeout", "0s"}, "--timeout must be positive"},
-		{[]string{"sessions", "extra"}, `unknown command "extra"`},
+		{[]string{"sessions", "extra"}, `"extra" is not a session id`},
+		{[]string{"sessions", "0x1", "0x2"}, "accepts at most 1 arg(s)"},
 		{[]string{"--server", "127.0.0.1:1", "sessions"}, "introspect: no member of 127.0.0.1:1 answered"},
 	}
 	for _, c := range cases {

@@ -15,6 +15,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -78,8 +79,8 @@ func describeSession(s introspect.Session, tables recognize.ServerTables, now ti
 func newSessionsCommand(g *globalOptions) *cobra.Command {
 	var flags readFlags
 	cmd := &cobra.Command{
-		Use:   "sessions",
-		Short: "List the ensemble's sessions: clients, liveness, ephemerals, watches",
+		Use:   "sessions [SESSION]",
+		Short: "List the ensemble's sessions, or tell one's whole story: what it holds, waits for, leads",
 		Long: `sessions asks every server of --server what it knows of the sessions — the
 four-letter words cons (connections), dump (ephemeral nodes, expiry) and
 wchc / wchp (watches), or the members' AdminServers with --admin-url — and
@@ -113,12 +114,35 @@ from for more than a third of its timeout), ephemerals (paths under the
 chroot), watches (paths under the chroot with a data watch), watch_count
 (every data watch, outside the chroot too), last_op, established and
 expires (RFC 3339, when known), from (tables, or ephemerals when only the
-tree told of the session).`,
+tree told of the session).
+
+With SESSION (its id, 0x… as ZooKeeper prints it), sessions tells that
+session's whole story: its facts as above, then, from the recipes zkx
+recognises (found from the ephemeral nodes the servers list, or by a walk
+of the tree when they do not), what it holds (locks, leases), what it leads,
+where it waits and behind whom ("waits  /app/l2 (mutex, curator): waiter 1
+lock-0000000001 — curator lock-0000000000 (session 0x…) holds"), the
+elections it stands in, the groups it is a member of, the queue items it
+has taken, the deadlocks it is in (a cycle of sessions across locks, each
+waiting for what the next holds), and its other ephemeral nodes. JSON: one
+object, the session's fields as above and holds, waits, members ([{path,
+recipe, role, position, contender, behind}]: contender as zkx locks prints
+it, behind the contenders it waits for up to the one holding), items
+([{queue, item, mark}]), deadlocks ([string]) and other_ephemerals.`,
 		Example: `  zkx sessions
   zkx sessions --server zk1:2181,zk2:2181,zk3:2181
-  zkx sessions -o json | jq -r '.[] | select(.silent) | "\(.session) \(.client) \(.last_heard_ms)"'`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+  zkx sessions -o json | jq -r '.[] | select(.silent) | "\(.session) \(.client) \(.last_heard_ms)"'
+  zkx sessions 0x10000343b9a0027`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var session int64
+			if len(args) == 1 {
+				id, err := parseSessionID(args[0])
+				if err != nil {
+					return err
+				}
+				session = id
+			}
 			format, err := cliout.ParseFormat(flags.output)
 			if err != nil {
 				return err
@@ -147,6 +171,9 @@ tree told of the session).`,
 				if err != nil {
 					return err
 				}
+			}
+			if len(args) == 1 {
+				return g.sessionStory(ctx, cmd, in, rows, session, format)
 			}
 			out := cmd.OutOrStdout()
 			if format == cliout.JSON {
@@ -252,4 +279,89 @@ func writeSessions(out io.Writer, rows []sessionJSON) error {
 		t.Row(s.Session, client, orDash(st, cliout.Clean(s.Server)), heard, timeout, watches, eph)
 	}
 	return t.Flush()
+}
+
+// parseSessionID reads a session id as ZooKeeper prints it: hexadecimal,
+// 0x optional.
+func parseSessionID(s string) (int64, error) {
+	id, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s), "0x"), 16, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a session id (hexadecimal, as ZooKeeper prints it: 0x10000343b9a0027)", s)
+	}
+	return int64(id), nil
+}
+
+// sessionStoryJSON is what `zkx sessions SESSION -o json` prints.
+type sessionStoryJSON struct {
+	sessionJSON
+	recognize.SessionStory
+}
+
+// sessionStory tells one session's story: its row, and what it does in
+// the recipes recognised from the servers' ephemeral nodes (or a walk).
+func (g *globalOptions) sessionStory(ctx context.Context, cmd *cobra.Command, in *introspect.Snapshot, rows []sessionJSON, id int64, format cliout.Format) error {
+	hex := display.Hex(id)
+	var row *sessionJSON
+	for i := range rows {
+		if rows[i].Session == hex {
+			row = &rows[i]
+		}
+	}
+	if row == nil {
+		return fmt.Errorf("session %s is not in the servers' tables nor among the owners of ephemeral nodes: closed, expired, or on a member that did not answer", hex)
+	}
+	c, err := g.dialBulk(ctx, 4, true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	res, err := recognize.ScanContended(ctx, c, "/", recognize.Options{Tables: in.Tables()}, in)
+	var partial error
+	switch {
+	case err != nil && !res.Partial:
+		return fmt.Errorf("recognising the recipes to tell what session %s does: %w", hex, err)
+	case err != nil:
+		partial = err
+		warnf(cmd.ErrOrStderr(), "%v: what session %s does in the recipes not read is not told", err, hex)
+	}
+	deadlocks := recognize.MarkDeadlocks(res.Locks)
+	story := recognize.StoryOf(&res, id, row.Ephemerals, deadlocks)
+	out := cmd.OutOrStdout()
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(out, sessionStoryJSON{sessionJSON: *row, SessionStory: story})
+	} else {
+		err = writeSessionStory(out, *row, story, time.Now())
+	}
+	if err != nil {
+		return err
+	}
+	if partial != nil {
+		return &partialError{partial}
+	}
+	return nil
+}
+
+// writeSessionStory prints a session's facts, then what it does, one
+// line each in the presenter's words (as the explorer's session page).
+func writeSessionStory(out io.Writer, row sessionJSON, story recognize.SessionStory, now time.Time) error {
+	st := cliout.NewStyles(out)
+	if err := writeSessions(out, []sessionJSON{row}); err != nil {
+		return err
+	}
+	lines := present.SessionLines(story, now)
+	if len(lines) == 0 {
+		_, err := fmt.Fprintln(out, "\nIt holds, waits for and leads nothing zkx recognises, and owns no ephemeral node.")
+		return err
+	}
+	fmt.Fprintln(out)
+	for _, l := range lines {
+		kind := fmt.Sprintf("%-*s", present.SessionKindWidth, l.Kind)
+		if l.Alarm {
+			kind = st.Bad(kind)
+		}
+		if _, err := fmt.Fprintf(out, "  %s  %s\n", kind, l.Text); err != nil {
+			return err
+		}
+	}
+	return nil
 }

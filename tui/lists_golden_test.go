@@ -21,7 +21,7 @@ func listPages(t *testing.T, w, h int) map[string]page {
 		pages[string(kind)] = r.current
 	}
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{snapshot: fakeIntrospection(clock.now)}
+	f := &fakeSource{snapshot: fakeIntrospection(clock.now), res: fakeScanResult(clock.now)} // the session page tells its story from the scan
 	shared := listsShared(t, clock)
 	pages["sessions"] = newPageRunner(t, newSessionsPageFrom(shared, f.source()), w, h).current
 	pages["session"] = newPageRunner(t, newSessionPageFrom(shared, 0x1000000000000a1, nil, f.source()), w, h).current

@@ -159,7 +159,7 @@ func (p *sessionsPage) open() tea.Cmd {
 	if err != nil {
 		return nil
 	}
-	return push(newSessionPageFrom(p.shared, int64(id), p.poll.last, source{introspect: p.poll.ask}))
+	return push(newSessionPageFrom(p.shared, int64(id), p.poll.last, p.src))
 }
 
 func (p *sessionsPage) Mouse(msg tea.MouseMsg) tea.Cmd {

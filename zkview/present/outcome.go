@@ -31,13 +31,10 @@ func Outcome(before *recognize.Lock, released recognize.Contender, after *recogn
 	if len(after.Holders) == 0 {
 		out = append(out, "nobody holds the lock now")
 	}
-	byNode := map[string]recognize.Place{}
-	for _, p := range after.Lineup() {
-		byNode[p.Node] = p
-	}
+	places := after.Lineup()
 	for _, w := range after.Waiters {
 		line := "the " + Who(w) + " still waits"
-		if on := waitsOn(w, byNode); on != "" {
+		if on := WaitsOn(places, w); on != "" {
 			line += ": " + on
 		}
 		if w.MayHold {
@@ -64,35 +61,28 @@ func Who(c recognize.Contender) string {
 	return c.Name()
 }
 
-// waitsOn says on whom a waiter waits: the contenders along its chain of
+// WaitsOn says on whom a waiter waits: the contenders along its chain of
 // watches, up to one that holds — "writer … waits ahead of it; reader …
 // holds" — or what it watches when that is no contender (a semaphore's
-// leases).
-func waitsOn(w recognize.Contender, byNode map[string]recognize.Place) string {
-	var ahead []string
-	seen := map[string]bool{w.Node: true}
-	for next := w.WaitsFor; next != ""; {
-		p, ok := byNode[next]
-		c := p.Contender
-		if !ok {
-			if len(ahead) == 0 {
-				return "it watches " + recognize.BareName(next)
-			}
-			break
-		}
-		if seen[next] {
-			break
-		}
-		seen[next] = true
-		if p.Holding() {
-			ahead = append(ahead, Who(c)+" holds")
-			break
-		}
-		ahead = append(ahead, Who(c)+" waits ahead of it")
-		next = c.WaitsFor
-	}
+// leases); "" when it watches nothing.
+func WaitsOn(places []recognize.Place, w recognize.Contender) string {
+	ahead := recognize.AheadOf(places, w)
 	if len(ahead) == 0 {
-		return ""
+		if w.WaitsFor == "" {
+			return ""
+		}
+		return "it watches " + recognize.BareName(w.WaitsFor)
 	}
-	return strings.Join(ahead, "; ")
+	var out []string
+	for _, p := range ahead {
+		switch {
+		case p.Role == recognize.RoleLeader:
+			out = append(out, Who(p.Contender)+" leads")
+		case p.Holding():
+			out = append(out, Who(p.Contender)+" holds")
+		default:
+			out = append(out, Who(p.Contender)+" waits ahead of it")
+		}
+	}
+	return strings.Join(out, "; ")
 }
