@@ -32,6 +32,10 @@ type Deadlock struct {
 	Breaks []DeadlockRelease
 	// Locks are the paths of the locks the cycle runs through, sorted.
 	Locks []string
+	// Unsure names the waiters of the cycle that may hold (MayHold, with
+	// why): if one does, that lock is broken instead, and there is no
+	// cycle through it.
+	Unsure []string
 }
 
 // DeadlockLink is one session of a deadlock: what it holds that another
@@ -70,6 +74,8 @@ type waitItem struct {
 	node     string // the waiter's node
 	all      bool
 	blockers []blocker
+	// mayHold names the waiter and why when it may hold (MayHold).
+	mayHold string
 }
 
 // blocker is a contender a waiter waits for.
@@ -113,6 +119,9 @@ func newWaitGraph(locks []Lock) *waitGraph {
 // lock alone; any one lease of a semaphore when it watches the leases.
 func waitFor(l *Lock, places []Place, w Place) waitItem {
 	item := waitItem{lock: l.Path, node: w.Node, all: true}
+	if w.MayHold {
+		item.mayHold = w.Name() + " may hold: it " + w.MayHoldReason
+	}
 	add := func(p Place) {
 		if p.SessionID != 0 {
 			item.blockers = append(item.blockers, blocker{session: p.SessionID, lock: l.Path, node: p.Node, holds: p.Holding()})
@@ -311,6 +320,9 @@ func (g *waitGraph) deadlock(scc []int64) Deadlock {
 			if len(behind) > 0 {
 				link.Waits = append(link.Waits, DeadlockWait{Lock: it.lock, Node: it.node, Behind: behind})
 				locks[it.lock] = true
+				if it.mayHold != "" {
+					d.Unsure = append(d.Unsure, it.mayHold)
+				}
 			}
 		}
 		d.Links = append(d.Links, link)
@@ -399,6 +411,9 @@ func (d Deadlock) Text() string {
 	}
 	text := fmt.Sprintf("deadlock: sessions %s wait for each other in a cycle: %s. None goes on while each keeps what it holds (unless a session's holder and its waiter are threads that let go on their own)",
 		listWords(sessions), strings.Join(parts, "; "))
+	if len(d.Unsure) > 0 {
+		text += ". It may be none: " + strings.Join(d.Unsure, "; ") + "; a waiter that holds breaks its lock instead"
+	}
 	if len(d.Breaks) > 0 {
 		var rs []string
 		for _, r := range d.Breaks {

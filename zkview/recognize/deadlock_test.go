@@ -134,3 +134,15 @@ func TestMarkDeadlocks(t *testing.T) {
 		t.Errorf("a lock outside the cycle: %+v", l)
 	}
 }
+
+// TestDeadlockThroughAWaiterThatMayHold: a cycle through a waiter zkx
+// cannot be sure waits is said, with why it may be none.
+func TestDeadlockThroughAWaiterThatMayHold(t *testing.T) {
+	l1 := lockOfSessions("/L1", recMutex, 0xa, 0xb)
+	l1.Waiters[0].MayHold, l1.Waiters[0].MayHoldReason = true, "holds if it runs as Kazoo Lock"
+	ds := Deadlocks([]Lock{l1, lockOfSessions("/L2", recMutex, 0xb, 0xa)})
+	if len(ds) != 1 || len(ds[0].Unsure) != 1 ||
+		!strings.Contains(ds[0].Text(), ". It may be none: curator lock-0000000001 (session 0xb) may hold: it holds if it runs as Kazoo Lock; a waiter that holds breaks its lock instead") {
+		t.Errorf("%+v\n%s", ds, ds[0].Text())
+	}
+}

@@ -311,3 +311,27 @@ func StartCuratorRecipes(t testing.TB, connect, base string) *LivePeer {
 	args := append(append([]string{}, JavaQuietFlags...), "-cp", classes+string(filepath.ListSeparator)+classpath, "RecognizeMain", connect, base)
 	return StartLivePeer(t, Java(t), args...)
 }
+
+// StartCuratorLocks compiles and starts testdata/interop/curator/LocksPeer:
+// one Curator session that takes locks as it is told, line by line
+// ("lock PATH" → "locked PATH", "read PATH", "write PATH", "unlock PATH"),
+// and printed "SESSION 0x…" first. Its session times out after
+// sessionTimeout.
+func StartCuratorLocks(t testing.TB, connect string, sessionTimeout time.Duration) *LinePeer {
+	t.Helper()
+	classpath := CompileCurator(t, filepath.Join(interopTestdata(), "curator", "LocksPeer.java"))
+	args := append(append([]string{}, JavaQuietFlags...), fmt.Sprintf("-Dpeer.sessionTimeoutMs=%d", sessionTimeout.Milliseconds()),
+		"-cp", classpath, "LocksPeer", connect)
+	return &LinePeer{LivePeer: StartLivePeer(t, Java(t), args...), taken: map[int]bool{}}
+}
+
+// StartKazooLocks starts testdata/interop/kazoo/locks_peer.py: one Kazoo
+// session that takes locks as it is told, line by line ("lock PATH
+// [EXTRA_LOCK_PATTERN...]" → "locked PATH", "unlock PATH"), and printed
+// "SESSION 0x…" first. Its session times out after sessionTimeout.
+func StartKazooLocks(t testing.TB, connect, id string, sessionTimeout time.Duration) *LinePeer {
+	t.Helper()
+	p := startLivePeerEnv(t, []string{fmt.Sprintf("PEER_SESSION_TIMEOUT=%g", sessionTimeout.Seconds())}, KazooPython(t),
+		filepath.Join(interopTestdata(), "kazoo", "locks_peer.py"), connect, id)
+	return &LinePeer{LivePeer: p, taken: map[int]bool{}}
+}
