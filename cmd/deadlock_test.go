@@ -122,10 +122,18 @@ func TestDeadlockRing(t *testing.T) {
 		t.Errorf("zkx locks -l does not lead each lock with the deadlock: %v\n%s", err, out)
 	}
 
+	// One lock asked for alone: the rest of the ring is found from the
+	// ephemeral nodes the servers list.
+	var one []recognize.Lock
+	raw := runJSON(t, &one, "--server", connect, "locks", "-o", "json", paths[1])
+	if len(one) != 1 || !one[0].Deadlocked || !strings.HasPrefix(one[0].Warnings[0], "deadlock: sessions ") {
+		t.Errorf("zkx locks %s alone does not see the ring:\n%s", paths[1], raw)
+	}
+
 	// Session 0's story: it holds l1, waits in l2 behind session 1, and
 	// is in the deadlock.
 	var story sessionStoryJSON
-	raw := runJSON(t, &story, "--server", connect, "sessions", "-o", "json", hex(0))
+	raw = runJSON(t, &story, "--server", connect, "sessions", "-o", "json", hex(0))
 	if story.sessionJSON.Session != hex(0) || len(story.Holds) != 1 || story.Holds[0].Path != paths[0] ||
 		len(story.Waits) != 1 || story.Waits[0].Path != paths[1] || len(story.Waits[0].Behind) != 1 || story.Waits[0].Behind[0].Session != hex(1) ||
 		len(story.Deadlocks) != 1 || len(story.Others) != 0 {
@@ -145,7 +153,8 @@ func TestDeadlockRing(t *testing.T) {
 	// Free session 0's l1: session 2, behind it there, takes l1; the ring
 	// is broken.
 	out, errs, err = run(t, "--server", connect, "unlock", "--yes", paths[0])
-	if err != nil || !strings.Contains(out, "now: zkx lock-0000000001 (session "+hex(2)+") took over: it holds now") {
+	if err != nil || !strings.Contains(out, "now: zkx lock-0000000001 (session "+hex(2)+") took over: it holds now") ||
+		!strings.Contains(errs, "  DEADLOCK: deadlock: sessions ") {
 		t.Fatalf("zkx unlock %s: %v\n%s\n%s", paths[0], err, out, errs)
 	}
 	locks = waitLocks(t, connect, root, "the ring broken", func(ls []recognize.Lock) bool {

@@ -58,6 +58,10 @@ type recipeScan struct {
 	tables recognize.ServerTables
 	// partial, when set, says why res is incomplete.
 	partial error
+	// around are the locks of the rest of the tree, found from the
+	// ephemeral nodes the servers list, for the cycles of sessions that
+	// pass through the locks under a PATH other than /; none otherwise.
+	around []recognize.Lock
 }
 
 // scan recognises the recipes at and under path. A path that is itself a
@@ -140,6 +144,10 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	if res.FoundBy == recognize.FoundByEphemerals && progress.on {
 		notef(progress, "found from the ephemeral nodes the servers list (dump), without walking the tree (--walk walks it)")
 	}
+	var around []recognize.Lock
+	if kind == kindLocks && path != "/" && err == nil && len(res.Locks) > 0 {
+		around = locksAround(ctx, c, opts, tables)
+	}
 	if err != nil {
 		if !res.Partial || (zkview.IsNoNode(err) && empty(res)) {
 			return nil, "", err
@@ -149,7 +157,25 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		}
 		return &recipeScan{res: res, tables: tables, partial: err}, format, nil
 	}
-	return &recipeScan{res: res, tables: tables}, format, nil
+	return &recipeScan{res: res, tables: tables, around: around}, format, nil
+}
+
+// locksAround are the locks of the whole tree, found from the ephemeral
+// nodes the servers list (no walk): a cycle of sessions through a lock
+// under PATH may run through locks elsewhere. None when the servers do not
+// list their ephemeral nodes, or the read fails: the cycles are then
+// looked for among PATH's locks alone.
+func locksAround(ctx context.Context, r zkview.Reader, opts recognize.Options, tables recognize.EphemeralList) []recognize.Lock {
+	list, ok := tables.Ephemerals()
+	if !ok {
+		return nil
+	}
+	opts.Visit = nil
+	res, err := recognize.FromEphemerals(ctx, r, "/", list, opts)
+	if err != nil && !res.Partial {
+		return nil
+	}
+	return res.Locks
 }
 
 func empty(res recognize.Result) bool {
@@ -255,8 +281,10 @@ waiting in a lock's queue waits for those ahead of it up to the holder): a
 cycle — session A holds L1 and waits in L2's queue while session B holds L2
 and waits in L1's — is a deadlock, the first warning of every lock in it,
 naming each session, what it holds, where it waits, and which releases
-break it. Only the locks the scan finds count: a cycle through a lock
-outside PATH is not seen.
+break it. With a PATH other than /, the locks elsewhere are found from the
+ephemeral nodes the servers list (dump), so a cycle through a lock outside
+PATH is seen too; when the servers do not list them, only PATH's locks
+count.
 
 --check prints only the locks that need someone now — a deadlock, two
 holders (or maybe two, when a waiter may hold by a configuration zkx cannot
@@ -438,7 +466,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 	var found int
 	switch kind {
 	case kindLocks:
-		recognize.MarkDeadlocks(s.res.Locks)
+		recognize.MarkDeadlocks(s.res.Locks, s.around...)
 		locks := normalLocks(s.res.Locks)
 		found = len(locks)
 		if flags.check {

@@ -66,7 +66,10 @@ it may still believe it holds the lock until its session ends.
 Holders are those that hold for certain. A waiter that may hold (a Kazoo Lock
 that zkx cannot tell runs with or without extra_lock_patterns, without the
 servers' watch tables) is not one: unlock frees the certain holder and names
-the waiters that may still believe they hold. With two certain holders (a
+the waiters that may still believe they hold. When the lock is in a cycle of
+sessions across locks (a deadlock; the other locks are found from the
+ephemeral nodes the servers list), it says so first, with the releases that
+break it. With two certain holders (a
 broken lock) unlock will not guess: pass --node with the one to release (its
 name, its short name as zkx locks shows it, or #SEQ). On a terminal it asks
 before deleting; otherwise it refuses unless --yes is given. --readonly
@@ -114,6 +117,13 @@ holder, refused, the node changed hands, an error).`,
 			}
 			defer hl.client.Close()
 			l := hl.lock
+			if hl.snapshot != nil {
+				// A cycle of sessions through this lock is the first thing
+				// to know before freeing it: which release breaks it.
+				marked := []recognize.Lock{*l}
+				recognize.MarkDeadlocks(marked, locksAround(ctx, hl.client, hl.opts, hl.snapshot)...)
+				l = &marked[0]
+			}
 			cancel()
 			h, err := unlockTarget(l, node)
 			if err != nil {

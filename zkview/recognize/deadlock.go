@@ -434,12 +434,25 @@ func listWords(ws []string) string {
 	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }
 
-// MarkDeadlocks finds the deadlocks among locks and marks every lock in
-// one: Deadlocked, the deadlock's warning first, an alarm of kind
-// deadlock (about the node of that lock the cycle waits behind). It
-// returns the deadlocks.
-func MarkDeadlocks(locks []Lock) []Deadlock {
-	ds := Deadlocks(locks)
+// MarkDeadlocks finds the deadlocks among locks and others (locks found
+// beyond them, which a cycle through locks may pass through: a scan of
+// one path, the rest of the tree) and marks every one of locks in one:
+// Deadlocked, the deadlock's warning first, an alarm of kind deadlock
+// (about the node of that lock the cycle waits behind). others are left
+// as they are; a lock of others at a path of locks is not counted twice.
+// It returns the deadlocks.
+func MarkDeadlocks(locks []Lock, others ...Lock) []Deadlock {
+	all := append([]Lock{}, locks...)
+	have := map[string]bool{}
+	for _, l := range locks {
+		have[l.Path] = true
+	}
+	for _, o := range others {
+		if !have[o.Path] {
+			all = append(all, o)
+		}
+	}
+	ds := Deadlocks(all)
 	for i := len(ds) - 1; i >= 0; i-- {
 		d := ds[i]
 		text := d.Text()
