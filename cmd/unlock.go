@@ -39,6 +39,10 @@ type unlockJSON struct {
 	Outcome []string `json:"outcome"`
 }
 
+// unlockAroundLimit bounds the directories unlock reads around its lock
+// to find the cycles of sessions it is in.
+const unlockAroundLimit = 256
+
 func newUnlockCommand(g *globalOptions) *cobra.Command {
 	var (
 		flags readFlags
@@ -68,8 +72,8 @@ that zkx cannot tell runs with or without extra_lock_patterns, without the
 servers' watch tables) is not one: unlock frees the certain holder and names
 the waiters that may still believe they hold. When the lock is in a cycle of
 sessions across locks (a deadlock; the other locks are found from the
-ephemeral nodes the servers list), it says so first, with the releases that
-break it. With two certain holders (a
+ephemeral nodes the servers list for its contenders' sessions, and theirs in
+turn), it says so first, with the releases that break it. With two certain holders (a
 broken lock) unlock will not guess: pass --node with the one to release (its
 name, its short name as zkx locks shows it, or #SEQ). On a terminal it asks
 before deleting; otherwise it refuses unless --yes is given. --readonly
@@ -120,8 +124,15 @@ holder, refused, the node changed hands, an error).`,
 			if hl.snapshot != nil {
 				// A cycle of sessions through this lock is the first thing
 				// to know before freeing it: which release breaks it.
+				ephemeralsOf := func(session int64) []string {
+					if s := hl.snapshot.Session(session); s != nil {
+						return s.Ephemerals
+					}
+					return nil
+				}
+				around, _ := recognize.LocksAround(ctx, hl.client, l, ephemeralsOf, hl.opts, unlockAroundLimit)
 				marked := []recognize.Lock{*l}
-				recognize.MarkDeadlocks(marked, locksAround(ctx, hl.client, hl.opts, hl.snapshot)...)
+				recognize.MarkDeadlocks(marked, around...)
 				l = &marked[0]
 			}
 			cancel()

@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
+	"github.com/zkx-dev/zkx/recipes"
 	"github.com/zkx-dev/zkx/zkview/introspect"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
@@ -77,4 +81,43 @@ func TestSessionPageTellsItsStory(t *testing.T) {
 			t.Errorf("no %q on\n%s", want, v)
 		}
 	}
+}
+
+// TestRecipePageSaysDeadlock: a lock's own page finds the cycle it is in
+// through its contenders' sessions' ephemeral nodes, and leads with it in
+// red.
+func TestRecipePageSaysDeadlock(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserverConfig())
+	connect := srv.ConnectString()
+	root := zktest.Path(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	waiting := make(chan error, 2)
+	defer func() { cancel(); <-waiting; <-waiting }()
+	var sessions []*recipes.Session
+	for range 2 {
+		s, err := recipes.Dial([]string{connect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		sessions = append(sessions, s)
+	}
+	l1, l2 := root+"/l1", root+"/l2"
+	for i, p := range []string{l1, l2} {
+		if err := recipes.NewMutex(sessions[i], p).Lock(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go func() { waiting <- recipes.NewMutex(sessions[0], l2).Lock(ctx) }()
+	go func() { waiting <- recipes.NewMutex(sessions[1], l1).Lock(ctx) }()
+
+	app := newTestApp(t, connect, false)
+	d := newDriver(t, app, 120, 40)
+	d.waitText("zookeeper")
+	d.send(pushMsg{page: newRecipePage(app.shared, l1)})
+	d.waitFor("the deadlock on the lock's page, first, in red", func(s string) bool {
+		lines := strings.Split(s, "\n")
+		return len(lines) > 2 && strings.HasPrefix(lines[2], "✗ deadlock: sessions "+fmt.Sprintf("0x%x", sessions[0].ID())) &&
+			strings.Contains(s, "mutex · zkx · 1 holding · 1 waiting")
+	})
 }

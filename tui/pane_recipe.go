@@ -119,6 +119,9 @@ func (v *recipePane) load() tea.Cmd {
 		}
 		opts.Now = now()
 		msg.recipe, msg.err = recognize.Dir(ctx, c, p, opts)
+		if l, ok := msg.recipe.(*recognize.Lock); ok && tables != nil {
+			msg.recipe = withDeadlocks(ctx, c, l, tables, opts)
+		}
 		return msg
 	}
 }

@@ -1,6 +1,7 @@
 package recognize
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -144,5 +145,45 @@ func TestDeadlockThroughAWaiterThatMayHold(t *testing.T) {
 	if len(ds) != 1 || len(ds[0].Unsure) != 1 ||
 		!strings.Contains(ds[0].Text(), ". It may be none: curator lock-0000000001 (session 0xb) may hold: it holds if it runs as Kazoo Lock; a waiter that holds breaks its lock instead") {
 		t.Errorf("%+v\n%s", ds, ds[0].Text())
+	}
+}
+
+// TestLocksAround: a viewer of one lock of a ring finds the others
+// through its contenders' sessions' ephemeral nodes, and the deadlock
+// with them; a lock no session of the ring touches is not read.
+func TestLocksAround(t *testing.T) {
+	f := newRecFake()
+	ephemerals := map[int64][]string{}
+	add := func(dir string, seq int32, session int64) {
+		p := dir + "/" + curLock(seq)
+		f.add(p, "10.0.0.5", ephemeralOf(session))
+		ephemerals[session] = append(ephemerals[session], p)
+	}
+	add("/r/l1", 0, 0xa)
+	add("/r/l1", 1, 0xc)
+	add("/r/l2", 0, 0xb)
+	add("/r/l2", 1, 0xa)
+	add("/r/l3", 0, 0xc)
+	add("/r/l3", 1, 0xb)
+	add("/elsewhere/l9", 0, 0xd)
+	l := recAsLock(t, recognizeT(t, f, "/r/l1", Options{}))
+	around, err := LocksAround(context.Background(), f, l, func(s int64) []string { return ephemerals[s] }, Options{Now: recEpoch}, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, o := range around {
+		paths = append(paths, o.Path)
+	}
+	if strings.Join(paths, " ") != "/r/l2 /r/l3" {
+		t.Fatalf("around /r/l1: %q", paths)
+	}
+	marked := []Lock{*l}
+	if ds := MarkDeadlocks(marked, around...); len(ds) != 1 || !marked[0].Deadlocked {
+		t.Errorf("deadlocks %+v, marked %v", ds, marked[0].Deadlocked)
+	}
+	// The limit bounds the directories read.
+	if around, _ := LocksAround(context.Background(), f, l, func(s int64) []string { return ephemerals[s] }, Options{Now: recEpoch}, 2); len(around) != 1 {
+		t.Errorf("limit 2 read %d locks besides /r/l1", len(around))
 	}
 }
