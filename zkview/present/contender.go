@@ -35,8 +35,8 @@ const (
 // session, in words.
 type Heard struct {
 	State HeardState
-	// Cell is the few words of a table cell: "3s ago", "≥3s ago",
-	// "SILENT 15s", "NO CONN", "?", "-".
+	// Cell is the few words of a table cell, under a HEARD heading that
+	// says "ago": "3s", "≥3s", "SILENT 15s", "NO CONN", "?", "-".
 	Cell string
 	// Text is the sentence: "3s ago", "SILENT for 15s: frozen or cut off,
 	// its session expires by 15:04:05 at the latest", "NO CONNECTION: …".
@@ -90,7 +90,7 @@ func HeardOf(c recognize.Contender, now time.Time) Heard {
 		}
 		return Heard{State: HeardSilent, Cell: "SILENT " + ago, Text: text}
 	case known:
-		return Heard{State: HeardRecently, Cell: ago + " ago", Text: ago + " ago"}
+		return Heard{State: HeardRecently, Cell: ago, Text: ago + " ago"}
 	case c.SessionID == 0 && c.Session == "":
 		return Heard{State: HeardNoSession, Cell: "-", Text: "no session: a persistent node"}
 	}

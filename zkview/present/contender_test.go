@@ -28,9 +28,9 @@ func TestHeardOnePrecedence(t *testing.T) {
 		cell  string
 		text  string
 	}{
-		{"heard", recognize.Contender{SessionID: 1, Session: "0x1", Connected: yes(), Liveness: heard}, HeardRecently, "2s ago", "2s ago"},
+		{"heard", recognize.Contender{SessionID: 1, Session: "0x1", Connected: yes(), Liveness: heard}, HeardRecently, "2s", "2s ago"},
 		{"heard, at least", recognize.Contender{SessionID: 1, Session: "0x1", Liveness: func() zkview.Liveness { l := heard; l.AtLeast = true; return l }()},
-			HeardRecently, "≥2s ago", "≥2s ago"},
+			HeardRecently, "≥2s", "≥2s ago"},
 		{"silent", recognize.Contender{SessionID: 1, Session: "0x1", Connected: yes(), Liveness: quiet}, HeardSilent, "SILENT 15s",
 			"SILENT for 15s: frozen or cut off, its session expires by 12:00:16 at the latest"},
 		{"silent and no connection: no connection first", recognize.Contender{SessionID: 1, Session: "0x1", Connected: no(), Liveness: quiet},
