@@ -153,3 +153,40 @@ func waitNodes(t *testing.T, bin, connect, dir string, n int) {
 		time.Sleep(50 * time.Millisecond) // polling a condition with a deadline
 	}
 }
+
+// TestUnlockAnswerAfterTimeout: --timeout bounds unlock's reads and its
+// delete, not the person answering its question: answered after the
+// timeout has passed, it still deletes, and says what happened.
+func TestUnlockAnswerAfterTimeout(t *testing.T) {
+	bin := buildBinary(t)
+	connect := startServe(t, bin)
+	dir := "/late/lock"
+	s, err := recipes.Dial([]string{connect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := recipes.NewMutex(s, dir).Lock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tmpdir := t.TempDir()
+	stderr, exitFile, outFile := filepath.Join(tmpdir, "stderr"), filepath.Join(tmpdir, "exit"), filepath.Join(tmpdir, "out")
+	m := newTmux(t, "late")
+	// stdin and stderr stay on the terminal: the question is asked there.
+	m.start(bin + " --server " + connect + " unlock --timeout 1s " + dir + " >" + outFile + "; echo $? >" + exitFile)
+	m.waitFor("the question", 20*time.Second, stderr, func(s string) bool { return strings.Contains(s, "[y/N]") })
+	asked := time.Now()
+	// The condition under test is the time itself: the answer comes after
+	// --timeout has run out.
+	time.Sleep(1500 * time.Millisecond)
+	if time.Since(asked) < time.Second {
+		t.Fatalf("answered within the timeout")
+	}
+	m.keys("y", "Enter")
+	code := m.waitExit(exitFile, stderr)
+	out, _ := os.ReadFile(outFile)
+	if code != "0" || !strings.Contains(string(out), "deleted "+dir+"/") ||
+		!strings.Contains(string(out), "now: the lock is free: nobody holds it and nobody waits") {
+		t.Errorf("after a late answer: exit %s\n%s", code, out)
+	}
+}
