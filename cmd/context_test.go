@@ -62,10 +62,16 @@ func TestContextPrecedence(t *testing.T) {
 	if g.server != "flag:2181" || g.auth != "digest:flag:pw" || strings.Join(g.adminURLs, ",") != "http://flag:8080/commands" {
 		t.Errorf("flags over context: %+v", g)
 	}
+	// What the environment holds for one ensemble is not given to a
+	// context that does not name it.
+	t.Setenv("ZKX_SASL_PASSWORD", "env-sasl-pw")
 	g, _ = resolved(t, "--context", "staging")
-	if g.server != "staging:2181/svc" || !g.readonly || g.sessionTimeout != 30*time.Second || g.auth != "digest:env:pw" ||
-		strings.Join(g.adminURLs, ",") != "http://env:8080/commands" {
-		t.Errorf("a context without auth or admin URLs falls to the environment: %+v", g)
+	if g.server != "staging:2181/svc" || !g.readonly || g.sessionTimeout != 30*time.Second || g.auth != "" ||
+		len(g.adminURLs) != 0 || g.tls != nil || g.sasl != nil {
+		t.Errorf("a context without auth, admin URLs, TLS or SASL takes none from the environment: %+v", g)
+	}
+	if g, err := resolved(t, "--context", "staging", "--sasl", "DIGEST-MD5", "--sasl-user", "bob"); err != nil || g.sasl == nil || g.sasl.Password != "env-sasl-pw" {
+		t.Errorf("--sasl on the command line reads $ZKX_SASL_PASSWORD: %+v %v", g, err)
 	}
 	g, _ = resolved(t, "--context", "staging", "--session-timeout", "4s")
 	if g.sessionTimeout != 4*time.Second {
@@ -108,6 +114,12 @@ func TestContextErrors(t *testing.T) {
 	t.Setenv("PROD_AUTH", "digest:secretonly")
 	if _, err := resolved(t, "--config", good); err == nil || strings.Contains(err.Error(), "secretonly") || !strings.Contains(err.Error(), "PROD_AUTH") {
 		t.Errorf("a bad credential from a context: %v", err)
+	}
+	sasl := filepath.Join(dir, "sasl.yaml")
+	os.WriteFile(sasl, []byte("contexts:\n  s:\n    server: s:1\n    sasl: {mechanism: DIGEST-MD5, user: bob}\n"), 0o600)
+	t.Setenv("ZKX_SASL_PASSWORD", "not-for-this-context")
+	if _, err := resolved(t, "--config", sasl, "--context", "s"); err == nil || !strings.Contains(err.Error(), "sasl.password-env") {
+		t.Errorf("a context's DIGEST-MD5 without password-env: %v, want it to ask for one", err)
 	}
 	if _, err := resolved(t, "--config", filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("a --config that does not exist is not an error")

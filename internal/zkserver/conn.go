@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -379,11 +380,22 @@ func (c *conn) addAuth(hdr jute.RequestHeader, d *jute.Decoder) bool {
 		return false
 	}
 	c.addIDLocked(id)
+	s.cfg.Logger.Info("credentials added", "session", hexID(c.sess.id), "remote", c.remote, "id", id.Scheme+":"+idUser(id))
 	if id.Scheme == "digest" && s.cfg.SuperDigest != "" && id.ID == s.cfg.SuperDigest {
 		c.addIDLocked(jute.Id{Scheme: "super", ID: ""})
 	}
 	c.push(replyFrame(hdr.Xid, 0, jute.ErrOK, nil))
 	return true
+}
+
+// idUser is the user an id names, without a digest's password hash:
+// what the log may show of who authenticated.
+func idUser(id jute.Id) string {
+	if id.Scheme == "digest" {
+		user, _, _ := strings.Cut(id.ID, ":")
+		return user
+	}
+	return id.ID
 }
 
 func (c *conn) addIDLocked(id jute.Id) {
