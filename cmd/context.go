@@ -124,5 +124,9 @@ func contextsPath(raw *rawGlobals) string {
 }
 
 func loadContexts(cmd *cobra.Command, raw *rawGlobals) (*config.File, error) {
-	return config.Load(contextsPath(raw), cmd.Flags().Changed("config"))
+	f, err := config.Load(contextsPath(raw), cmd.Flags().Changed("config"))
+	if err == nil {
+		warnExposedSecret(cmd, f.ExposedSecret())
+	}
+	return f, err
 }

@@ -170,3 +170,27 @@ func TestContextCommandsBesideABrokenContext(t *testing.T) {
 		t.Errorf("use staging: %v", err)
 	}
 }
+
+// TestExposedContextsFileWarnsOnce: a contexts file holding a password
+// that others may read is named once on stderr, whatever the command;
+// never on stdout, never with the password.
+func TestExposedContextsFileWarnsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(path, []byte("current-context: s\ncontexts:\n  s:\n    server: 127.0.0.1:1\n    auth: digest:ops:hunter2\n"), 0o600)
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"version"}, {"context", "list"}} {
+		out, errOut, err := run(t, append([]string{"--config", path}, args...)...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if n := strings.Count(errOut, "readable by others"); n != 1 || strings.Contains(errOut+out, "hunter2") || strings.Contains(out, "readable") {
+			t.Errorf("zkx %v: %d warnings on stderr, want 1 (without the password, not on stdout):\n%s%s", args, n, errOut, out)
+		}
+	}
+	os.Chmod(path, 0o600)
+	if _, errOut, _ := run(t, "--config", path, "version"); strings.Contains(errOut, "readable") {
+		t.Errorf("an owner-only file was warned about: %s", errOut)
+	}
+}

@@ -26,7 +26,17 @@ type rawGlobals struct {
 // environment, then the default. It also checks them.
 func (g *globalOptions) resolve(cmd *cobra.Command, raw rawGlobals) error {
 	g.raw, g.readonlyFlag = raw, g.readonly
-	return g.resolveWith(cmd.Flags().Changed, raw)
+	err := g.resolveWith(cmd.Flags().Changed, raw)
+	warnExposedSecret(cmd, g.contextsWarning)
+	return err
+}
+
+// warnExposedSecret says on stderr that the contexts file holds a
+// password others may read (config.File.ExposedSecret), when it does.
+func warnExposedSecret(cmd *cobra.Command, warning string) {
+	if warning != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "zkx: warning:", warning)
+	}
 }
 
 // forContext returns the options as if the command line had named context
@@ -77,6 +87,7 @@ func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) err
 	if err != nil {
 		return err
 	}
+	g.contextsWarning = file.ExposedSecret()
 	name, ctx, err := file.Select(raw.context)
 	if err != nil {
 		return fmt.Errorf("--context: %w", err)

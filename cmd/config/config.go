@@ -19,6 +19,8 @@ import (
 type File struct {
 	// Path is where the file was read from ("" for none).
 	Path string `yaml:"-"`
+	// mode is the file's permission bits (0 for none).
+	mode fs.FileMode
 	// Current is the context used when --context is not given.
 	Current  string              `yaml:"current-context,omitempty"`
 	Contexts map[string]*Context `yaml:"contexts,omitempty"`
@@ -114,6 +116,9 @@ func Load(path string, required bool) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contexts file: %w", err)
 	}
+	if st, err := os.Stat(path); err == nil {
+		f.mode = st.Mode().Perm()
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)                                            // a misspelt key is an error, not silently ignored
 	if err := dec.Decode(f); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file
@@ -164,4 +169,25 @@ func (f *File) Select(name string) (string, *Context, error) {
 		return "", nil, fmt.Errorf("no context %q in %s (it has %s)", name, where, strings.Join(f.Names(), ", "))
 	}
 	return name, c, nil
+}
+
+// ExposedSecret says, in one line, that the file holds a password (a
+// context's auth) and others than its owner may read it, as ssh refuses a
+// key file others can read; "" when it holds none or only its owner reads
+// it. The line names the contexts, never the password.
+func (f *File) ExposedSecret() string {
+	if f.mode&0o044 == 0 {
+		return ""
+	}
+	var holders []string
+	for _, name := range f.Names() {
+		if f.Contexts[name].Auth != "" {
+			holders = append(holders, name)
+		}
+	}
+	if len(holders) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s holds credentials (the auth of context %s) and is readable by others than its owner (mode %04o): chmod 600 %s, or keep them in the environment with auth-env",
+		f.Path, strings.Join(holders, ", "), f.mode, f.Path)
 }

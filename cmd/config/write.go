@@ -58,8 +58,14 @@ func SetCurrent(path, name string) error {
 
 // writeFileAtomic replaces path with data through a temporary file in the
 // same directory, keeping path's mode (0600 for a new file: it may name
-// credentials).
+// credentials). A symbolic link stays one: the file it points to is
+// replaced, as kubectl writes a kubeconfig.
 func writeFileAtomic(path string, data []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	mode := fs.FileMode(0o600)
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()
