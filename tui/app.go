@@ -550,7 +550,11 @@ func (a *app) admin(arg string) tea.Cmd {
 	case len(fields) == 0:
 		urls := "none given"
 		if len(o.AdminURLs) > 0 {
-			urls = strings.Join(o.AdminURLs, ", ")
+			shown := make([]string, len(o.AdminURLs))
+			for i, u := range o.AdminURLs {
+				shown[i] = display.URL(u)
+			}
+			urls = strings.Join(shown, ", ")
 		}
 		port := "not looked for"
 		if o.AdminPort > 0 {

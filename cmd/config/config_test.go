@@ -22,6 +22,7 @@ contexts:
       ca: /etc/zk/ca.pem
   staging:
     server: zk-staging:2181
+    admin-urls: [http://ops:UrlS3cret@zk-staging:8080/commands]
     auth: digest:ops:s3cret
     sasl:
       mechanism: DIGEST-MD5
@@ -139,7 +140,8 @@ func TestShowHidesSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(b), "s3cret") || !strings.Contains(string(b), "auth: (set in the file, not shown)") ||
+	if strings.Contains(string(b), "s3cret") || strings.Contains(string(b), "S3cret") || !strings.Contains(string(b), "auth: (set in the file, not shown)") ||
+		!strings.Contains(string(b), "http://ops:xxxxx@zk-staging:8080/commands") ||
 		!strings.Contains(string(b), "password-env: STAGING_SASL") {
 		t.Errorf("Show:\n%s", b)
 	}

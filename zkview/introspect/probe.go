@@ -192,7 +192,7 @@ func (p *memberProbe) runAdmin(ctx context.Context) {
 		}
 		return
 	}
-	m.AdminURL = a.client.base
+	m.AdminURL = a.client.shown()
 	stats := st.stats()
 	m.Stats, m.Mode = &stats, stats.Mode
 	m.Conf = a.conf
