@@ -23,6 +23,9 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 	if err != nil {
 		return fmt.Errorf("--data-dir: %w", err)
 	}
+	for _, skipped := range arch.Dir.Skipped {
+		warnSkipped(cmd)(skipped)
+	}
 	var base time.Time
 	if ms, ok := arch.FirstTime(); ok {
 		base = time.UnixMilli(ms)

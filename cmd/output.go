@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/zkview"
 )
@@ -82,6 +84,12 @@ func statTimeJSON(ms int64) string {
 // warnf writes a warning line on stderr.
 func warnf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "zkx: warning: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))
+}
+
+// warnSkipped warns on stderr of a file of a data directory that was
+// not read (datadir.Dir.Skipped).
+func warnSkipped(cmd *cobra.Command) func(error) {
+	return func(err error) { warnf(cmd.ErrOrStderr(), "skipped %v", err) }
 }
 
 // notef tells stderr how a result came about, when that is worth knowing

@@ -35,7 +35,7 @@ func (g *globalOptions) resolve(cmd *cobra.Command, raw rawGlobals) error {
 // password others may read (config.File.ExposedSecret), when it does.
 func warnExposedSecret(cmd *cobra.Command, warning string) {
 	if warning != "" {
-		fmt.Fprintln(cmd.ErrOrStderr(), "zkx: warning:", warning)
+		warnf(cmd.ErrOrStderr(), "%s", warning)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
@@ -255,7 +256,7 @@ some nodes were refused, 1 on failure.`,
 // once to check it whole, once to import it.
 func openExport(name string, stdin io.Reader) (*os.File, error) {
 	if name != "-" {
-		return os.Open(name)
+		return openNamedFile(name)
 	}
 	f, err := os.CreateTemp("", "zkx-import-*.jsonl")
 	if err != nil {
@@ -356,4 +357,15 @@ func writeImportReport(out io.Writer, rep transfer.Report, format cliout.Format)
 		fmt.Fprintf(out, "  … and %d more\n", rep.Refused-len(rep.Refusals))
 	}
 	return nil
+}
+
+// openNamedFile opens a file named on the command line for reading: a
+// regular file, or an error saying what it is and that stdin takes a
+// stream (a named pipe is not read twice, nor waited on).
+func openNamedFile(name string) (*os.File, error) {
+	f, err := fileread.Open(name)
+	if fileread.IsNotRegular(err) {
+		return nil, fmt.Errorf("%w: give it on stdin as - (… - < %s)", err, name)
+	}
+	return f, err
 }

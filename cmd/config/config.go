@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // File is a contexts file.
@@ -109,7 +111,7 @@ func Load(path string, required bool) (*File, error) {
 	if path == "" {
 		return f, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) && !required {
 		return f, nil
 	}

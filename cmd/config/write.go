@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // SetCurrent makes name the current context in the file at path, as
@@ -22,7 +24,7 @@ func SetCurrent(path, name string) error {
 	if _, _, err := f.Select(name); err != nil {
 		return err
 	}
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path)
 	if err != nil {
 		return err
 	}
