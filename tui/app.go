@@ -232,9 +232,9 @@ func (a *app) askServer() tea.Cmd {
 		return nil
 	}
 	a.serverAskedAt = a.shared.Now()
-	ctx, tlsCfg := a.shared.Ctx, a.shared.Introspect.TLS
+	ctx, how := a.shared.Ctx, a.shared.Introspect
 	return func() tea.Msg {
-		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, tlsCfg)
+		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, how)
 		return serverStatusMsg{addr: addr, stats: st, err: err}
 	}
 }

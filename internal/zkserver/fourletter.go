@@ -340,7 +340,7 @@ func writeEnvironment(b *strings.Builder) {
 
 func (s *Server) writeConf(b *strings.Builder) {
 	port := 0
-	if tcp, ok := s.ln.Addr().(*net.TCPAddr); ok {
+	if tcp, ok := s.Addr().(*net.TCPAddr); ok {
 		port = tcp.Port
 	}
 	fmt.Fprintf(b, "clientPort=%d\nsecureClientPort=-1\n", port)

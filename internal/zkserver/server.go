@@ -73,11 +73,23 @@ func Start(addr string, cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Addr returns the address the server listens on.
-func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+// Addr returns the address the server listens on (nil when it listens
+// nowhere: see Pipe).
+func (s *Server) Addr() net.Addr {
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Addr()
+}
 
-// ConnectString returns host:port for clients.
-func (s *Server) ConnectString() string { return s.ln.Addr().String() }
+// ConnectString returns host:port for clients ("" when the server
+// listens nowhere).
+func (s *Server) ConnectString() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
 
 func (s *Server) serve(ln net.Listener) {
 	for {
@@ -90,19 +102,44 @@ func (s *Server) serve(ln net.Listener) {
 			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors: do not spin
 			continue
 		}
-		c := newConn(s, nc)
-		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
-			nc.Close()
+		if !s.serveConn(nc) {
 			return
 		}
-		s.conns[c] = struct{}{}
-		s.mu.Unlock()
-		s.wg.Add(2)
-		go func() { defer s.wg.Done(); c.readLoop() }()
-		go func() { defer s.wg.Done(); c.writeLoop() }()
 	}
+}
+
+// serveConn serves one client connection until it ends; false when the
+// server is closed (the connection is closed then).
+func (s *Server) serveConn(nc net.Conn) bool {
+	c := newConn(s, nc)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		nc.Close()
+		return false
+	}
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	s.wg.Add(2)
+	go func() { defer s.wg.Done(); c.readLoop() }()
+	go func() { defer s.wg.Done(); c.writeLoop() }()
+	return true
+}
+
+// ErrClosed is Pipe's answer once the server is closed.
+var ErrClosed = errors.New("zkserver: server closed")
+
+// Pipe opens a client connection to the server within the process: one
+// end of an in-memory pipe, whose other end the server serves as it
+// serves a socket. A server made with New and never started serves its
+// clients this way alone, with nothing on the network.
+func (s *Server) Pipe() (net.Conn, error) {
+	client, server := net.Pipe()
+	if !s.serveConn(server) {
+		client.Close()
+		return nil, ErrClosed
+	}
+	return client, nil
 }
 
 // Close stops listening, closes every connection and waits for the
