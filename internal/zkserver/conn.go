@@ -37,6 +37,7 @@ type conn struct {
 	sess     *session
 	auth     []jute.Id
 	detached bool
+	counted  bool // in its address's count (MaxClientCnxns)
 
 	out       outbox
 	done      chan struct{}
@@ -229,6 +230,7 @@ func (c *conn) detachLocked() {
 	}
 	c.detached = true
 	delete(c.server.conns, c)
+	c.server.releaseLocked(c)
 	c.server.watches.removeConn(c)
 	if c.sess != nil && c.sess.conn == c {
 		c.sess.conn = nil
@@ -339,6 +341,11 @@ func (c *conn) handle(buf []byte) bool {
 	if s.closed || c.detached {
 		s.mu.Unlock()
 		return false
+	}
+	if code := s.watchRefusalLocked(hdr.Type, buf[8:]); code != jute.ErrOK {
+		c.push(replyFrame(hdr.Xid, s.zxid, code, nil))
+		s.mu.Unlock()
+		return true
 	}
 	reply, closeAfter := s.process(c, hdr, d)
 	zxid := s.zxid

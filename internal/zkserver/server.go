@@ -30,6 +30,9 @@ type Server struct {
 	nextSessionID int64
 	timers        map[string]*time.Timer // pending TTL expiries by path
 	closed        bool
+	perAddress    map[string]int // connections by client address (MaxClientCnxns)
+	refused       int            // connections refused since refusedLogged
+	refusedLogged time.Time
 
 	lastZxid atomic.Int64 // mirror of zxid for lock-free readers (pings, 4lw)
 	stats    serverStats
@@ -42,13 +45,14 @@ func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	now := cfg.Clock()
 	return &Server{
-		cfg:      cfg,
-		started:  now,
-		tree:     newTree(),
-		watches:  newWatches(),
-		sessions: map[int64]*session{},
-		conns:    map[*conn]struct{}{},
-		timers:   map[string]*time.Timer{},
+		cfg:        cfg,
+		started:    now,
+		tree:       newTree(),
+		watches:    newWatches(),
+		sessions:   map[int64]*session{},
+		conns:      map[*conn]struct{}{},
+		timers:     map[string]*time.Timer{},
+		perAddress: map[string]int{},
 		// ZooKeeper's standalone session ids: server id 1 in the top byte,
 		// then the start time in milliseconds.
 		nextSessionID: int64(uint64(now.UnixMilli())<<24>>8) | 1<<56,
@@ -117,6 +121,11 @@ func (s *Server) serveConn(nc net.Conn) bool {
 		s.mu.Unlock()
 		nc.Close()
 		return false
+	}
+	if !s.admitLocked(c) {
+		s.mu.Unlock()
+		closeAtOnce(nc)
+		return true
 	}
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
