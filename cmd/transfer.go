@@ -74,7 +74,7 @@ not be (they are in the file with their error), 1 on failure.`,
 				warnf(cmd.ErrOrStderr(), "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
 			}
 			if st.Unreadable > 0 {
-				return &partialError{fmt.Errorf("%s could not be read (no READ for this session? try --auth): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"))}
+				return &partialError{fmt.Errorf("%s could not be read (%s): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"), whyUnreadable(st.Unreadable, st.NoRead, "in the file"))}
 			}
 			return nil
 		},
