@@ -65,7 +65,11 @@ func TestContextPrecedence(t *testing.T) {
 	// What the environment holds for one ensemble is not given to a
 	// context that does not name it.
 	t.Setenv("ZKX_SASL_PASSWORD", "env-sasl-pw")
-	g, _ = resolved(t, "--context", "staging")
+	t.Setenv("ZKX_TLS_CA", filepath.Join(dir, "no-such-ca.pem")) // loaded, it would fail the context
+	g, err = resolved(t, "--context", "staging")
+	if err != nil {
+		t.Errorf("--context staging with $ZKX_TLS_CA set: %v", err)
+	}
 	if g.server != "staging:2181/svc" || !g.readonly || g.sessionTimeout != 30*time.Second || g.auth != "" ||
 		len(g.adminURLs) != 0 || g.tls != nil || g.sasl != nil {
 		t.Errorf("a context without auth, admin URLs, TLS or SASL takes none from the environment: %+v", g)
@@ -73,6 +77,7 @@ func TestContextPrecedence(t *testing.T) {
 	if g, err := resolved(t, "--context", "staging", "--sasl", "DIGEST-MD5", "--sasl-user", "bob"); err != nil || g.sasl == nil || g.sasl.Password != "env-sasl-pw" {
 		t.Errorf("--sasl on the command line reads $ZKX_SASL_PASSWORD: %+v %v", g, err)
 	}
+	t.Setenv("ZKX_TLS_CA", "")
 	g, _ = resolved(t, "--context", "staging", "--session-timeout", "4s")
 	if g.sessionTimeout != 4*time.Second {
 		t.Errorf("--session-timeout over the context: %v", g.sessionTimeout)

@@ -5,8 +5,10 @@ import (
 	"time"
 )
 
-// Config tunes the server. The zero value gives ZooKeeper's defaults (2 s
-// ticks, sessions between 4 s and 40 s) with every four-letter word allowed.
+// Config tunes the server. The zero value gives ZooKeeper's timing
+// defaults (2 s ticks, sessions between 4 s and 40 s) with every
+// four-letter word allowed and no bounds (zkx serve sets ZooKeeper's
+// maxClientCnxns and whitelist, and bounds the tree and the watches).
 type Config struct {
 	// TickTime is ZooKeeper's basic time unit; the session timeout bounds
 	// default to 2 and 20 ticks.

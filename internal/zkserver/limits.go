@@ -19,7 +19,7 @@ import (
 // at about 250 bytes for an empty leaf.
 const nodeOverhead = 256
 
-// TreeBytes is the tree's size as MaxTreeBytes bounds it: ZooKeeper's
+// treeBytes is the tree's size as MaxTreeBytes bounds it: ZooKeeper's
 // approximate data size (every path and datum) and nodeOverhead a node.
 // The caller holds s.mu.
 func (t *tree) treeBytes() int64 { return t.dataSize + nodeOverhead*int64(len(t.nodes)) }
