@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
@@ -140,7 +141,10 @@ func openFileSide(cmd *cobra.Command, name string) (*side, error) {
 	var in io.Reader = cmd.InOrStdin()
 	closeFile := func() {}
 	if name != "-" {
-		f, err := os.Open(name)
+		f, err := openNamedFile(name)
+		if fileread.IsNotRegular(err) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s is neither /path, CONTEXT:/path nor a file zkx export wrote: %w", name, err)
 		}

@@ -205,6 +205,9 @@ func runHistory(cmd *cobra.Command, path string, f historyFlags) error {
 	if err != nil {
 		return fmt.Errorf("--data-dir: %w", err)
 	}
+	for _, skipped := range arch.Dir.Skipped {
+		warnSkipped(cmd)(skipped)
+	}
 	var opts forensics.HistoryOptions
 	if f.since != "" || f.until != "" {
 		var base time.Time

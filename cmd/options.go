@@ -35,6 +35,9 @@ type globalOptions struct {
 	tls *tls.Config
 	// sasl authenticates every connection; nil for none.
 	sasl *zksasl.Config
+	// contextsWarning says the contexts file holds a password others may
+	// read ("" when it does not), said once by resolve.
+	contextsWarning string
 	// raw are the global flags as given, to resolve another context later
 	// (zkx diff's CONTEXT:/path, the explorer's :ctx).
 	raw rawGlobals

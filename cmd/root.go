@@ -42,13 +42,13 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
 	// No default shown: $ZKX_AUTH is read when the flag is absent, so that
 	// neither the help nor the process list shows the credentials.
-	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password (default: the context's, else $ZKX_AUTH; the variable keeps them out of the process list)")
+	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password (default: the context's; without a context $ZKX_AUTH, which keeps them out of the process list)")
 	pf.DurationVar(&opts.sessionTimeout, "session-timeout", defaultSessionTimeout, "ZooKeeper session timeout")
-	pf.StringVar(&raw.adminURLs, "admin-url", "", "the members' AdminServers, comma-separated (http://zk1:8080/commands,http://zk2:8080/commands,…), for client addresses and watches when the four-letter words are not whitelisted; $"+adminURLEnv+" when absent")
+	pf.StringVar(&raw.adminURLs, "admin-url", "", "the members' AdminServers, comma-separated (http://zk1:8080/commands,http://zk2:8080/commands,…), for client addresses and watches when the four-letter words are not whitelisted; $"+adminURLEnv+" when absent and no context is chosen")
 	pf.IntVar(&opts.adminPort, "admin-port", defaultAdminPort, "where to look for a member's AdminServer when it refuses the four-letter words and --admin-url names none (0: do not look)")
-	pf.StringVar(&raw.tls.CA, "tls-ca", "", "PEM file of the CA that signed the servers' certificates: connect over TLS (ZooKeeper's secureClientPort); $ZKX_TLS_CA when absent")
-	pf.StringVar(&raw.tls.Cert, "tls-cert", "", "PEM file of the client certificate, when the servers want one; $ZKX_TLS_CERT when absent")
-	pf.StringVar(&raw.tls.Key, "tls-key", "", "PEM file of the client certificate's key; $ZKX_TLS_KEY when absent")
+	pf.StringVar(&raw.tls.CA, "tls-ca", "", "PEM file of the CA that signed the servers' certificates: connect over TLS (ZooKeeper's secureClientPort); $ZKX_TLS_CA when absent and no context is chosen")
+	pf.StringVar(&raw.tls.Cert, "tls-cert", "", "PEM file of the client certificate, when the servers want one; $ZKX_TLS_CERT when absent and no context is chosen")
+	pf.StringVar(&raw.tls.Key, "tls-key", "", "PEM file of the client certificate's key; $ZKX_TLS_KEY when absent and no context is chosen")
 	pf.StringVar(&raw.tls.ServerName, "tls-server-name", "", "the name to check in the servers' certificates (default: the host dialled)")
 	raw.sasl.register(pf)
 	pf.StringVar(&raw.context, "context", "", "the named context of the contexts file to use (default: its current-context)")

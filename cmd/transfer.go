@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
@@ -88,7 +89,7 @@ not be (they are in the file with their error), 1 on failure.`,
 				warnf(cmd.ErrOrStderr(), "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
 			}
 			if st.Unreadable > 0 {
-				return &partialError{fmt.Errorf("%s could not be read (no READ for this session? try --auth): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"))}
+				return &partialError{fmt.Errorf("%s could not be read (%s): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"), whyUnreadable(st.Unreadable, st.NoRead, "in the file"))}
 			}
 			return nil
 		},
@@ -270,7 +271,7 @@ some nodes were refused, 1 on failure.`,
 // once to check it whole, once to import it.
 func openExport(name string, stdin io.Reader) (*os.File, error) {
 	if name != "-" {
-		return os.Open(name)
+		return openNamedFile(name)
 	}
 	f, err := os.CreateTemp("", "zkx-import-*.jsonl")
 	if err != nil {
@@ -371,4 +372,15 @@ func writeImportReport(out io.Writer, rep transfer.Report, format cliout.Format)
 		fmt.Fprintf(out, "  … and %d more\n", rep.Refused-len(rep.Refusals))
 	}
 	return nil
+}
+
+// openNamedFile opens a file named on the command line for reading: a
+// regular file, or an error saying what it is and that stdin takes a
+// stream (a named pipe is not read twice, nor waited on).
+func openNamedFile(name string) (*os.File, error) {
+	f, err := fileread.Open(name)
+	if fileread.IsNotRegular(err) {
+		return nil, fmt.Errorf("%w: give it on stdin as - (… - < %s)", err, name)
+	}
+	return f, err
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/internal/datadir"
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/internal/jute"
 	"github.com/zkx-dev/zkx/internal/txnlog"
 	"github.com/zkx-dev/zkx/zkview"
@@ -150,13 +151,17 @@ func parseSession(s string) (int64, error) {
 	return strconv.ParseInt(s, 10, 64)
 }
 
-// logFiles are the logs to read: the file itself, or a data directory's.
-func logFiles(arg string) ([]string, error) {
+// logFiles are the logs to read: the file itself, or a data directory's
+// (warn is told of the files skipped there).
+func logFiles(arg string, warn func(error)) ([]string, error) {
 	fi, err := os.Stat(arg)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.IsDir() {
+		if err := fileread.Check(arg, fi.Mode()); err != nil {
+			return nil, err
+		}
 		if kind, _, ok := datadir.Parse(fi.Name()); ok && kind == datadir.Snapshot {
 			return nil, fmt.Errorf("%s is a snapshot, not a transaction log (zkx snapshot reads it)", arg)
 		}
@@ -165,6 +170,9 @@ func logFiles(arg string) ([]string, error) {
 	d, err := datadir.Open(arg)
 	if err != nil {
 		return nil, err
+	}
+	for _, skipped := range d.Skipped {
+		warn(skipped)
 	}
 	if len(d.Logs) == 0 {
 		return nil, fmt.Errorf("%s has no transaction logs (log.*)", d.Path)
@@ -230,7 +238,7 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 	if err != nil {
 		return err
 	}
-	paths, err := logFiles(arg)
+	paths, err := logFiles(arg, warnSkipped(cmd))
 	if err != nil {
 		return err
 	}

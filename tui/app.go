@@ -232,9 +232,9 @@ func (a *app) askServer() tea.Cmd {
 		return nil
 	}
 	a.serverAskedAt = a.shared.Now()
-	ctx, tlsCfg := a.shared.Ctx, a.shared.Introspect.TLS
+	ctx, how := a.shared.Ctx, a.shared.Introspect
 	return func() tea.Msg {
-		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, tlsCfg)
+		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, how)
 		return serverStatusMsg{addr: addr, stats: st, err: err}
 	}
 }
@@ -550,7 +550,11 @@ func (a *app) admin(arg string) tea.Cmd {
 	case len(fields) == 0:
 		urls := "none given"
 		if len(o.AdminURLs) > 0 {
-			urls = strings.Join(o.AdminURLs, ", ")
+			shown := make([]string, len(o.AdminURLs))
+			for i, u := range o.AdminURLs {
+				shown[i] = display.URL(u)
+			}
+			urls = strings.Join(shown, ", ")
 		}
 		port := "not looked for"
 		if o.AdminPort > 0 {

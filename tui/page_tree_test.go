@@ -311,7 +311,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 
 func serverZxid(t *testing.T, addr string) int64 {
 	t.Helper()
-	st, err := introspect.ServerStatus(context.Background(), addr, 5*time.Second, nil)
+	st, err := introspect.ServerStatus(context.Background(), addr, 5*time.Second, introspect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

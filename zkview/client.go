@@ -110,6 +110,12 @@ func WithConnWrap(wrap func(conn net.Conn, addr string) (net.Conn, error)) Optio
 	return func(o *options) { o.dial.Wrap = wrap }
 }
 
+// WithDialer opens each connection with dial instead of over TCP: an
+// in-process server's pipe (forensics.Past). TLS is not applied to them.
+func WithDialer(dial func(ctx context.Context, addr string) (net.Conn, error)) Option {
+	return func(o *options) { o.dial.Dialer = dial }
+}
+
 // WithLogger receives go-zookeeper's log lines at debug level.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 

@@ -141,6 +141,9 @@ func (s *Server) applyWrite(c *conn, op jute.Op, rec jute.Record, zxid, now int6
 	case jute.OpSetData:
 		req := rec.(*jute.SetDataRequest)
 		n, code := s.versionedNode(c, req.Path, jute.PermWrite, req.Version)
+		if code == jute.ErrOK {
+			code = s.roomForLocked(int64(len(req.Data) - len(n.data)))
+		}
 		if code != jute.ErrOK {
 			return writeResult{}, code, nil
 		}
@@ -260,6 +263,9 @@ func (s *Server) create(c *conn, op jute.Op, req *jute.CreateRequest, zxid, now 
 		owner = ttlOwner(ttl)
 	case mode.IsEphemeral():
 		owner = c.sess.id
+	}
+	if code := s.roomForLocked(createGrowth(path, req.Data)); code != jute.ErrOK {
+		return "", nil, code, nil
 	}
 	n, ch := s.tree.create(path, req.Data, acl, owner, zxid, now, u)
 	return path, n, jute.ErrOK, []change{ch}

@@ -16,6 +16,7 @@ type watchTable struct {
 	byPath    map[string]map[*conn]watchMode
 	byConn    map[*conn]map[string]struct{}
 	recursive int // registrations in recursive mode; when 0, parents are not scanned
+	total     int // registrations (watcher and path pairs), for MaxWatches
 }
 
 func newWatchTable() *watchTable {
@@ -28,7 +29,9 @@ func (w *watchTable) add(path string, c *conn, mode watchMode) {
 		watchers = map[*conn]watchMode{}
 		w.byPath[path] = watchers
 	}
-	if old, ok := watchers[c]; ok && old == watchPersistentRecursive {
+	if old, ok := watchers[c]; !ok {
+		w.total++
+	} else if old == watchPersistentRecursive {
 		w.recursive--
 	}
 	watchers[c] = mode
@@ -53,6 +56,7 @@ func (w *watchTable) remove(path string, c *conn) bool {
 	if mode == watchPersistentRecursive {
 		w.recursive--
 	}
+	w.total--
 	delete(watchers, c)
 	if len(watchers) == 0 {
 		delete(w.byPath, path)
@@ -120,6 +124,9 @@ type watches struct {
 }
 
 func newWatches() *watches { return &watches{data: newWatchTable(), child: newWatchTable()} }
+
+// count is how many watches are set, in both tables.
+func (w *watches) count() int { return w.data.total + w.child.total }
 
 func (w *watches) removeConn(c *conn) {
 	w.data.removeConn(c)

@@ -1,9 +1,11 @@
 package forensics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,9 +38,12 @@ type Position struct {
 }
 
 // Past is a data directory's tree at a moment, served read-only by an
-// embedded server on a loopback port so that any client — the explorer —
-// reads it; Step moves it one transaction back or forward, and the
-// server's watches tell its clients what changed.
+// embedded server so that a ZooKeeper client — the explorer — reads it;
+// Step moves it one transaction back or forward, and the server's watches
+// tell its clients what changed. The server listens on no port: its
+// clients reach it within the process (Dial, Connect), so no other user
+// of the machine reads through it what the data directory's permissions
+// deny them.
 type Past struct {
 	arch *Archive
 	srv  *zkserver.Server
@@ -83,14 +88,14 @@ type PastOptions struct {
 }
 
 // OpenPast rebuilds the tree of the data directory at path as it was at
-// the moment at (its end when zero) and serves it read-only on a free
-// loopback port.
+// the moment at (its end when zero) and serves it read-only, within the
+// process.
 func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 	arch, err := OpenArchive(path)
 	if err != nil {
 		return nil, err
 	}
-	srv, err := zkserver.Start("127.0.0.1:0", zkserver.Config{
+	srv := zkserver.New(zkserver.Config{
 		ReadOnly: true,
 		// The connections and the watches of the past are not on disk:
 		// the explorer is told so rather than shown today's (a read-only
@@ -100,9 +105,6 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 		// bounds; the viewer's own gets the widest.
 		MinSessionTimeout: time.Second, MaxSessionTimeout: time.Hour,
 	})
-	if err != nil {
-		return nil, err
-	}
 	zp, err := srv.Past()
 	if err != nil {
 		srv.Close()
@@ -131,8 +133,30 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 // without a request per node. The tree must not be stepped meanwhile.
 func (p *Past) Reader() zkview.Reader { return storeReader{st: p.st} }
 
-// ConnectString is where the past is served.
-func (p *Past) ConnectString() string { return p.srv.ConnectString() }
+
+// pastAddress is the past's server as its clients name it: never dialled
+// (Dial answers for it), and a name that resolves nowhere (RFC 2606) were
+// anything to try.
+const pastAddress = "past.invalid:2181"
+
+// Name is the past's server as a connect string names it, for clients
+// that reach it through Dial.
+func (p *Past) Name() string { return pastAddress }
+
+// Dial opens a connection to the past's server within the process (a
+// zkview.WithDialer or introspect.Options.Dial): addr is Name's.
+func (p *Past) Dial(_ context.Context, addr string) (net.Conn, error) {
+	if addr != pastAddress {
+		return nil, fmt.Errorf("the past is served as %s, not %s", pastAddress, addr)
+	}
+	return p.srv.Pipe()
+}
+
+// Connect opens a read-only session on the past, within the process.
+func (p *Past) Connect(ctx context.Context, opts ...zkview.Option) (*zkview.Client, error) {
+	opts = append([]zkview.Option{zkview.WithReadOnly(), zkview.WithDialer(p.Dial)}, opts...)
+	return zkview.Dial(ctx, pastAddress, opts...)
+}
 
 // Close stops the server and closes the logs.
 func (p *Past) Close() error {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
-	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -212,7 +211,7 @@ func checkPastChain(t *testing.T, sc scenario) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := zkview.Dial(ctx, p.ConnectString(), zkview.WithReadOnly())
+	c, err := p.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

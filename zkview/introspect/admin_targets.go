@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // adminTarget is the AdminServer of one member.
@@ -102,7 +104,7 @@ func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[str
 			problems = append(problems, Problem{Member: a.url, Command: "admin", Err: a.err})
 		case out[a.target.member] != nil:
 			problems = append(problems, Problem{Member: a.url, Command: "admin", Err: fmt.Errorf(
-				"it is the AdminServer of %s, as %s is", a.target.member, out[a.target.member].client.base)})
+				"it is the AdminServer of %s, as %s is", a.target.member, out[a.target.member].client.shown())})
 		default:
 			out[a.target.member] = a.target
 		}
@@ -119,13 +121,13 @@ type adminAnswer struct {
 
 // resolveAdmin asks one AdminServer which member it is.
 func resolveAdmin(ctx context.Context, servers []string, raw string, opts Options) (a adminAnswer) {
-	a.url = raw
+	a.url = display.URL(raw)
 	base, err := adminBase(raw)
 	if err != nil {
 		a.err = err
 		return a
 	}
-	a.url = base
+	a.url = display.URL(base)
 	t := &adminTarget{client: adminClient{base: base, http: opts.HTTPClient}}
 	conf, id, err := askIdentity(ctx, t.client, opts.Timeout)
 	if err != nil {

@@ -2,7 +2,6 @@ package introspect
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -22,18 +21,22 @@ const maxFourLetterAnswer = 256 << 20
 // 4lw.commands.whitelist.
 var errWordRefused = errors.New("not in 4lw.commands.whitelist")
 
-// askFourLetter sends cmd to the member at addr (over TLS when tlsCfg is
-// set) and reads its answer until the member closes the connection. The whole exchange, connect
-// included, ends within timeout (or when ctx does). A refusal is returned
-// as errWordRefused. Errors do not repeat cmd and addr: Problem adds them.
-func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration, tlsCfg *tls.Config) (string, error) {
+// askFourLetter sends cmd to the member at addr (over TLS when o.TLS is
+// set, through o.Dial when that is) and reads its answer until the member
+// closes the connection. The whole exchange, connect included, ends within
+// timeout (or when ctx does). A refusal is returned as errWordRefused.
+// Errors do not repeat cmd and addr: Problem adds them.
+func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration, o Options) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var conn net.Conn
 	var err error
-	if tlsCfg != nil { // a secure client port answers four-letter words over TLS too
-		conn, err = zktls.Dial(ctx, tlsCfg, addr, timeout)
-	} else {
+	switch {
+	case o.Dial != nil:
+		conn, err = o.Dial(ctx, addr)
+	case o.TLS != nil: // a secure client port answers four-letter words over TLS too
+		conn, err = zktls.Dial(ctx, o.TLS, addr, timeout)
+	default:
 		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"strconv"
@@ -209,6 +210,9 @@ type Options struct {
 	TLS *tls.Config
 	// HTTPClient asks the AdminServer (default: http.DefaultTransport).
 	HTTPClient *http.Client
+	// Dial, when set, opens the four-letter words' connections instead of
+	// a TCP (or TLS) dial to the member: an in-process server's pipe.
+	Dial func(ctx context.Context, addr string) (net.Conn, error)
 	// Touch, when set, makes a request on the caller's own ZooKeeper
 	// sessions just before the members are asked, and returns their ids:
 	// the member each is connected to then has an answer from a moment ago

@@ -68,7 +68,7 @@ func (p *memberProbe) run(ctx context.Context) {
 // ask sends one word and reports whether it answered; a refusal, a
 // member not serving and other failures are recorded.
 func (p *memberProbe) ask(ctx context.Context, cmd string) (string, bool) {
-	text, err := askFourLetter(ctx, p.member.Addr, cmd, p.timeout, p.opts.TLS)
+	text, err := askFourLetter(ctx, p.member.Addr, cmd, p.timeout, p.opts)
 	switch {
 	case errors.Is(err, errWordRefused):
 		p.refuse(cmd)
@@ -99,7 +99,7 @@ func (p *memberProbe) parsed(cmd string, err error) bool {
 func (p *memberProbe) runFourLetter(ctx context.Context) {
 	m := &p.member
 	if m.Stats == nil {
-		text, err := askFourLetter(ctx, m.Addr, "srvr", p.timeout, p.opts.TLS)
+		text, err := askFourLetter(ctx, m.Addr, "srvr", p.timeout, p.opts)
 		switch {
 		case errors.Is(err, errWordRefused):
 			p.refuse("srvr")
@@ -192,7 +192,7 @@ func (p *memberProbe) runAdmin(ctx context.Context) {
 		}
 		return
 	}
-	m.AdminURL = a.client.base
+	m.AdminURL = a.client.shown()
 	stats := st.stats()
 	m.Stats, m.Mode = &stats, stats.Mode
 	m.Conf = a.conf

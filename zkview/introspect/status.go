@@ -2,7 +2,6 @@ package introspect
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"strconv"
@@ -12,12 +11,13 @@ import (
 
 // ServerStatus asks one member for srvr only (mntr when srvr is refused):
 // the cheap question a header asks after connecting or reconnecting,
-// where Ask would ask every word of every member.
-func ServerStatus(ctx context.Context, addr string, timeout time.Duration, tlsCfg *tls.Config) (ServerStats, error) {
+// where Ask would ask every word of every member. Of o, only TLS and Dial
+// are used.
+func ServerStatus(ctx context.Context, addr string, timeout time.Duration, o Options) (ServerStats, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	text, err := askFourLetter(ctx, addr, "srvr", timeout, tlsCfg)
+	text, err := askFourLetter(ctx, addr, "srvr", timeout, o)
 	if err == nil {
 		st, err := parseSrvr(text)
 		if err != nil {
@@ -28,7 +28,7 @@ func ServerStatus(ctx context.Context, addr string, timeout time.Duration, tlsCf
 	if !errors.Is(err, errWordRefused) {
 		return ServerStats{}, fmt.Errorf("srvr on %s: %w", addr, err)
 	}
-	text, err = askFourLetter(ctx, addr, "mntr", timeout, tlsCfg)
+	text, err = askFourLetter(ctx, addr, "mntr", timeout, o)
 	if err != nil {
 		return ServerStats{}, fmt.Errorf("srvr and mntr on %s: %w", addr, err)
 	}
@@ -42,12 +42,12 @@ func ServerStatus(ctx context.Context, addr string, timeout time.Duration, tlsCf
 // ConnectionLimit asks one member for conf and returns its maxClientCnxns:
 // how many connections it accepts from one client address, 0 for no
 // limit. known is false when the member does not say (conf refused, or
-// the key missing).
-func ConnectionLimit(ctx context.Context, addr string, timeout time.Duration, tlsCfg *tls.Config) (limit int, known bool, err error) {
+// the key missing). Of o, only TLS and Dial are used.
+func ConnectionLimit(ctx context.Context, addr string, timeout time.Duration, o Options) (limit int, known bool, err error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	text, err := askFourLetter(ctx, addr, "conf", timeout, tlsCfg)
+	text, err := askFourLetter(ctx, addr, "conf", timeout, o)
 	if errors.Is(err, errWordRefused) {
 		return 0, false, nil
 	}

@@ -24,7 +24,7 @@ func TestServerStatus(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := zktest.EmbeddedServer(t, zkserver.Config{FourLetterWords: c.words})
-			st, err := ServerStatus(ctx, srv.ConnectString(), time.Second, nil)
+			st, err := ServerStatus(ctx, srv.ConnectString(), time.Second, Options{})
 			if c.fails != "" {
 				if err == nil || !strings.Contains(err.Error(), c.fails) {
 					t.Fatalf("err %v, want it to contain %q", err, c.fails)
@@ -40,7 +40,7 @@ func TestServerStatus(t *testing.T) {
 		})
 	}
 	t.Run("real", func(t *testing.T) {
-		st, err := ServerStatus(ctx, zktest.Shared(t), time.Second, nil)
+		st, err := ServerStatus(ctx, zktest.Shared(t), time.Second, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestConnectionLimit(t *testing.T) {
 	ctx := context.Background()
 	check := func(t *testing.T, addr string, wantLimit int, wantKnown bool) {
 		t.Helper()
-		limit, known, err := ConnectionLimit(ctx, addr, 5*time.Second, nil)
+		limit, known, err := ConnectionLimit(ctx, addr, 5*time.Second, Options{})
 		if err != nil || limit != wantLimit || known != wantKnown {
 			t.Fatalf("ConnectionLimit = %d, %v, %v; want %d, %v", limit, known, err, wantLimit, wantKnown)
 		}
@@ -69,7 +69,7 @@ func TestConnectionLimit(t *testing.T) {
 		check(t, zktest.RealWith(t, zktest.RealOptions{MaxClientCnxns: 25}).ConnectString(), 25, true)
 	})
 	t.Run("nobody there", func(t *testing.T) {
-		if _, _, err := ConnectionLimit(ctx, "127.0.0.1:1", time.Second, nil); err == nil || !strings.Contains(err.Error(), "conf on 127.0.0.1:1") {
+		if _, _, err := ConnectionLimit(ctx, "127.0.0.1:1", time.Second, Options{}); err == nil || !strings.Contains(err.Error(), "conf on 127.0.0.1:1") {
 			t.Fatalf("err %v, want one naming conf and the address", err)
 		}
 	})
