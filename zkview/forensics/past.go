@@ -133,7 +133,6 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 // without a request per node. The tree must not be stepped meanwhile.
 func (p *Past) Reader() zkview.Reader { return storeReader{st: p.st} }
 
-
 // pastAddress is the past's server as its clients name it: never dialled
 // (Dial answers for it), and a name that resolves nowhere (RFC 2606) were
 // anything to try.
