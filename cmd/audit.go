@@ -207,7 +207,7 @@ func runAudit(cmd *cobra.Command, args []string, f auditCmdFlags) error {
 	if err != nil {
 		return err
 	}
-	l, err := auditlog.Open(args, auditlog.Options{Location: loc})
+	l, err := auditlog.Open(args, auditlog.Options{Location: loc, Warn: warnSkipped(cmd)})
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func runAudit(cmd *cobra.Command, args []string, f auditCmdFlags) error {
 		}
 	} else {
 		zone, _ := time.Now().Zone()
-		fmt.Fprintf(out, "%-23s  %-18s  %-17s  %-7s  %s\n", "TIME ("+zone+")", "SESSION", "OPERATION", "RESULT", "ZNODE  WHO")
+		fmt.Fprintf(out, "%-23s  %-18s  %-17s  %-7s  %s\n", "TIME ("+zone+")", "SESSION", "OPERATION", "RESULT", "ZNODE  (TYPE)  (ACL)  WHO")
 		clock := &txnTable{} // its clock: the time's text to the second, cached
 		write = func(e *auditlog.Event) error {
 			buf = appendAuditRow(buf[:0], clock, e)

@@ -67,7 +67,7 @@ func (f *auditFlags) read(errOut io.Writer, keep forensics.AuditKeep,
 	if err != nil {
 		return nil, fmt.Errorf("--audit-zone %w", err)
 	}
-	ix, err := open(f.files, auditlog.Options{Location: loc}, keep)
+	ix, err := open(f.files, auditlog.Options{Location: loc, Warn: func(err error) { warnf(errOut, "skipped %v", err) }}, keep)
 	if err != nil {
 		return nil, fmt.Errorf("--audit: %w", err)
 	}

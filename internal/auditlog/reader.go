@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // Sentinels of LineError.
@@ -72,7 +74,7 @@ type fileReader struct {
 }
 
 func openFile(path string, p *parser) (*fileReader, error) {
-	f, err := os.Open(path)
+	f, err := fileread.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -206,6 +208,9 @@ type Options struct {
 	// wants a few of a million. Only a line that ends as an event does
 	// (its result last) is asked about: a broken one is still reported.
 	Skip func(session int64, znode []byte) bool
+	// Warn is told of each file of a directory passed over because it is
+	// not a regular file.
+	Warn func(error)
 }
 
 // Log reads the events of one or more audit logs in time order: each
@@ -227,7 +232,7 @@ type head struct {
 
 // Open opens the files of an audit log, as Files lists them.
 func Open(paths []string, opts Options) (*Log, error) {
-	files, err := Files(paths)
+	files, err := Files(paths, opts.Warn)
 	if err != nil {
 		return nil, err
 	}

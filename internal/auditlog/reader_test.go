@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // fixtures are the audit logs a real ZooKeeper 3.8 wrote during the
@@ -303,14 +306,39 @@ func TestFolderPicksAuditFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	files, err := Files([]string{dir})
+	files, err := Files([]string{dir}, nil)
 	if err != nil || len(files) != 2 || filepath.Base(files[0]) != "zookeeper_audit.log" || filepath.Base(files[1]) != "zookeeper_audit.log.1" {
 		t.Errorf("Files(%s) = %v, %v", dir, files, err)
 	}
 	os.Remove(filepath.Join(dir, "zookeeper_audit.log"))
 	os.Remove(filepath.Join(dir, "zookeeper_audit.log.1"))
-	if files, err := Files([]string{dir}); err != nil || len(files) != 1 || filepath.Base(files[0]) != "zookeeper.log" {
+	if files, err := Files([]string{dir}, nil); err != nil || len(files) != 1 || filepath.Base(files[0]) != "zookeeper.log" {
 		t.Errorf("without audit files: %v, %v", files, err)
+	}
+}
+
+// TestNamedPipeNeverHangs: a named pipe among the audit files is passed
+// over with a warning naming it, and one given by name is refused at once
+// (a reader would wait for its writer for ever).
+func TestNamedPipeNeverHangs(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "zookeeper_audit.log"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pipe := filepath.Join(dir, "zookeeper_audit.log.1")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	var warned []error
+	files, err := Files([]string{dir}, func(err error) { warned = append(warned, err) })
+	if err != nil || len(files) != 1 || filepath.Base(files[0]) != "zookeeper_audit.log" {
+		t.Errorf("Files(%s) = %v, %v", dir, files, err)
+	}
+	if len(warned) != 1 || !fileread.IsNotRegular(warned[0]) || !strings.Contains(warned[0].Error(), pipe) {
+		t.Errorf("warnings: %v", warned)
+	}
+	if _, err := Open([]string{pipe}, Options{}); !fileread.IsNotRegular(err) {
+		t.Errorf("Open(the pipe) = %v, want a refusal", err)
 	}
 }
 

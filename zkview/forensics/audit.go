@@ -226,6 +226,7 @@ func StreamAudit(paths []string, opts auditlog.Options, keep AuditKeep) (*AuditI
 		return nil, err
 	}
 	ix.keep, ix.Kept = keep, 0
+	opts.Warn = nil // told once, by the first pass
 	ix.stream, err = auditlog.Open(paths, ix.skipping(opts))
 	if err != nil {
 		return nil, err
