@@ -61,6 +61,7 @@ func (b *recipeBuilder) contender(m childNode, node string) Contender {
 	if m.stat.Ctime != 0 {
 		c.Created = time.UnixMilli(m.stat.Ctime)
 	}
+	c.Czxid = m.stat.Czxid
 	c.AgeMs = b.age(c)
 	b.revokeRequested(&c, m)
 	b.session(&c)

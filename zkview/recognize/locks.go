@@ -187,9 +187,6 @@ func (rc *recognizer) kazooSemaphore(ctx context.Context, d listedDir) (Recipe, 
 		}
 		l.Waiters = append(l.Waiters, b.waiter(m, zkview.ChildPath(lockDir, m.Name), waitsFor, dataWatch))
 	}
-	if l.MaxLeases > 0 && len(leases) > l.MaxLeases {
-		b.warnf("%d leases are taken, more than max_leases %d", len(leases), l.MaxLeases)
-	}
 	b.checkOrphans(locks, lockDir+"/")
 	b.checkForeign(foreign, "", "kazoo semaphore")
 	b.checkWrap(namesOf(locks), lockDir+"/")

@@ -74,6 +74,9 @@ type Contender struct {
 
 	SessionID int64     `json:"-"`
 	Created   time.Time `json:"-"`
+	// Czxid is the zxid that created the node: what was before it and
+	// what after, where times are too coarse.
+	Czxid int64 `json:"-"`
 	// HeldSince is when a holder began to hold, when known: zkx saw it
 	// begin (a HoldClock saw its predecessor go), or no child of its
 	// directory was created or deleted since its node was (it held from
@@ -135,7 +138,15 @@ type Lock struct {
 	Format  string   `json:"format"`
 	Formats []string `json:"formats,omitempty"`
 	SystemTag
-	MaxLeases int `json:"max_leases,omitempty"`
+	// MaxLeases is a semaphore's maximum, when known; MaxFrom says where
+	// it came from (kazoo | option | shared-count | convention | inferred
+	// | unknown; see semaphore_max.go), MaxPath the SharedCount it was
+	// read from. MutexBySemaphore is set for a semaphore of 1 (Curator's
+	// InterProcessSemaphoreMutex).
+	MaxLeases        int    `json:"max_leases,omitempty"`
+	MaxFrom          string `json:"max_from,omitempty"`
+	MaxPath          string `json:"max_path,omitempty"`
+	MutexBySemaphore bool   `json:"mutex_by_semaphore,omitempty"`
 	// Broken is set when more contenders believe they hold than the
 	// recipe lets in: two holders of a mutex, a writer holding with anyone
 	// else. Warnings[0] then says who.
@@ -178,18 +189,64 @@ type Election struct {
 type Queue struct {
 	Path   string `json:"path"`
 	Format string `json:"format"`
+	// Kind is Curator's variant, by its items' names: priority, delay,
+	// id, or lock-path (a lockPath whose queue was not found: its items
+	// in flight); empty for a plain queue.
+	Kind string `json:"kind,omitempty"`
 	SystemTag
-	Length   int         `json:"length"`
-	Items    []QueueItem `json:"items"`
-	Warnings []string    `json:"warnings"`
+	Length int         `json:"length"`
+	Items  []QueueItem `json:"items"`
+	// OldestAgeMs is the age of the oldest item's node (the lowest
+	// sequence number of all the items, read or not); absent when empty.
+	OldestAgeMs *int64 `json:"oldest_age_ms,omitempty"`
+	// LongestWaitMs is the longest an item read has waited to be taken
+	// (QueueItem.WaitingMs): what --check judges stale; absent when none
+	// waits.
+	LongestWaitMs *int64 `json:"longest_wait_ms,omitempty"`
+	// Due counts the items of a delay queue that are due now.
+	Due int `json:"due,omitempty"`
+	// InFlight counts the items a consumer is processing.
+	InFlight int `json:"in_flight,omitempty"`
+	// LockPath is where a Curator queue with guaranteed delivery keeps
+	// its items in flight, when zkx found it (lockPath is in the clients'
+	// code).
+	LockPath string `json:"lock_path,omitempty"`
+	// Stale is set when an item has waited longer than Options.QueueStale.
+	Stale    bool     `json:"stale,omitempty"`
+	Warnings []string `json:"warnings"`
+	// Alarms are the conditions of Warnings that call for someone now:
+	// queue-stale, item-stuck.
+	Alarms []Alarm `json:"alarms,omitempty"`
+
+	// Oldest is when the oldest item was created (zero when empty).
+	Oldest time.Time `json:"-"`
 }
 
 // QueueItem is one item of a queue, in the order it will be taken.
 type QueueItem struct {
 	Node     string `json:"node"`
 	Data     string `json:"data"`
-	Priority *int   `json:"priority,omitempty"` // Kazoo's priority queues
+	Priority *int   `json:"priority,omitempty"` // Kazoo's and Curator's priority queues
 	Taken    bool   `json:"taken,omitempty"`    // Kazoo LockingQueue: taken, not yet consumed
+	// AgeMs is how long ago the item's node was created.
+	AgeMs int64 `json:"age_ms"`
+	// ID is a Curator DistributedIdQueue item's id.
+	ID string `json:"id,omitempty"`
+	// DueInMs is, for a Curator DistributedDelayQueue item, how long
+	// until it is due: negative once overdue.
+	DueInMs *int64 `json:"due_in_ms,omitempty"`
+	// WaitingMs is how long the item has waited to be taken: since its
+	// node was created, or for a delay queue's item since it was due;
+	// absent while it is not due, or in flight.
+	WaitingMs *int64 `json:"waiting_ms,omitempty"`
+	// InFlight is set while a consumer processes the item (Curator's
+	// lockPath node, Kazoo's taken/ node); Consumer is that node's
+	// session.
+	InFlight bool       `json:"in_flight,omitempty"`
+	Consumer *Contender `json:"consumer,omitempty"`
+
+	Created time.Time `json:"-"`
+	Due     time.Time `json:"-"` // a delay queue's due time
 }
 
 // Barrier is a recognised barrier or double barrier.
@@ -203,13 +260,19 @@ type Barrier struct {
 	Warnings     []string    `json:"warnings"`
 }
 
-// Group is a system's membership directory: one ephemeral node per live
-// member (Kafka's brokers/ids, HBase's rs, Solr's live_nodes, Helix's
+// Group is a membership directory: one ephemeral node per live member. A
+// system's (Kafka's brokers/ids, HBase's rs, Solr's live_nodes, Helix's
 // LIVEINSTANCES, BookKeeper's available bookies, a Curator service's
-// instances). Members are in name order; nobody waits.
+// instances), or a library's group recipe (Kazoo's Party and ShallowParty,
+// Curator's GroupMember). Members are in name order; nobody waits.
 type Group struct {
 	Path   string `json:"path"`
 	Format string `json:"format"`
+	// Kind is the library's recipe: party (Kazoo Party), shallow-party
+	// (Kazoo ShallowParty), group-member (Curator GroupMember, or any
+	// directory of ephemeral members laid out alike); empty for a
+	// system's members.
+	Kind string `json:"kind,omitempty"`
 	SystemTag
 	Members  []Contender `json:"members"`
 	Warnings []string    `json:"warnings"`
