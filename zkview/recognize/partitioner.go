@@ -87,9 +87,9 @@ type PartitionItem struct {
 	// trying to take their share (each tries for max_reaction_time, 1 s
 	// by default, then looks at the party again).
 	Waiters int `json:"waiters"`
-	// Stale is set when the holder's node was created before the party
-	// last changed: the holder has not released since, as every member
-	// must.
+	// Stale is set when the holder is a member and its node was created
+	// before the party last changed: it has not released since, as every
+	// member must.
 	Stale bool `json:"stale,omitempty"`
 }
 
@@ -248,13 +248,11 @@ func (b *recipeBuilder) judgeAllocation(p *Partitioner, partyStat *zk.Stat, memb
 	var stale []string
 	for i := range p.Items {
 		it := &p.Items[i]
-		if it.Holder != nil && pzxid != 0 && it.Holder.Czxid < pzxid {
+		// A member's lock only: one outside the party is not released
+		// when the party changes (it is warned about above).
+		if it.Holder != nil && it.Owner != "" && pzxid != 0 && it.Holder.Czxid < pzxid {
 			it.Stale = true
-			who := "session " + it.Holder.Session
-			if it.Owner != "" {
-				who = "member " + it.Owner + " (" + who + ")"
-			}
-			stale = append(stale, it.Item+" by "+who)
+			stale = append(stale, it.Item+" (member "+it.Owner+", session "+it.Holder.Session+")")
 		}
 	}
 	change := "the party last changed"
@@ -267,7 +265,11 @@ func (b *recipeBuilder) judgeAllocation(p *Partitioner, partyStat *zk.Stat, memb
 		change = "the party last changed (a member left, at a moment zkx cannot date)"
 	}
 	if len(stale) > 0 {
-		what := fmt.Sprintf("%s, and %s still held under locks taken before: every member releases its item locks when the party changes and takes its share again once the party is stable (time_boundary)", change, strings.Join(stale, ", "))
+		held := "item " + stale[0] + " is still held under a lock taken before it"
+		if len(stale) > 1 {
+			held = "items " + strings.Join(stale, ", ") + " are still held under locks taken before it"
+		}
+		what := fmt.Sprintf("%s, and %s: every member releases its item locks when the party changes and takes its share again once the party is stable (time_boundary)", change, held)
 		if !changedBefore.IsZero() && now.Sub(changedBefore) > settle {
 			p.Stuck = true
 			b.alarm(AlarmAllocationStuck, "", "allocation stuck: %s; more than %v on, a member that has not released is frozen or its program does not call release_set, and the others wait for their share (python-zk/kazoo#392)", what, settle)

@@ -90,12 +90,12 @@ func (b *recipeBuilder) judgeInFlight(it QueueItem) {
 	}
 	switch {
 	case c.Connected != nil && !*c.Connected:
-		b.alarm(AlarmItemStuck, it.Node, "consumer session %s has no live connection (%s): item %s is stuck in flight, unprocessed, until the session expires; then its node goes and the item is offered again",
-			c.Session, c.Node, it.Node)
+		b.alarm(AlarmItemStuck, it.Node, "item %s is stuck in flight: its consumer's session %s has no live connection (the consumer is gone), and the item stays unprocessed until the session expires; then its node %s goes and the item is offered again",
+			it.Node, c.Session, c.Node)
 	case c.Silent:
 		quiet := roundDuration(*c.LastHeardMs)
-		b.alarm(AlarmItemStuck, it.Node, "consumer session %s (%s) has not been heard from for %v, more than a third of its %v session timeout: frozen or cut off, it holds item %s in flight until it wakes or its session expires",
-			c.Session, c.Node, quiet, c.Liveness.Timeout.Round(time.Millisecond), it.Node)
+		b.alarm(AlarmItemStuck, it.Node, "item %s is stuck in flight: its consumer's session %s has not been heard from for %v, more than a third of its %v session timeout (frozen or cut off), and holds it until it wakes or its session expires",
+			it.Node, c.Session, quiet, c.Liveness.Timeout.Round(time.Millisecond))
 	}
 }
 
