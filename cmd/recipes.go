@@ -26,8 +26,10 @@ type recipeKind struct {
 }
 
 var (
-	kindLocks     = recipeKind{name: "locks", tables: true, contended: true}
-	kindQueues    = recipeKind{name: "queues"}
+	kindLocks = recipeKind{name: "locks", tables: true, contended: true}
+	// Queues read the servers' tables for their items in flight: whose
+	// session processes each, and whether it is still there.
+	kindQueues    = recipeKind{name: "queues", tables: true}
 	kindElections = recipeKind{name: "elections", tables: true, contended: true}
 )
 
@@ -40,6 +42,10 @@ type scanFlags struct {
 	connections int
 	walk        bool
 	batch       bool
+	// semaphore maxima (--max, --max-from) and the queue and partitioner
+	// bounds (--older, --settle), for recognize.Options.
+	maxes, maxFrom []string
+	older, settle  time.Duration
 }
 
 func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
@@ -83,6 +89,12 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	if f.connections < 1 {
 		return nil, "", fmt.Errorf("--connections must be at least 1")
 	}
+	if _, err := semaphoreMaxima(f.maxes, f.maxFrom, path); err != nil {
+		return nil, "", err
+	}
+	if f.older < 0 || f.settle < 0 {
+		return nil, "", fmt.Errorf("--older and --settle must be positive")
+	}
 	cs, err := g.connect()
 	if err != nil {
 		return nil, "", err
@@ -101,7 +113,10 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	progress := newProgress(cmd.ErrOrStderr())
 	defer progress.finish()
 	tables := introspect.NewPending()
-	opts := recognize.Options{HeldTooLong: f.heldTooLong, Visit: func(n zkview.WalkNode) { progress.add(n.Path) }}
+	opts := recognize.Options{HeldTooLong: f.heldTooLong, QueueStale: f.older, PartitionSettle: f.settle, Visit: func(n zkview.WalkNode) { progress.add(n.Path) }}
+	if opts.SemaphoreMax, err = semaphoreMaxima(f.maxes, f.maxFrom, path); err != nil {
+		return nil, "", err
+	}
 	if kind.tables {
 		opts.Tables = tables
 		go func() {
@@ -322,6 +337,7 @@ held-too-long, node, text}], the warnings --check acts on).
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
 	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
 	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the locks that need someone now (a deadlock, two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
+	flags.registerMaxima(cmd)
 	return cmd
 }
 
@@ -392,22 +408,46 @@ func newQueuesCommand(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "queues [PATH]",
 		Short: "List recognised queues, their length and first items",
-		Long: `queues finds every queue at or under PATH — Curator's DistributedQueue,
-Kazoo's Queue and LockingQueue, ZooKeeper's DistributedQueue (and zkx's and
-Curator's SimpleDistributedQueue, which share its layout) — and shows its
-length and its items in the order they will be taken (the first 1000 are
-read). With -l every item read is listed.
+		Long: `queues finds every queue at or under PATH — Curator's DistributedQueue
+(and its priority, delay and id variants), Kazoo's Queue and LockingQueue,
+ZooKeeper's DistributedQueue (and zkx's and Curator's SimpleDistributedQueue,
+which share its layout) — and shows its length, how old its oldest item is,
+how many items a consumer is processing, and its items in the order they
+will be taken (the first 1000 are read). With -l every item read is listed
+with its age, a delay queue's due time ("due in 3m", "overdue 12m"), an id
+queue's id, and for an item in flight the consumer's session.
 
-Queue items carry no session, so queues asks the servers nothing beyond the
-tree.
+Items in flight: a Curator queue with guaranteed delivery (QueueBuilder
+.lockPath) processes each item under an ephemeral node of the same name in
+its lockPath, which is in the clients' code: zkx finds it beside the queue
+by name (<queue>-lock, <queue>-locks, <queue>_lock… or a sibling lock or
+locks holding only queue- names) or, when PATH is above both, by its items'
+names. A Kazoo LockingQueue's taken/ nodes are its items in flight. Their
+consumers' sessions are looked up in the servers' tables (cons): a consumer
+with no connection, or silent, leaves its item stuck until its session
+expires.
 
-JSON objects: path, format, length (every item), items (in the order they
-are taken, at most 1000: {node, data, priority (Kazoo), taken (Kazoo
-LockingQueue)}), warnings.
-` + recipeHelp,
+--check prints only the queues that need someone now and exits 2 when there
+is one (0 when none, 3 when part of the tree could not be read): a queue is
+stale when an item has waited longer than --older (since its node was
+created, or for a delay queue's item since it was due; items not yet due or
+in flight do not wait), and an item in flight is stuck when its consumer's
+session has no connection or is silent.
+
+JSON objects: path, format, kind (priority | delay | id | lock-path, for
+Curator's variants; absent for a plain queue), length (every item),
+oldest_age_ms (the oldest item's node, read or not), longest_wait_ms, due
+(delay queues: items due now), in_flight, lock_path, stale, items (in the
+order they are taken, at most 1000: {node, data, priority (Kazoo, Curator's
+priority queue), taken (Kazoo LockingQueue), age_ms, id (id queue),
+due_in_ms (delay queue; negative once overdue), waiting_ms, in_flight,
+consumer (a contender as in zkx locks: the session processing it)}),
+warnings, alarms ([{kind: queue-stale | item-stuck, node, text}]).
+` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx queues
   zkx queues -l /app/jobs
-  zkx queues -o json / | jq '.[] | {path, length}'`,
+  zkx queues -o json / | jq '.[] | {path, length, oldest_age_ms}'
+  zkx queues --check --older 15m /app || page-oncall`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecipes(cmd, g, &flags, args, kindQueues)
@@ -415,6 +455,8 @@ LockingQueue)}), warnings.
 	}
 	flags.register(cmd, kindQueues)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "list every item read")
+	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the queues that need someone now (an item waiting longer than --older, an item in flight whose consumer is gone or silent) and exit %d when there is one", exitCheckAlarm))
+	cmd.Flags().DurationVar(&flags.older, "older", 10*time.Minute, "a queue whose item has waited longer than this is stale")
 	return cmd
 }
 
@@ -480,6 +522,9 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 	case kindQueues:
 		queues := normalQueues(s.res.Queues)
 		found = len(queues)
+		if flags.check {
+			return runQueueCheck(cmd, s, format, queues, flags)
+		}
 		if format == cliout.JSON {
 			err = cliout.WriteJSON(out, queues)
 		} else {

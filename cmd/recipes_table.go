@@ -25,7 +25,7 @@ func writeLocks(out io.Writer, locks []recognize.Lock, long bool) error {
 	now := time.Now()
 	if long {
 		for i, l := range locks {
-			title := st.Header(cliout.Clean(l.Path)) + "  " + present.Head(&l)
+			title := st.Header(cliout.Clean(l.Path)) + "  " + present.Head(&l, now)
 			if err := writeRecipeBlock(out, st, now, i > 0, title, l.Lineup(), l.Warnings, brokenLabel(st, l)); err != nil {
 				return err
 			}
@@ -68,7 +68,7 @@ func writeElections(out io.Writer, elections []recognize.Election, long bool) er
 	now := time.Now()
 	if long {
 		for i, e := range elections {
-			title := st.Header(cliout.Clean(e.Path)) + "  " + present.Head(&e)
+			title := st.Header(cliout.Clean(e.Path)) + "  " + present.Head(&e, now)
 			if err := writeRecipeBlock(out, st, now, i > 0, title, e.Lineup(), e.Warnings, ""); err != nil {
 				return err
 			}
@@ -102,7 +102,7 @@ const (
 )
 
 // writeQueues prints queues, one row per queue with its first items, or
-// with long every item read.
+// with long every item read; warnings follow either way.
 func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 	if len(queues) == 0 {
 		return nil
@@ -110,33 +110,14 @@ func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 	st := cliout.NewStyles(out)
 	if long {
 		for i, q := range queues {
-			if i > 0 {
-				fmt.Fprintln(out)
-			}
-			fmt.Fprintf(out, "%s  queue  %s  length %d\n", st.Header(cliout.Clean(q.Path)), q.Format, q.Length)
-			t := cliout.NewTable(out)
-			t.Row("  "+st.Header("#"), st.Header("NODE"), st.Header("PRIORITY"), st.Header("TAKEN"), st.Header("DATA"))
-			for j, it := range q.Items {
-				prio, taken := "-", ""
-				if it.Priority != nil {
-					prio = strconv.Itoa(*it.Priority)
-				}
-				if it.Taken {
-					taken = "taken"
-				}
-				t.Row("  "+strconv.Itoa(j+1), cliout.Clean(it.Node), prio, taken, cliout.Clean(it.Data))
-			}
-			if err := t.Flush(); err != nil {
+			if err := writeQueueBlock(out, st, i > 0, q); err != nil {
 				return err
-			}
-			for _, w := range q.Warnings {
-				fmt.Fprintf(out, "  %s %s\n", st.Warn("warning:"), cliout.Clean(w))
 			}
 		}
 		return nil
 	}
 	t := cliout.NewTable(out)
-	t.Row(st.Header("PATH"), st.Header("FORMAT"), st.Header("LENGTH"), st.Header("WARNINGS"), st.Header("FIRST ITEMS"))
+	t.Row(st.Header("PATH"), st.Header("FORMAT"), st.Header("LENGTH"), st.Header("OLDEST"), st.Header("IN FLIGHT"), st.Header("WARNINGS"), st.Header("FIRST ITEMS"))
 	for _, q := range queues {
 		var first []string
 		for _, it := range q.Items[:min(len(q.Items), queueFirstItems)] {
@@ -148,7 +129,15 @@ func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 		} else if q.Length > len(first) {
 			items += st.Dim(fmt.Sprintf(" … (%d more)", q.Length-len(first)))
 		}
-		t.Row(cliout.Clean(q.Path), q.Format, strconv.Itoa(q.Length), warnCount(st, q.Warnings), items)
+		format := q.Format
+		if q.Kind != "" {
+			format += " " + q.Kind
+		}
+		oldest := "-"
+		if q.OldestAgeMs != nil {
+			oldest = heldFor(*q.OldestAgeMs)
+		}
+		t.Row(cliout.Clean(q.Path), format, strconv.Itoa(q.Length), oldest, strconv.Itoa(q.InFlight), warnCount(st, q.Warnings), items)
 	}
 	if err := t.Flush(); err != nil {
 		return err
@@ -158,6 +147,71 @@ func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 			yield(q.Path, q.Warnings)
 		}
 	})
+}
+
+// writeQueueBlock prints one queue in the long view: a title, a row per
+// item read (its age, a delay queue's due time or an id queue's id, and
+// the consumer of an item in flight), and the warnings.
+func writeQueueBlock(out io.Writer, st cliout.Styles, gap bool, q recognize.Queue) error {
+	if gap {
+		fmt.Fprintln(out)
+	}
+	kind := "queue"
+	if q.Kind != "" {
+		kind = q.Kind + " queue"
+	}
+	title := fmt.Sprintf("%s  %s  %s  length %d", st.Header(cliout.Clean(q.Path)), kind, q.Format, q.Length)
+	if q.OldestAgeMs != nil {
+		title += ", oldest " + heldFor(*q.OldestAgeMs)
+	}
+	if q.InFlight > 0 {
+		title += fmt.Sprintf(", %d in flight", q.InFlight)
+	}
+	if q.LockPath != "" {
+		title += ", lockPath " + cliout.Clean(q.LockPath)
+	}
+	fmt.Fprintln(out, title)
+	t := cliout.NewTable(out)
+	t.Row("  "+st.Header("#"), st.Header("NODE"), st.Header("PRIORITY"), st.Header("AGE"), st.Header("WAITING"), st.Header("DUE / ID"), st.Header("IN FLIGHT"), st.Header("DATA"))
+	now := time.Now()
+	for j, it := range q.Items {
+		prio, waiting, dueID, flight := "-", "-", "", ""
+		if it.Priority != nil {
+			prio = strconv.Itoa(*it.Priority)
+		}
+		if it.WaitingMs != nil {
+			waiting = heldFor(*it.WaitingMs)
+		}
+		switch {
+		case !it.Due.IsZero():
+			dueID = present.Due(it, now)
+		case it.ID != "":
+			dueID = "id " + cliout.Clean(it.ID)
+		}
+		if it.InFlight {
+			flight = "in flight"
+			if c := it.Consumer; c != nil {
+				flight = "by " + orDash(st, c.Session)
+				if client := c.ClientText(); client != "" {
+					flight += " " + cliout.Clean(client)
+				}
+				switch {
+				case c.Connected != nil && !*c.Connected:
+					flight += " " + st.Bad("GONE")
+				case c.Silent:
+					flight += " " + st.Bad("SILENT")
+				}
+			}
+		}
+		t.Row("  "+strconv.Itoa(j+1), cliout.Clean(it.Node), prio, heldFor(it.AgeMs), waiting, dueID, flight, cliout.Clean(it.Data))
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	for _, w := range q.Warnings {
+		fmt.Fprintf(out, "  %s %s\n", st.Warn("warning:"), cliout.Clean(w))
+	}
+	return nil
 }
 
 // brokenLabel labels a lock's first warning with present.LockState

@@ -345,6 +345,7 @@ func TestQueuesCommand(t *testing.T) {
 		}
 		defer s.Close()
 		q := recipes.NewQueue(s, dir)
+		begun := time.Now()
 		var nodes []string
 		for _, item := range []string{"first", "second", "third", "fourth"} {
 			node, err := q.Put(context.Background(), []byte(item))
@@ -355,14 +356,28 @@ func TestQueuesCommand(t *testing.T) {
 		}
 		var queues []recognize.Queue
 		raw := runJSON(t, &queues, "--server", connect, "queues", "-o", "json", base)
+		// Ages move with the clock: compared apart, bounded by the test's own.
+		var ages []int64
+		for i := range queues {
+			for j := range queues[i].Items {
+				ages = append(ages, queues[i].Items[j].AgeMs)
+				queues[i].Items[j].AgeMs, queues[i].Items[j].WaitingMs = 0, nil
+			}
+		}
 		want := []recognize.Queue{{Path: dir, Format: "zookeeper-recipes", Length: 4, Items: []recognize.QueueItem{
 			{Node: nodes[0], Data: "first"}, {Node: nodes[1], Data: "second"}, {Node: nodes[2], Data: "third"}, {Node: nodes[3], Data: "fourth"},
 		}, Warnings: []string{}}}
+		oldest, longest := queues[0].OldestAgeMs, queues[0].LongestWaitMs
+		queues[0].OldestAgeMs, queues[0].LongestWaitMs = nil, nil
 		if !reflect.DeepEqual(queues, want) || !strings.Contains(raw, `"warnings": []`) {
 			t.Errorf("zkx queues -o json:\n got %+v\nwant %+v", queues, want)
 		}
+		limit := time.Since(begun).Milliseconds()
+		if oldest == nil || longest == nil || *oldest < ages[3] || *oldest > limit || *longest != ages[0] || !strings.Contains(raw, `"oldest_age_ms": `) {
+			t.Errorf("oldest %v, longest wait %v, item ages %v (the test began %d ms ago)", oldest, longest, ages, limit)
+		}
 		out, errs, err := run(t, "--server", connect, "queues", base)
-		if err != nil || errs != "" || !strings.Contains(out, dir+"  zookeeper-recipes  4       0         first | second | third … (1 more)") {
+		if err != nil || errs != "" || !strings.Contains(out, dir+"  zookeeper-recipes  4       ") || !strings.Contains(out, "  0          0         first | second | third … (1 more)") {
 			t.Errorf("zkx queues: %v %s\n%s", err, errs, out)
 		}
 		out, _, err = run(t, "--server", connect, "queues", "-l", dir)

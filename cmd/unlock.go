@@ -258,7 +258,7 @@ func holderNames(l *recognize.Lock) string {
 // in the presenter's words (the explorer's F says the same).
 func describeUnlock(w io.Writer, l *recognize.Lock, h recognize.Place, now time.Time) {
 	st := cliout.NewStyles(w)
-	fmt.Fprintf(w, "%s  %s\n", cliout.Clean(l.Path), present.Head(l))
+	fmt.Fprintf(w, "%s  %s\n", cliout.Clean(l.Path), present.Head(l, now))
 	facts := present.Facts(l, h, now)
 	for _, f := range facts {
 		text := f.Text

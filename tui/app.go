@@ -49,7 +49,11 @@ type Config struct {
 	DemoLimit demo.ContenderLimit
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
-	Introspect  introspect.Options
+	// QueueStale, PartitionSettle and SemaphoreMax are what recipes are
+	// judged by (recognize.Options; zero: its defaults).
+	QueueStale, PartitionSettle time.Duration
+	SemaphoreMax                map[string]recognize.SemaphoreMax
+	Introspect                  introspect.Options
 	// Styles overrides the palette (tests use theme.Plain); nil picks one
 	// for the terminal, plain when NO_COLOR is set.
 	Styles *theme.Styles
@@ -115,7 +119,8 @@ func newApp(cfg Config) *app {
 	shared := &sharedState{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: newKeyMap(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
-		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoLimit: cfg.DemoLimit,
+		Scan:       recognize.Options{HeldTooLong: held, QueueStale: cfg.QueueStale, PartitionSettle: cfg.PartitionSettle, SemaphoreMax: cfg.SemaphoreMax},
+		Introspect: cfg.Introspect, DemoLimit: cfg.DemoLimit,
 		Holds: recognize.NewHoldClock(),
 		Exec:  tea.ExecProcess,
 	}

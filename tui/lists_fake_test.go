@@ -247,7 +247,9 @@ func fakeElections(now time.Time) []recognize.Election {
 }
 
 func fakeScanResult(now time.Time) recognize.Result {
-	return recognize.Result{Locks: fakeLocks(now), Queues: fakeQueues(), Elections: fakeElections(now)}
+	res := fakeOtherRecipes(now)
+	res.Locks, res.Queues, res.Elections = fakeLocks(now), append(fakeQueues(), fakeDelayQueue(now)), fakeElections(now)
+	return res
 }
 
 func fakeIntrospection(now time.Time) *introspect.Snapshot {

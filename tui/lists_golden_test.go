@@ -16,7 +16,7 @@ var listSizes = [][2]int{{120, 40}, {80, 24}}
 func listPages(t *testing.T, w, h int) map[string]page {
 	t.Helper()
 	pages := map[string]page{}
-	for _, kind := range []recipeKind{kindLocks, kindQueues, kindElections} {
+	for _, kind := range []recipeKind{kindLocks, kindQueues, kindElections, kindRecipes} {
 		r, _, _, _ := newFakeList(t, kind, w, h)
 		pages[string(kind)] = r.current
 	}

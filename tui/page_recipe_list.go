@@ -365,6 +365,7 @@ func (p *recipeListPage) summary() string {
 	if p.kind == kindSystems {
 		many = "system objects"
 	}
+
 	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), many), root)
 	var parts []string
 	switch p.kind {
@@ -405,6 +406,8 @@ func (p *recipeListPage) summary() string {
 			systems[[2]string{i.System, i.SystemRoot}] = true
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", len(systems), plural(len(systems), "system", "systems")))
+	case kindRecipes:
+		parts = append(parts, p.classCounts()...)
 	}
 	warned := 0
 	for _, v := range p.recipes {

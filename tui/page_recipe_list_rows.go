@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -30,11 +29,15 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 	case kindQueues:
 		return []widget.ListColumn{
 			{Title: "PATH", Weight: 4, Min: 16, Tail: true},
-			{Title: "FORMAT", Fit: true, Most: 17, Hide: 1},
+			{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
 			{Title: "LENGTH", Fit: true, Most: 9, Right: true},
-			{Title: "HEAD", Weight: 4, Min: 12},
-			{Title: "WARNINGS", Weight: 2, Min: 8},
+			{Title: "OLDEST", Fit: true, Most: 7, Right: true},
+			{Title: "IN FLIGHT", Fit: true, Most: 9, Right: true, Hide: 1},
+			{Title: "WARNINGS", Fit: true, Most: 28, Words: true},
+			{Title: "HEAD", Weight: 1, Min: 14, Words: true},
 		}
+	case kindRecipes:
+		return otherRecipeColumns()
 	case kindElections:
 		return []widget.ListColumn{
 			{Title: "PATH", Weight: 4, Min: 16, Tail: true},
@@ -78,9 +81,14 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 	var cells []string
 	var sig []string
 	warns := v.Info().Warnings
-	if p.kind == kindSystems {
+	switch p.kind {
+	case kindSystems:
 		cells = p.systemCells(v, now)
 		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
+		v = nil
+	case kindRecipes:
+		cells = p.otherRecipeCells(v, now)
+		sig = append([]string{}, cells...)
 		v = nil
 	}
 	switch r := v.(type) {
@@ -109,18 +117,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, heard, held, strconv.Itoa(len(r.Waiters)), p.lockWarnCell(r)}
 		sig = append(append(append([]string{}, cells[:5]...), heardSig), cells[7:]...)
 	case *recognize.Queue:
-		head := st.Dim.Render("(empty)")
-		if len(r.Items) > 0 {
-			it := r.Items[0]
-			head = display.Line(recognize.BareName(path.Base(it.Node)))
-			if it.Data != "" {
-				head += ": " + display.Line(it.Data)
-			}
-			if it.Taken {
-				head += " (taken)"
-			}
-		}
-		cells = []string{p.pathCell(r.Path), r.Format, strconv.Itoa(r.Length), head, p.warnCell(warns)}
+		cells = p.queueCells(r, now)
 		sig = append([]string{}, cells...)
 	case *recognize.Election:
 		leader, client, heard, leads, heardSig := st.Dim.Render("(none)"), "", "", "", ""

@@ -224,9 +224,11 @@ func (v *recipePane) mixed() bool {
 }
 
 func (v *recipePane) columns() []widget.Column {
-	if _, ok := v.recipe.(*recognize.Queue); ok {
-		return []widget.Column{{Title: "#", Width: 5, Right: true}, {Title: "NODE", Width: 22}, {Title: "PRIORITY", Width: 8, Drop: 1},
-			{Title: "DATA", Min: 10}, {Title: "", Width: 6, Drop: 2}}
+	if q, ok := v.recipe.(*recognize.Queue); ok {
+		return queueColumns(q)
+	}
+	if !inLine(v.recipe) {
+		return v.memberColumns()
 	}
 	cols := []widget.Column{{Title: "ROLE", Width: v.roleWidth()}, {Title: "NODE", Width: 18}}
 	if v.mixed() {
@@ -257,19 +259,10 @@ func (v *recipePane) rows() []widget.TableRow {
 	st := v.shared.Styles
 	now := v.shared.Now()
 	if q, ok := v.recipe.(*recognize.Queue); ok {
-		rows := make([]widget.TableRow, 0, len(q.Items))
-		for i, it := range q.Items {
-			prio := ""
-			if it.Priority != nil {
-				prio = fmt.Sprint(*it.Priority)
-			}
-			taken := ""
-			if it.Taken {
-				taken = "taken"
-			}
-			rows = append(rows, widget.TableRow{Key: it.Node, Cells: []string{fmt.Sprint(i + 1), tailName(it.Node, 22), prio, it.Data, taken}})
-		}
-		return rows
+		return v.queueRows(q, now)
+	}
+	if !inLine(v.recipe) {
+		return v.memberRows(now)
 	}
 	places := v.places()
 	rows := make([]widget.TableRow, 0, len(places))
@@ -372,8 +365,11 @@ func (v *recipePane) summary() []string {
 			warnings = warnings[1:]
 		}
 	}
-	add(st.Title.Render(present.Head(v.recipe)))
+	add(st.Title.Render(present.Head(v.recipe, v.shared.Now())))
 	now := v.shared.Now()
+	for _, l := range v.otherLines() {
+		add(l)
+	}
 	places := v.places()
 	for _, p := range places {
 		if p.Holding() && p.Role != recognize.RoleLease {
@@ -383,8 +379,11 @@ func (v *recipePane) summary() []string {
 	if line := v.chainLine(places); line != "" {
 		add(line)
 	}
-	if len(places) > 0 {
+	switch {
+	case len(places) > 0 && inLine(v.recipe):
 		add(watchLegend(st))
+	case hasSessions(places):
+		add(st.Dim.Render("HEARD: since its server last answered it (⚠ silent) · AGE: of its node"))
 	}
 	for _, wn := range warnings {
 		add(st.Warning.Render("⚠ " + wn))
@@ -476,6 +475,9 @@ func watchLegend(st theme.Styles) string {
 // holder ⇐ waiters.
 func (v *recipePane) chainLine(places []recognize.Place) string {
 	st := v.shared.Styles
+	if !inLine(v.recipe) {
+		return ""
+	}
 	if len(places) == 0 {
 		if l, ok := v.recipe.(*recognize.Lock); ok && len(l.Holders) == 0 {
 			return st.Dim.Render("(free)")

@@ -21,6 +21,8 @@ type ListColumn struct {
 	// hide > 0 lets the column give way on a narrow screen, hide 1
 	// first; 0 always shows.
 	Hide int
+	// Words cuts cells between words (see Column.Words).
+	Words bool
 }
 
 // ListTable is the table of a list page whose columns give way on
@@ -146,7 +148,7 @@ func layoutColumns(specs []ListColumn, widest []int, width int) []Column {
 	cols := make([]Column, len(specs))
 	rest, last := width-2*len(specs), -1
 	for i, s := range specs {
-		cols[i] = Column{Title: s.Title, Min: s.Min, Right: s.Right, tail: s.Tail}
+		cols[i] = Column{Title: s.Title, Min: s.Min, Right: s.Right, tail: s.Tail, Words: s.Words}
 		if s.Fit {
 			cols[i].Width = min(widest[i], s.Most)
 			rest -= cols[i].Width

@@ -129,7 +129,36 @@ func TestFactsOfAMayHoldWaiter(t *testing.T) {
 	if got := MayAlsoHold(l); len(got) != 1 || got[0] != "kazoo __lock__0000000001 (session 0x11): holds if it runs as Kazoo Lock" {
 		t.Errorf("MayAlsoHold = %q", got)
 	}
-	if got := Head(l); got != "mutex · mixed · 1 holding · 1 waiting (1 may hold)" {
+	if got := Head(l, time.Now()); got != "mutex · mixed · 1 holding · 1 waiting (1 may hold)" {
 		t.Errorf("Head = %q", got)
+	}
+}
+
+func TestDueAndMax(t *testing.T) {
+	now := time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		due  time.Time
+		want string
+	}{
+		{now.Add(-12 * time.Minute), "overdue 12m"},
+		{now.Add(3 * time.Minute), "due in 3m00s"},
+		{time.Time{}, ""},
+	} {
+		if got := Due(recognize.QueueItem{Due: tt.due}, now); got != tt.want {
+			t.Errorf("Due(%v) = %q, want %q", tt.due, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		l    recognize.Lock
+		want string
+	}{
+		{recognize.Lock{Recipe: "semaphore", MaxFrom: recognize.MaxFromUnknown}, "max unknown: Curator keeps it in its clients' code"},
+		{recognize.Lock{Recipe: "semaphore", MaxLeases: 3, MaxFrom: recognize.MaxFromConvention, MaxPath: "/a/sem-max"}, "max 3 (the SharedCount at /a/sem-max, found by its name)"},
+		{recognize.Lock{Recipe: "semaphore", MaxLeases: 1, MaxFrom: recognize.MaxFromOption, MutexBySemaphore: true}, "mutex by semaphore, max 1 (as zkx was told)"},
+		{recognize.Lock{Recipe: "mutex"}, ""},
+	} {
+		if got := Max(&tt.l); got != tt.want {
+			t.Errorf("Max(%+v) = %q, want %q", tt.l, got, tt.want)
+		}
 	}
 }

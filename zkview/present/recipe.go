@@ -3,6 +3,7 @@ package present
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview/recognize"
@@ -19,18 +20,19 @@ const (
 	Bad
 )
 
-// Head says what a recipe is in one line: "mutex · curator · 1 holding ·
-// 2 waiting", "election · curator · 2 in line behind the leader · leader
-// 0x…", "queue · kazoo · 5 items · taken from the top, in this order".
-func Head(r recognize.Recipe) string {
+// Head says what a recipe is in one line, as of now: "mutex · curator · 1
+// holding · 2 waiting", "election · curator · 2 in line behind the leader
+// · leader 0x…", "delay queue · curator · 3 items · oldest 32s · 2 due ·
+// taken from the top, in this order", "STUCK partitioner · kazoo · …".
+func Head(r recognize.Recipe, now time.Time) string {
 	switch r := r.(type) {
 	case *recognize.Lock:
 		head := fmt.Sprintf("%s · %s · %d holding · %d waiting", r.Recipe, formats(r.Format, r.Formats), len(r.Holders), len(r.Waiters))
 		if n := mayHolders(r); n > 0 {
 			head += fmt.Sprintf(" (%d may hold)", n)
 		}
-		if r.MaxLeases > 0 {
-			head += fmt.Sprintf(" · at most %d leases", r.MaxLeases)
+		if m := Max(r); m != "" {
+			head += " · " + m
 		}
 		return head
 	case *recognize.Election:
@@ -40,11 +42,7 @@ func Head(r recognize.Recipe) string {
 		}
 		return head
 	case *recognize.Queue:
-		head := fmt.Sprintf("queue · %s · %d items", r.Format, r.Length)
-		if len(r.Items) < r.Length {
-			head += fmt.Sprintf(" (first %d shown)", len(r.Items))
-		}
-		return head + " · taken from the top, in this order"
+		return queueHead(r)
 	case *recognize.Barrier:
 		head := fmt.Sprintf("%s · %s · %d participants", r.Kind, r.Format, len(r.Participants))
 		if r.Ready {
@@ -52,9 +50,13 @@ func Head(r recognize.Recipe) string {
 		}
 		return head
 	case *recognize.Group:
-		return fmt.Sprintf("members · %s · %d live · one ephemeral node per live member: it goes when the member's session does", r.Format, len(r.Members))
+		kind := "members"
+		if r.Kind != "" {
+			kind = r.Kind
+		}
+		return fmt.Sprintf("%s · %s · %d live · one ephemeral node per live member: it goes when the member's session does", kind, r.Format, len(r.Members))
 	}
-	return ""
+	return headMore(r, now)
 }
 
 func formats(format string, all []string) string {
@@ -106,6 +108,9 @@ var alarmWords = map[string]string{
 	recognize.AlarmGoneHolder:      "GONE",
 	recognize.AlarmSilent:          "SILENT",
 	recognize.AlarmHeldTooLong:     "LONG",
+	recognize.AlarmQueueStale:      "STALE",
+	recognize.AlarmItemStuck:       "STUCK ITEM",
+	recognize.AlarmAllocationStuck: "STUCK",
 }
 
 // AlarmWord names an alarm's kind in a few cells: "DEADLOCK", "2
@@ -130,13 +135,18 @@ func AlarmSeverity(kind string) Severity {
 // Alarms names a lock's alarms in one cell, loudest severity first: "(5)
 // DEADLOCK, SILENT" (how many warnings in all, then the alarms' words);
 // "" when it has none.
-func Alarms(l *recognize.Lock) (string, Severity) {
-	if len(l.Alarms) == 0 {
+func Alarms(l *recognize.Lock) (string, Severity) { return RecipeAlarms(l) }
+
+// RecipeAlarms names any recipe's alarms in one cell, as Alarms a lock's:
+// "(2) STALE, STUCK ITEM"; "" when it has none.
+func RecipeAlarms(r recognize.Recipe) (string, Severity) {
+	alarms := recognize.AlarmsOf(r)
+	if len(alarms) == 0 {
 		return "", Calm
 	}
 	var words []string
 	sev := Warn
-	for _, a := range l.Alarms {
+	for _, a := range alarms {
 		w := AlarmWord(a.Kind)
 		seen := false
 		for _, have := range words {
@@ -147,5 +157,5 @@ func Alarms(l *recognize.Lock) (string, Severity) {
 		}
 		sev = max(sev, AlarmSeverity(a.Kind))
 	}
-	return fmt.Sprintf("(%d) %s", len(l.Warnings), strings.Join(words, ", ")), sev
+	return fmt.Sprintf("(%d) %s", len(r.Info().Warnings), strings.Join(words, ", ")), sev
 }

@@ -140,9 +140,19 @@ func (rc *recognizer) partitioner(ctx context.Context, d listedDir) (Recipe, err
 			b.warnf("member %s is a persistent node: the party's members are ephemeral, so it stays when its process goes", m.Name)
 		} else {
 			b.checkConnected(c, "member")
-			bySession[m.session()] = len(p.Members)
+			if c.Silent {
+				b.warnf("member %s (session %s) has not been heard from for %v, more than a third of its session timeout: frozen or cut off, it keeps its items and its place in the party until its session expires",
+					id, c.Session, roundDuration(*c.LastHeardMs))
+			}
 		}
 		p.Members = append(p.Members, PartitionMember{Contender: c, Identifier: id, Items: []string{}})
+	}
+	// In the order Kazoo's default partition_func sorts them.
+	sort.SliceStable(p.Members, func(i, j int) bool { return p.Members[i].Identifier < p.Members[j].Identifier })
+	for i, m := range p.Members {
+		if m.SessionID != 0 {
+			bySession[m.SessionID] = i
+		}
 	}
 	for i, name := range shown {
 		it := PartitionItem{Item: name}
@@ -313,15 +323,15 @@ func (p *Partitioner) Info() Info {
 // Holding implements Recipe: members hold items, not the partitioner.
 func (p *Partitioner) Holding() []Contender { return nil }
 
-// Lineup implements Recipe: the members, each with the items it owns as
-// its data.
+// Lineup implements Recipe: the members (their identifiers end their
+// node names), each with the items it owns as its data.
 func (p *Partitioner) Lineup() []Place {
 	out := make([]Place, 0, len(p.Members))
 	for _, m := range p.Members {
 		c := m.Contender
-		c.Data = m.Identifier + ": owns nothing"
+		c.Data = "owns none"
 		if len(m.Items) > 0 {
-			c.Data = m.Identifier + ": owns " + strings.Join(m.Items, ", ")
+			c.Data = "owns " + strings.Join(m.Items, ", ")
 		}
 		out = append(out, Place{Role: RoleMember, Contender: c})
 	}

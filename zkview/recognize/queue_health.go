@@ -1,10 +1,6 @@
 package recognize
 
-import (
-	"time"
-
-	"github.com/zkx-dev/zkx/internal/display"
-)
+import "time"
 
 // Queue health: how long items wait, and items in flight whose consumer
 // is gone.
@@ -90,8 +86,8 @@ func (b *recipeBuilder) judgeInFlight(it QueueItem) {
 	}
 	switch {
 	case c.Connected != nil && !*c.Connected:
-		b.alarm(AlarmItemStuck, it.Node, "item %s is stuck in flight: its consumer's session %s has no live connection (the consumer is gone), and the item stays unprocessed until the session expires; then its node %s goes and the item is offered again",
-			it.Node, c.Session, c.Node)
+		b.alarm(AlarmItemStuck, it.Node, "item %s is stuck in flight: its consumer's session %s has no live connection (the consumer is gone), and the item stays unprocessed until the session expires, when the consumer's node for it goes and the item is offered again",
+			it.Node, c.Session)
 	case c.Silent:
 		quiet := roundDuration(*c.LastHeardMs)
 		b.alarm(AlarmItemStuck, it.Node, "item %s is stuck in flight: its consumer's session %s has not been heard from for %v, more than a third of its %v session timeout (frozen or cut off), and holds it until it wakes or its session expires",
@@ -115,17 +111,4 @@ func (rc *recognizer) rejudge(q *Queue) {
 	}
 	b.judgeQueue(q)
 	q.Warnings, q.Alarms = b.warn, b.alarms
-}
-
-// DueText says when a delay queue's item is due, as of now: "due in 3m",
-// "overdue 12m"; "" for an item of another queue.
-func (it QueueItem) DueText(now time.Time) string {
-	if it.Due.IsZero() {
-		return ""
-	}
-	d := it.Due.Sub(now)
-	if d > 0 {
-		return "due in " + display.Duration(d)
-	}
-	return "overdue " + display.Duration(-d)
 }

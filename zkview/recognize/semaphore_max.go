@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"path"
-	"strings"
 
 	"github.com/zkx-dev/zkx/zkview"
 )
@@ -82,7 +81,7 @@ func (rc *recognizer) judgeSemaphoreMax(ctx context.Context, l *Lock, h dirHint)
 			return err
 		}
 		if l.MaxLeases > 0 {
-			l.handovers = leaseHandovers(l, fmt.Sprintf("its maximum (%d, %s)", l.MaxLeases, maxFromText(l)))
+			l.handovers = leaseHandovers(l, fmt.Sprintf("its maximum (%d, %s)", l.MaxLeases, l.MaxSource()))
 		}
 	}
 	held := len(l.Holders)
@@ -91,9 +90,9 @@ func (rc *recognizer) judgeSemaphoreMax(ctx context.Context, l *Lock, h dirHint)
 		l.Warnings = append(l.Warnings, b.warn...)
 		return nil
 	}
-	text := fmt.Sprintf("%d leases held, more than its maximum of %d (%s): more hold than the semaphore lets in", held, l.MaxLeases, maxFromText(l))
+	text := fmt.Sprintf("%d leases held, more than its maximum of %d (%s): more hold than the semaphore lets in", held, l.MaxLeases, l.MaxSource())
 	if l.MutexBySemaphore {
-		text = brokenText(l.Holders) + " (a mutex by semaphore: " + maxFromText(l) + ")"
+		text = brokenText(l.Holders) + " (a mutex by semaphore: " + l.MaxSource() + ")"
 	}
 	if l.MaxFrom == MaxFromConvention {
 		text = "maybe " + text + ", if its clients read their maximum from " + l.MaxPath + ", which zkx found by its name only"
@@ -176,8 +175,10 @@ func (rc *recognizer) sharedCount(ctx context.Context, p string) (int, string, e
 	return n, "", nil
 }
 
-// maxFromText says where a semaphore's maximum came from, for a sentence.
-func maxFromText(l *Lock) string {
+// MaxSource says where a semaphore's maximum came from, in the words of
+// its warnings: "the SharedCount at /app/sem-max", "as zkx was told",
+// "unknown: Curator keeps it in its clients' code".
+func (l *Lock) MaxSource() string {
 	switch l.MaxFrom {
 	case MaxFromKazoo:
 		return "Kazoo's max_leases, stored in the semaphore's node"
@@ -191,20 +192,4 @@ func maxFromText(l *Lock) string {
 		return "inferred: a lease waits while " + plural(l.MaxLeases, "lease") + " hold"
 	}
 	return "unknown: Curator keeps it in its clients' code"
-}
-
-// MaxText says a semaphore's maximum and where it came from, for a
-// viewer: "max 3 (the SharedCount at /app/sem-max)", "max unknown (…)".
-func (l *Lock) MaxText() string {
-	if l.Recipe != recSemaphore {
-		return ""
-	}
-	if l.MaxLeases <= 0 {
-		return "max " + maxFromText(l)
-	}
-	s := fmt.Sprintf("max %d (%s)", l.MaxLeases, maxFromText(l))
-	if l.MutexBySemaphore {
-		s = "mutex by semaphore, " + s
-	}
-	return strings.TrimSpace(s)
 }

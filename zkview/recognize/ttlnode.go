@@ -115,7 +115,7 @@ func (n *TTLNode) Holding() []Contender { return nil }
 // Lineup implements Recipe: the touch child.
 func (n *TTLNode) Lineup() []Place {
 	c := Contender{Node: ttlTouchChild, Format: n.Format, Created: n.TouchCreated, AgeMs: n.TouchAgeMs,
-		Data: fmt.Sprintf("set %d times; owner %s", n.Touches, n.Owner)}
+		Data: fmt.Sprintf("%d touches", n.Touches)}
 	return []Place{{Role: RoleTouch, Contender: c}}
 }
 
