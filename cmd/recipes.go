@@ -312,14 +312,25 @@ read).
 Curator's LeaderSelector and Kazoo's Election are mutexes underneath: they
 are listed here, the leader as the holder.
 
+A semaphore's maximum: Kazoo stores it; Curator keeps it in its clients'
+code or in a SharedCount they read (SharedCountReader). Tell zkx with --max
+SEMAPHORE=N or --max-from SEMAPHORE=COUNT; otherwise zkx looks for a
+SharedCount beside the semaphore named <name>-max, -count or -limit (its own
+convention), or infers it from a lease waiting (full at the leases held).
+More leases held than a known maximum is "broken" (two-holders); than a
+conventional one, maybe. A semaphore of 1 (InterProcessSemaphoreMutex) is a
+mutex by semaphore.
+
 JSON objects: path, recipe (mutex | rwlock | semaphore), format (zkx |
 curator | kazoo | zookeeper-recipes | go-zookeeper | generic |
 ephemeral-node, or mixed with formats listing them), deadlock (in a cycle
-of sessions across locks), broken (two holders where one may hold),
-maybe_broken (so only if a waiter marked may_hold holds, which zkx could
-not confirm), max_leases (Kazoo semaphores), holders (for certain),
-waiters (in queue order), warnings, and alarms ([{kind: deadlock |
-two-holders | maybe-two-holders | gone-holder | silent-holder |
+of sessions across locks), broken (two holders where one may hold, or
+more leases than a semaphore's known maximum), maybe_broken (so only if a
+waiter marked may_hold holds, which zkx could not confirm), max_leases,
+max_from (kazoo | option | shared-count | convention | inferred | unknown:
+where a semaphore's maximum came from), max_path, mutex_by_semaphore,
+holders (for certain), waiters (in queue order), warnings, and alarms
+([{kind: deadlock | two-holders | maybe-two-holders | gone-holder | silent-holder |
 held-too-long, node, text}], the warnings --check acts on).
 ` + contenderHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
