@@ -103,7 +103,7 @@ func (d listedDir) allForeign() bool {
 // persistent one ends it at one read, as most such directories are
 // configuration or data.
 func (rc *recognizer) ephemeralGroup(ctx context.Context, d listedDir) (Recipe, error) {
-	if !d.allForeign() || len(d.names) > recGroupMembers {
+	if !d.allForeign() || len(d.names) > recGroupMembers || isClickHouseActive(d.path) {
 		return nil, nil
 	}
 	ms, persistent, err := rc.readEphemeral(ctx, d.path, d.names, nil)
