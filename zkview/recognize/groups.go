@@ -22,7 +22,8 @@ import (
 //     address as text). Its names are the members' own ids, so nothing in
 //     them tells it from any directory of ephemeral members: zkx calls such
 //     a directory a group-member group, of format curator when every payload
-//     is an address (GroupMember's default), generic otherwise.
+//     is an address (GroupMember's default), zkx when every one is zkx's
+//     "host pid" (its recipes' GroupMember), generic otherwise.
 
 // The kinds of Group a library writes.
 const (
@@ -115,6 +116,9 @@ func (rc *recognizer) ephemeralGroup(ctx context.Context, d listedDir) (Recipe, 
 		if !isAddress(m.data) {
 			format = recFormatGeneric
 		}
+	}
+	if format == recFormatGeneric {
+		format = dataFormat(ms, recFormatGeneric) // zkx's GroupMember: "host pid"
 	}
 	g := &Group{Path: d.path, Format: format, Kind: GroupMember, Members: []Contender{}}
 	b := rc.build(d.path)

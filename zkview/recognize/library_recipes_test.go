@@ -45,6 +45,7 @@ func TestRecognizeGroupMembers(t *testing.T) {
 		add("/app/members/api-1", "10.0.0.1", ephemeralOf(1)).
 		add("/app/members/api-2", "10.0.0.2", ephemeralOf(2)).
 		add("/app/custom/node-a", `{"shard":1}`, ephemeralOf(3)).
+		add("/app/gozkx/node-b", "web-1 4000", ephemeralOf(6)).
 		add("/app/config/a", "x").
 		add("/app/config/b", "y", ephemeralOf(4)).
 		add("/app/holder/leader", "", ephemeralOf(5))
@@ -54,6 +55,9 @@ func TestRecognizeGroupMembers(t *testing.T) {
 	}
 	if g, ok := recognizeT(t, f, "/app/custom", Options{}).(*Group); !ok || g.Format != "generic" || g.Kind != GroupMember {
 		t.Errorf("custom payloads: %+v, want a generic group", g)
+	}
+	if g, ok := recognizeT(t, f, "/app/gozkx", Options{}).(*Group); !ok || g.Format != "zkx" {
+		t.Errorf("zkx's own payloads: %+v, want a zkx group", g)
 	}
 	if r := recognizeT(t, f, "/app/config", Options{}); r != nil {
 		t.Errorf("a directory with a persistent child is %+v, want nothing", r)
@@ -67,7 +71,7 @@ func TestRecognizeGroupMembers(t *testing.T) {
 		got = append(got, g.Path+" "+g.Format)
 	}
 	// /app/holder holds a lock held as one node ("leader"), not a group.
-	if want := []string{"/app/custom generic", "/app/members curator"}; !recEqual(got, want) {
+	if want := []string{"/app/custom generic", "/app/gozkx zkx", "/app/members curator"}; !recEqual(got, want) {
 		t.Errorf("Scan found groups %q, want %q", got, want)
 	}
 }
