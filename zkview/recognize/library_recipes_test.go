@@ -127,6 +127,19 @@ func TestRecognizePartitioner(t *testing.T) {
 	if l := recAsLock(t, recognizeT(t, f, "/part/locks/a", Options{})); l.Format != "kazoo" || len(l.Holders) != 1 {
 		t.Errorf("item lock %+v", l)
 	}
+	// A scan finds the partitioner and its item locks; its party is part
+	// of it, not a group of its own.
+	res, err := Scan(context.Background(), f, "/", Options{Now: joined})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.All() {
+		got = append(got, r.Info().Path+" "+r.Info().Kind)
+	}
+	if want := []string{"/part/locks/a mutex", "/part/locks/b mutex", "/part partitioner"}; !recEqual(got, want) {
+		t.Errorf("Scan found %q, want %q", got, want)
+	}
 }
 
 func kazooLeaseData(holder string, end time.Time) string {

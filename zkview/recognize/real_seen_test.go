@@ -208,9 +208,17 @@ func TestRecognizeRealPartitionerFrozen(t *testing.T) {
 		!strings.Contains(pt.Alarms[0].Text, "item a (member worker-a, session") {
 		t.Errorf("past the bound: stuck %v, alarms %+v", pt.Stuck, pt.Alarms)
 	}
-	// The item locks are still locks of their own.
+	// The item locks are still locks of their own; the party is part of
+	// the partitioner.
 	if l := recAsLock(t, recognizeT(t, c, part+"/locks/a", Options{})); l.Format != "kazoo" || len(l.Holders) != 1 {
 		t.Errorf("item lock a %+v", l)
+	}
+	res, err := Scan(context.Background(), c, part, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Partitions) != 1 || len(res.Groups) != 0 || len(res.Locks) != 2 {
+		t.Errorf("Scan: %d partitioners, %d groups, %d locks; want the partitioner and its two item locks", len(res.Partitions), len(res.Groups), len(res.Locks))
 	}
 }
 

@@ -112,6 +112,8 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 		// A multi-lease's numbered slots, seen in its listing: each is
 		// recognised with it.
 		leaseSlots = map[string]bool{}
+		// A partitioner's party/, seen in its listing.
+		parties = map[string]bool{}
 		// Directories no layout claims, by how many children they have,
 		// and how many of those the walk found ephemeral: a group whose
 		// members name themselves (Curator's GroupMember) when all are.
@@ -154,6 +156,12 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 		}
 		if leaseSlots[n.Path] && (d.isLease() || d.allOf(kindKazooLock)) {
 			return nil // recognised with its multi-lease
+		}
+		if d.isPartitioner() {
+			parties[zkview.ChildPath(n.Path, "party")] = true
+		}
+		if parties[n.Path] {
+			return nil // a partitioner's party: recognised with it
 		}
 		for _, c := range n.Children {
 			if near := conventionSiblings(n.Children, c); len(near) > 0 {
