@@ -205,13 +205,14 @@ func writeRecipeDetail(out io.Writer, st cliout.Styles, gap bool, r recognize.Re
 		owner, holder, since := st.Dim("(nobody)"), "-", "-"
 		if it.Holder != nil {
 			holder, owner = who(*it.Holder), st.Warn("(no member)")
-			since = "re-taken"
+		}
+		if it.Owner != "" {
+			// Members release their items when the party changes; a
+			// holder outside the party does not.
+			owner, since = cliout.Clean(it.Owner), "re-taken"
 			if it.Stale {
 				since = st.Bad("NOT re-taken")
 			}
-		}
-		if it.Owner != "" {
-			owner = cliout.Clean(it.Owner)
 		}
 		t.Row("  "+cliout.Clean(it.Item), owner, holder, strconv.Itoa(it.Waiters), since)
 	}
