@@ -318,8 +318,8 @@ SEMAPHORE=N or --max-from SEMAPHORE=COUNT; otherwise zkx looks for a
 SharedCount beside the semaphore named <name>-max, -count or -limit (its own
 convention), or infers it from a lease waiting (full at the leases held).
 More leases held than a known maximum is "broken" (two-holders); than a
-conventional one, maybe. A semaphore of 1 (InterProcessSemaphoreMutex) is a
-mutex by semaphore.
+conventional one, a warning. A semaphore of 1 (InterProcessSemaphoreMutex)
+is a mutex by semaphore.
 
 JSON objects: path, recipe (mutex | rwlock | semaphore), format (zkx |
 curator | kazoo | zookeeper-recipes | go-zookeeper | generic |

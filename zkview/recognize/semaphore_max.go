@@ -32,9 +32,10 @@ import (
 //
 // More leases held than a maximum read from the semaphore (Kazoo's), told
 // (an option) or named (--max-from) is an over-allocation: Broken, with a
-// two-holders alarm (more contenders hold than the recipe lets in). From
-// a conventional SharedCount it is MaybeBroken: zkx cannot tell the
-// clients read that one. A semaphore of 1 is a mutex by semaphore
+// two-holders alarm (more contenders hold than the recipe lets in). Over
+// a conventional SharedCount it is a warning only: zkx cannot tell the
+// clients read that one (and MaybeBroken is kept for a waiter that may
+// hold). A semaphore of 1 is a mutex by semaphore
 // (Curator's InterProcessSemaphoreMutex), and two leases break it as two
 // holders break a mutex.
 
@@ -95,13 +96,12 @@ func (rc *recognizer) judgeSemaphoreMax(ctx context.Context, l *Lock, h dirHint)
 		text = brokenText(l.Holders) + " (a mutex by semaphore: " + l.MaxSource() + ")"
 	}
 	if l.MaxFrom == MaxFromConvention {
-		text = "maybe " + text + ", if its clients read their maximum from " + l.MaxPath + ", which zkx found by its name only"
-		l.MaybeBroken = true
-		l.Alarms = append([]Alarm{{Kind: AlarmMaybeTwoHolders, Text: text}}, l.Alarms...)
-	} else {
-		l.Broken = true
-		l.Alarms = append([]Alarm{{Kind: AlarmTwoHolders, Text: text}}, l.Alarms...)
+		text = "maybe " + text + ", if its clients read their maximum from " + l.MaxPath + ", which zkx found by its name only (--max-from names it)"
+		l.Warnings = append(append(l.Warnings, text), b.warn...)
+		return nil
 	}
+	l.Broken = true
+	l.Alarms = append([]Alarm{{Kind: AlarmTwoHolders, Text: text}}, l.Alarms...)
 	l.Warnings = append(append([]string{text}, l.Warnings...), b.warn...)
 	return nil
 }
