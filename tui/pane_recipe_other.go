@@ -28,7 +28,7 @@ func queueColumns(q *recognize.Queue) []widget.Column {
 		cols = append(cols, widget.Column{Title: "DUE / ID", Width: 14, Drop: 3})
 	}
 	if has.flight {
-		cols = append(cols, widget.Column{Title: "IN FLIGHT", Width: 26, Drop: 2})
+		cols = append(cols, widget.Column{Title: "IN FLIGHT", Width: 28, Drop: 2})
 	}
 	return append(cols, widget.Column{Title: "DATA", Min: 10, Words: true})
 }
@@ -163,7 +163,7 @@ func (v *recipePane) memberColumns() []widget.Column {
 			{Title: "DATA", Min: 10, Words: true}}
 	}
 	return []widget.Column{{Title: "ROLE", Width: 8}, {Title: "NODE", Width: 24}, {Title: "SESSION", Width: 17, Drop: 2},
-		{Title: "CLIENT", Width: 15, Drop: 3}, {Title: "HEARD", Width: 8, Right: true}, {Title: "AGE", Width: 6, Right: true},
+		{Title: "CLIENT", Width: 15, Drop: 3}, {Title: "HEARD", Width: 10, Right: true}, {Title: "AGE", Width: 6, Right: true},
 		{Title: "DATA", Min: 10, Words: true}}
 }
 
