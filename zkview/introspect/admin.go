@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/netfail"
 )
 
 // The AdminServer (ZooKeeper 3.5+, Jetty on port 8080 by default) answers
@@ -62,7 +63,7 @@ func adminBase(raw string) (string, error) {
 // get runs one command and decodes its answer into v (numbers as
 // json.Number where v holds interfaces).
 func (a adminClient) get(ctx context.Context, cmd string, timeout time.Duration, v any) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := netfail.Within(ctx, timeout)
 	defer cancel()
 	u := a.base + "/" + cmd
 	shown := a.shown() + "/" + cmd
@@ -76,12 +77,12 @@ func (a adminClient) get(ctx context.Context, cmd string, timeout time.Duration,
 		if errors.As(err, &ue) {
 			err = ue.Err // net/http's own message repeats the URL
 		}
-		return fmt.Errorf("GET %s: %w", shown, err)
+		return fmt.Errorf("GET %s: %w", shown, netfail.Describe(ctx, err, timeout))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxFourLetterAnswer))
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", shown, err)
+		return fmt.Errorf("GET %s: %w", shown, netfail.Describe(ctx, err, timeout))
 	}
 	if err := decodeAdminAnswer(body, v); err != nil {
 		return fmt.Errorf("GET %s: %s: %w", shown, resp.Status, err)

@@ -3,6 +3,7 @@ package introspect
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/netfail"
 )
 
 // adminTarget is the AdminServer of one member.
@@ -84,8 +86,10 @@ func (id adminIdentity) mayServeSecurely(opts Options) bool {
 // resolveAdmins asks every AdminServer of opts.AdminURLs, at once, which
 // member it is, and matches it to one of servers: by port, and by host
 // when several members share the port (zk1:2181, zk2:2181). URLs that
-// match no member, or the same member as another, are problems.
-func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[string]*adminTarget, []Problem) {
+// match no member, or the same member as another, are problems; URLs that
+// could not be asked at all (no answer, refused) are returned apart, for
+// the caller to presume whose they are (presumeAdmins).
+func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[string]*adminTarget, []Problem, []adminAnswer) {
 	answers := make([]adminAnswer, len(opts.AdminURLs))
 	var wg sync.WaitGroup
 	for i, raw := range opts.AdminURLs {
@@ -98,8 +102,11 @@ func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[str
 	wg.Wait()
 	out := map[string]*adminTarget{}
 	var problems []Problem
+	var unreached []adminAnswer
 	for _, a := range answers {
 		switch {
+		case a.unreached:
+			unreached = append(unreached, a)
 		case a.err != nil:
 			problems = append(problems, Problem{Member: a.url, Command: "admin", Err: a.err})
 		case out[a.target.member] != nil:
@@ -109,7 +116,7 @@ func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[str
 			out[a.target.member] = a.target
 		}
 	}
-	return out, problems
+	return out, problems, unreached
 }
 
 // adminAnswer is what one URL of opts.AdminURLs turned out to be.
@@ -117,6 +124,9 @@ type adminAnswer struct {
 	target *adminTarget
 	err    error
 	url    string
+	// unreached: the request got no HTTP answer at all (silence, a
+	// refused connection), so which member it belongs to is not known.
+	unreached bool
 }
 
 // resolveAdmin asks one AdminServer which member it is.
@@ -131,7 +141,8 @@ func resolveAdmin(ctx context.Context, servers []string, raw string, opts Option
 	t := &adminTarget{client: adminClient{base: base, http: opts.HTTPClient}}
 	conf, id, err := askIdentity(ctx, t.client, opts.Timeout)
 	if err != nil {
-		a.err = err
+		var nf *netfail.Error
+		a.err, a.unreached = err, errors.As(err, &nf)
 		return a
 	}
 	t.conf = conf

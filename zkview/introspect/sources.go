@@ -55,7 +55,8 @@ func (s *Snapshot) SourcesLine() string {
 			why = append(why, m.AdminURL)
 		case m.AdminNote != "":
 			why = append(why, m.AdminNote)
-		case !m.Serving() && m.Error != "":
+		case m.Mode == ModeNotServing && m.Error != "":
+			// (An unreachable member's MemberNote says why.)
 			why = append(why, m.Error)
 		}
 		part := m.Addr + " " + m.TablesFrom
