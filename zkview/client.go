@@ -77,12 +77,15 @@ type Client struct {
 type Option func(*options)
 
 type options struct {
-	auth     []auth
-	timeout  time.Duration
-	readOnly bool
-	logger   *slog.Logger
-	dial     zkdial.Options // TLS, and what wraps a connection (SASL)
-	status   *ConnectStatus
+	auth    []auth
+	timeout time.Duration
+	// memberWithin bounds how long the members are given to answer
+	// before the first connection is chosen (zkdial.Rank).
+	memberWithin time.Duration
+	readOnly     bool
+	logger       *slog.Logger
+	dial         zkdial.Options // TLS, and what wraps a connection (SASL)
+	status       *ConnectStatus
 }
 
 type auth struct {
@@ -97,6 +100,13 @@ func WithAuth(scheme string, creds []byte) Option {
 
 // WithSessionTimeout asks for a session timeout (default 10s).
 func WithSessionTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
+
+// WithMemberTimeout bounds how long the members are given to answer
+// srvr before the session's first connection goes to one that did
+// (default zkdial.DefaultRankWithin): a frozen member costs at most this,
+// once, instead of go-zookeeper's connect timeout when it happens to try
+// that member first.
+func WithMemberTimeout(d time.Duration) Option { return func(o *options) { o.memberWithin = d } }
 
 // WithReadOnly makes the client refuse every write: Writer returns nothing.
 func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
@@ -143,9 +153,13 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 	o.dial.MaxFrame = maxResponse
 	dials := zkdial.NewWatch(target.Servers, o.dial)
 	o.status.watching(dials)
+	if len(target.Servers) > 1 {
+		o.status.set("asking the members which answer (srvr)")
+	}
+	first := zkdial.Rank(ctx, target.Servers, o.dial, o.memberWithin)
 	conn, events, err := zk.Connect(target.Servers, o.timeout,
 		zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false), zk.WithMaxBufferSize(maxResponse),
-		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{}))
+		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{Prefer: first}))
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", target, err)
 	}
