@@ -26,6 +26,8 @@ type heldLock struct {
 	// again alike.
 	opts recognize.Options
 	lock *recognize.Lock
+	// ensemble is what should be said of the members (ensembleHelp).
+	ensemble []introspect.MemberNote
 }
 
 // openHeldLock connects, reads the servers' tables (warning on stderr when
@@ -46,7 +48,10 @@ func openHeldLock(ctx context.Context, cmd *cobra.Command, g *globalOptions, pat
 		return nil, err
 	}
 	opts := recognize.Options{Viewer: c.SessionID()}
-	in, err := g.introspectTouching(ctx, cmd.ErrOrStderr(), cs, c)
+	// The verdict is read after zkx's member has caught up with the
+	// leader: a lagging follower may show a holder that is gone.
+	read := syncFor(ctx, cmd.ErrOrStderr(), c, path)
+	in, err := g.introspectTouching(ctx, cmd.ErrOrStderr(), cs, serversAsk{own: c, read: read, notes: true})
 	if err != nil {
 		warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
 	} else {
@@ -54,6 +59,7 @@ func openHeldLock(ctx context.Context, cmd *cobra.Command, g *globalOptions, pat
 		hl.tables, hl.snapshot = opts.Tables, in
 	}
 	hl.opts = opts
+	hl.ensemble = in.MemberNotes(read)
 	r, err := recognize.Dir(ctx, c, path, opts)
 	if err != nil {
 		c.Close()

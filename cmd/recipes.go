@@ -61,7 +61,10 @@ func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
 type recipeScan struct {
 	res recognize.Result
 	// tables answer whether a session is connected (never nil).
-	tables recognize.ServerTables
+	tables *introspect.Pending
+	// ensemble is what should be said of the members: those that did not
+	// answer, and the member read through when it lagged.
+	ensemble []introspect.MemberNote
 	// partial, when set, says why res is incomplete.
 	partial error
 	// around are the locks of the rest of the tree, found from the
@@ -117,17 +120,21 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	if opts.SemaphoreMax, err = semaphoreMaxima(f.maxes, f.maxFrom, path); err != nil {
 		return nil, "", err
 	}
+	scan := &recipeScan{tables: tables}
 	if kind.tables {
+		// A verdict on who holds is read after the member zkx reads
+		// through has caught up with the leader.
+		ask := serversAsk{read: syncFor(ctx, progress, c, path), notes: !f.check || format != cliout.Table}
+		if t, ok := c.(zkview.Toucher); ok {
+			ask.own = t
+		}
 		opts.Tables = tables
 		go func() {
-			var own zkview.Toucher
-			if t, ok := c.(zkview.Toucher); ok {
-				own = t
-			}
-			in, err := g.introspectTouching(ctx, progress, cs, own)
+			in, err := g.introspectTouching(ctx, progress, cs, ask)
 			if err != nil {
 				warnf(progress, "%v; client addresses, connections and watches are unknown", err)
 			}
+			scan.ensemble = in.MemberNotes(ask.read) // before Set: read after Wait
 			tables.Set(in, err)
 		}()
 	} else {
@@ -152,7 +159,8 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		case v != nil && v.Info().Path != path:
 			// A component: its recipe lives above path, and the
 			// recipe's members are all below it.
-			return &recipeScan{res: recognize.ResultOf(v), tables: tables}, format, nil
+			scan.res = recognize.ResultOf(v)
+			return scan.done(), format, nil
 		}
 	}
 	res, err := recognize.ScanContended(ctx, c, path, opts, ephemerals)
@@ -170,9 +178,18 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("--timeout %v reached before the scan of %s finished: %w", f.timeout, path, err)
 		}
-		return &recipeScan{res: res, tables: tables, partial: err}, format, nil
+		scan.res, scan.partial = res, err
+		return scan.done(), format, nil
 	}
-	return &recipeScan{res: res, tables: tables, around: around}, format, nil
+	scan.res, scan.around = res, around
+	return scan.done(), format, nil
+}
+
+// done waits for the servers' tables (the recognisers may not have asked
+// for them), so that ensemble is in.
+func (s *recipeScan) done() *recipeScan {
+	s.tables.Wait()
+	return s
 }
 
 // locksAround are the locks of the whole tree, found from the ephemeral
@@ -331,8 +348,9 @@ max_from (kazoo | option | shared-count | convention | inferred | unknown:
 where a semaphore's maximum came from), max_path, mutex_by_semaphore,
 holders (for certain), waiters (in queue order), warnings, and alarms
 ([{kind: deadlock | two-holders | maybe-two-holders | gone-holder | silent-holder |
-held-too-long, node, text}], the warnings --check acts on).
+held-too-long, node, text}], the warnings --check acts on) and ensemble.
 ` + contenderHelp + `
+` + ensembleHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx locks
   zkx locks -l /app/locks
@@ -368,9 +386,12 @@ func runCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, locks []r
 	out := cmd.OutOrStdout()
 	var err error
 	if format == cliout.JSON {
-		err = cliout.WriteJSON(out, normalLocks(alarmed))
+		err = cliout.WriteJSON(out, locksJSON(normalLocks(alarmed), s.ensemble))
 	} else {
+		// A sick member is part of the answer (the lock alarms stay the
+		// exit status's subject).
 		err = writeAlarms(out, alarmed)
+		writeEnsemble(out, s.ensemble)
 	}
 	if err != nil {
 		return err
@@ -486,8 +507,9 @@ Curator's LeaderSelector and Kazoo's Election are mutexes underneath and
 cannot be told from a lock: zkx locks lists them.
 
 JSON objects: path, format, leader (null when nobody leads), candidates (in
-line) and warnings.
+line), warnings and ensemble.
 ` + contenderHelp + `
+` + ensembleHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx elections
   zkx elections -l /app/election
@@ -526,7 +548,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 			return runCheck(cmd, s, format, locks, flags)
 		}
 		if format == cliout.JSON {
-			err = cliout.WriteJSON(out, locks)
+			err = cliout.WriteJSON(out, locksJSON(locks, s.ensemble))
 		} else {
 			err = writeLocks(out, locks, flags.long)
 		}
@@ -545,7 +567,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 		elections := normalElections(s.res.Elections)
 		found = len(elections)
 		if format == cliout.JSON {
-			err = cliout.WriteJSON(out, elections)
+			err = cliout.WriteJSON(out, electionsJSON(elections, s.ensemble))
 		} else {
 			err = writeElections(out, elections, flags.long)
 		}

@@ -603,7 +603,7 @@ func TestRecipesErrors(t *testing.T) {
 		{[]string{"sessions", "--timeout", "0s"}, "--timeout must be positive"},
 		{[]string{"sessions", "extra"}, `"extra" is not a session id`},
 		{[]string{"sessions", "0x1", "0x2"}, "accepts at most 1 arg(s)"},
-		{[]string{"--server", "127.0.0.1:1", "sessions"}, "introspect: no member of 127.0.0.1:1 answered"},
+		{[]string{"--server", "127.0.0.1:1", "sessions"}, "no member of 127.0.0.1:1 answered: 127.0.0.1:1: connection refused"},
 	}
 	for _, c := range cases {
 		_, _, err := run(t, append([]string{"--server", srv}, c.args...)...)

@@ -48,7 +48,7 @@ func warnExposedSecret(cmd *cobra.Command, warning string) {
 func (g *globalOptions) forContext(name string) (*globalOptions, error) {
 	raw := rawGlobals{context: name, config: g.raw.config}
 	out := &globalOptions{readonly: g.readonlyFlag, readonlyFlag: g.readonlyFlag, sessionTimeout: defaultSessionTimeout,
-		adminPort: defaultAdminPort, raw: raw}
+		memberTimeout: g.memberTimeout, adminPort: defaultAdminPort, raw: raw}
 	onCommandLine := func(flag string) bool { return flag == "config" && raw.config != "" }
 	if err := out.resolveWith(onCommandLine, raw); err != nil {
 		return nil, fmt.Errorf("context %s: %w", name, err)
@@ -110,6 +110,9 @@ func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) err
 	}
 	if g.sessionTimeout <= 0 {
 		return fmt.Errorf("--session-timeout must be positive")
+	}
+	if g.memberTimeout <= 0 {
+		return fmt.Errorf("--member-timeout must be positive")
 	}
 
 	// What the environment holds for one ensemble — credentials, client

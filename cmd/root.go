@@ -44,6 +44,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	// neither the help nor the process list shows the credentials.
 	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password (default: the context's; without a context $ZKX_AUTH, which keeps them out of the process list)")
 	pf.DurationVar(&opts.sessionTimeout, "session-timeout", defaultSessionTimeout, "ZooKeeper session timeout")
+	pf.DurationVar(&opts.memberTimeout, "member-timeout", defaultMemberTimeout, "how long each member of the ensemble has to answer (srvr, its session tables, its AdminServer; and which member the session goes to) before zkx names it as not answering and goes on without it")
 	pf.StringVar(&raw.adminURLs, "admin-url", "", "the members' AdminServers, comma-separated (http://zk1:8080/commands,http://zk2:8080/commands,…), for client addresses and watches when the four-letter words are not whitelisted; $"+adminURLEnv+" when absent and no context is chosen")
 	pf.IntVar(&opts.adminPort, "admin-port", defaultAdminPort, "where to look for a member's AdminServer when it refuses the four-letter words and --admin-url names none (0: do not look)")
 	pf.StringVar(&raw.tls.CA, "tls-ca", "", "PEM file of the CA that signed the servers' certificates: connect over TLS (ZooKeeper's secureClientPort); $ZKX_TLS_CA when absent and no context is chosen")

@@ -54,6 +54,9 @@ type sessionJSON struct {
 	// From is where the session is known from: tables, or ephemerals when
 	// the servers refused their tables and only its ephemeral nodes tell.
 	From string `json:"from"`
+	// Ensemble is what should be said of the members (ensembleHelp), the
+	// same on every session; absent when nothing.
+	Ensemble []introspect.MemberNote `json:"ensemble,omitempty"`
 }
 
 func describeSession(s introspect.Session, tables recognize.ServerTables, now time.Time) sessionJSON {
@@ -114,7 +117,7 @@ from for more than a third of its timeout), ephemerals (paths under the
 chroot), watches (paths under the chroot with a data watch), watch_count
 (every data watch, outside the chroot too), last_op, established and
 expires (RFC 3339, when known), from (tables, or ephemerals when only the
-tree told of the session).
+tree told of the session) and ensemble.
 
 With SESSION (its id, 0x… as ZooKeeper prints it), sessions tells that
 session's whole story: its facts as above, then, from the recipes zkx
@@ -128,7 +131,9 @@ waiting for what the next holds), and its other ephemeral nodes. JSON: one
 object, the session's fields as above and holds, waits, members ([{path,
 recipe, role, position, contender, behind}]: contender as zkx locks prints
 it, behind the contenders it waits for up to the one holding), items
-([{queue, item, mark}]), deadlocks ([string]) and other_ephemerals.`,
+([{queue, item, mark}]), deadlocks ([string]) and other_ephemerals.
+
+` + ensembleHelp,
 		Example: `  zkx sessions
   zkx sessions --server zk1:2181,zk2:2181,zk3:2181
   zkx sessions -o json | jq -r '.[] | select(.silent) | "\(.session) \(.client) \(.last_heard_ms)"'
@@ -177,6 +182,10 @@ it, behind the contenders it waits for up to the one holding), items
 			}
 			out := cmd.OutOrStdout()
 			if format == cliout.JSON {
+				ensemble := in.MemberNotes(introspect.ReadThrough{})
+				for i := range rows {
+					rows[i].Ensemble = ensemble
+				}
 				return cliout.WriteJSON(out, rows)
 			}
 			return writeSessions(out, rows)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
@@ -37,6 +38,9 @@ type unlockJSON struct {
 	// Outcome says in sentences what the read after the delete found:
 	// who holds now, who still waits and on whom.
 	Outcome []string `json:"outcome"`
+	// Ensemble is what should be said of the members (see ensembleHelp);
+	// absent when nothing.
+	Ensemble []introspect.MemberNote `json:"ensemble,omitempty"`
 }
 
 // unlockAroundLimit bounds the directories unlock reads around its lock
@@ -82,12 +86,17 @@ refuses it.
 --timeout bounds the reads and the delete, not the time taken to answer the
 question: the delete and the read after it have a --timeout of their own.
 
+Before it reads the lock, zkx has the member it reads through sync with the
+leader, so that a lagging follower cannot show a holder that is gone.
+
 JSON (-o json), once the node is deleted: {path, released (the holder, as
 in zkx locks -o json), next (the waiters that hold once it is gone), handover
 (who takes over, or why nobody does, in a sentence), may_also_hold (waiters
 that may believe they hold), after (the lock read again after the delete, as
 in zkx locks -o json; null when its directory went or the read failed, with
-after_error), outcome (what that read found, in sentences)}.
+after_error), outcome (what that read found, in sentences), ensemble}.
+
+` + ensembleHelp + `
 
 Exit status: 0 when the node was deleted; 1 when nothing was deleted (no
 holder, refused, the node changed hands, an error).`,
@@ -158,7 +167,7 @@ holder, refused, the node changed hands, an error).`,
 				return timedOut(err, flags.timeout)
 			}
 			res := unlockJSON{Path: l.Path, Released: h.Contender, Next: []recognize.Contender{}, Handover: l.Handover(h.Node),
-				MayAlsoHold: []recognize.Contender{}}
+				MayAlsoHold: []recognize.Contender{}, Ensemble: hl.ensemble}
 			for _, n := range h.Next {
 				for _, p := range l.Lineup() {
 					if p.Node == n {
