@@ -87,6 +87,7 @@ type app struct {
 
 	frameQueued   bool
 	serverAskedAt time.Time // when srvr was last asked, for the header
+	membersDue    bool      // a membersDueMsg is on its way
 
 	pacer *framePacer // nil outside Run (tests draw without a program)
 
@@ -230,18 +231,33 @@ func (a *app) waitTree() tea.Cmd {
 	}
 }
 
-// askServer asks the connected member for srvr, for the header.
+// askServer asks every member for srvr at once, for the header: the
+// connected member's mode and znode count, and the members that do not
+// answer, named.
 func (a *app) askServer() tea.Cmd {
 	addr := a.shared.Client.Server()
 	if addr == "" {
 		return nil
 	}
 	a.serverAskedAt = a.shared.Now()
-	ctx, how := a.shared.Ctx, a.shared.Introspect
+	ctx, how, servers := a.shared.Ctx, a.shared.Introspect, a.shared.Client.Servers()
 	return func() tea.Msg {
-		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, how)
-		return serverStatusMsg{addr: addr, stats: st, err: err}
+		return serverStatusMsg{addr: addr, members: introspect.Statuses(ctx, servers, how)}
 	}
+}
+
+// membersEvery is how often the header asks the members again while
+// nothing else makes it ask: a member that freezes while the explorer
+// idles is named within it.
+const membersEvery = 15 * time.Second
+
+// membersLater schedules the header's next ask, unless one is scheduled.
+func (a *app) membersLater() tea.Cmd {
+	if a.membersDue {
+		return nil
+	}
+	a.membersDue = true
+	return tea.Tick(membersEvery, func(time.Time) tea.Msg { return membersDueMsg{} })
 }
 
 // chrome is the header line, the breadcrumb line and the status line.
@@ -311,13 +327,18 @@ func (a *app) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(append(cmds, a.broadcast(paths), a.waitTree())...)
 	case serverStatusMsg:
-		if msg.err != nil {
-			a.header.stats, a.header.statsErr = nil, msg.err
-			return nil
+		a.header.seeMembers(msg.addr, msg.members)
+		return a.membersLater()
+	case membersDueMsg:
+		a.membersDue = false
+		if a.shared.Now().Sub(a.serverAskedAt) >= membersEvery {
+			return a.askServer()
 		}
-		a.header.stats, a.header.statsErr = &msg.stats, nil
-		a.header.seeZxid(msg.stats.Zxid)
-		return nil
+		return a.membersLater()
+	case introspectionMsg:
+		// A page's answer names the members that do not answer too.
+		a.header.seeSnapshot(msg.snapshot)
+		return a.broadcast(msg)
 	case statusMsg:
 		// One line, and nothing a terminal would act on: errors can
 		// carry several lines and names from the server. The whole of it

@@ -78,11 +78,19 @@ func (p *recipePage) Mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (p *recipePage) Update(msg tea.Msg) (page, tea.Cmd) {
-	key, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return p, p.view.update(msg)
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	case syncedVerdictMsg:
+		if msg.path != p.view.path {
+			return p, nil
+		}
+		if msg.err != nil {
+			return p, failure(msg.err)
+		}
+		return p, tea.Batch(p.view.update(msg.recipe), p.forceRelease())
 	}
-	return p, p.key(key)
+	return p, p.view.update(msg)
 }
 
 func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -94,7 +102,7 @@ func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
 	case p.shared.Actor == nil || p.shared.Writer == nil:
 		return nil // read-only: no action exists
 	case key.Matches(msg, a.ForceRelease):
-		return p.forceRelease()
+		return p.view.syncedVerdict() // then forceRelease, on the synced verdict
 	case p.system() != "":
 		return nil // see Keys: no part in a real system's coordination
 	case key.Matches(msg, a.Revoke):

@@ -390,6 +390,7 @@ func introspectionNotes(shared *sharedState, in *introspect.Snapshot, err error)
 	if in == nil {
 		return out
 	}
+	out = append(out, memberNoteLines(shared, in)...)
 	if line := in.SourcesLine(); line != "" && !in.TablesComplete() {
 		out = append(out, st.Warning.Render("⚠ "+line))
 	} else if line != "" {
@@ -400,6 +401,21 @@ func introspectionNotes(shared *sharedState, in *introspect.Snapshot, err error)
 	}
 	for _, pr := range in.OtherProblems() {
 		out = append(out, st.Warning.Render("⚠ "+firstLine(pr.String())))
+	}
+	return out
+}
+
+// memberNoteLines are the introspection's notes on the members (those that
+// did not answer or do not serve, and the member the explorer reads
+// through when it lagged), the same words as the commands'.
+func memberNoteLines(shared *sharedState, in *introspect.Snapshot) []string {
+	var out []string
+	for _, n := range in.MemberNotes(shared.readThrough()) {
+		style := shared.Styles.Error
+		if n.Kind == introspect.NoteBehind {
+			style = shared.Styles.Warning
+		}
+		out = append(out, style.Render("⚠ "+display.Line(n.Text)))
 	}
 	return out
 }

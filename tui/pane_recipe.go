@@ -119,6 +119,9 @@ func (v *recipePane) load() tea.Cmd {
 		}
 		opts.Now = now()
 		msg.recipe, msg.err = recognize.Dir(ctx, c, p, opts)
+		if msg.err == nil {
+			msg.recipe, msg.err = syncedIfAlarmed(ctx, c, p, opts, msg.recipe)
+		}
 		if l, ok := msg.recipe.(*recognize.Lock); ok && tables != nil {
 			msg.recipe = withDeadlocks(ctx, c, l, tables, opts)
 		}
@@ -453,6 +456,9 @@ func (v *recipePane) tablesLines(now time.Time) []string {
 			age += " · the last ask failed: " + firstLine(v.tablesErr.Error())
 		}
 		out = append(out, st.Dim.Render(age))
+	}
+	if v.tables != nil {
+		out = append(out, memberNoteLines(v.shared, v.tables)...)
 	}
 	if line := v.tables.SourcesLine(); line != "" {
 		out = append(out, st.Dim.Render(line))

@@ -2,6 +2,7 @@ package introspect
 
 import (
 	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +49,28 @@ func TestServerStatus(t *testing.T) {
 			t.Fatalf("stats %+v", st)
 		}
 	})
+}
+
+// TestStatuses: every member at once, each within the timeout; a paused
+// member and a closed port are told apart, in plain words.
+func TestStatuses(t *testing.T) {
+	live := zktest.EmbeddedServer(t, zkserver.Config{})
+	paused := zktest.EmbeddedServer(t, zkserver.Config{})
+	paused.Pause()
+	t.Cleanup(paused.Resume)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	got := Statuses(context.Background(), []string{live.ConnectString(), paused.ConnectString(), closed}, Options{Timeout: 300 * time.Millisecond})
+	want := []struct{ brief, trouble string }{{"", ""}, {"no answer", "no answer within 300ms"}, {"connection refused", "connection refused"}}
+	for i, w := range want {
+		if got[i].Brief() != w.brief || got[i].Trouble() != w.trouble || (got[i].Stats != nil) != (w.brief == "") {
+			t.Errorf("%s: brief %q, trouble %q, stats %v; want %q, %q", got[i].Addr, got[i].Brief(), got[i].Trouble(), got[i].Stats, w.brief, w.trouble)
+		}
+	}
 }
 
 func TestConnectionLimit(t *testing.T) {
