@@ -260,10 +260,12 @@ a connection of its session; absent when not known), last_heard_ms (how long
 ago its server last answered its session, pings included; absent when not
 known), last_heard_at_least (the silence may be longer: zkx had no session
 on that server), silent (not heard from for more than a third of its session
-timeout: frozen or cut off), next (holders: the waiters that hold once its
-node is deleted, by their libraries' rules), may_hold and may_hold_reason
-(waiters: it holds by one rule its library may run by and waits by
-another, and zkx cannot tell which)}.`
+timeout: frozen or cut off), expires_by (when the servers expire its session
+at the latest if its client stays silent, RFC 3339; expires_by_about when
+the servers' tick is not known and it is only about), next (holders: the
+waiters that hold once its node is deleted, by their libraries' rules),
+may_hold and may_hold_reason (waiters: it holds by one rule its library may
+run by and waits by another, and zkx cannot tell which)}.`
 
 // tablesHelp says what the servers' tables add, for locks and elections.
 const tablesHelp = `

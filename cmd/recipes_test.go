@@ -181,7 +181,11 @@ func checkClients(t *testing.T, clients map[string]sessionJSON, cs []recognize.C
 		if c.AgeMs < 0 || (c.HeldMs != nil && *c.HeldMs > c.AgeMs) {
 			t.Errorf("%s: age_ms %d held_ms %v", c.Node, c.AgeMs, c.HeldMs)
 		}
+		if _, err := time.Parse(time.RFC3339, c.ExpiresBy); err != nil {
+			t.Errorf("%s: expires_by %q: %v", c.Node, c.ExpiresBy, err)
+		}
 		c.Client, c.HeldMs, c.AgeMs, c.Connected, c.LastHeardMs, c.Liveness = "", nil, 0, nil, nil, zkview.Liveness{}
+		c.ExpiresBy, c.ExpiresByAbout = "", false
 	}
 }
 
@@ -412,6 +416,7 @@ func TestElectionsCommand(t *testing.T) {
 		clients := sessionClients(t, connect)
 		checkClients(t, clients, []recognize.Contender{*got.Leader})
 		got.Leader.Client, got.Leader.HeldMs, got.Leader.AgeMs, got.Leader.Connected, got.Leader.LastHeardMs = "", nil, 0, nil, nil
+		got.Leader.ExpiresBy, got.Leader.ExpiresByAbout = "", false
 		checkClients(t, clients, got.Candidates)
 		want := recognize.Election{Path: dir, Format: "curator",
 			Leader: &recognize.Contender{Node: leader.node, Seq: seqOf(t, leader.node), Format: "curator", Session: sessionHex(leader.session), Data: "node-a"},

@@ -42,6 +42,11 @@ type sessionJSON struct {
 	LastHeardAtLeast bool   `json:"last_heard_at_least,omitempty"`
 	// Silent: not heard from for more than a third of its timeout.
 	Silent bool `json:"silent,omitempty"`
+	// ExpiresBy: when the servers expire it at the latest if its client
+	// stays silent (RFC 3339, UTC, whole seconds); ExpiresByAbout: only
+	// about, the servers' tick being unknown. Absent when not known.
+	ExpiresBy      string `json:"expires_by,omitempty"`
+	ExpiresByAbout bool   `json:"expires_by_about,omitempty"`
 	// Ephemerals are its ephemeral nodes (paths under the chroot), sorted.
 	Ephemerals []string `json:"ephemerals"`
 	// Watches are the paths (under the chroot) it holds data watches on;
@@ -69,6 +74,9 @@ func describeSession(s introspect.Session, tables recognize.ServerTables, now ti
 	if l, ok := tables.LastHeard(s.ID); ok {
 		ms := l.Silence(now).Milliseconds()
 		j.LastHeardMs, j.LastHeardAtLeast, j.Silent = &ms, l.AtLeast, l.Silent(now)
+		if !l.ExpiresBy.IsZero() {
+			j.ExpiresBy, j.ExpiresByAbout = l.ExpiresBy.UTC().Format(time.RFC3339), l.ExpiresByApprox
+		}
 	}
 	if !s.Established.IsZero() {
 		j.Established = s.Established.UTC().Format(statMillisFormat)
@@ -113,11 +121,15 @@ JSON (-o json) is an array, one object per session, sorted by id: session
 connected (absent when not known), timeout_ms (0 when not known),
 last_heard_ms (how long ago its server last answered it; absent when not
 known), last_heard_at_least (the silence may be longer), silent (not heard
-from for more than a third of its timeout), ephemerals (paths under the
-chroot), watches (paths under the chroot with a data watch), watch_count
-(every data watch, outside the chroot too), last_op, established and
-expires (RFC 3339, when known), from (tables, or ephemerals when only the
-tree told of the session) and ensemble.
+from for more than a third of its timeout), expires_by (when the servers
+expire it at the latest if its client stays silent: its last answer, its
+timeout and two of the servers' ticks, rounded up to the second; RFC 3339),
+expires_by_about (the tick is not known: only about), ephemerals (paths
+under the chroot), watches (paths under the chroot with a data watch),
+watch_count (every data watch, outside the chroot too), last_op,
+established and expires (RFC 3339, when known: the leader's own expiry
+bucket, from its dump), from (tables, or ephemerals when only the tree told
+of the session) and ensemble.
 
 With SESSION (its id, 0x… as ZooKeeper prints it), sessions tells that
 session's whole story: its facts as above, then, from the recipes zkx

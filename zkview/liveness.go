@@ -42,6 +42,20 @@ func (l Liveness) Silence(now time.Time) time.Duration {
 	return max(now.Sub(l.Heard), 0)
 }
 
+// ExpiryBound says when the session expires if its client stays silent,
+// for a sentence: "by 15:04:05" (ExpiresBy is rounded up to the second,
+// so the time shown is never early), or "about 15:04:05" when the
+// servers' tick is not known; "" when the timeout is not known.
+func (l Liveness) ExpiryBound() string {
+	switch {
+	case l.ExpiresBy.IsZero():
+		return ""
+	case l.ExpiresByApprox:
+		return "about " + l.ExpiresBy.Format("15:04:05")
+	}
+	return "by " + l.ExpiresBy.Format("15:04:05")
+}
+
 // Silent reports whether the session has not been heard from for more than
 // a third of its timeout (and SilentSlack): an idle client pings after at
 // most a third of it (half its read timeout, which is two thirds of the

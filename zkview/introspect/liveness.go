@@ -121,9 +121,16 @@ func tickOf(in *Snapshot, m *Member) time.Duration {
 // Without the tick (no member's configuration was read: conf refused, no
 // AdminServer), heard + timeout, about: it may be early by up to 2 ticks.
 // Zero when heard or the timeout is not known.
+//
+// The bound is rounded up to the whole second, so that a clock shown to
+// the second ("by 14:02:07") is never early.
 func expiresBy(heard time.Time, timeout, tick time.Duration) (at time.Time, about bool) {
 	if heard.IsZero() || timeout <= 0 {
 		return time.Time{}, false
 	}
-	return heard.Add(timeout + 2*tick), tick <= 0
+	at = heard.Add(timeout + 2*tick)
+	if whole := at.Truncate(time.Second); whole.Before(at) {
+		at = whole.Add(time.Second)
+	}
+	return at, tick <= 0
 }

@@ -94,7 +94,8 @@ func TestLastHeardSlowMember(t *testing.T) {
 	if l.Silent(arrived) || !l.AtLeast {
 		t.Errorf("writer: silent %v, at least %v; want heard, and a lower bound (the touch is 3 s old)", l.Silent(arrived), l.AtLeast)
 	}
-	if want := arrived.Add(-200*time.Millisecond + 14*time.Second); !l.ExpiresBy.Equal(want) {
+	// heard + 10 s + 2 ticks = 12:00:16.8, rounded up to the second.
+	if want := arrived.Add(14 * time.Second); !l.ExpiresBy.Equal(want) {
 		t.Errorf("writer expires by %v, want %v", l.ExpiresBy, want)
 	}
 }
@@ -115,6 +116,9 @@ func TestExpiresBy(t *testing.T) {
 	at, about = expiresBy(heard, 10*time.Second, 0)
 	if !at.Equal(heard.Add(10*time.Second)) || !about {
 		t.Errorf("expiresBy(10s, tick unknown) = %v %v, want heard + 10s, about", at, about)
+	}
+	if at, _ := expiresBy(heard.Add(100*time.Millisecond), 10*time.Second, 2*time.Second); !at.Equal(heard.Add(15 * time.Second)) {
+		t.Errorf("a bound between two seconds is the later one (it is shown to the second): %v", at)
 	}
 	if at, _ := expiresBy(time.Time{}, 10*time.Second, time.Second); !at.IsZero() {
 		t.Errorf("never heard: %v", at)

@@ -85,8 +85,11 @@ func HeardOf(c recognize.Contender, now time.Time) Heard {
 			Text: "NO CONNECTION: no server lists its session; its node stays until the session expires"}
 	case known && silent:
 		text := "SILENT for " + ago + ": frozen or cut off"
-		if by := c.Liveness.ExpiresBy; !by.IsZero() {
-			text += ", its session expires by " + by.Format("15:04:05") + " at the latest"
+		if bound := c.Liveness.ExpiryBound(); bound != "" {
+			text += ", its session expires " + bound
+			if !c.Liveness.ExpiresByApprox {
+				text += " at the latest"
+			}
 		}
 		return Heard{State: HeardSilent, Cell: "SILENT " + ago, Text: text}
 	case known:

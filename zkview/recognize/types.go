@@ -56,6 +56,12 @@ type Contender struct {
 	// Silent is set when the session has not been heard from for more
 	// than a third of its timeout (zkview.Liveness.Silent).
 	Silent bool `json:"silent,omitempty"`
+	// ExpiresBy is when the servers expire the session at the latest if
+	// its client stays silent (RFC 3339, UTC, whole seconds); absent when
+	// not known. ExpiresByAbout: the servers' tick is not known, and it
+	// is only about (it may be early by up to two ticks).
+	ExpiresBy      string `json:"expires_by,omitempty"`
+	ExpiresByAbout bool   `json:"expires_by_about,omitempty"`
 	// Next is for holders: the waiters that hold once this holder's node
 	// is deleted, by their libraries' rules (those whose watch on it fires
 	// and who then find nothing before them); empty when nobody would.
