@@ -335,3 +335,27 @@ func StartKazooLocks(t testing.TB, connect, id string, sessionTimeout time.Durat
 		filepath.Join(interopTestdata(), "kazoo", "locks_peer.py"), connect, id)
 	return &LinePeer{LivePeer: p, taken: map[int]bool{}}
 }
+
+// StartCuratorRoles compiles and starts testdata/interop/curator/RolePeer:
+// one Curator session (timing out after sessionTimeout) that takes each
+// ROLE:PATH in order — read or write (InterProcessReadWriteLock), mutex
+// (InterProcessMutex), latch (LeaderLatch) — and prints SESSION 0x…,
+// "QUEUED ROLE PATH" once each recipe's node is in place and "HOLDING ROLE
+// PATH" once Curator believes it holds (leads). touch, when positive,
+// makes it ask the server something that often, as a busy client does.
+// It returns once every recipe is queued.
+func StartCuratorRoles(t testing.TB, connect string, sessionTimeout, touch time.Duration, roles ...string) *LivePeer {
+	t.Helper()
+	classpath := CompileCurator(t, filepath.Join(interopTestdata(), "curator", "RolePeer.java"))
+	args := append(append([]string{}, JavaQuietFlags...),
+		fmt.Sprintf("-Dpeer.sessionTimeoutMs=%d", sessionTimeout.Milliseconds()), fmt.Sprintf("-Dpeer.touchMs=%d", touch.Milliseconds()),
+		"-cp", classpath, "RolePeer", connect)
+	p := StartLivePeer(t, Java(t), append(args, roles...)...)
+	from := 0
+	for _, r := range roles {
+		role, path, _ := strings.Cut(r, ":")
+		_, at := p.WaitLine(t, from, "QUEUED "+role+" "+path)
+		from = at + 1
+	}
+	return p
+}
