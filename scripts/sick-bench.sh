@@ -13,6 +13,7 @@
 # binary: its wall time, its exit status and the first line of its stderr.
 #
 #   scripts/sick-bench.sh ZKX_BINARY [ZKX_BINARY...]
+#   scripts/sick-bench.sh --scene     # the scene alone, frozen, until Enter: try zkx on it by hand
 #
 # e.g. to compare main with a branch:
 #
@@ -32,9 +33,12 @@
 # Environment: KEEP=1 leaves the ensemble's directory (logs) behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: scripts/sick-bench.sh ZKX_BINARY [ZKX_BINARY...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: scripts/sick-bench.sh ZKX_BINARY [ZKX_BINARY...] | --scene" >&2; exit 2; }
+scene_only=""
 bins=()
-for b in "$@"; do bins+=("$(realpath "$b")"); done
+if [ "$1" = "--scene" ]; then scene_only=yes; bins=(scene); else
+  for b in "$@"; do bins+=("$(realpath "$b")"); done
+fi
 jars=/usr/share/java
 for f in zookeeper.jar zookeeper-jute.jar servlet-api.jar curator-recipes.jar slf4j-simple.jar; do
   [ -f "$jars/$f" ] || { echo "sick-bench: needs $jars/$f (apt-get install -y zookeeper libcurator-recipes-java libservlet-api-java)" >&2; exit 1; }
@@ -45,7 +49,6 @@ work=$(mktemp -d)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill -CONT -- "-$p" 2>/dev/null || true; kill -KILL -- "-$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
   if [ -n "${KEEP:-}" ]; then echo "sick-bench: left $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -82,6 +85,7 @@ for i in 1 2 3; do
   setsid java -Xmx256m -XX:+UseSerialGC -XX:-UsePerfData -Dorg.slf4j.simpleLogger.showDateTime=true \
     -cp "$cp_server" org.apache.zookeeper.server.quorum.QuorumPeerMain "$d/zoo.cfg" >"$d/zookeeper.log" 2>&1 &
   pids+=($!)
+  disown # killed by the cleanup, without bash reporting it
 done
 members=(${connect//,/ })
 leader="" followers=()
@@ -119,6 +123,7 @@ peer() {
     -cp "$work/classes:$cp_curator" RolePeer "${connect_peer:-$connect}" "$@" <"$work/$name.in" >"$work/$name.out" 2>&1 &
   pids+=($!)
   eval "peer_$name=$!"
+  disown
   exec {fd}>"$work/$name.in" # keeps its stdin open
   local want=$# deadline=$((SECONDS + 60))
   until [ "$(grep -c '^QUEUED' "$work/$name.out" 2>/dev/null)" -ge "$want" ]; do
@@ -127,7 +132,7 @@ peer() {
   done
 }
 
-printf '%-24s %-20s %8s %5s  %s\n' COMMAND BINARY WALL_S EXIT "STDERR (first line)"
+[ -n "$scene_only" ] || printf '%-24s %-20s %8s %5s  %s\n' COMMAND BINARY WALL_S EXIT "STDERR (first line)"
 run() { # binary label args...
   local bin=$1 label=$2; shift 2
   local start end err
@@ -162,6 +167,14 @@ for bin in "${bins[@]}"; do
   kill -STOP -- "-$(member_pid "$frozen_member")"
   kill -STOP -- "-$holder"
   echo "# $(basename "$bin"): froze follower $frozen_member and the first reader (pid $holder); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  if [ -n "$scene_only" ]; then
+    echo "# the scene is under $base; try:" >&2
+    echo "  ZKX_ADMIN_URL=$admins zkx --server $connect locks $base -l" >&2
+    echo "  ZKX_ADMIN_URL=$admins zkx --server $connect --readonly --path $base" >&2
+    echo "# Enter ends it" >&2
+    read -r _
+    break
+  fi
   run "$bin" "unlock" unlock "$base/mutex" --yes
   run "$bin" "locks (AdminServers)" locks "$base" -o json
   run "$bin" "elections (AdminServers)" elections "$base" -o json

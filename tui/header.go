@@ -78,15 +78,7 @@ func (h *header) view(st theme.Styles, width int) string {
 	var parts []string
 	parts = append(parts, st.Title.Render("zkx"))
 	parts = append(parts, h.where(st, true))
-	sess := label("session ")
-	if h.session != 0 {
-		sess += value(display.Hex(h.session)) + " "
-	}
-	sess += stateStyle(st, h.state).Render(h.state.String())
-	if h.reconnect > 0 {
-		sess += label(fmt.Sprintf(" (%d new since start)", h.reconnect))
-	}
-	parts = append(parts, sess)
+	parts = append(parts, h.sessionPart(st, true))
 	keep := len(parts) // the parts cut only when they alone do not fit
 	if len(h.troubled) > 0 {
 		// A member that does not answer is named before the counters,
@@ -110,8 +102,9 @@ func (h *header) view(st theme.Styles, width int) string {
 	// Whole parts go from the end (znodes, then the zxid) rather than
 	// be cut mid-word; the first ones (where, the session, the members
 	// that do not answer) are cut only if they alone do not fit, and then
-	// the connect string gives way to the member connected to, so that
-	// the members that do not answer stay named.
+	// the connect string gives way to the member connected to, and the
+	// session's id to its state alone, so that the members that do not
+	// answer stay named.
 	line := strings.Join(parts, label("  │  "))
 	for len(parts) > keep && lipgloss.Width(line) > room {
 		parts = parts[:len(parts)-1]
@@ -119,6 +112,10 @@ func (h *header) view(st theme.Styles, width int) string {
 	}
 	if lipgloss.Width(line) > room && h.server != "" && len(h.troubled) > 0 {
 		parts[1] = h.where(st, false)
+		line = strings.Join(parts, label("  │  "))
+	}
+	if lipgloss.Width(line) > room && len(h.troubled) > 0 {
+		parts[2] = h.sessionPart(st, false)
 		line = strings.Join(parts, label("  │  "))
 	}
 	if h.readOnly {
@@ -130,6 +127,20 @@ func (h *header) view(st theme.Styles, width int) string {
 		line += strings.Repeat(" ", gap) + badge
 	}
 	return widget.Fit(line, width)
+}
+
+// sessionPart says how the session is: its id (when withID) and state.
+func (h *header) sessionPart(st theme.Styles, withID bool) string {
+	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
+	sess := label("session ")
+	if h.session != 0 && withID {
+		sess += value(display.Hex(h.session)) + " "
+	}
+	sess += stateStyle(st, h.state).Render(h.state.String())
+	if h.reconnect > 0 {
+		sess += label(fmt.Sprintf(" (%d new since start)", h.reconnect))
+	}
+	return sess
 }
 
 // where says where the explorer is connected: the connect string (with

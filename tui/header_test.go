@@ -40,6 +40,11 @@ func TestHeaderNamesSilentMembers(t *testing.T) {
 			t.Errorf("width %d: %q: connect string shown %v, want %v, and the member connected to", tc.width, line, !tc.connectShow, tc.connectShow)
 		}
 	}
+	h.readOnly = true // the badge takes room too: the session's id gives way
+	if line := h.view(st, 120); !strings.Contains(line, named) || !strings.Contains(line, "READ-ONLY") || strings.Contains(line, "0x") {
+		t.Errorf("read-only at 120: %q", line)
+	}
+	h.readOnly = false
 	h.seeMembers("127.0.0.1:2182", []introspect.MemberStatus{
 		{Addr: "127.0.0.1:2182", Stats: &introspect.ServerStats{Mode: introspect.ModeFollower}},
 	})

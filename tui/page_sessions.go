@@ -430,15 +430,6 @@ func wrapNotes(st theme.Styles, notes []string, width, maxLines int) []string {
 	return append(lines[:maxLines-1:maxLines-1], st.Dim.Render(fmt.Sprintf("… %d more lines: ! shows every note in full", len(lines)-maxLines+1)))
 }
 
-// capNotes keeps at most n notes, the last saying how many were left out.
-func capNotes(st theme.Styles, notes []string, n int) []string {
-	if len(notes) <= n {
-		return notes
-	}
-	more := len(notes) - n + 1
-	return append(notes[:n-1:n-1], st.Dim.Render(fmt.Sprintf("… and %d more", more)))
-}
-
 // soonest is the smallest positive duration, 0 when none is.
 func soonest(ds ...time.Duration) time.Duration {
 	var next time.Duration
