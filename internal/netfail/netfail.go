@@ -43,7 +43,7 @@ type deadline struct{ within time.Duration }
 func (d *deadline) Error() string { return fmt.Sprintf("no answer within %v", d.within) }
 
 // Describe returns err in plain words. ctx is the request's (made by
-// Within, or nil): when it ended, that is what happened — the server's
+// Within, or any other): when it ended, that is what happened — the server's
 // silence past its deadline, or the caller's own time running out — and
 // the network error it caused ("use of closed network connection") is
 // only its consequence. within names the deadline of a request bounded

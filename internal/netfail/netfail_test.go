@@ -110,11 +110,11 @@ func TestDescribeCallersDeadline(t *testing.T) {
 	if err.Error() != "no answer before the deadline" {
 		t.Errorf("got %q", err)
 	}
-	if Describe(nil, nil, time.Second) != nil {
+	if Describe(context.Background(), nil, time.Second) != nil {
 		t.Error("nil is not an error")
 	}
 	other := errors.New("something else")
-	if Describe(nil, other, time.Second) != other {
+	if Describe(context.Background(), other, time.Second) != other {
 		t.Error("an error it does not know is returned as it is")
 	}
 }
