@@ -14,6 +14,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/connstr"
+	"github.com/zkx-dev/zkx/internal/netfail"
 	"github.com/zkx-dev/zkx/internal/zkdial"
 )
 
@@ -176,7 +177,7 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 		// In the background: Close waits up to a second for a server
 		// that, here, never answered.
 		go conn.Close()
-		err := fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum, or at its maxClientCnxns for this address, drops new connections; is the address right?)", target, ctx.Err())
+		err := fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum, or at its maxClientCnxns for this address, drops new connections; is the address right?)", target, netfail.Describe(ctx, ctx.Err(), 0))
 		if failed := dials.Progress().Failed; len(failed) > 0 {
 			err = fmt.Errorf("%w; so far:\n  %s", err, strings.Join(failed, "\n  "))
 		}

@@ -47,7 +47,8 @@ func (d *deadline) Error() string { return fmt.Sprintf("no answer within %v", d.
 // silence past its deadline, or the caller's own time running out — and
 // the network error it caused ("use of closed network connection") is
 // only its consequence. within names the deadline of a request bounded
-// otherwise (a connection's own deadline). An error it does not recognise
+// otherwise (a connection's own deadline; 0 when it is the caller's own,
+// as a context's DeadlineExceeded is). An error it does not recognise
 // is returned as it is; nil stays nil.
 func Describe(ctx context.Context, err error, within time.Duration) error {
 	var plain *Error
@@ -67,8 +68,10 @@ func Describe(ctx context.Context, err error, within time.Duration) error {
 		return &Error{Text: "no answer before the deadline", NoAnswer: true, Err: err}
 	case ctx != nil && ctx.Err() != nil, errors.Is(err, context.Canceled):
 		return &Error{Text: "stopped before it answered", Err: err}
-	case isTimeout(err):
+	case isTimeout(err) && within > 0:
 		return &Error{Text: fmt.Sprintf("no answer within %v", within), NoAnswer: true, Err: err}
+	case isTimeout(err):
+		return &Error{Text: "no answer before the deadline", NoAnswer: true, Err: err}
 	case errors.Is(err, syscall.ECONNRESET):
 		return &Error{Text: "the connection was reset", Err: err}
 	case errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
