@@ -687,10 +687,12 @@ func (a *app) mouse(msg tea.MouseMsg) tea.Cmd {
 
 func (a *app) View() tea.View {
 	a.pacer.framed()
-	v := tea.NewView(a.render())
+	// Every frame passes here: the last guard against text a view forgot
+	// to escape (theme.Clean).
+	v := tea.NewView(theme.Clean(a.render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "zkx " + a.header.connect
+	v.WindowTitle = "zkx " + display.Line(a.header.connect)
 	return v
 }
 
