@@ -95,6 +95,7 @@ func TestHostileTextInEveryCommand(t *testing.T) {
 		"mv":        {{"mv", hostile.Dir, hostile.Base + "/" + hostile.Name("moved")}},
 		"queues":    {{"queues", hostile.Base}, {"queues", "-l", hostile.Base}},
 		"quota":     {{"quota", hostile.Base}},
+		"recipes":   {{"recipes", hostile.Base}, {"recipes", "-l", hostile.Base}},
 		"revoke":    {{"revoke", hostile.CuratorLock}},
 		"sessions":  {{"sessions"}, {"sessions", session}, {"sessions", fmt.Sprintf("0x%x", hostile.Kazoo)}},
 		"setacl":    {{"setacl", hostile.Dir, "world:anyone:r"}},

@@ -61,6 +61,11 @@ var (
 	// participants' data is hostile.
 	Queue = Base + "/queues/" + Name("queue")
 	Latch = Base + "/elections/" + Name("latch")
+	// Party and ShallowParty are Kazoo's groups, Lease a Kazoo
+	// NonBlockingLease.
+	Party        = Base + "/groups/" + Name("party")
+	ShallowParty = Base + "/groups/shallow"
+	Lease        = Base + "/leases/" + Name("lease")
 	// HBase and Kafka are systems' roots: HBase's active and backup
 	// masters, Kafka's controller and a broker, hostile host names.
 	HBase = Base + "/systems/hbase"
@@ -170,6 +175,15 @@ func Serve(t testing.TB) *Scene {
 	}
 	sc.add(Latch+"/_c_2b1f1b9e-6a42-4d3e-9a3e-2a7f36a1c0a4-latch-0000000001", []byte(Text("leader id")), Leader, open)
 	sc.add(Latch+"/_c_2b1f1b9e-6a42-4d3e-9a3e-2a7f36a1c0a5-latch-0000000002", []byte(Text("follower id")), Waiter, open)
+
+	// A Kazoo Party and a ShallowParty, whose members' identifiers are
+	// hostile (in their data; in a ShallowParty's names too), and a Kazoo
+	// NonBlockingLease whose holder is.
+	sc.add(Party+"/2b1f1b9e6a424d3e9a3e2a7f36a1c0b1__party__", []byte(Text("party member")), Holder, open)
+	sc.add(Party+"/2b1f1b9e6a424d3e9a3e2a7f36a1c0b2__party__", []byte(Text("party member 2")), Waiter, open)
+	sc.add(ShallowParty+"/2b1f1b9e6a424d3e9a3e2a7f36a1c0b3-"+Name("member"), []byte(Name("member")), Holder, open)
+	sc.add(Lease+"/2b1f1b9e6a424d3e9a3e2a7f36a1c0b4__lock__0000000001", []byte(Text("lease holder")), Kazoo, open)
+	sc.add(Lease+"/lease_holder", jsonOf(map[string]any{"version": 1, "holder": UTF8("lease holder"), "end": Epoch.Add(time.Hour).Format("2006-01-02T15:04:05")}), 0, open)
 
 	master := func(host string) []byte {
 		name := syslayout.PB{}.String(1, host).Varint(2, 16000).Varint(3, uint64(ms))
