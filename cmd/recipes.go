@@ -35,7 +35,7 @@ var (
 
 // scanFlags are the flags of locks, queues and elections.
 type scanFlags struct {
-	readFlags
+	readOptions
 	long        bool
 	check       bool
 	heldTooLong time.Duration
@@ -49,7 +49,7 @@ type scanFlags struct {
 }
 
 func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
-	f.readFlags.register(cmd)
+	f.readOptions.register(cmd)
 	cmd.Flags().IntVar(&f.connections, "connections", 4, "sessions to read over (a server works through each connection in order)")
 	cmd.Flags().BoolVar(&f.batch, "batch", true, batchFlagHelp)
 	if kind.contended {

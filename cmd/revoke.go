@@ -41,7 +41,7 @@ type revokeJSON struct {
 
 func newRevokeCommand(g *globalOptions) *cobra.Command {
 	var (
-		flags readFlags
+		flags readOptions
 		node  string
 		wait  time.Duration
 	)

@@ -58,14 +58,14 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 		return opts.resolve(cmd, raw)
 	}
 	root.AddCommand(newVersionCommand(), newManCommand(), newServeCommand(&raw), newLockCommand(opts),
-		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
+		newLsCommand(opts, runLs), newTreeCommand(opts, runTree), newGetCommand(opts, runGet), newStatCommand(opts, runStat),
 		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts), newRecipesCommand(opts),
 		newSessionsCommand(opts), newUnlockCommand(opts), newRevokeCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
-	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
+	root.AddCommand(newFindCommand(opts, runFind), newExportCommand(opts), newImportCommand(opts),
 		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
-		newWatchCommand(opts))
-	root.AddCommand(newEditCommand(opts), newDiffCommand(opts), newMirrorCommand(opts), newWhoamiCommand(opts),
-		newQuotaCommand(opts))
+		newWatchCommand(opts, runWatch))
+	root.AddCommand(newEditCommand(opts), newDiffCommand(opts), newMirrorCommand(opts), newWhoamiCommand(opts, runWhoami),
+		newQuotaCommand(opts, runQuota))
 	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand(), newAuditCommand())
 	return root
 }

@@ -88,7 +88,7 @@ func describeSession(s introspect.Session, tables recognize.ServerTables, now ti
 }
 
 func newSessionsCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
+	var flags readOptions
 	cmd := &cobra.Command{
 		Use:   "sessions [SESSION]",
 		Short: "List the ensemble's sessions, or tell one's whole story: what it holds, waits for, leads",

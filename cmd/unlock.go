@@ -49,7 +49,7 @@ const unlockAroundLimit = 256
 
 func newUnlockCommand(g *globalOptions) *cobra.Command {
 	var (
-		flags readFlags
+		flags readOptions
 		node  string
 		yes   bool
 	)
