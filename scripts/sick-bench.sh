@@ -126,9 +126,12 @@ peer() {
   disown
   exec {fd}>"$work/$name.in" # keeps its stdin open
   local want=$# deadline=$((SECONDS + 60))
-  until [ "$(grep -c '^QUEUED' "$work/$name.out" 2>/dev/null)" -ge "$want" ]; do
+  local queued=0
+  until [ "$queued" -ge "$want" ]; do
     [ $SECONDS -lt $deadline ] || { echo "sick-bench: peer $name did not queue: $(cat "$work/$name.out")" >&2; exit 1; }
     sleep 0.1
+    queued=$(grep -c '^QUEUED' "$work/$name.out" 2>/dev/null || true)
+    queued=${queued:-0}
   done
 }
 
