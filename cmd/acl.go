@@ -66,7 +66,7 @@ ACL's version (aversion), so a concurrent change is not overwritten.`,
 				return err
 			}
 			if warning := adminWarning(acl, c.Identities()); warning != "" && !force {
-				ok, err := confirmOnTerminal(cmd, warning+" Set it anyway?")
+				ok, err := confirmOnTerminal(streamsOf(cmd), warning+" Set it anyway?")
 				if err != nil {
 					return fmt.Errorf("%w (or --force)", err)
 				}

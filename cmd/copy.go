@@ -123,7 +123,7 @@ them with the source. On a terminal mv asks first, naming what will change;
 				question += fmt.Sprintf(" %s will be deleted, not moved: their owners lose them.", plural(survey.Ephemeral, "ephemeral node"))
 			}
 			if !yes && !opts.DryRun {
-				ok, err := confirmOnTerminal(cmd, question)
+				ok, err := confirmOnTerminal(streamsOf(cmd), question)
 				if err != nil {
 					return err
 				}
@@ -173,12 +173,12 @@ func openCopy(ctx context.Context, g *globalOptions, verb string, timeout time.D
 
 // confirmOnTerminal asks a yes/no question on a terminal; without one it
 // refuses, naming --yes.
-func confirmOnTerminal(cmd *cobra.Command, question string) (bool, error) {
-	in, ok := cmd.InOrStdin().(*os.File)
-	if !ok || !cliout.IsTerminal(in) || !isTerminal(cmd.ErrOrStderr()) {
+func confirmOnTerminal(std streams, question string) (bool, error) {
+	in, ok := std.in.(*os.File)
+	if !ok || !cliout.IsTerminal(in) || !isTerminal(std.errOut) {
 		return false, fmt.Errorf("%s — not on a terminal to ask: pass --yes to go ahead", question)
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s [y/N] ", question)
+	fmt.Fprintf(std.errOut, "%s [y/N] ", question)
 	line, err := bufio.NewReader(in).ReadString('\n')
 	if err != nil && err != io.EOF {
 		return false, err

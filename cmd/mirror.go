@@ -123,7 +123,7 @@ bytes, reason}] (op: create, set, setacl, delete, or skip with its reason).`,
 				if rep.Created+rep.Updated+rep.ACLs+rep.Deleted == 0 {
 					return writeMirrorReport(out, rep, nil, format)
 				}
-				ok, err := confirmOnTerminal(cmd, fmt.Sprintf("mirror %s onto %s: create %d, set %d, set %d ACLs, delete %d?",
+				ok, err := confirmOnTerminal(streamsOf(cmd), fmt.Sprintf("mirror %s onto %s: create %d, set %d, set %d ACLs, delete %d?",
 					args[0], dst.spec, rep.Created, rep.Updated, rep.ACLs, rep.Deleted))
 				if err != nil {
 					return err

@@ -59,8 +59,8 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	}
 	root.AddCommand(newVersionCommand(), newManCommand(), newServeCommand(&raw), newLockCommand(opts),
 		newLsCommand(opts, runLs), newTreeCommand(opts, runTree), newGetCommand(opts, runGet), newStatCommand(opts, runStat),
-		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts), newRecipesCommand(opts),
-		newSessionsCommand(opts), newUnlockCommand(opts), newRevokeCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
+		newLocksCommand(opts, runLocks), newQueuesCommand(opts, runQueues), newElectionsCommand(opts, runElections), newSystemsCommand(opts, runSystems), newRecipesCommand(opts, runAllRecipes),
+		newSessionsCommand(opts, runSessions), newUnlockCommand(opts, runUnlock), newRevokeCommand(opts, runRevoke), newDemoCommand(opts, runDemo), newContextCommand(&raw))
 	root.AddCommand(newFindCommand(opts, runFind), newExportCommand(opts), newImportCommand(opts),
 		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
 		newWatchCommand(opts, runWatch))
