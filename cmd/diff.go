@@ -59,7 +59,7 @@ type side struct {
 func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec string, fileOK bool) (*side, error) {
 	s := &side{spec: spec}
 	opts, p := g, ""
-	past, isPast, err := openPastSource(cmd, spec)
+	past, isPast, err := openPastSource(cmd.ErrOrStderr(), spec)
 	if err != nil {
 		return nil, err
 	}
