@@ -64,7 +64,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	root.AddCommand(newFindCommand(opts, runFind), newExportCommand(opts, runExport), newImportCommand(opts, runImportFile),
 		newCopyCommand(opts, runCopy), newMoveCommand(opts, runMove), newSetACLCommand(opts, runSetACL), newDigestCommand(),
 		newWatchCommand(opts, runWatch))
-	root.AddCommand(newEditCommand(opts, runEdit), newDiffCommand(opts), newMirrorCommand(opts), newWhoamiCommand(opts, runWhoami),
+	root.AddCommand(newEditCommand(opts, runEdit), newDiffCommand(opts, runDiff), newMirrorCommand(opts, runMirror), newWhoamiCommand(opts, runWhoami),
 		newQuotaCommand(opts, runQuota))
 	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand(), newAuditCommand())
 	return root
