@@ -106,6 +106,10 @@ func Open(dir string) (Dir, error) {
 	sortFiles(d.Logs)
 	sortFiles(d.Snapshots)
 	if len(d.Logs) == 0 && len(d.Snapshots) == 0 {
+		if len(d.Skipped) > 0 {
+			// The files passed over are the likely answer to "why none?".
+			return d, fmt.Errorf("%s: %w; passed over: %w", dir, ErrNoFiles, errors.Join(d.Skipped...))
+		}
 		return d, fmt.Errorf("%s: %w", dir, ErrNoFiles)
 	}
 	return d, nil

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -86,5 +88,19 @@ func TestOpen(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(v2, "log.1")); err == nil {
 		t.Error("a file opened as a data directory")
+	}
+}
+
+// A directory whose only log is a named pipe has no files zkx reads, and
+// its error says which were passed over and why.
+func TestOpenNamesWhatItPassedOver(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "log.1")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(dir)
+	if !errors.Is(err, ErrNoFiles) || !strings.Contains(err.Error(), "passed over: "+pipe+": not a regular file (a named pipe)") {
+		t.Fatalf("Open(a directory holding only a named pipe log.1) = %v", err)
 	}
 }
