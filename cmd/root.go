@@ -66,7 +66,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 		newWatchCommand(opts, runWatch))
 	root.AddCommand(newEditCommand(opts, runEdit), newDiffCommand(opts, runDiff), newMirrorCommand(opts, runMirror), newWhoamiCommand(opts, runWhoami),
 		newQuotaCommand(opts, runQuota))
-	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand(runSnapshotFile), newAuditCommand())
+	root.AddCommand(newTxnlogCommand(runTxnlog), newHistoryCommand(runHistory), newSnapshotCommand(runSnapshotFile), newAuditCommand(runAudit))
 	return root
 }
 
