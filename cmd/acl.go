@@ -123,7 +123,15 @@ func adminWarning(acl []zk.ACL, ids []zkview.Identity) string {
 	return "The new ACL grants ADMIN to none of your identities (" + who + "): you will not be able to change it again (only a super user can)."
 }
 
-func newDigestCommand() *cobra.Command {
+// digestOptions are zkx digest's argument: USER:PASSWORD, or none to read
+// it from stdin.
+type digestOptions struct {
+	credentials string
+	fromStdin   bool
+}
+
+func newDigestCommand(run runFunc[*digestOptions]) *cobra.Command {
+	opts := &digestOptions{}
 	return &cobra.Command{
 		Use:   "digest [USER:PASSWORD]",
 		Short: "Print the digest ACL id of user:password",
@@ -134,23 +142,33 @@ process list and the shell history. Nothing is sent anywhere.`,
 		Example: `  zkx digest admin:secret
   read -rs pw; printf 'admin:%s' "$pw" | zkx digest`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			in := ""
-			if len(args) == 1 {
-				in = args[0]
-			} else {
-				line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-				if err != nil && line == "" {
-					return fmt.Errorf("no user:password on stdin")
-				}
-				in = strings.TrimRight(line, "\r\n")
-			}
-			id, err := zkview.DigestID(in)
-			if err != nil {
-				return fmt.Errorf("digest: %w", err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "digest:%s\n", id)
-			return nil
-		},
+		RunE: runE(opts, run),
 	}
+}
+
+func (o *digestOptions) complete(args []string) error {
+	o.credentials, o.fromStdin = "", len(args) == 0
+	if len(args) == 1 {
+		o.credentials = args[0]
+	}
+	return nil
+}
+
+// runDigest prints the digest ACL id of the credentials, read from stdin
+// when not given.
+func runDigest(_ context.Context, opts *digestOptions, std streams) error {
+	in := opts.credentials
+	if opts.fromStdin {
+		line, err := bufio.NewReader(std.in).ReadString('\n')
+		if err != nil && line == "" {
+			return fmt.Errorf("no user:password on stdin")
+		}
+		in = strings.TrimRight(line, "\r\n")
+	}
+	id, err := zkview.DigestID(in)
+	if err != nil {
+		return fmt.Errorf("digest: %w", err)
+	}
+	fmt.Fprintf(std.out, "digest:%s\n", id)
+	return nil
 }
