@@ -101,7 +101,7 @@ func (w *walkOptions) connect(ctx context.Context, g *globalOptions) (*connectio
 	})
 }
 
-// walk are the walk's options.
-func (w *walkOptions) walk() zkview.WalkOptions {
+// options are the walk's settings for zkview.Walk and zkview.Find.
+func (w *walkOptions) options() zkview.WalkOptions {
 	return zkview.WalkOptions{Concurrency: w.concurrency}
 }

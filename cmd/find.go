@@ -138,7 +138,7 @@ func runFind(ctx context.Context, opts *findOptions, std streams) error {
 			emitErr = emit(n)
 		}
 	}
-	st, err := zkview.Find(conn.ctx, conn.client, opts.root, q, opts.walk.walk(), visited, func(n zkview.WalkNode) error {
+	st, err := zkview.Find(conn.ctx, conn.client, opts.root, q, opts.walk.options(), visited, func(n zkview.WalkNode) error {
 		if emitErr != nil {
 			return emitErr
 		}

@@ -177,7 +177,7 @@ func runTree(ctx context.Context, opts *treeOptions, std streams) error {
 	defer conn.Close()
 	progress := newProgress(std.errOut)
 	defer progress.finish()
-	walk := opts.walk.walk()
+	walk := opts.walk.options()
 	walk.MaxDepth = opts.depth
 	timeout := opts.walk.timeout
 	var unreadable unreadableNodes

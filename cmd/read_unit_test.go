@@ -28,7 +28,7 @@ func TestReadOptions(t *testing.T) {
 	if tree.path != "/" || tree.depth != 2 || tree.walk.connections != 3 || tree.walk.batch || tree.walk.concurrency != 192 || tree.walk.format != cliout.Table {
 		t.Errorf("tree --depth 2 --connections 3 --batch=false /: %+v", tree)
 	}
-	if w := tree.walk.walk(); w.Concurrency != 192 {
+	if w := tree.walk.options(); w.Concurrency != 192 {
 		t.Errorf("tree's walk: %+v, want --concurrency's 192", w)
 	}
 	get := parsed(t, func(run runFunc[*getOptions]) *cobra.Command { return newGetCommand(g, run) }, "--decode", "hex", "--timeout", "5s", "/a")

@@ -91,9 +91,10 @@ func describeSession(s introspect.Session, tables recognize.ServerTables, now ti
 type sessionsOptions struct {
 	globals *globalOptions
 	read    readOptions
-	// session is SESSION, whose story is told; told says one was given.
-	session int64
-	told    bool
+	// session is SESSION; tellStory is set when it was given (its story is
+	// told instead of the list).
+	session   int64
+	tellStory bool
 }
 
 func newSessionsCommand(g *globalOptions, run runFunc[*sessionsOptions]) *cobra.Command {
@@ -172,7 +173,7 @@ func (o *sessionsOptions) complete(args []string) error {
 		if err != nil {
 			return err
 		}
-		o.session, o.told = id, true
+		o.session, o.tellStory = id, true
 	}
 	return o.read.check()
 }
@@ -203,7 +204,7 @@ func runSessions(ctx context.Context, opts *sessionsOptions, std streams) error 
 			return err
 		}
 	}
-	if opts.told {
+	if opts.tellStory {
 		return g.sessionStory(ctx, std, in, rows, opts.session, opts.read.format)
 	}
 	return writeSessionList(std.out, rows, in.MemberNotes(introspect.ReadThrough{}), opts.read.format)

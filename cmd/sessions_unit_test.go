@@ -17,13 +17,13 @@ import (
 func TestSessionsOptions(t *testing.T) {
 	g := &globalOptions{}
 	build := func(run runFunc[*sessionsOptions]) *cobra.Command { return newSessionsCommand(g, run) }
-	if opts := parsed(t, build); opts.told || opts.read.format != cliout.Table {
+	if opts := parsed(t, build); opts.tellStory || opts.read.format != cliout.Table {
 		t.Errorf("sessions: %+v, want the list", opts)
 	}
-	if opts := parsed(t, build, "-o", "json", "0x10000343B9A0027"); !opts.told || opts.session != 0x10000343b9a0027 || opts.read.format != cliout.JSON {
+	if opts := parsed(t, build, "-o", "json", "0x10000343B9A0027"); !opts.tellStory || opts.session != 0x10000343b9a0027 || opts.read.format != cliout.JSON {
 		t.Errorf("sessions -o json 0x10000343B9A0027: %+v", opts)
 	}
-	if opts := parsed(t, build, "1000a"); !opts.told || opts.session != 0x1000a {
+	if opts := parsed(t, build, "1000a"); !opts.tellStory || opts.session != 0x1000a {
 		t.Errorf("sessions 1000a: %+v", opts)
 	}
 	sessions := func() *cobra.Command { return newSessionsCommand(g, stopBeforeRun) }
