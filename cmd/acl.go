@@ -14,10 +14,18 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-func newSetACLCommand(g *globalOptions) *cobra.Command {
-	var version int
-	var force bool
-	var timeout time.Duration
+// setACLOptions are zkx setacl's flags and arguments.
+type setACLOptions struct {
+	globals *globalOptions
+	version int // --version: the ACL's version the change is conditional on
+	force   bool
+	timeout time.Duration
+	path    string
+	acl     []zk.ACL
+}
+
+func newSetACLCommand(g *globalOptions, run runFunc[*setACLOptions]) *cobra.Command {
+	opts := &setACLOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "setacl PATH ACL",
 		Short: "Replace a node's ACL",
@@ -38,58 +46,61 @@ ACL's version (aversion), so a concurrent change is not overwritten.`,
   zkx --auth digest:admin:secret setacl /app auth::cdrwa,world:anyone:r
   zkx setacl /app/config ip:10.0.0.0/8:cdrwa --version 3`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.readonly {
-				return fmt.Errorf("--readonly: zkx setacl writes")
-			}
-			p, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			acl, err := zkview.ParseACL(args[1])
-			if err != nil {
-				return err
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			defer cancel()
-			c, err := g.dial(ctx)
-			if err != nil {
-				return timedOut(err, timeout)
-			}
-			defer c.Close()
-			w, err := c.Writer()
-			if err != nil {
-				return err
-			}
-			old, _, err := c.ACL(ctx, p)
-			if err != nil {
-				return err
-			}
-			if warning := adminWarning(acl, c.Identities()); warning != "" && !force {
-				ok, err := confirmOnTerminal(cmd, warning+" Set it anyway?")
-				if err != nil {
-					return fmt.Errorf("%w (or --force)", err)
-				}
-				if !ok {
-					return fmt.Errorf("ACL of %s not changed", p)
-				}
-			}
-			st, err := w.SetACL(ctx, p, acl, int32(version))
-			if err != nil {
-				if zkview.IsBadVersion(err) {
-					return fmt.Errorf("%w: the ACL changed since version %d; read it again (zkx stat %s)", err, version, p)
-				}
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: ACL %s → %s (version %d)\n", cliout.Clean(p),
-				zkview.FormatACLSpec(old), zkview.FormatACLSpec(acl), st.Aversion)
-			return nil
-		},
+		RunE: runE(opts, run),
 	}
-	cmd.Flags().IntVar(&version, "version", -1, "only if the ACL's version (aversion) is this (-1: any)")
-	cmd.Flags().BoolVar(&force, "force", false, "set an ACL that leaves you no ADMIN right without asking")
-	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long")
+	cmd.Flags().IntVar(&opts.version, "version", -1, "only if the ACL's version (aversion) is this (-1: any)")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "set an ACL that leaves you no ADMIN right without asking")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 30*time.Second, "give up after this long")
 	return cmd
+}
+
+func (o *setACLOptions) complete(args []string) (err error) {
+	if o.globals.readonly {
+		return fmt.Errorf("--readonly: zkx setacl writes")
+	}
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	o.acl, err = zkview.ParseACL(args[1])
+	return err
+}
+
+// runSetACL replaces the ACL of opts.path, once asked when it would leave
+// the user no ADMIN right.
+func runSetACL(ctx context.Context, opts *setACLOptions, std streams) error {
+	conn, err := openConnection(ctx, opts.timeout, opts.globals.dial)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ctx, c, p := conn.ctx, conn.client, opts.path
+	w, err := c.Writer()
+	if err != nil {
+		return err
+	}
+	old, _, err := c.ACL(ctx, p)
+	if err != nil {
+		return err
+	}
+	if warning := adminWarning(opts.acl, c.Identities()); warning != "" && !opts.force {
+		ok, err := confirmOnTerminal(std, warning+" Set it anyway?")
+		if err != nil {
+			return fmt.Errorf("%w (or --force)", err)
+		}
+		if !ok {
+			return fmt.Errorf("ACL of %s not changed", p)
+		}
+	}
+	st, err := w.SetACL(ctx, p, opts.acl, int32(opts.version))
+	if err != nil {
+		if zkview.IsBadVersion(err) {
+			return fmt.Errorf("%w: the ACL changed since version %d; read it again (zkx stat %s)", err, opts.version, p)
+		}
+		return err
+	}
+	fmt.Fprintf(std.out, "%s: ACL %s → %s (version %d)\n", cliout.Clean(p),
+		zkview.FormatACLSpec(old), zkview.FormatACLSpec(opts.acl), st.Aversion)
+	return nil
 }
 
 // adminWarning says why an ACL may lock its setter out, or "".
@@ -112,7 +123,15 @@ func adminWarning(acl []zk.ACL, ids []zkview.Identity) string {
 	return "The new ACL grants ADMIN to none of your identities (" + who + "): you will not be able to change it again (only a super user can)."
 }
 
-func newDigestCommand() *cobra.Command {
+// digestOptions are zkx digest's argument: USER:PASSWORD, or none to read
+// it from stdin.
+type digestOptions struct {
+	credentials string
+	fromStdin   bool
+}
+
+func newDigestCommand(run runFunc[*digestOptions]) *cobra.Command {
+	opts := &digestOptions{}
 	return &cobra.Command{
 		Use:   "digest [USER:PASSWORD]",
 		Short: "Print the digest ACL id of user:password",
@@ -123,23 +142,33 @@ process list and the shell history. Nothing is sent anywhere.`,
 		Example: `  zkx digest admin:secret
   read -rs pw; printf 'admin:%s' "$pw" | zkx digest`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			in := ""
-			if len(args) == 1 {
-				in = args[0]
-			} else {
-				line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-				if err != nil && line == "" {
-					return fmt.Errorf("no user:password on stdin")
-				}
-				in = strings.TrimRight(line, "\r\n")
-			}
-			id, err := zkview.DigestID(in)
-			if err != nil {
-				return fmt.Errorf("digest: %w", err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "digest:%s\n", id)
-			return nil
-		},
+		RunE: runE(opts, run),
 	}
+}
+
+func (o *digestOptions) complete(args []string) error {
+	o.credentials, o.fromStdin = "", len(args) == 0
+	if len(args) == 1 {
+		o.credentials = args[0]
+	}
+	return nil
+}
+
+// runDigest prints the digest ACL id of the credentials, read from stdin
+// when not given.
+func runDigest(_ context.Context, opts *digestOptions, std streams) error {
+	in := opts.credentials
+	if opts.fromStdin {
+		line, err := bufio.NewReader(std.in).ReadString('\n')
+		if err != nil && line == "" {
+			return fmt.Errorf("no user:password on stdin")
+		}
+		in = strings.TrimRight(line, "\r\n")
+	}
+	id, err := zkview.DigestID(in)
+	if err != nil {
+		return fmt.Errorf("digest: %w", err)
+	}
+	fmt.Fprintf(std.out, "digest:%s\n", id)
+	return nil
 }

@@ -32,8 +32,16 @@ var auditOperations = []string{auditlog.OpCreate, auditlog.OpDelete, auditlog.Op
 // than its column.
 const ephemeralDeletion = "ephemeralDeletion"
 
-func newAuditCommand() *cobra.Command {
-	var f auditCmdFlags
+// auditOptions are zkx audit's flags and arguments.
+type auditOptions struct {
+	auditCmdFlags
+	format cliout.Format // -o, once checked
+	files  []string      // the audit logs, files or directories
+}
+
+func newAuditCommand(run runFunc[*auditOptions]) *cobra.Command {
+	opts := &auditOptions{}
+	f := &opts.auditCmdFlags
 	cmd := &cobra.Command{
 		Use:   "audit FILE|DIR...",
 		Short: "Print ZooKeeper's audit log: who did what, from which address",
@@ -84,9 +92,7 @@ zkx txnlog, zkx history and the explorer on the past (zkx --data-dir) take
   zkx audit zk1/audit.log zk2/audit.log zk3/audit.log --operation delete --user ops
   zkx audit /var/log/zookeeper -o json | jq -r 'select(.result == "failure") | [.time, .ip, .operation, .znode] | @tsv'`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAudit(cmd, args, f)
-		},
+		RunE: runE(opts, run),
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "table", "output format: table or json (JSON Lines)")
@@ -195,11 +201,15 @@ func firstAuditTime(args []string, loc *time.Location) (time.Time, error) {
 	}
 }
 
-func runAudit(cmd *cobra.Command, args []string, f auditCmdFlags) error {
-	format, err := cliout.ParseFormat(f.output)
-	if err != nil {
-		return err
-	}
+func (o *auditOptions) complete(args []string) (err error) {
+	o.files = args
+	o.format, err = cliout.ParseFormat(o.output)
+	return err
+}
+
+// runAudit prints the events of the audit logs that pass the filters.
+func runAudit(ctx context.Context, opts *auditOptions, std streams) error {
+	f, format, args := opts.auditCmdFlags, opts.format, opts.files
 	loc, err := parseZone(f.zone)
 	if err != nil {
 		return fmt.Errorf("--zone %w", err)
@@ -208,12 +218,12 @@ func runAudit(cmd *cobra.Command, args []string, f auditCmdFlags) error {
 	if err != nil {
 		return err
 	}
-	l, err := auditlog.Open(args, auditlog.Options{Location: loc, Warn: warnSkipped(cmd)})
+	l, err := auditlog.Open(args, auditlog.Options{Location: loc, Warn: warnSkipped(std.errOut)})
 	if err != nil {
 		return err
 	}
 	defer l.Close()
-	out := bufio.NewWriterSize(cmd.OutOrStdout(), 256<<10)
+	out := bufio.NewWriterSize(std.out, 256<<10)
 	defer out.Flush()
 	var write func(e *auditlog.Event) error
 	var buf []byte
@@ -235,14 +245,14 @@ func runAudit(cmd *cobra.Command, args []string, f auditCmdFlags) error {
 		}
 	}
 	var problems []error
-	ctx, cancel := context.WithCancel(cmd.Context())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for batch := range readAuditEvents(ctx, l, &af) {
 		for i := range batch {
 			if batch[i].err != nil {
 				problems = append(problems, batch[i].err)
 				out.Flush()
-				fmt.Fprintln(cmd.ErrOrStderr(), "zkx audit:", cliout.Clean(batch[i].err.Error()))
+				fmt.Fprintln(std.errOut, "zkx audit:", cliout.Clean(batch[i].err.Error()))
 				continue
 			}
 			if err := write(&batch[i].event); err != nil {
@@ -253,7 +263,7 @@ func runAudit(cmd *cobra.Command, args []string, f auditCmdFlags) error {
 	if err := out.Flush(); err != nil {
 		return err
 	}
-	noEvents(cmd.ErrOrStderr(), l.Stats())
+	noEvents(std.errOut, l.Stats())
 	if len(problems) > 0 {
 		return &partialError{fmt.Errorf("%s in the audit log, read past (each reported above with its file and line)", plural(len(problems), "problem"))}
 	}

@@ -29,8 +29,15 @@ func copyArgs(args []string) (string, string, error) {
 	return src, dst, transfer.CheckDestination(src, dst)
 }
 
-func newCopyCommand(g *globalOptions) *cobra.Command {
-	var flags importFlags
+// copyOptions are zkx cp's and mv's flags and arguments.
+type copyOptions struct {
+	globals  *globalOptions
+	flags    importFlags
+	src, dst string
+}
+
+func newCopyCommand(g *globalOptions, run runFunc[*copyOptions]) *cobra.Command {
+	opts := &copyOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "cp SRC DST",
 		Short: "Copy a subtree (data and ACLs) to another path",
@@ -42,35 +49,45 @@ zkx import's; exit status 3 when some nodes were refused.`,
 		Example: `  zkx cp /app/config /app/config-backup
   zkx cp /app /app-staging --dry-run`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			src, dst, err := copyArgs(args)
-			if err != nil {
-				return err
-			}
-			opts, format, err := flags.options(dst)
-			if err != nil {
-				return err
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			r, bw, done, err := openCopy(ctx, g, "cp", flags.timeout)
-			if err != nil {
-				return err
-			}
-			defer done()
-			if _, _, err := r.Children(ctx, src); err != nil {
-				return err
-			}
-			return runImport(ctx, cmd, bw, transfer.WalkSource(ctx, r, src), opts, format, flags.timeout)
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
+	opts.flags.register(cmd)
 	return cmd
 }
 
-func newMoveCommand(g *globalOptions) *cobra.Command {
-	var flags importFlags
-	var yes, force bool
+func (o *copyOptions) complete(args []string) (err error) {
+	if o.src, o.dst, err = copyArgs(args); err != nil {
+		return err
+	}
+	return o.flags.check(o.dst)
+}
+
+// runCopy recreates src and what is below it at dst.
+func runCopy(ctx context.Context, opts *copyOptions, std streams) error {
+	timeout := opts.flags.timeout
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r, bw, done, err := openCopy(ctx, opts.globals, "cp", timeout)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if _, _, err := r.Children(ctx, opts.src); err != nil {
+		return err
+	}
+	return runImport(ctx, std, bw, transfer.WalkSource(ctx, r, opts.src), &opts.flags)
+}
+
+// moveOptions are zkx mv's flags and arguments: cp's (less those mv
+// refuses), --yes and --force.
+type moveOptions struct {
+	copyOptions
+	yes   bool // do not ask
+	force bool // move a subtree holding ephemeral nodes: delete them
+}
+
+func newMoveCommand(g *globalOptions, run runFunc[*moveOptions]) *cobra.Command {
+	opts := &moveOptions{copyOptions: copyOptions{globals: g}}
 	cmd := &cobra.Command{
 		Use:   "mv SRC DST",
 		Short: "Move a subtree: copy it, then delete the source",
@@ -86,73 +103,78 @@ them with the source. On a terminal mv asks first, naming what will change;
 		Example: `  zkx mv /app/old-name /app/new-name
   zkx mv /staging/config /prod/config --yes`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			src, dst, err := copyArgs(args)
-			if err != nil {
-				return err
-			}
-			opts, format, err := flags.options(dst)
-			if err != nil {
-				return err
-			}
-			if flags.overwrite {
-				return fmt.Errorf("mv does not --overwrite: it would delete nodes it did not copy")
-			}
-			if flags.ephemerals {
-				return fmt.Errorf("mv does not take --ephemerals: an ephemeral node cannot be recreated as its owner's (--force leaves them behind and deletes them)")
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			r, bw, done, err := openCopy(ctx, g, "mv", flags.timeout)
-			if err != nil {
-				return err
-			}
-			defer done()
-			survey, err := transfer.SurveyTree(ctx, r, src)
-			if err != nil {
-				return err
-			}
-			if survey.Unreadable > 0 {
-				return fmt.Errorf("%s: %s cannot be read (%s): they could not be copied, so nothing is moved", src, plural(survey.Unreadable, "node"), whyUnreadable(survey.Unreadable, survey.NoRead, "shown by zkx tree"))
-			}
-			if survey.Ephemeral > 0 && !force {
-				return fmt.Errorf("%s holds %s: they cannot be recreated as their owner's; --force leaves them out and deletes them with the source", src, plural(survey.Ephemeral, "ephemeral node"))
-			}
-			question := fmt.Sprintf("Move %s from %s to %s, then delete %s?", plural(survey.Nodes, "node"), cliout.Clean(src), cliout.Clean(dst), cliout.Clean(src))
-			if survey.Ephemeral > 0 {
-				question += fmt.Sprintf(" %s will be deleted, not moved: their owners lose them.", plural(survey.Ephemeral, "ephemeral node"))
-			}
-			if !yes && !opts.DryRun {
-				ok, err := confirmOnTerminal(cmd, question)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					return fmt.Errorf("not moved")
-				}
-			}
-			progress := newProgress(cmd.ErrOrStderr())
-			opts.Progress = func(r transfer.Report) {
-				progress.reached(r.Created+r.Updated+r.Skipped+r.Ephemeral+r.Refused, r.LastWritten)
-			}
-			rep, err := transfer.Move(ctx, r, bw, src, dst, transfer.CopyOptions{ImportOptions: opts, Force: force})
-			progress.finish()
-			if werr := writeMoveReport(cmd.OutOrStdout(), rep, format); err == nil && werr != nil {
-				return werr
-			}
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			if rep.Kept != "" && !opts.DryRun {
-				return &partialError{fmt.Errorf("%s was copied but not (wholly) deleted: %s", src, rep.Kept)}
-			}
-			return nil
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
-	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask (for scripts)")
-	cmd.Flags().BoolVar(&force, "force", false, "move a subtree holding ephemeral nodes: they are deleted, not moved")
+	opts.flags.register(cmd)
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "do not ask (for scripts)")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "move a subtree holding ephemeral nodes: they are deleted, not moved")
 	return cmd
+}
+
+func (o *moveOptions) complete(args []string) error {
+	if err := o.copyOptions.complete(args); err != nil {
+		return err
+	}
+	if o.flags.overwrite {
+		return fmt.Errorf("mv does not --overwrite: it would delete nodes it did not copy")
+	}
+	if o.flags.ephemerals {
+		return fmt.Errorf("mv does not take --ephemerals: an ephemeral node cannot be recreated as its owner's (--force leaves them behind and deletes them)")
+	}
+	return nil
+}
+
+// runMove copies src to dst, once asked, then deletes src as it was
+// copied.
+func runMove(ctx context.Context, opts *moveOptions, std streams) error {
+	src, dst, flags := opts.src, opts.dst, &opts.flags
+	settings := flags.settings
+	ctx, cancel := context.WithTimeout(ctx, flags.timeout)
+	defer cancel()
+	r, bw, done, err := openCopy(ctx, opts.globals, "mv", flags.timeout)
+	if err != nil {
+		return err
+	}
+	defer done()
+	survey, err := transfer.SurveyTree(ctx, r, src)
+	if err != nil {
+		return err
+	}
+	if survey.Unreadable > 0 {
+		return fmt.Errorf("%s: %s cannot be read (%s): they could not be copied, so nothing is moved", src, plural(survey.Unreadable, "node"), whyUnreadable(survey.Unreadable, survey.NoRead, "shown by zkx tree"))
+	}
+	if survey.Ephemeral > 0 && !opts.force {
+		return fmt.Errorf("%s holds %s: they cannot be recreated as their owner's; --force leaves them out and deletes them with the source", src, plural(survey.Ephemeral, "ephemeral node"))
+	}
+	question := fmt.Sprintf("Move %s from %s to %s, then delete %s?", plural(survey.Nodes, "node"), cliout.Clean(src), cliout.Clean(dst), cliout.Clean(src))
+	if survey.Ephemeral > 0 {
+		question += fmt.Sprintf(" %s will be deleted, not moved: their owners lose them.", plural(survey.Ephemeral, "ephemeral node"))
+	}
+	if !opts.yes && !settings.DryRun {
+		ok, err := confirmOnTerminal(std, question)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("not moved")
+		}
+	}
+	progress := newProgress(std.errOut)
+	settings.Progress = func(r transfer.Report) {
+		progress.reached(r.Created+r.Updated+r.Skipped+r.Ephemeral+r.Refused, r.LastWritten)
+	}
+	rep, err := transfer.Move(ctx, r, bw, src, dst, transfer.CopyOptions{ImportOptions: settings, Force: opts.force})
+	progress.finish()
+	if werr := writeMoveReport(std.out, rep, flags.format); err == nil && werr != nil {
+		return werr
+	}
+	if err != nil {
+		return timedOut(err, flags.timeout)
+	}
+	if rep.Kept != "" && !settings.DryRun {
+		return &partialError{fmt.Errorf("%s was copied but not (wholly) deleted: %s", src, rep.Kept)}
+	}
+	return nil
 }
 
 // openCopy opens what cp and mv work over: the writer that recreates
@@ -173,12 +195,12 @@ func openCopy(ctx context.Context, g *globalOptions, verb string, timeout time.D
 
 // confirmOnTerminal asks a yes/no question on a terminal; without one it
 // refuses, naming --yes.
-func confirmOnTerminal(cmd *cobra.Command, question string) (bool, error) {
-	in, ok := cmd.InOrStdin().(*os.File)
-	if !ok || !cliout.IsTerminal(in) || !isTerminal(cmd.ErrOrStderr()) {
+func confirmOnTerminal(std streams, question string) (bool, error) {
+	in, ok := std.in.(*os.File)
+	if !ok || !cliout.IsTerminal(in) || !isTerminal(std.errOut) {
 		return false, fmt.Errorf("%s — not on a terminal to ask: pass --yes to go ahead", question)
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s [y/N] ", question)
+	fmt.Fprintf(std.errOut, "%s [y/N] ", question)
 	line, err := bufio.NewReader(in).ReadString('\n')
 	if err != nil && err != io.EOF {
 		return false, err

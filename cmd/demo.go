@@ -21,7 +21,9 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-type demoFlags struct {
+// demoOptions are zkx demo's flags.
+type demoOptions struct {
+	globals        *globalOptions
 	headless       bool
 	contenders     int
 	duration       time.Duration
@@ -40,7 +42,18 @@ type demoFlags struct {
 	// heldTooLong is short in the demo so the seeded stuck lock is
 	// flagged within a minute: no server can backdate a node's ctime.
 	heldTooLong time.Duration
+
+	format cliout.Format // -o, once checked
+	kinds  []demo.Kind   // --lanes, once checked
+	// serverGiven: --server was given, so the demo runs there rather than
+	// on an embedded server.
+	serverGiven bool
+	// headlessGiven are the flags given that only --headless takes.
+	headlessGiven []string
 }
+
+// demoHeadlessFlags are the flags only --headless takes.
+var demoHeadlessFlags = []string{"duration", "output"}
 
 // Settings of the demo view.
 const (
@@ -50,8 +63,8 @@ const (
 	demoRotate = 10 * time.Second
 )
 
-func newDemoCommand(g *globalOptions) *cobra.Command {
-	var f demoFlags
+func newDemoCommand(g *globalOptions, run runFunc[*demoOptions]) *cobra.Command {
+	f := &demoOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Show why ZooKeeper locks watch their predecessor, and what a Redis lock cannot do: chain vs herd vs spin vs redis",
@@ -101,72 +114,15 @@ with --sweep it runs them at each contender count in fresh sessions and prints (
   zkx demo --headless --crash-every 10 --lease 2s --session-timeout 2s --duration 20s
   zkx demo --headless --sweep 10,50,100,200,400 --hold 0 --duration 5s --chart herd.svg`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			format, err := cliout.ParseFormat(f.output)
-			if err != nil {
-				return err
-			}
-			if f.contenders < 1 || f.contenders > 1000 {
-				return fmt.Errorf("--contenders must be from 1 to 1000")
-			}
-			if f.duration <= 0 || f.hold < 0 || f.poll <= 0 {
-				return fmt.Errorf("--duration and --poll must be positive, --hold not negative")
-			}
-			kinds, err := demo.ParseKinds(f.lanes)
-			if err != nil {
-				return fmt.Errorf("--lanes: %w", err)
-			}
-			if err := checkScenarioFlags(f); err != nil {
-				return err
-			}
-			if g.readonly {
-				return fmt.Errorf("--readonly: the demo creates lock nodes")
-			}
-			if !f.headless {
-				if err := checkDemoViewFlags(cmd, f); err != nil {
-					return err
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.serverGiven = cmd.Flags().Changed("server")
+			f.headlessGiven = nil
+			for _, name := range demoHeadlessFlags {
+				if cmd.Flags().Changed(name) {
+					f.headlessGiven = append(f.headlessGiven, name)
 				}
 			}
-			// Interrupted, the demo still cleans up after itself.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			if f.sweep != "" {
-				return runSweep(ctx, cmd, g, f, kinds, format)
-			}
-			servers, cleanup, err := demoServer(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer cleanup()
-			shared := laneSettings(f, servers)
-			if demo.HasRedis(kinds) {
-				addr, stopRedis, err := demo.StartRedis(ctx, redisFlag(f), cmd.ErrOrStderr())
-				if err != nil {
-					return err
-				}
-				defer stopRedis()
-				shared.Redis = addr
-			}
-			var capacity demo.Capacity
-			if cmd.Flags().Changed("server") {
-				capacity = demo.ServerCapacity(ctx, servers)
-			}
-			if !f.headless {
-				return runDemoView(ctx, cmd, g, f, kinds, shared, capacity)
-			}
-			if err := capacity.Fits(f.contenders + demo.Reserve); err != nil {
-				return fmt.Errorf("--contenders %d: %w", f.contenders, err)
-			}
-			res, err := demo.RunHeadless(ctx, demo.HeadlessOptions{
-				Lanes: kinds, Contenders: f.contenders, Duration: f.duration, Lane: shared, Progress: cmd.ErrOrStderr(),
-			})
-			if err != nil {
-				return err
-			}
-			if format == cliout.JSON {
-				return cliout.WriteJSON(cmd.OutOrStdout(), res)
-			}
-			return writeDemoTable(cmd.OutOrStdout(), res)
+			return runE(f, run)(cmd, args)
 		},
 	}
 	fl := cmd.Flags()
@@ -189,8 +145,78 @@ with --sweep it runs them at each contender count in fresh sessions and prints (
 	return cmd
 }
 
+func (f *demoOptions) complete([]string) (err error) {
+	if f.format, err = cliout.ParseFormat(f.output); err != nil {
+		return err
+	}
+	if f.contenders < 1 || f.contenders > 1000 {
+		return fmt.Errorf("--contenders must be from 1 to 1000")
+	}
+	if f.duration <= 0 || f.hold < 0 || f.poll <= 0 {
+		return fmt.Errorf("--duration and --poll must be positive, --hold not negative")
+	}
+	if f.kinds, err = demo.ParseKinds(f.lanes); err != nil {
+		return fmt.Errorf("--lanes: %w", err)
+	}
+	if err := checkScenarioFlags(f); err != nil {
+		return err
+	}
+	if f.globals.readonly {
+		return fmt.Errorf("--readonly: the demo creates lock nodes")
+	}
+	if !f.headless {
+		return checkDemoViewFlags(f)
+	}
+	return nil
+}
+
+// runDemo runs the lanes: in the demo view, or --headless one after
+// another and prints the figures, or --sweep.
+func runDemo(ctx context.Context, f *demoOptions, std streams) error {
+	// Interrupted, the demo still cleans up after itself.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if f.sweep != "" {
+		return runSweep(ctx, std, f)
+	}
+	servers, cleanup, err := demoServer(std.errOut, f)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	shared := laneSettings(f, servers)
+	if demo.HasRedis(f.kinds) {
+		addr, stopRedis, err := demo.StartRedis(ctx, redisFlag(f), std.errOut)
+		if err != nil {
+			return err
+		}
+		defer stopRedis()
+		shared.Redis = addr
+	}
+	var capacity demo.Capacity
+	if f.serverGiven {
+		capacity = demo.ServerCapacity(ctx, servers)
+	}
+	if !f.headless {
+		return runDemoView(ctx, std, f, shared, capacity)
+	}
+	if err := capacity.Fits(f.contenders + demo.Reserve); err != nil {
+		return fmt.Errorf("--contenders %d: %w", f.contenders, err)
+	}
+	res, err := demo.RunHeadless(ctx, demo.HeadlessOptions{
+		Lanes: f.kinds, Contenders: f.contenders, Duration: f.duration, Lane: shared, Progress: std.errOut,
+	})
+	if err != nil {
+		return err
+	}
+	if f.format == cliout.JSON {
+		return cliout.WriteJSON(std.out, res)
+	}
+	return writeDemoTable(std.out, res)
+}
+
 // checkScenarioFlags refuses settings the failure scenarios cannot use.
-func checkScenarioFlags(f demoFlags) error {
+func checkScenarioFlags(f *demoOptions) error {
 	switch {
 	case f.lease < 3*time.Millisecond:
 		return fmt.Errorf("--lease must be at least 3ms (the watchdog renews every lease/3)")
@@ -215,7 +241,7 @@ func checkScenarioFlags(f demoFlags) error {
 }
 
 // laneSettings are the settings every lane shares.
-func laneSettings(f demoFlags, servers []string) demo.LaneConfig {
+func laneSettings(f *demoOptions, servers []string) demo.LaneConfig {
 	return demo.LaneConfig{
 		Servers: servers, Hold: f.hold, Poll: f.poll, Lease: f.lease, SessionTimeout: f.sessionTimeout,
 		CrashEvery: f.crashEvery, Stall: f.stall, StallEvery: f.stallEvery,
@@ -223,7 +249,7 @@ func laneSettings(f demoFlags, servers []string) demo.LaneConfig {
 }
 
 // redisFlag is --redis, else $ZKX_REDIS: a real Redis for the redis lane.
-func redisFlag(f demoFlags) string {
+func redisFlag(f *demoOptions) string {
 	if f.redis != "" {
 		return f.redis
 	}
@@ -232,13 +258,14 @@ func redisFlag(f demoFlags) string {
 
 // demoServer returns the servers the demo runs on: the embedded server,
 // unless --server was given; then the demo's directory is removed at the end.
-func demoServer(cmd *cobra.Command, g *globalOptions) ([]string, func(), error) {
-	if !cmd.Flags().Changed("server") {
+func demoServer(errOut io.Writer, f *demoOptions) ([]string, func(), error) {
+	g := f.globals
+	if !f.serverGiven {
 		srv, err := zkserver.Start("127.0.0.1:0", zkserver.Config{TickTime: 200 * time.Millisecond})
 		if err != nil {
 			return nil, nil, err
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "embedded ZooKeeper-compatible server on %s\n", srv.ConnectString())
+		fmt.Fprintf(errOut, "embedded ZooKeeper-compatible server on %s\n", srv.ConnectString())
 		return []string{srv.ConnectString()}, func() { srv.Close() }, nil
 	}
 	target, err := g.connect()
@@ -253,7 +280,7 @@ func demoServer(cmd *cobra.Command, g *globalOptions) ([]string, func(), error) 
 		defer cancel()
 		c, err := g.dial(ctx)
 		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "could not remove %s: %v\n", demo.Base, err)
+			fmt.Fprintf(errOut, "could not remove %s: %v\n", demo.Base, err)
 			return
 		}
 		defer c.Close()
@@ -262,7 +289,7 @@ func demoServer(cmd *cobra.Command, g *globalOptions) ([]string, func(), error) 
 			err = w.DeleteRecursive(ctx, demo.Base)
 		}
 		if err != nil && !zkview.IsNoNode(err) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "could not remove %s: %v\n", demo.Base, err)
+			fmt.Fprintf(errOut, "could not remove %s: %v\n", demo.Base, err)
 		}
 	}
 	return target.Servers, cleanup, nil
@@ -274,11 +301,9 @@ const demoViewMaxContenders = 100
 
 // checkDemoViewFlags refuses what only --headless takes, and more
 // contenders than the view draws.
-func checkDemoViewFlags(cmd *cobra.Command, f demoFlags) error {
-	for _, name := range []string{"duration", "output"} {
-		if cmd.Flags().Changed(name) {
-			return fmt.Errorf("--%s is for --headless; the demo view runs until you quit", name)
-		}
+func checkDemoViewFlags(f *demoOptions) error {
+	for _, name := range f.headlessGiven {
+		return fmt.Errorf("--%s is for --headless; the demo view runs until you quit", name)
 	}
 	if f.contenders > demoViewMaxContenders {
 		return fmt.Errorf("--contenders: the demo view takes at most %d per lane (--headless takes more)", demoViewMaxContenders)
@@ -292,9 +317,9 @@ func checkDemoViewFlags(cmd *cobra.Command, f demoFlags) error {
 // runDemoView seeds the explorer's state, starts the three lanes at once
 // and shows them, until the user quits or ctx ends; then everything the
 // demo made goes (the caller removes /zkx-demo and stops the server).
-func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoFlags, kinds []demo.Kind, shared demo.LaneConfig, capacity demo.Capacity) error {
-	servers := shared.Servers
-	progress := cmd.ErrOrStderr()
+func runDemoView(ctx context.Context, std streams, f *demoOptions, shared demo.LaneConfig, capacity demo.Capacity) error {
+	g, kinds, servers := f.globals, f.kinds, shared.Servers
+	progress := std.errOut
 	fmt.Fprintf(progress, "seeding %s (services, locks, a queue, an election)…\n", demo.Base)
 	seeded, err := demo.Seed(ctx, demo.SeedOptions{Servers: servers, Rotate: demoRotate, Session: g.sessionOptions()})
 	if err != nil {
@@ -307,16 +332,15 @@ func runDemoView(ctx context.Context, cmd *cobra.Command, g *globalOptions, f de
 	}
 	if contenders < f.contenders {
 		fmt.Fprintf(progress, "%s: %d contenders per lane instead of %d\n", capacity, contenders, f.contenders)
-		f.contenders = contenders
 	}
 
-	fmt.Fprintf(progress, "starting %d contenders in each of %d lanes…\n", f.contenders, len(kinds))
+	fmt.Fprintf(progress, "starting %d contenders in each of %d lanes…\n", contenders, len(kinds))
 	lanes := make([]*demo.Lane, len(kinds))
 	for i, k := range kinds {
 		lanes[i] = demo.NewLane(k, demo.LaneConfigFor(k, demo.Base, shared))
 	}
 	defer demo.StopLanes(lanes)
-	if err := demo.StartLanes(lanes, f.contenders); err != nil {
+	if err := demo.StartLanes(lanes, contenders); err != nil {
 		return err
 	}
 

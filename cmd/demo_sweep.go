@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/demo"
 	"github.com/zkx-dev/zkx/demo/sweepchart"
@@ -17,18 +15,18 @@ import (
 
 // runSweep runs --sweep: every lane at every contender count, in fresh
 // sessions (demo.RunSweep), then draws and prints what it measured.
-func runSweep(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoFlags, kinds []demo.Kind, format cliout.Format) error {
+func runSweep(ctx context.Context, std streams, f *demoOptions) error {
 	counts, err := parseCounts(f.sweep)
 	if err != nil {
 		return err
 	}
 	run := demo.SweepRun{
-		SweepOptions: demo.SweepOptions{Lanes: kinds, Counts: counts, Duration: f.duration, Lane: laneSettings(f, nil), Progress: cmd.ErrOrStderr()},
+		SweepOptions: demo.SweepOptions{Lanes: f.kinds, Counts: counts, Duration: f.duration, Lane: laneSettings(f, nil), Progress: std.errOut},
 		Redis:        redisFlag(f),
 	}
 	where := "the embedded server"
-	if cmd.Flags().Changed("server") {
-		servers, cleanup, err := demoServer(cmd, g)
+	if f.serverGiven {
+		servers, cleanup, err := demoServer(std.errOut, f)
 		if err != nil {
 			return err
 		}
@@ -51,10 +49,10 @@ func runSweep(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoF
 	}
 	// The figures are printed before the chart is drawn, so a chart that
 	// cannot be written (no such directory) loses none of them.
-	if format == cliout.JSON {
-		err = cliout.WriteJSON(cmd.OutOrStdout(), res)
+	if f.format == cliout.JSON {
+		err = cliout.WriteJSON(std.out, res)
 	} else {
-		err = writeSweepTable(cmd.OutOrStdout(), res)
+		err = writeSweepTable(std.out, res)
 	}
 	if err != nil || f.chart == "" {
 		return err
@@ -63,7 +61,7 @@ func runSweep(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoF
 	if err := sweepchart.Write(f.chart, title, res); err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "chart written to %s\n", f.chart)
+	fmt.Fprintf(std.errOut, "chart written to %s\n", f.chart)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -56,10 +57,10 @@ type side struct {
 // openSide opens a side: /path on --server's ensemble, CONTEXT:/path on a
 // named context's, DIR@MOMENT:/path in a data directory's past, or an
 // export file (- for stdin).
-func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec string, fileOK bool) (*side, error) {
+func openSide(ctx context.Context, std streams, g *globalOptions, spec string, fileOK bool) (*side, error) {
 	s := &side{spec: spec}
 	opts, p := g, ""
-	past, isPast, err := openPastSource(cmd, spec)
+	past, isPast, err := openPastSource(std.errOut, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec st
 		if !fileOK {
 			return nil, fmt.Errorf("%s: want /path or CONTEXT:/path", spec)
 		}
-		return openFileSide(cmd, spec)
+		return openFileSide(std.in, spec)
 	}
 	clean, err := checkPath(p)
 	if err != nil {
@@ -137,8 +138,7 @@ func isRegularFile(name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-func openFileSide(cmd *cobra.Command, name string) (*side, error) {
-	var in io.Reader = cmd.InOrStdin()
+func openFileSide(in io.Reader, name string) (*side, error) {
 	closeFile := func() {}
 	if name != "-" {
 		f, err := openNamedFile(name)
@@ -166,16 +166,28 @@ func orNoneList(names []string) string {
 }
 
 // troubleExit ends a command with diff(1)'s "trouble" status, having said
-// why on stderr.
-func troubleExit(cmd *cobra.Command, err error) error {
-	fmt.Fprintln(cmd.ErrOrStderr(), "zkx:", cliout.Clean(err.Error()))
+// why on stderr; an exit status (or nil) is the command's end already.
+func troubleExit(errOut io.Writer, err error) error {
+	var status exitStatus
+	if err == nil || errors.As(err, &status) {
+		return err
+	}
+	fmt.Fprintln(errOut, "zkx:", cliout.Clean(err.Error()))
 	return exitStatus(diffTrouble)
 }
 
-func newDiffCommand(g *globalOptions) *cobra.Command {
-	var output string
-	var ignore []string
-	var timeout time.Duration
+// diffOptions are zkx diff's flags and its two sides.
+type diffOptions struct {
+	globals *globalOptions
+	output  string        // -o as given
+	format  cliout.Format // -o, once checked
+	ignore  []string
+	timeout time.Duration
+	a, b    string // the sides as given
+}
+
+func newDiffCommand(g *globalOptions, run runFunc[*diffOptions]) *cobra.Command {
+	opts := &diffOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "diff A B",
 		Short: "Compare two subtrees: live, on another context, or exported",
@@ -217,67 +229,77 @@ node on each side as zkx export writes it; null where it is absent).`,
   zkx export /app > before.jsonl; …; zkx diff before.jsonl /app
   zkx diff /var/lib/zookeeper@02:45:/app/config /app/config   # what changed since 02:45
   zkx diff /app dr:/app -o json | jq -r '.[] | select(.change=="changed") | .path'`,
+		// Every error, a refused argument included, is diff's trouble.
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 2 {
-				return troubleExit(cmd, fmt.Errorf("diff takes two sides, A and B (got %d)", len(args)))
-			}
-			format, err := cliout.ParseFormat(output)
-			if err != nil {
-				return troubleExit(cmd, err)
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			defer cancel()
-			a, err := openSide(ctx, cmd, g, args[0], true)
-			if err != nil {
-				return troubleExit(cmd, timedOut(err, timeout))
-			}
-			defer a.close()
-			b, err := openSide(ctx, cmd, g, args[1], args[0] != "-")
-			if err != nil {
-				return troubleExit(cmd, timedOut(err, timeout))
-			}
-			defer b.close()
-			for _, s := range []*side{a, b} {
-				if s.missing {
-					return troubleExit(cmd, fmt.Errorf("%s: %s does not exist", s.spec, s.root))
-				}
-			}
-			out := cmd.OutOrStdout()
-			st := cliout.NewStyles(out)
-			var arr *cliout.JSONArray
-			if format == cliout.JSON {
-				arr = cliout.NewJSONArray(out)
-			}
-			stats, err := transfer.Diff(ctx, a.src, b.src, transfer.DiffOptions{Ignore: ignore}, func(d transfer.Difference) error {
-				if arr != nil {
-					return arr.Add(diffJSON{Path: d.Path, Change: string(d.Kind), What: nonNil(d.What), A: d.A, B: d.B})
-				}
-				_, err := fmt.Fprintln(out, diffLine(st, d))
-				return err
-			})
-			if arr != nil {
-				if cerr := arr.Close(); err == nil {
-					err = cerr
-				}
-			}
-			if err != nil {
-				return troubleExit(cmd, timedOut(err, timeout))
-			}
-			fmt.Fprintln(cmd.ErrOrStderr(), "zkx:", diffSummary(a, b, stats))
-			switch {
-			case stats.Unreadable > 0:
-				return exitStatus(diffTrouble)
-			case !stats.Same():
-				return exitStatus(diffDifferent)
-			}
-			return nil
+			return troubleExit(cmd.ErrOrStderr(), runE(opts, run)(cmd, args))
 		},
 	}
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return troubleExit(c, err) })
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table or json")
-	cmd.Flags().StringArrayVar(&ignore, "ignore", nil, "leave out nodes matching this glob, with their subtrees (a name glob, or a path glob under the root with ** for any levels); repeatable")
-	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Minute, "give up after this long")
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return troubleExit(c.ErrOrStderr(), err) })
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "table", "output format: table or json")
+	cmd.Flags().StringArrayVar(&opts.ignore, "ignore", nil, "leave out nodes matching this glob, with their subtrees (a name glob, or a path glob under the root with ** for any levels); repeatable")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 10*time.Minute, "give up after this long")
 	return cmd
+}
+
+func (o *diffOptions) complete(args []string) (err error) {
+	if len(args) != 2 {
+		return fmt.Errorf("diff takes two sides, A and B (got %d)", len(args))
+	}
+	o.a, o.b = args[0], args[1]
+	o.format, err = cliout.ParseFormat(o.output)
+	return err
+}
+
+// runDiff compares the two sides as they stream in and prints what
+// differs; the exit status is diff's.
+func runDiff(ctx context.Context, opts *diffOptions, std streams) error {
+	g, timeout := opts.globals, opts.timeout
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	a, err := openSide(ctx, std, g, opts.a, true)
+	if err != nil {
+		return timedOut(err, timeout)
+	}
+	defer a.close()
+	b, err := openSide(ctx, std, g, opts.b, opts.a != "-")
+	if err != nil {
+		return timedOut(err, timeout)
+	}
+	defer b.close()
+	for _, s := range []*side{a, b} {
+		if s.missing {
+			return fmt.Errorf("%s: %s does not exist", s.spec, s.root)
+		}
+	}
+	out := std.out
+	st := cliout.NewStyles(out)
+	var arr *cliout.JSONArray
+	if opts.format == cliout.JSON {
+		arr = cliout.NewJSONArray(out)
+	}
+	stats, err := transfer.Diff(ctx, a.src, b.src, transfer.DiffOptions{Ignore: opts.ignore}, func(d transfer.Difference) error {
+		if arr != nil {
+			return arr.Add(diffJSON{Path: d.Path, Change: string(d.Kind), What: nonNil(d.What), A: d.A, B: d.B})
+		}
+		_, err := fmt.Fprintln(out, diffLine(st, d))
+		return err
+	})
+	if arr != nil {
+		if cerr := arr.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return timedOut(err, timeout)
+	}
+	fmt.Fprintln(std.errOut, "zkx:", diffSummary(a, b, stats))
+	switch {
+	case stats.Unreadable > 0:
+		return exitStatus(diffTrouble)
+	case !stats.Same():
+		return exitStatus(diffDifferent)
+	}
+	return nil
 }
 
 // diffLine is one difference for people.

@@ -22,8 +22,15 @@ import (
 // after an edit that could not be written as it was.
 var errNotSaved = errors.New("nothing written")
 
-func newEditCommand(g *globalOptions) *cobra.Command {
-	var timeout time.Duration
+// editOptions are zkx edit's flags and argument.
+type editOptions struct {
+	globals *globalOptions
+	timeout time.Duration // each read or write to the server
+	path    string
+}
+
+func newEditCommand(g *globalOptions, run runFunc[*editOptions]) *cobra.Command {
+	opts := &editOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "edit PATH",
 		Short: "Edit a node's data in your editor ($ZKX_EDITOR, $EDITOR, vi)",
@@ -47,28 +54,34 @@ written or left unchanged, 1 when you discarded an edit or it failed. With
 		Example: `  zkx edit /app/config
   ZKX_EDITOR=nano zkx edit /app/feature-flags`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			if g.readonly {
-				return fmt.Errorf("--readonly: zkx edit writes")
-			}
-			dialCtx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			c, err := g.dial(dialCtx)
-			cancel()
-			if err != nil {
-				return timedOut(err, timeout)
-			}
-			defer c.Close()
-			e := &editRun{client: c, timeout: timeout, in: bufio.NewReader(cmd.InOrStdin()), stdin: cmd.InOrStdin(),
-				out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}
-			return e.run(cmd.Context(), p)
-		},
+		RunE: runE(opts, run),
 	}
-	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "give up on each read or write to the server after this long")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 30*time.Second, "give up on each read or write to the server after this long")
 	return cmd
+}
+
+func (o *editOptions) complete(args []string) (err error) {
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	if o.globals.readonly {
+		return fmt.Errorf("--readonly: zkx edit writes")
+	}
+	return nil
+}
+
+// runEdit edits the data of opts.path in the user's editor and writes it
+// back, asking on stdin what to do when it cannot be written as it is.
+func runEdit(ctx context.Context, opts *editOptions, std streams) error {
+	dialCtx, cancel := context.WithTimeout(ctx, opts.timeout)
+	c, err := opts.globals.dial(dialCtx)
+	cancel()
+	if err != nil {
+		return timedOut(err, opts.timeout)
+	}
+	defer c.Close()
+	e := &editRun{client: c, timeout: opts.timeout, in: bufio.NewReader(std.in), stdin: std.in, out: std.out, errOut: std.errOut}
+	return e.run(ctx, opts.path)
 }
 
 // editRun is one zkx edit: the editor, the checks, the questions.

@@ -48,7 +48,7 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	if err != nil {
 		return fmt.Errorf("--path: %w", err)
 	}
-	f.heldTooLong = g.heldTooLong(cmd, f.heldTooLong)
+	f.heldTooLong = g.heldTooLong(cmd.Flags().Changed("held-too-long"), f.heldTooLong)
 	if f.heldTooLong <= 0 {
 		return fmt.Errorf("--held-too-long must be positive")
 	}

@@ -25,7 +25,7 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 		return fmt.Errorf("--data-dir: %w", err)
 	}
 	for _, skipped := range arch.Dir.Skipped {
-		warnSkipped(cmd)(skipped)
+		warnSkipped(cmd.ErrOrStderr())(skipped)
 	}
 	var base time.Time
 	if ms, ok := arch.FirstTime(); ok {

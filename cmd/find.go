@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -10,15 +11,15 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// findFlags are zkx find's conditions, as typed.
-type findFlags struct {
+// findConditions are zkx find's conditions, as typed.
+type findConditions struct {
 	name, data, owner string
 	ephemeral         bool
 	older             time.Duration
 }
 
 // query turns the flags into a zkview.FindQuery.
-func (f findFlags) query() (zkview.FindQuery, error) {
+func (f findConditions) query() (zkview.FindQuery, error) {
 	var q zkview.FindQuery
 	var err error
 	if f.name != "" {
@@ -43,9 +44,17 @@ func (f findFlags) query() (zkview.FindQuery, error) {
 	return q, nil
 }
 
-func newFindCommand(g *globalOptions) *cobra.Command {
-	var flags walkFlags
-	var cond findFlags
+// findOptions are zkx find's flags and argument.
+type findOptions struct {
+	globals    *globalOptions
+	walk       walkOptions
+	conditions findConditions
+	query      zkview.FindQuery // the conditions, once checked
+	root       string
+}
+
+func newFindCommand(g *globalOptions, run runFunc[*findOptions]) *cobra.Command {
+	opts := &findOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "find PATH",
 		Short: "Find nodes under PATH by name, data, owner or age, streaming",
@@ -72,90 +81,106 @@ read (a partial result), other errors 1 with a message.`,
   zkx find / --ephemeral --owner 0x1000a2b3c4d0001
   zkx find /config --data '/"enabled": *false/' -o json | jq -r '.[].path'`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			q, err := cond.query()
-			if err != nil {
-				return err
-			}
-			c, format, ctx, done, err := flags.open(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer done()
-			progress := newProgress(cmd.ErrOrStderr())
-			out := cmd.OutOrStdout()
-			opts := flags.options()
-			// A node that could not be read is shown, marked, matched or
-			// not: what is below it was not searched.
-			var emit func(n zkview.WalkNode) error
-			var arr *cliout.JSONArray
-			if format == cliout.JSON {
-				arr = cliout.NewJSONArray(out)
-				emit = func(n zkview.WalkNode) error {
-					progress.finish() // a match's line is not drawn over
-					row := describeNode(n.Path, n.Stat, n.Err)
-					d := n.Depth
-					row.Depth = &d
-					return arr.Add(row)
-				}
-			} else {
-				warn := cliout.NewStyles(out).Warn
-				emit = func(n zkview.WalkNode) error {
-					progress.finish()
-					line := cliout.Clean(n.Path)
-					if n.Err != nil {
-						line += " " + warn("(unreadable, not searched below: "+cliout.Clean(n.Err.Error())+")")
-					}
-					_, err := fmt.Fprintln(out, line)
-					return err
-				}
-			}
-			var emitErr error
-			visited := func(n zkview.WalkNode) {
-				progress.add(n.Path)
-				if n.Err != nil && !q.Match(n) && emitErr == nil && zkview.MissingRoot(n) == nil {
-					emitErr = emit(n)
-				}
-			}
-			st, err := zkview.Find(ctx, c, root, q, opts, visited, func(n zkview.WalkNode) error {
-				if emitErr != nil {
-					return emitErr
-				}
-				return emit(n)
-			})
-			if err == nil {
-				err = emitErr
-			}
-			progress.finish()
-			if arr != nil && (st.Visited > 0 || err == nil) {
-				if cerr := arr.Close(); err == nil {
-					err = cerr
-				}
-			}
-			if err != nil {
-				return walkEnded(err, root, st.Matched+st.Unreadable > 0, flags.timeout)
-			}
-			if isTerminal(cmd.ErrOrStderr()) {
-				notef(cmd.ErrOrStderr(), "%s of %s matched (%s)", plural(st.Matched, "node"), plural(st.Visited, "node"), q)
-			}
-			if st.Unreadable > 0 {
-				return &partialError{fmt.Errorf("%s could not be read (marked; %s): what is below them was not searched; %s matched", plural(st.Unreadable, "node"), whyUnreadable(st.Unreadable, st.NoRead, "marked"), plural(st.Matched, "node"))}
-			}
-			if st.Matched == 0 {
-				return exitStatus(1)
-			}
-			return nil
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
+	opts.walk.register(cmd)
+	cond := &opts.conditions
 	cmd.Flags().StringVar(&cond.name, "name", "", "the node's name matches this glob, or /regex/")
 	cmd.Flags().StringVar(&cond.data, "data", "", "its data matches this /regex/")
 	cmd.Flags().BoolVar(&cond.ephemeral, "ephemeral", false, "only ephemeral nodes")
 	cmd.Flags().StringVar(&cond.owner, "owner", "", "only ephemeral nodes of this session (0x…)")
 	cmd.Flags().DurationVar(&cond.older, "older", 0, "only nodes last modified more than this long ago")
 	return cmd
+}
+
+func (o *findOptions) complete(args []string) (err error) {
+	if o.root, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	if o.query, err = o.conditions.query(); err != nil {
+		return err
+	}
+	return o.walk.check()
+}
+
+// runFind prints the nodes at and under opts.root that match, as the
+// walk finds them.
+func runFind(ctx context.Context, opts *findOptions, std streams) error {
+	conn, err := opts.walk.connect(ctx, opts.globals)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	progress := newProgress(std.errOut)
+	// A node that could not be read is shown, marked, matched or not:
+	// what is below it was not searched.
+	var emit func(n zkview.WalkNode) error
+	var arr *cliout.JSONArray
+	if opts.walk.format == cliout.JSON {
+		arr = cliout.NewJSONArray(std.out)
+		emit = func(n zkview.WalkNode) error {
+			progress.finish() // a match's line is not drawn over
+			return arr.Add(walkRow(n))
+		}
+	} else {
+		warn := cliout.NewStyles(std.out).Warn
+		emit = func(n zkview.WalkNode) error {
+			progress.finish()
+			_, err := fmt.Fprintln(std.out, foundLine(warn, n))
+			return err
+		}
+	}
+	q := opts.query
+	var emitErr error
+	visited := func(n zkview.WalkNode) {
+		progress.add(n.Path)
+		if n.Err != nil && !q.Match(n) && emitErr == nil && zkview.MissingRoot(n) == nil {
+			emitErr = emit(n)
+		}
+	}
+	st, err := zkview.Find(conn.ctx, conn.client, opts.root, q, opts.walk.options(), visited, func(n zkview.WalkNode) error {
+		if emitErr != nil {
+			return emitErr
+		}
+		return emit(n)
+	})
+	if err == nil {
+		err = emitErr
+	}
+	progress.finish()
+	if arr != nil && (st.Visited > 0 || err == nil) {
+		if cerr := arr.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return walkEnded(err, opts.root, st.Matched+st.Unreadable > 0, opts.walk.timeout)
+	}
+	if isTerminal(std.errOut) {
+		notef(std.errOut, "%s of %s matched (%s)", plural(st.Matched, "node"), plural(st.Visited, "node"), q)
+	}
+	return findEnded(st)
+}
+
+// foundLine is a node find prints, one a line: its path, marked when it
+// could not be read.
+func foundLine(warn func(string) string, n zkview.WalkNode) string {
+	line := cliout.Clean(n.Path)
+	if n.Err != nil {
+		line += " " + warn("(unreadable, not searched below: "+cliout.Clean(n.Err.Error())+")")
+	}
+	return line
+}
+
+// findEnded is find's end once the walk is done, as grep's: 0 when
+// something matched, 1 when nothing did, 3 when some nodes could not be
+// read.
+func findEnded(st zkview.FindStats) error {
+	if st.Unreadable > 0 {
+		return &partialError{fmt.Errorf("%s could not be read (marked; %s): what is below them was not searched; %s matched", plural(st.Unreadable, "node"), whyUnreadable(st.Unreadable, st.NoRead, "marked"), plural(st.Matched, "node"))}
+	}
+	if st.Matched == 0 {
+		return exitStatus(1)
+	}
+	return nil
 }

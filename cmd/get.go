@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -24,9 +25,17 @@ type getJSON struct {
 	Stat    statJSON `json:"stat"`
 }
 
-func newGetCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
-	var decoder string
+// getOptions are zkx get's flags and argument.
+type getOptions struct {
+	globals *globalOptions
+	read    readOptions
+	decoder string         // --decode as given
+	with    decode.Decoder // --decode, once checked
+	path    string
+}
+
+func newGetCommand(g *globalOptions, run runFunc[*getOptions]) *cobra.Command {
+	opts := &getOptions{globals: g}
 	names := make([]string, 0, 8)
 	for _, d := range decode.Choices() {
 		names = append(names, string(d))
@@ -53,47 +62,57 @@ credentials with --auth (zkx stat still shows its stat).`,
   zkx get --decode hex /app/blob
   zkx get -o json /app/config | jq -r .data`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			with, err := decode.Parse(decoder)
-			if err != nil {
-				return fmt.Errorf("--decode: %w", err)
-			}
-			c, format, ctx, done, err := flags.open(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer done()
-			d, err := zkview.NodeDetail(ctx, c, path, with)
-			if err != nil {
-				return err
-			}
-			if d.NoDataAccess {
-				return fmt.Errorf("get %s: %s: the node's ACL does not let this session read its data (pass credentials with --auth digest:user:password, or --sasl for a sasl: ACL; zkx stat %s shows its stat and ACL)", path, zkview.NoAccessText, path)
-			}
-			out := cmd.OutOrStdout()
-			if format == cliout.JSON {
-				return cliout.WriteJSON(out, getJSON{Path: path, Decoder: string(d.Decoded.Decoder),
-					Data: d.Decoded.Text, Note: d.Decoded.Note, Stat: describeStat(d.Stat)})
-			}
-			if n := d.Decoded.Note; n != "" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s (decoder %s)\n", cliout.Clean(n), d.Decoded.Decoder)
-			}
-			text := d.Decoded.Text
-			if text == "" {
-				return nil
-			}
-			if !strings.HasSuffix(text, "\n") {
-				text += "\n"
-			}
-			_, err = fmt.Fprint(out, text)
-			return err
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
-	cmd.Flags().StringVar(&decoder, "decode", "auto", "how to show the data: "+strings.Join(names, ", "))
+	opts.read.register(cmd)
+	cmd.Flags().StringVar(&opts.decoder, "decode", "auto", "how to show the data: "+strings.Join(names, ", "))
 	return cmd
+}
+
+func (o *getOptions) complete(args []string) (err error) {
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	if o.with, err = decode.Parse(o.decoder); err != nil {
+		return fmt.Errorf("--decode: %w", err)
+	}
+	return o.read.check()
+}
+
+// runGet prints the data of the node at opts.path, decoded.
+func runGet(ctx context.Context, opts *getOptions, std streams) error {
+	conn, err := opts.read.connect(ctx, opts.globals)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	d, err := zkview.NodeDetail(conn.ctx, conn.client, opts.path, opts.with)
+	if err != nil {
+		return err
+	}
+	return writeGet(std, opts.path, d, opts.read.format)
+}
+
+// writeGet prints a node's decoded data (its note on stderr), or its JSON;
+// a node whose data this session may not read is an error.
+func writeGet(std streams, path string, d *zkview.Detail, format cliout.Format) error {
+	if d.NoDataAccess {
+		return fmt.Errorf("get %s: %s: the node's ACL does not let this session read its data (pass credentials with --auth digest:user:password, or --sasl for a sasl: ACL; zkx stat %s shows its stat and ACL)", path, zkview.NoAccessText, path)
+	}
+	if format == cliout.JSON {
+		return cliout.WriteJSON(std.out, getJSON{Path: path, Decoder: string(d.Decoded.Decoder),
+			Data: d.Decoded.Text, Note: d.Decoded.Note, Stat: describeStat(d.Stat)})
+	}
+	if n := d.Decoded.Note; n != "" {
+		fmt.Fprintf(std.errOut, "note: %s (decoder %s)\n", cliout.Clean(n), d.Decoded.Decoder)
+	}
+	text := d.Decoded.Text
+	if text == "" {
+		return nil
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	_, err := fmt.Fprint(std.out, text)
+	return err
 }

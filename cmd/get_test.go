@@ -142,6 +142,8 @@ func TestGetStatNoAccess(t *testing.T) {
 	})
 }
 
+// TestGetStatErrors: a missing node, named with the server (what is
+// refused before any I/O, TestReadRefusals).
 func TestGetStatErrors(t *testing.T) {
 	srv := zktest.Embedded(t)
 	cases := []struct {
@@ -150,11 +152,6 @@ func TestGetStatErrors(t *testing.T) {
 	}{
 		{[]string{"get", "/missing"}, "get /missing on " + srv + ": node does not exist"},
 		{[]string{"stat", "/missing"}, "on " + srv + ": node does not exist"},
-		{[]string{"get", "--decode", "yaml", "/"}, `--decode: unknown decoder "yaml" (want one of auto, text, json, hex, gzip, curator-queue, int32, int64, protobuf, hbase-pbuf)`},
-		{[]string{"get", "-o", "yaml", "/"}, `-o "yaml": want table or json`},
-		{[]string{"stat", "-o", "xml", "/"}, `-o "xml": want table or json`},
-		{[]string{"get", "relative"}, "is relative"},
-		{[]string{"stat"}, "accepts 1 arg(s), received 0"},
 	}
 	for _, c := range cases {
 		_, _, err := run(t, append([]string{"--server", srv}, c.args...)...)

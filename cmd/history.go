@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -119,8 +120,16 @@ type historyFlags struct {
 	report                        bool
 }
 
-func newHistoryCommand() *cobra.Command {
-	var f historyFlags
+// historyOptions are zkx history's flags and argument.
+type historyOptions struct {
+	historyFlags
+	format cliout.Format // -o, once checked
+	path   string
+}
+
+func newHistoryCommand(run runFunc[*historyOptions]) *cobra.Command {
+	opts := &historyOptions{}
+	f := &opts.historyFlags
 	cmd := &cobra.Command{
 		Use:   "history PATH --data-dir DIR",
 		Short: "Tell who held a lock, led an election or used a queue, from ZooKeeper's files",
@@ -177,9 +186,7 @@ commands that reproduce each part — to paste into the incident's ticket.`,
   zkx history /app/locks/billing --data-dir /var/lib/zookeeper --audit /var/log/zookeeper
   zkx history /app/locks/billing --data-dir /var/lib/zookeeper --audit /var/log/zookeeper --since 02:00 --report > incident.md`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHistory(cmd, args[0], f)
-		},
+		RunE: runE(opts, run),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.dataDir, "data-dir", "", "ZooKeeper's dataDir (or its version-2 folder) to read")
@@ -192,32 +199,35 @@ commands that reproduce each part — to paste into the incident's ticket.`,
 	return cmd
 }
 
-func runHistory(cmd *cobra.Command, path string, f historyFlags) error {
-	format, err := cliout.ParseFormat(f.output)
-	if err != nil {
+func (o *historyOptions) complete(args []string) (err error) {
+	if o.format, err = cliout.ParseFormat(o.output); err != nil {
 		return err
 	}
-	path, err = checkPath(path)
-	if err != nil {
-		return err
-	}
+	o.path, err = checkPath(args[0])
+	return err
+}
+
+// runHistory replays the logs of --data-dir and prints the history of the
+// recipes at and under opts.path, or the incident report.
+func runHistory(ctx context.Context, opts *historyOptions, std streams) error {
+	f, format, path := opts.historyFlags, opts.format, opts.path
 	arch, err := forensics.OpenArchive(f.dataDir)
 	if err != nil {
 		return fmt.Errorf("--data-dir: %w", err)
 	}
 	for _, skipped := range arch.Dir.Skipped {
-		warnSkipped(cmd)(skipped)
+		warnSkipped(std.errOut)(skipped)
 	}
-	var opts forensics.HistoryOptions
+	var window forensics.HistoryOptions
 	if f.since != "" || f.until != "" {
 		var base time.Time
 		if ms, ok := arch.FirstTime(); ok {
 			base = time.UnixMilli(ms)
 		}
-		if opts.Since, err = forensics.ParseMoment(f.since, time.Local, base); err != nil {
+		if window.Since, err = forensics.ParseMoment(f.since, time.Local, base); err != nil {
 			return fmt.Errorf("--since: %w", err)
 		}
-		if opts.Until, err = forensics.ParseMoment(f.until, time.Local, base); err != nil {
+		if window.Until, err = forensics.ParseMoment(f.until, time.Local, base); err != nil {
 			return fmt.Errorf("--until: %w", err)
 		}
 	}
@@ -230,13 +240,13 @@ func runHistory(cmd *cobra.Command, path string, f historyFlags) error {
 	auditDone := make(chan audited, 1)
 	if f.audit.given() {
 		go func() {
-			ix, err := f.audit.index(cmd.ErrOrStderr(), forensics.AuditKeep{Node: func(znode []byte) bool { return underPath(znode, path) }})
+			ix, err := f.audit.index(std.errOut, forensics.AuditKeep{Node: func(znode []byte) bool { return underPath(znode, path) }})
 			auditDone <- audited{ix, err}
 		}()
 	} else {
 		auditDone <- audited{}
 	}
-	res, err := forensics.Histories(cmd.Context(), arch, path, opts)
+	res, err := forensics.Histories(ctx, arch, path, window)
 	a := <-auditDone
 	if err != nil {
 		return err
@@ -246,12 +256,12 @@ func runHistory(cmd *cobra.Command, path string, f historyFlags) error {
 	}
 	ix := a.ix
 	for _, p := range res.Problems.List {
-		fmt.Fprintln(cmd.ErrOrStderr(), "zkx history:", p)
+		fmt.Fprintln(std.errOut, "zkx history:", p)
 	}
-	out := cmd.OutOrStdout()
+	out := std.out
 	switch {
 	case f.report:
-		if err := writeHistoryReport(cmd, out, arch, path, f, opts, res, ix); err != nil {
+		if err := writeHistoryReport(std.errOut, out, arch, path, f, window, res, ix); err != nil {
 			return err
 		}
 	case format == cliout.JSON:

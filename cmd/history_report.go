@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/internal/txnlog"
 	"github.com/zkx-dev/zkx/zkview/forensics"
@@ -73,7 +71,7 @@ func utc(t time.Time) string { return t.UTC().Format(reportTime) }
 
 // writeHistoryReport writes the one-page incident report of zkx history
 // --report.
-func writeHistoryReport(cmd *cobra.Command, w io.Writer, arch *forensics.Archive, path string, f historyFlags,
+func writeHistoryReport(errOut io.Writer, w io.Writer, arch *forensics.Archive, path string, f historyFlags,
 	opts forensics.HistoryOptions, res forensics.HistoryResult, ix *forensics.AuditIndex) error {
 	txns, err := reportTxns(arch, path, opts)
 	if err != nil {
@@ -188,7 +186,7 @@ func writeHistoryReport(cmd *cobra.Command, w io.Writer, arch *forensics.Archive
 	}
 	_, err = io.WriteString(w, b.String())
 	if ix != nil {
-		auditMatched(cmd.ErrOrStderr(), ix, len(rows))
+		auditMatched(errOut, ix, len(rows))
 	}
 	return err
 }

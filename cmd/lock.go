@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -10,12 +11,19 @@ import (
 	"github.com/zkx-dev/zkx/recipes"
 )
 
-func newLockCommand(g *globalOptions) *cobra.Command {
-	var (
-		format  string
-		timeout time.Duration
-		data    string
-	)
+// lockOptions are zkx lock's flags and arguments; complete turns them
+// into what runLocked takes.
+type lockOptions struct {
+	globals   *globalOptions
+	format    string
+	timeout   time.Duration
+	data      string
+	dataGiven bool // --data was given, even empty
+	run       lockRunOptions
+}
+
+func newLockCommand(g *globalOptions, run runFunc[*lockOptions]) *cobra.Command {
+	opts := &lockOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "lock PATH -- CMD [ARGS...]",
 		Short: "Run a command while holding a ZooKeeper lock",
@@ -43,38 +51,52 @@ Other exit codes: 124 no lock within --timeout, 125 zkx failed (connection, lock
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.readonly {
-				return fmt.Errorf("--readonly: zkx lock would create a lock node")
-			}
-			f, err := recipes.ParseFormat(format)
-			if err != nil {
-				return err
-			}
-			target, err := g.connect()
-			if err != nil {
-				return err
-			}
-			dir, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			opts := lockRunOptions{
-				Servers: target.Servers, Dir: target.Abs(dir), DisplayDir: dir, Format: f,
-				Timeout: timeout, SessionOpts: g.sessionOptions(), Command: args[1:],
-				Stdin: os.Stdin, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
-			}
-			if cmd.Flags().Changed("data") {
-				opts.Data = []byte(data)
-			}
-			if code := runLocked(cmd.Context(), opts); code != 0 {
-				return exitStatus(code) // runLocked has said why on stderr
-			}
-			return nil
+			opts.dataGiven = cmd.Flags().Changed("data")
+			return runE(opts, run)(cmd, args)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&format, "format", "curator", "lock layout: curator (InterProcessMutex) or kazoo (Lock)")
-	f.DurationVar(&timeout, "timeout", 0, "give up waiting for the lock after this long (0: wait forever)")
-	f.StringVar(&data, "data", "", "data of the lock node (default: this host and pid)")
+	f.StringVar(&opts.format, "format", "curator", "lock layout: curator (InterProcessMutex) or kazoo (Lock)")
+	f.DurationVar(&opts.timeout, "timeout", 0, "give up waiting for the lock after this long (0: wait forever)")
+	f.StringVar(&opts.data, "data", "", "data of the lock node (default: this host and pid)")
 	return cmd
+}
+
+func (o *lockOptions) complete(args []string) error {
+	g := o.globals
+	if g.readonly {
+		return fmt.Errorf("--readonly: zkx lock would create a lock node")
+	}
+	format, err := recipes.ParseFormat(o.format)
+	if err != nil {
+		return err
+	}
+	target, err := g.connect()
+	if err != nil {
+		return err
+	}
+	dir, err := checkPath(args[0])
+	if err != nil {
+		return err
+	}
+	o.run = lockRunOptions{
+		Servers: target.Servers, Dir: target.Abs(dir), DisplayDir: dir, Format: format,
+		Timeout: o.timeout, SessionOpts: g.sessionOptions(), Command: args[1:],
+	}
+	if o.dataGiven {
+		o.run.Data = []byte(o.data)
+	}
+	return nil
+}
+
+// runLock runs the command while holding the lock, and ends with its exit
+// status (or zkx lock's own).
+func runLock(ctx context.Context, opts *lockOptions, std streams) error {
+	run := opts.run
+	// The command gets the process's own stdin (a terminal stays one).
+	run.Stdin, run.Stdout, run.Stderr = os.Stdin, std.out, std.errOut
+	if code := runLocked(ctx, run); code != 0 {
+		return exitStatus(code) // runLocked has said why on stderr
+	}
+	return nil
 }

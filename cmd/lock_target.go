@@ -3,9 +3,8 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
@@ -33,7 +32,7 @@ type heldLock struct {
 // openHeldLock connects, reads the servers' tables (warning on stderr when
 // it cannot) and recognises the lock at path as zkx locks does. The
 // caller closes the client.
-func openHeldLock(ctx context.Context, cmd *cobra.Command, g *globalOptions, path string, timeout time.Duration) (*heldLock, error) {
+func openHeldLock(ctx context.Context, errOut io.Writer, g *globalOptions, path string, timeout time.Duration) (*heldLock, error) {
 	cs, err := g.connect()
 	if err != nil {
 		return nil, err
@@ -50,10 +49,10 @@ func openHeldLock(ctx context.Context, cmd *cobra.Command, g *globalOptions, pat
 	opts := recognize.Options{Viewer: c.SessionID()}
 	// The verdict is read after zkx's member has caught up with the
 	// leader: a lagging follower may show a holder that is gone.
-	read := syncFor(ctx, cmd.ErrOrStderr(), c, path)
-	in, err := g.introspectTouching(ctx, cmd.ErrOrStderr(), cs, serversAsk{own: c, read: read, notes: true})
+	read := syncFor(ctx, errOut, c, path)
+	in, err := g.introspectTouching(ctx, errOut, cs, serversAsk{own: c, read: read, notes: true})
 	if err != nil {
-		warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
+		warnf(errOut, "%v; client addresses, connections and watches are unknown", err)
 	} else {
 		opts.Tables = in.Tables()
 		hl.tables, hl.snapshot = opts.Tables, in

@@ -23,11 +23,19 @@ type mirrorJSON struct {
 	Plan []transfer.MirrorOp `json:"plan,omitempty"`
 }
 
-func newMirrorCommand(g *globalOptions) *cobra.Command {
-	var output string
-	var ignore []string
-	var dryRun, yes bool
-	var timeout time.Duration
+// mirrorOptions are zkx mirror's flags and its two sides.
+type mirrorOptions struct {
+	globals     *globalOptions
+	output      string        // -o as given
+	format      cliout.Format // -o, once checked
+	ignore      []string
+	dryRun, yes bool
+	timeout     time.Duration
+	src, dst    string // the sides as given
+}
+
+func newMirrorCommand(g *globalOptions, run runFunc[*mirrorOptions]) *cobra.Command {
+	opts := &mirrorOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "mirror SRC DST",
 		Short: "Make the subtree DST equal to SRC, deleting only what SRC lacks",
@@ -63,94 +71,102 @@ bytes, reason}] (op: create, set, setacl, delete, or skip with its reason).`,
   zkx mirror backup.jsonl /app --yes
   zkx mirror /app dr:/app --ignore 'lock-*' --yes`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			format, err := cliout.ParseFormat(output)
-			if err != nil {
-				return err
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			defer cancel()
-			run := func(dry bool, planned func(transfer.MirrorOp)) (transfer.MirrorReport, *side, error) {
-				src, err := openSide(ctx, cmd, g, args[0], true)
-				if err != nil {
-					return transfer.MirrorReport{}, nil, err
-				}
-				defer src.close()
-				if src.missing {
-					return transfer.MirrorReport{}, nil, fmt.Errorf("%s: %s does not exist", src.spec, src.root)
-				}
-				dst, err := openSide(ctx, cmd, g, args[1], false)
-				if err != nil {
-					return transfer.MirrorReport{}, nil, err
-				}
-				defer dst.close()
-				if dst.past != nil {
-					return transfer.MirrorReport{}, dst, fmt.Errorf("%s: the past is read-only; put it back into a live DST (zkx mirror DIR@MOMENT:/path /path)", dst.spec)
-				}
-				if dst.opts.readonly {
-					return transfer.MirrorReport{}, dst, fmt.Errorf("%s is read-only (--readonly, or its context's readonly): zkx mirror writes", dst.spec)
-				}
-				c, bw, err := openWriter(ctx, dst.opts, "mirror")
-				if err != nil {
-					return transfer.MirrorReport{}, dst, err
-				}
-				defer c.Close()
-				defer bw.Close()
-				rep, err := transfer.Mirror(ctx, bw, src.src, dst.src, transfer.MirrorOptions{DryRun: dry, Ignore: ignore, Planned: planned})
-				return rep, dst, err
-			}
-			out := cmd.OutOrStdout()
-			if dryRun {
-				var plan []transfer.MirrorOp
-				st := cliout.NewStyles(out)
-				rep, _, err := run(true, func(op transfer.MirrorOp) {
-					if format == cliout.JSON {
-						plan = append(plan, op)
-						return
-					}
-					fmt.Fprintln(out, planLine(st, op))
-				})
-				if err != nil {
-					return timedOut(err, timeout)
-				}
-				return writeMirrorReport(out, rep, plan, format)
-			}
-			if !yes {
-				rep, dst, err := run(true, nil)
-				if err != nil {
-					return timedOut(err, timeout)
-				}
-				if rep.Created+rep.Updated+rep.ACLs+rep.Deleted == 0 {
-					return writeMirrorReport(out, rep, nil, format)
-				}
-				ok, err := confirmOnTerminal(cmd, fmt.Sprintf("mirror %s onto %s: create %d, set %d, set %d ACLs, delete %d?",
-					args[0], dst.spec, rep.Created, rep.Updated, rep.ACLs, rep.Deleted))
-				if err != nil {
-					return err
-				}
-				if !ok {
-					return errNotConfirmed
-				}
-			}
-			rep, _, err := run(false, nil)
-			if werr := writeMirrorReport(out, rep, nil, format); err == nil && werr != nil {
-				return werr
-			}
-			if err != nil {
-				return timedOut(err, timeout)
-			}
-			if rep.Refused > 0 {
-				return &partialError{fmt.Errorf("%s refused", plural(rep.Refused, "node"))}
-			}
-			return nil
-		},
+		RunE: runE(opts, run),
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table or json")
-	cmd.Flags().StringArrayVar(&ignore, "ignore", nil, "leave nodes matching this glob alone on both sides, with their subtrees (as zkx diff); repeatable")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan, write nothing")
-	cmd.Flags().BoolVar(&yes, "yes", false, "write without asking")
-	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Minute, "give up after this long")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "table", "output format: table or json")
+	cmd.Flags().StringArrayVar(&opts.ignore, "ignore", nil, "leave nodes matching this glob alone on both sides, with their subtrees (as zkx diff); repeatable")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print the plan, write nothing")
+	cmd.Flags().BoolVar(&opts.yes, "yes", false, "write without asking")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 10*time.Minute, "give up after this long")
 	return cmd
+}
+
+func (o *mirrorOptions) complete(args []string) (err error) {
+	o.src, o.dst = args[0], args[1]
+	o.format, err = cliout.ParseFormat(o.output)
+	return err
+}
+
+// runMirror plans the writes that make DST equal to SRC, and makes them:
+// after a question on a terminal, or with --yes; with --dry-run it prints
+// the plan.
+func runMirror(ctx context.Context, opts *mirrorOptions, std streams) error {
+	g, format, timeout := opts.globals, opts.format, opts.timeout
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	run := func(dry bool, planned func(transfer.MirrorOp)) (transfer.MirrorReport, *side, error) {
+		src, err := openSide(ctx, std, g, opts.src, true)
+		if err != nil {
+			return transfer.MirrorReport{}, nil, err
+		}
+		defer src.close()
+		if src.missing {
+			return transfer.MirrorReport{}, nil, fmt.Errorf("%s: %s does not exist", src.spec, src.root)
+		}
+		dst, err := openSide(ctx, std, g, opts.dst, false)
+		if err != nil {
+			return transfer.MirrorReport{}, nil, err
+		}
+		defer dst.close()
+		if dst.past != nil {
+			return transfer.MirrorReport{}, dst, fmt.Errorf("%s: the past is read-only; put it back into a live DST (zkx mirror DIR@MOMENT:/path /path)", dst.spec)
+		}
+		if dst.opts.readonly {
+			return transfer.MirrorReport{}, dst, fmt.Errorf("%s is read-only (--readonly, or its context's readonly): zkx mirror writes", dst.spec)
+		}
+		c, bw, err := openWriter(ctx, dst.opts, "mirror")
+		if err != nil {
+			return transfer.MirrorReport{}, dst, err
+		}
+		defer c.Close()
+		defer bw.Close()
+		rep, err := transfer.Mirror(ctx, bw, src.src, dst.src, transfer.MirrorOptions{DryRun: dry, Ignore: opts.ignore, Planned: planned})
+		return rep, dst, err
+	}
+	out := std.out
+	if opts.dryRun {
+		var plan []transfer.MirrorOp
+		st := cliout.NewStyles(out)
+		rep, _, err := run(true, func(op transfer.MirrorOp) {
+			if format == cliout.JSON {
+				plan = append(plan, op)
+				return
+			}
+			fmt.Fprintln(out, planLine(st, op))
+		})
+		if err != nil {
+			return timedOut(err, timeout)
+		}
+		return writeMirrorReport(out, rep, plan, format)
+	}
+	if !opts.yes {
+		rep, dst, err := run(true, nil)
+		if err != nil {
+			return timedOut(err, timeout)
+		}
+		if rep.Created+rep.Updated+rep.ACLs+rep.Deleted == 0 {
+			return writeMirrorReport(out, rep, nil, format)
+		}
+		ok, err := confirmOnTerminal(std, fmt.Sprintf("mirror %s onto %s: create %d, set %d, set %d ACLs, delete %d?",
+			opts.src, dst.spec, rep.Created, rep.Updated, rep.ACLs, rep.Deleted))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errNotConfirmed
+		}
+	}
+	rep, _, err := run(false, nil)
+	if werr := writeMirrorReport(out, rep, nil, format); err == nil && werr != nil {
+		return werr
+	}
+	if err != nil {
+		return timedOut(err, timeout)
+	}
+	if rep.Refused > 0 {
+		return &partialError{fmt.Errorf("%s refused", plural(rep.Refused, "node"))}
+	}
+	return nil
 }
 
 // planLine is one planned write for people.

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/zkview"
 )
@@ -88,8 +86,8 @@ func warnf(w io.Writer, format string, args ...any) {
 
 // warnSkipped warns on stderr of a file of a data directory that was
 // not read (datadir.Dir.Skipped).
-func warnSkipped(cmd *cobra.Command) func(error) {
-	return func(err error) { warnf(cmd.ErrOrStderr(), "skipped %v", err) }
+func warnSkipped(errOut io.Writer) func(error) {
+	return func(err error) { warnf(errOut, "skipped %v", err) }
 }
 
 // notef tells stderr how a result came about, when that is worth knowing

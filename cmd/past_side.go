@@ -2,11 +2,10 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/internal/datadir"
 	"github.com/zkx-dev/zkx/internal/display"
@@ -52,7 +51,7 @@ func splitPastSpec(spec string) (dir, moment, path string, ok bool) {
 
 // openPastSource opens spec when it is DIR@MOMENT:/path; ok is false when
 // it is not one. Problems rebuilding the past are told on stderr.
-func openPastSource(cmd *cobra.Command, spec string) (ps *pastSource, ok bool, err error) {
+func openPastSource(errOut io.Writer, spec string) (ps *pastSource, ok bool, err error) {
 	dir, moment, p, ok := splitPastSpec(spec)
 	if !ok {
 		return nil, false, nil
@@ -78,7 +77,7 @@ func openPastSource(cmd *cobra.Command, spec string) (ps *pastSource, ok bool, e
 		return nil, true, fmt.Errorf("%s: %w", spec, err)
 	}
 	for _, pr := range past.Problems().List {
-		fmt.Fprintln(cmd.ErrOrStderr(), "zkx:", pr)
+		fmt.Fprintln(errOut, "zkx:", pr)
 	}
 	pos := past.Position()
 	when := pos.Time.UTC().Format("2006-01-02 15:04:05.000") + " UTC"
@@ -86,7 +85,7 @@ func openPastSource(cmd *cobra.Command, spec string) (ps *pastSource, ok bool, e
 		when = "≈" + when
 	}
 	name := fmt.Sprintf("%s at zxid %s (%s)", dir, display.Hex(pos.Zxid), when)
-	notef(cmd.ErrOrStderr(), "%s is the past of %s", spec, name)
+	notef(errOut, "%s is the past of %s", spec, name)
 	return &pastSource{past: past, reader: past.Reader(), path: clean, name: name}, true, nil
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -48,8 +49,15 @@ func describeQuota(q zkview.Quota) quotaJSON {
 	return j
 }
 
-func newQuotaCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
+// quotaOptions are zkx quota's flags and argument.
+type quotaOptions struct {
+	globals *globalOptions
+	read    readOptions
+	root    string
+}
+
+func newQuotaCommand(g *globalOptions, run runFunc[*quotaOptions]) *cobra.Command {
+	opts := &quotaOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "quota [PATH]",
 		Short: "List the quotas on and below PATH, with their limits and usage",
@@ -70,58 +78,68 @@ not be read or parsed).`,
 		Example: `  zkx quota
   zkx quota /app -o json | jq '.[] | select(.exceeded | length > 0)'`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			root := "/"
-			if len(args) == 1 {
-				p, err := checkPath(args[0])
-				if err != nil {
-					return err
-				}
-				root = p
-			}
-			c, format, ctx, done, err := flags.open(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer done()
-			quotas, err := c.Quotas(ctx, root)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			out := cmd.OutOrStdout()
-			if format == cliout.JSON {
-				list := make([]quotaJSON, len(quotas))
-				for i, q := range quotas {
-					list[i] = describeQuota(q)
-				}
-				return cliout.WriteJSON(out, list)
-			}
-			if len(quotas) == 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "zkx: no quota on, above or below %s\n", cliout.Clean(root))
-				return nil
-			}
-			st := cliout.NewStyles(out)
-			t := cliout.NewTable(out)
-			t.Row(st.Header("PATH"), st.Header("NODES"), st.Header("BYTES"), st.Header("STATUS"))
-			for _, q := range quotas {
-				path := cliout.Clean(q.Path)
-				if q.Outside {
-					path += st.Dim(" (outside the chroot)")
-				}
-				if q.Err != nil {
-					t.Row(path, "", "", st.Warn(cliout.Clean(q.Err.Error())))
-					continue
-				}
-				status := st.Good("within")
-				if over := q.Exceeded(); len(over) > 0 {
-					status = st.Warn("over: " + strings.Join(over, ", "))
-				}
-				t.Row(path, zkview.QuotaText(q.Usage.Count, q.Limits.Count, q.Limits.CountHard, q.HasUsage),
-					zkview.QuotaText(q.Usage.Bytes, q.Limits.Bytes, q.Limits.BytesHard, q.HasUsage), status)
-			}
-			return t.Flush()
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
+	opts.read.register(cmd)
 	return cmd
+}
+
+func (o *quotaOptions) complete(args []string) (err error) {
+	o.root = "/"
+	if len(args) == 1 {
+		if o.root, err = checkPath(args[0]); err != nil {
+			return err
+		}
+	}
+	return o.read.check()
+}
+
+// runQuota lists the quotas on, above and below opts.root.
+func runQuota(ctx context.Context, opts *quotaOptions, std streams) error {
+	conn, err := opts.read.connect(ctx, opts.globals)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	quotas, err := conn.client.Quotas(conn.ctx, opts.root)
+	if err != nil {
+		return timedOut(err, opts.read.timeout)
+	}
+	return writeQuotas(std, opts.root, quotas, opts.read.format)
+}
+
+// writeQuotas prints a row per quota, or their JSON; none is said on
+// stderr.
+func writeQuotas(std streams, root string, quotas []zkview.Quota, format cliout.Format) error {
+	if format == cliout.JSON {
+		list := make([]quotaJSON, len(quotas))
+		for i, q := range quotas {
+			list[i] = describeQuota(q)
+		}
+		return cliout.WriteJSON(std.out, list)
+	}
+	if len(quotas) == 0 {
+		fmt.Fprintf(std.errOut, "zkx: no quota on, above or below %s\n", cliout.Clean(root))
+		return nil
+	}
+	st := cliout.NewStyles(std.out)
+	t := cliout.NewTable(std.out)
+	t.Row(st.Header("PATH"), st.Header("NODES"), st.Header("BYTES"), st.Header("STATUS"))
+	for _, q := range quotas {
+		path := cliout.Clean(q.Path)
+		if q.Outside {
+			path += st.Dim(" (outside the chroot)")
+		}
+		if q.Err != nil {
+			t.Row(path, "", "", st.Warn(cliout.Clean(q.Err.Error())))
+			continue
+		}
+		status := st.Good("within")
+		if over := q.Exceeded(); len(over) > 0 {
+			status = st.Warn("over: " + strings.Join(over, ", "))
+		}
+		t.Row(path, zkview.QuotaText(q.Usage.Count, q.Limits.Count, q.Limits.CountHard, q.HasUsage),
+			zkview.QuotaText(q.Usage.Bytes, q.Limits.Bytes, q.Limits.BytesHard, q.HasUsage), status)
+	}
+	return t.Flush()
 }

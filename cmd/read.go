@@ -17,77 +17,6 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 )
 
-// readFlags are the flags of every scriptable read command.
-type readFlags struct {
-	output  string
-	timeout time.Duration
-}
-
-func (f *readFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&f.output, "output", "o", "table", "output format: table or json")
-	cmd.Flags().DurationVar(&f.timeout, "timeout", 30*time.Second, "give up after this long")
-}
-
-// open checks the flags and connects; the context ends at --timeout.
-func (f *readFlags) open(cmd *cobra.Command, g *globalOptions) (*zkview.Client, cliout.Format, context.Context, context.CancelFunc, error) {
-	format, err := cliout.ParseFormat(f.output)
-	if err != nil {
-		return nil, "", nil, nil, err
-	}
-	if f.timeout <= 0 {
-		return nil, "", nil, nil, fmt.Errorf("--timeout must be positive")
-	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), f.timeout)
-	c, err := g.dial(ctx)
-	if err != nil {
-		cancel()
-		return nil, "", nil, nil, timedOut(err, f.timeout)
-	}
-	return c, format, ctx, func() { c.Close(); cancel() }, nil
-}
-
-// walkFlags are the flags of the commands that walk a subtree (tree,
-// find): the read flags, and how the walk reads.
-type walkFlags struct {
-	readFlags
-	concurrency, connections int
-	batch                    bool
-}
-
-func (f *walkFlags) register(cmd *cobra.Command) {
-	f.readFlags.register(cmd)
-	cmd.Flags().IntVar(&f.concurrency, "concurrency", 192, "listings in flight")
-	cmd.Flags().IntVar(&f.connections, "connections", 12, "sessions to read over (a server works through each connection in order)")
-	cmd.Flags().BoolVar(&f.batch, "batch", true, batchFlagHelp)
-}
-
-// open checks the flags and opens the sessions the walk reads over; the
-// context ends at --timeout.
-func (f *walkFlags) open(cmd *cobra.Command, g *globalOptions) (zkview.BulkReader, cliout.Format, context.Context, context.CancelFunc, error) {
-	if f.concurrency < 1 || f.connections < 1 {
-		return nil, "", nil, nil, fmt.Errorf("--concurrency and --connections must be at least 1")
-	}
-	format, err := cliout.ParseFormat(f.output)
-	if err != nil {
-		return nil, "", nil, nil, err
-	}
-	if f.timeout <= 0 {
-		return nil, "", nil, nil, fmt.Errorf("--timeout must be positive")
-	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), f.timeout)
-	c, err := g.dialBulk(ctx, f.connections, f.batch)
-	if err != nil {
-		cancel()
-		return nil, "", nil, nil, timedOut(err, f.timeout)
-	}
-	return c, format, ctx, func() { c.Close(); cancel() }, nil
-}
-
-// options are the walk's options.
-func (f *walkFlags) options() zkview.WalkOptions {
-	return zkview.WalkOptions{Concurrency: f.concurrency}
-}
-
 // nodeJSON is the JSON of one node in ls and tree output.
 type nodeJSON struct {
 	Path           string `json:"path"`
@@ -116,9 +45,16 @@ func describeNode(path string, st *zk.Stat, err error) nodeJSON {
 	return n
 }
 
-func newLsCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
-	var long bool
+// lsOptions are zkx ls's flags and argument.
+type lsOptions struct {
+	globals *globalOptions
+	read    readOptions
+	long    bool
+	path    string
+}
+
+func newLsCommand(g *globalOptions, run runFunc[*lsOptions]) *cobra.Command {
+	opts := &lsOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "ls PATH",
 		Short: "List a node's children",
@@ -126,47 +62,53 @@ func newLsCommand(g *globalOptions) *cobra.Command {
   zkx ls -l /app/locks
   zkx ls -o json /app | jq '.[].name'`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			c, format, ctx, done, err := flags.open(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer done()
-			children, _, err := c.Children(ctx, path)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if format == cliout.Table && !long {
-				for _, name := range sortedNames(children) {
-					fmt.Fprintln(out, cliout.Clean(name))
-				}
-				return nil
-			}
-			names := sortedNames(children)
-			paths := make([]string, len(names))
-			for i, name := range names {
-				paths[i] = zkview.ChildPath(path, name)
-			}
-			stats, errs := c.StatAll(ctx, paths, 64)
-			rows := make([]nodeJSON, len(names))
-			for i := range names {
-				rows[i] = describeNode(paths[i], stats[i], errs[i])
-				rows[i].Name = names[i]
-			}
-			if format == cliout.JSON {
-				return cliout.WriteJSON(out, rows)
-			}
-			return writeNodeTable(out, rows)
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
-	cmd.Flags().BoolVarP(&long, "long", "l", false, "show children counts, sizes, owners and times")
+	opts.read.register(cmd)
+	cmd.Flags().BoolVarP(&opts.long, "long", "l", false, "show children counts, sizes, owners and times")
 	return cmd
+}
+
+func (o *lsOptions) complete(args []string) (err error) {
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	return o.read.check()
+}
+
+// runLs lists the children of opts.path: their names, or with -l or
+// -o json a row each with its stat.
+func runLs(ctx context.Context, opts *lsOptions, std streams) error {
+	conn, err := opts.read.connect(ctx, opts.globals)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	children, _, err := conn.client.Children(conn.ctx, opts.path)
+	if err != nil {
+		return err
+	}
+	names := sortedNames(children)
+	if opts.read.format == cliout.Table && !opts.long {
+		for _, name := range names {
+			fmt.Fprintln(std.out, cliout.Clean(name))
+		}
+		return nil
+	}
+	paths := make([]string, len(names))
+	for i, name := range names {
+		paths[i] = zkview.ChildPath(opts.path, name)
+	}
+	stats, errs := conn.client.StatAll(conn.ctx, paths, 64)
+	rows := make([]nodeJSON, len(names))
+	for i := range names {
+		rows[i] = describeNode(paths[i], stats[i], errs[i])
+		rows[i].Name = names[i]
+	}
+	if opts.read.format == cliout.JSON {
+		return cliout.WriteJSON(std.out, rows)
+	}
+	return writeNodeTable(std.out, rows)
 }
 
 func writeNodeTable(out io.Writer, rows []nodeJSON) error {
@@ -187,9 +129,16 @@ func writeNodeTable(out io.Writer, rows []nodeJSON) error {
 	return t.Flush()
 }
 
-func newTreeCommand(g *globalOptions) *cobra.Command {
-	var flags walkFlags
-	var depth int
+// treeOptions are zkx tree's flags and argument.
+type treeOptions struct {
+	globals *globalOptions
+	walk    walkOptions
+	depth   int
+	path    string
+}
+
+func newTreeCommand(g *globalOptions, run runFunc[*treeOptions]) *cobra.Command {
+	opts := &treeOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "tree PATH",
 		Short: "Print a subtree, streaming, with reads in parallel",
@@ -205,58 +154,70 @@ failure (PATH does not exist, no session).`,
   zkx tree --depth 2 /
   zkx tree -o json /app/locks > locks.json`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			c, format, ctx, done, err := flags.open(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer done()
-			progress := newProgress(cmd.ErrOrStderr())
-			defer progress.finish()
-			opts := flags.options()
-			opts.MaxDepth = depth
-			out := cmd.OutOrStdout()
-			var unreadable unreadableNodes
-			if format == cliout.JSON {
-				arr := cliout.NewJSONArray(out)
-				err := zkview.Walk(ctx, c, path, opts, func(n zkview.WalkNode) error {
-					if err := zkview.MissingRoot(n); err != nil {
-						return err
-					}
-					progress.add(n.Path)
-					unreadable.note(n)
-					row := describeNode(n.Path, n.Stat, n.Err)
-					d := n.Depth
-					row.Depth = &d
-					return arr.Add(row)
-				})
-				if progress.nodes() == 0 && err != nil {
-					return walkEnded(err, path, false, flags.timeout) // nothing printed, not even the array
-				}
-				if cerr := arr.Close(); err == nil {
-					err = cerr
-				}
-				return unreadable.result(walkEnded(err, path, progress.nodes() > 0, flags.timeout))
-			}
-			drawer := newTreeDrawer(out)
-			err = zkview.Walk(ctx, c, path, opts, func(n zkview.WalkNode) error {
-				if err := zkview.MissingRoot(n); err != nil {
-					return err
-				}
-				progress.add(n.Path)
-				unreadable.note(n)
-				return drawer.draw(n)
-			})
-			return unreadable.result(walkEnded(err, path, progress.nodes() > 0, flags.timeout))
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
-	cmd.Flags().IntVar(&depth, "depth", 0, "descend at most this many levels (0: all)")
+	opts.walk.register(cmd)
+	cmd.Flags().IntVar(&opts.depth, "depth", 0, "descend at most this many levels (0: all)")
 	return cmd
+}
+
+func (o *treeOptions) complete(args []string) (err error) {
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	return o.walk.check()
+}
+
+// runTree prints the subtree at opts.path as the walk reads it.
+func runTree(ctx context.Context, opts *treeOptions, std streams) error {
+	conn, err := opts.walk.connect(ctx, opts.globals)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	progress := newProgress(std.errOut)
+	defer progress.finish()
+	walk := opts.walk.options()
+	walk.MaxDepth = opts.depth
+	timeout := opts.walk.timeout
+	var unreadable unreadableNodes
+	if opts.walk.format == cliout.JSON {
+		arr := cliout.NewJSONArray(std.out)
+		err := zkview.Walk(conn.ctx, conn.client, opts.path, walk, func(n zkview.WalkNode) error {
+			if err := zkview.MissingRoot(n); err != nil {
+				return err
+			}
+			progress.add(n.Path)
+			unreadable.note(n)
+			return arr.Add(walkRow(n))
+		})
+		if progress.nodes() == 0 && err != nil {
+			return walkEnded(err, opts.path, false, timeout) // nothing printed, not even the array
+		}
+		if cerr := arr.Close(); err == nil {
+			err = cerr
+		}
+		return unreadable.result(walkEnded(err, opts.path, progress.nodes() > 0, timeout))
+	}
+	drawer := newTreeDrawer(std.out)
+	err = zkview.Walk(conn.ctx, conn.client, opts.path, walk, func(n zkview.WalkNode) error {
+		if err := zkview.MissingRoot(n); err != nil {
+			return err
+		}
+		progress.add(n.Path)
+		unreadable.note(n)
+		return drawer.draw(n)
+	})
+	return unreadable.result(walkEnded(err, opts.path, progress.nodes() > 0, timeout))
+}
+
+// walkRow is a node a walk read as zkx tree and find print it in JSON:
+// with its depth.
+func walkRow(n zkview.WalkNode) nodeJSON {
+	row := describeNode(n.Path, n.Stat, n.Err)
+	d := n.Depth
+	row.Depth = &d
+	return row
 }
 
 // treeDrawer draws tree(1)-style branches while nodes stream in preorder.

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -10,221 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
-	"github.com/zkx-dev/zkx/zkview"
-	"github.com/zkx-dev/zkx/zkview/introspect"
 	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
-
-// recipeKind is what one of the recipe commands lists.
-type recipeKind struct {
-	name   string // "locks"
-	tables bool   // needs the servers' session tables (clients, watches)
-	// contended: its members are ephemeral, so the servers' list of
-	// ephemeral nodes finds it without a walk (recognize.ScanContended).
-	contended bool
-}
-
-var (
-	kindLocks = recipeKind{name: "locks", tables: true, contended: true}
-	// Queues read the servers' tables for their items in flight: whose
-	// session processes each, and whether it is still there.
-	kindQueues    = recipeKind{name: "queues", tables: true}
-	kindElections = recipeKind{name: "elections", tables: true, contended: true}
-)
-
-// scanFlags are the flags of locks, queues and elections.
-type scanFlags struct {
-	readFlags
-	long        bool
-	check       bool
-	heldTooLong time.Duration
-	connections int
-	walk        bool
-	batch       bool
-	// semaphore maxima (--max, --max-from) and the queue and partitioner
-	// bounds (--older, --settle), for recognize.Options.
-	maxes, maxFrom []string
-	older, settle  time.Duration
-}
-
-func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
-	f.readFlags.register(cmd)
-	cmd.Flags().IntVar(&f.connections, "connections", 4, "sessions to read over (a server works through each connection in order)")
-	cmd.Flags().BoolVar(&f.batch, "batch", true, batchFlagHelp)
-	if kind.contended {
-		cmd.Flags().BoolVar(&f.walk, "walk", false, "walk every node under PATH even when the servers list their ephemeral nodes (which finds "+kind.name+" without a walk)")
-	}
-}
-
-// recipeScan is what a recipe command found.
-type recipeScan struct {
-	res recognize.Result
-	// tables answer whether a session is connected (never nil).
-	tables *introspect.Pending
-	// ensemble is what should be said of the members: those that did not
-	// answer, and the member read through when it lagged.
-	ensemble []introspect.MemberNote
-	// partial, when set, says why res is incomplete.
-	partial error
-	// around are the locks of the rest of the tree, found from the
-	// ephemeral nodes the servers list, for the cycles of sessions that
-	// pass through the locks under a PATH other than /; none otherwise.
-	around []recognize.Lock
-}
-
-// scan recognises the recipes at and under path. A path that is itself a
-// component of a recipe (a Curator semaphore's locks/, a Kazoo semaphore's
-// lock directory…) gives the recipe it belongs to. Introspection runs while
-// the tree is walked; its refusals are warned about on stderr.
-func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind recipeKind) (*recipeScan, cliout.Format, error) {
-	f.heldTooLong = g.heldTooLong(cmd, f.heldTooLong)
-	if cmd.Flags().Changed("held-too-long") && f.heldTooLong <= 0 {
-		return nil, "", fmt.Errorf("--held-too-long must be positive")
-	}
-	format, err := cliout.ParseFormat(f.output)
-	if err != nil {
-		return nil, "", err
-	}
-	if f.timeout <= 0 {
-		return nil, "", fmt.Errorf("--timeout must be positive")
-	}
-	if f.connections < 1 {
-		return nil, "", fmt.Errorf("--connections must be at least 1")
-	}
-	if _, err := semaphoreMaxima(f.maxes, f.maxFrom, path); err != nil {
-		return nil, "", err
-	}
-	if f.older < 0 || f.settle < 0 {
-		return nil, "", fmt.Errorf("--older and --settle must be positive")
-	}
-	cs, err := g.connect()
-	if err != nil {
-		return nil, "", err
-	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), f.timeout)
-	defer cancel()
-	// Several connections, batching reads where the server answers
-	// multiRead: a server works through each connection's requests in
-	// order, and per request, so one connection and a request per node
-	// cap a walk of a large tree.
-	c, err := g.dialBulk(ctx, f.connections, f.batch)
-	if err != nil {
-		return nil, "", timedOut(err, f.timeout)
-	}
-	defer c.Close()
-	progress := newProgress(cmd.ErrOrStderr())
-	defer progress.finish()
-	tables := introspect.NewPending()
-	opts := recognize.Options{HeldTooLong: f.heldTooLong, QueueStale: f.older, PartitionSettle: f.settle, Visit: func(n zkview.WalkNode) { progress.add(n.Path) }}
-	if opts.SemaphoreMax, err = semaphoreMaxima(f.maxes, f.maxFrom, path); err != nil {
-		return nil, "", err
-	}
-	scan := &recipeScan{tables: tables}
-	if kind.tables {
-		// A verdict on who holds is read after the member zkx reads
-		// through has caught up with the leader.
-		ask := serversAsk{read: syncFor(ctx, progress, c, path), notes: !f.check || format != cliout.Table}
-		if t, ok := c.(zkview.Toucher); ok {
-			ask.own = t
-		}
-		opts.Tables = tables
-		go func() {
-			in, err := g.introspectTouching(ctx, progress, cs, ask)
-			if err != nil {
-				warnf(progress, "%v; client addresses, connections and watches are unknown", err)
-			}
-			scan.ensemble = in.MemberNotes(ask.read) // before Set: read after Wait
-			tables.Set(in, err)
-		}()
-	} else {
-		tables.Set(nil, nil)
-	}
-	// Stderr is written by the introspection until the tables are in.
-	defer tables.Wait()
-	var ephemerals recognize.EphemeralList
-	if kind.contended && !f.walk {
-		ephemerals = tables
-	}
-
-	if path != "/" {
-		v, err := recognize.Dir(ctx, c, path, opts)
-		var pe *zkview.PathError
-		switch {
-		case err != nil && errors.As(err, &pe) && pe.Path == path:
-			return nil, "", err // path itself cannot be read: nothing to show
-		case err != nil:
-			// A node below (or beside) path: Scan reads them again and
-			// reports what it cannot read as a partial result.
-		case v != nil && v.Info().Path != path:
-			// A component: its recipe lives above path, and the
-			// recipe's members are all below it.
-			scan.res = recognize.ResultOf(v)
-			return scan.done(), format, nil
-		}
-	}
-	res, err := recognize.ScanContended(ctx, c, path, opts, ephemerals)
-	if res.FoundBy == recognize.FoundByEphemerals && progress.on {
-		notef(progress, "found from the ephemeral nodes the servers list (dump), without walking the tree (--walk walks it)")
-	}
-	var around []recognize.Lock
-	if kind == kindLocks && path != "/" && err == nil && len(res.Locks) > 0 {
-		around = locksAround(ctx, c, opts, tables)
-	}
-	if err != nil {
-		if !res.Partial || (zkview.IsNoNode(err) && empty(res)) {
-			return nil, "", err
-		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("--timeout %v reached before the scan of %s finished: %w", f.timeout, path, err)
-		}
-		scan.res, scan.partial = res, err
-		return scan.done(), format, nil
-	}
-	scan.res, scan.around = res, around
-	return scan.done(), format, nil
-}
-
-// done waits for the servers' tables (the recognisers may not have asked
-// for them), so that ensemble is in.
-func (s *recipeScan) done() *recipeScan {
-	s.tables.Wait()
-	return s
-}
-
-// locksAround are the locks of the whole tree, found from the ephemeral
-// nodes the servers list (no walk): a cycle of sessions through a lock
-// under PATH may run through locks elsewhere. None when the servers do not
-// list their ephemeral nodes, or the read fails: the cycles are then
-// looked for among PATH's locks alone.
-func locksAround(ctx context.Context, r zkview.Reader, opts recognize.Options, tables recognize.EphemeralList) []recognize.Lock {
-	list, ok := tables.Ephemerals()
-	if !ok {
-		return nil
-	}
-	opts.Visit = nil
-	res, err := recognize.FromEphemerals(ctx, r, "/", list, opts)
-	if err != nil && !res.Partial {
-		return nil
-	}
-	return res.Locks
-}
-
-func empty(res recognize.Result) bool {
-	return len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers)+len(res.Groups) == 0
-}
-
-// finish ends a recipe command: a note when nothing was found, and the
-// partial error, after the output.
-func (s *recipeScan) finish(cmd *cobra.Command, format cliout.Format, kind recipeKind, path string, found int) error {
-	if found == 0 && format == cliout.Table {
-		fmt.Fprintf(cmd.ErrOrStderr(), "zkx: no %s recognised at or under %s\n", kind.name, path)
-	}
-	if s.partial != nil {
-		return &partialError{s.partial}
-	}
-	return nil
-}
 
 // recipeHelp is the part of the help the recipe commands share.
 const recipeHelp = `
@@ -275,9 +62,8 @@ dump, wchc and wchp (or the AdminServer with --admin-url). A server that
 refuses them (4lw.commands.whitelist) is warned about on stderr and the
 command goes on: client is then empty and every watch "inferred".`
 
-func newLocksCommand(g *globalOptions) *cobra.Command {
-	var flags scanFlags
-	cmd := &cobra.Command{
+func newLocksCommand(g *globalOptions, run runFunc[*recipeOptions]) *cobra.Command {
+	cmd, opts := newRecipeCommand(g, kindLocks, &cobra.Command{
 		Use:   "locks [PATH]",
 		Short: "List recognised locks, read-write locks and semaphores, holders and waiters",
 		Long: `locks finds every lock-like recipe at or under PATH — mutexes, read-write
@@ -359,16 +145,11 @@ held-too-long, node, text}], the warnings --check acts on) and ensemble.
   zkx locks -o json / | jq '.[] | select(.waiters | length > 0)'
   zkx locks --held-too-long 1m --admin-url http://zk1:8080/commands /app
   zkx locks --check --held-too-long 15m /app || page-oncall`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRecipes(cmd, g, &flags, args, kindLocks)
-		},
-	}
-	flags.register(cmd, kindLocks)
-	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
-	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
-	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the locks that need someone now (a deadlock, two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
-	flags.registerMaxima(cmd)
+	}, run)
+	cmd.Flags().BoolVarP(&opts.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
+	cmd.Flags().DurationVar(&opts.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
+	cmd.Flags().BoolVar(&opts.check, "check", false, fmt.Sprintf("print only the locks that need someone now (a deadlock, two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
+	opts.registerMaxima(cmd)
 	return cmd
 }
 
@@ -378,14 +159,14 @@ const exitCheckAlarm = 2
 
 // runCheck prints the locks with alarms, one row per alarm (or their JSON
 // objects), and returns exitCheckAlarm when there is one.
-func runCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, locks []recognize.Lock, flags *scanFlags) error {
+func runCheck(std streams, s *recipeScan, format cliout.Format, locks []recognize.Lock, heldTooLong time.Duration) error {
 	var alarmed []recognize.Lock
 	for _, l := range locks {
 		if len(l.Alarms) > 0 {
 			alarmed = append(alarmed, l)
 		}
 	}
-	out := cmd.OutOrStdout()
+	out := std.out
 	var err error
 	if format == cliout.JSON {
 		err = cliout.WriteJSON(out, locksJSON(normalLocks(alarmed), s.ensemble))
@@ -399,13 +180,13 @@ func runCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, locks []r
 		return err
 	}
 	if s.partial != nil {
-		warnf(cmd.ErrOrStderr(), "%v: locks not read were not checked", s.partial)
+		warnf(std.errOut, "%v: locks not read were not checked", s.partial)
 	}
 	if len(alarmed) > 0 {
 		return exitStatus(exitCheckAlarm)
 	}
-	if format == cliout.Table && isTerminal(cmd.ErrOrStderr()) {
-		notef(cmd.ErrOrStderr(), "%s checked: none is in a deadlock, has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), flags.heldTooLong)
+	if format == cliout.Table && isTerminal(std.errOut) {
+		notef(std.errOut, "%s checked: none is in a deadlock, has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), heldTooLong)
 	}
 	if s.partial != nil {
 		return &partialError{s.partial}
@@ -437,9 +218,8 @@ func writeAlarms(out io.Writer, locks []recognize.Lock) error {
 	return t.Flush()
 }
 
-func newQueuesCommand(g *globalOptions) *cobra.Command {
-	var flags scanFlags
-	cmd := &cobra.Command{
+func newQueuesCommand(g *globalOptions, run runFunc[*recipeOptions]) *cobra.Command {
+	cmd, opts := newRecipeCommand(g, kindQueues, &cobra.Command{
 		Use:   "queues [PATH]",
 		Short: "List recognised queues, their length and first items",
 		Long: `queues finds every queue at or under PATH — Curator's DistributedQueue
@@ -482,21 +262,15 @@ warnings, alarms ([{kind: queue-stale | item-stuck, node, text}]).
   zkx queues -l /app/jobs
   zkx queues -o json / | jq '.[] | {path, length, oldest_age_ms}'
   zkx queues --check --older 15m /app || page-oncall`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRecipes(cmd, g, &flags, args, kindQueues)
-		},
-	}
-	flags.register(cmd, kindQueues)
-	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "list every item read")
-	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the queues that need someone now (an item waiting longer than --older, an item in flight whose consumer is gone or silent) and exit %d when there is one", exitCheckAlarm))
-	cmd.Flags().DurationVar(&flags.older, "older", 10*time.Minute, "a queue whose item has waited longer than this is stale")
+	}, run)
+	cmd.Flags().BoolVarP(&opts.long, "long", "l", false, "list every item read")
+	cmd.Flags().BoolVar(&opts.check, "check", false, fmt.Sprintf("print only the queues that need someone now (an item waiting longer than --older, an item in flight whose consumer is gone or silent) and exit %d when there is one", exitCheckAlarm))
+	cmd.Flags().DurationVar(&opts.older, "older", 10*time.Minute, "a queue whose item has waited longer than this is stale")
 	return cmd
 }
 
-func newElectionsCommand(g *globalOptions) *cobra.Command {
-	var flags scanFlags
-	cmd := &cobra.Command{
+func newElectionsCommand(g *globalOptions, run runFunc[*recipeOptions]) *cobra.Command {
+	cmd, opts := newRecipeCommand(g, kindElections, &cobra.Command{
 		Use:   "elections [PATH]",
 		Short: "List recognised leader elections, leaders and candidates",
 		Long: `elections finds every leader election at or under PATH — Curator's
@@ -516,68 +290,75 @@ line), warnings and ensemble.
 		Example: `  zkx elections
   zkx elections -l /app/election
   zkx elections -o json / | jq -r '.[] | "\(.path) \(.leader.client)"'`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRecipes(cmd, g, &flags, args, kindElections)
-		},
-	}
-	flags.register(cmd, kindElections)
-	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every candidate, the wait chain and the warnings")
+	}, run)
+	cmd.Flags().BoolVarP(&opts.long, "long", "l", false, "show every candidate, the wait chain and the warnings")
 	return cmd
 }
 
-// runRecipes is the body of locks, queues and elections.
-func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []string, kind recipeKind) error {
-	path := "/"
-	if len(args) == 1 {
-		var err error
-		if path, err = checkPath(args[0]); err != nil {
-			return err
-		}
-	}
-	s, format, err := flags.scan(cmd, g, path, kind)
+// runLocks lists the locks at and under opts.path, or with --check those
+// that need someone now.
+func runLocks(ctx context.Context, opts *recipeOptions, std streams) error {
+	s, err := scanRecipes(ctx, opts, std)
 	if err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
-	var found int
-	switch kind {
-	case kindLocks:
-		recognize.MarkDeadlocks(s.res.Locks, s.around...)
-		locks := normalLocks(s.res.Locks)
-		found = len(locks)
-		if flags.check {
-			return runCheck(cmd, s, format, locks, flags)
-		}
-		if format == cliout.JSON {
-			err = cliout.WriteJSON(out, locksJSON(locks, s.ensemble))
-		} else {
-			err = writeLocks(out, locks, flags.long)
-		}
-	case kindQueues:
-		queues := normalQueues(s.res.Queues)
-		found = len(queues)
-		if flags.check {
-			return runQueueCheck(cmd, s, format, queues, flags)
-		}
-		if format == cliout.JSON {
-			err = cliout.WriteJSON(out, queues)
-		} else {
-			err = writeQueues(out, queues, flags.long)
-		}
-	case kindElections:
-		elections := normalElections(s.res.Elections)
-		found = len(elections)
-		if format == cliout.JSON {
-			err = cliout.WriteJSON(out, electionsJSON(elections, s.ensemble))
-		} else {
-			err = writeElections(out, elections, flags.long)
-		}
+	recognize.MarkDeadlocks(s.res.Locks, s.around...)
+	locks := normalLocks(s.res.Locks)
+	format := opts.read.format
+	if opts.check {
+		return runCheck(std, s, format, locks, opts.heldTooLong)
+	}
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(std.out, locksJSON(locks, s.ensemble))
+	} else {
+		err = writeLocks(std.out, locks, opts.long)
 	}
 	if err != nil {
 		return err
 	}
-	return s.finish(cmd, format, kind, path, found)
+	return s.finish(std.errOut, format, kindLocks, opts.path, len(locks))
+}
+
+// runQueues lists the queues at and under opts.path, or with --check
+// those that need someone now.
+func runQueues(ctx context.Context, opts *recipeOptions, std streams) error {
+	s, err := scanRecipes(ctx, opts, std)
+	if err != nil {
+		return err
+	}
+	queues := normalQueues(s.res.Queues)
+	format := opts.read.format
+	if opts.check {
+		return runQueueCheck(std, s, format, queues, opts.older)
+	}
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(std.out, queues)
+	} else {
+		err = writeQueues(std.out, queues, opts.long)
+	}
+	if err != nil {
+		return err
+	}
+	return s.finish(std.errOut, format, kindQueues, opts.path, len(queues))
+}
+
+// runElections lists the leader elections at and under opts.path.
+func runElections(ctx context.Context, opts *recipeOptions, std streams) error {
+	s, err := scanRecipes(ctx, opts, std)
+	if err != nil {
+		return err
+	}
+	elections := normalElections(s.res.Elections)
+	format := opts.read.format
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(std.out, electionsJSON(elections, s.ensemble))
+	} else {
+		err = writeElections(std.out, elections, opts.long)
+	}
+	if err != nil {
+		return err
+	}
+	return s.finish(std.errOut, format, kindElections, opts.path, len(elections))
 }
 
 // The normal* functions make every list of the JSON [] rather than null,

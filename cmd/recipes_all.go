@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -26,10 +27,8 @@ var recipeClasses = []string{
 	recognize.ClassPartition, recognize.ClassLease, recognize.ClassCounter, recognize.ClassTTLNode,
 }
 
-func newRecipesCommand(g *globalOptions) *cobra.Command {
-	var flags scanFlags
-	var classes []string
-	cmd := &cobra.Command{
+func newRecipesCommand(g *globalOptions, run runFunc[*recipeOptions]) *cobra.Command {
+	cmd, opts := newRecipeCommand(g, kindRecipes, &cobra.Command{
 		Use:   "recipes [PATH]",
 		Short: "List every recognised recipe: groups, partitioners, leases, counters, TTL nodes, locks, queues…",
 		Long: `recipes finds every recipe at or under PATH, of every class, and says in one
@@ -67,49 +66,48 @@ recipe as the other commands print it (docs/json.md has every field).
   zkx recipes --class partition,lease /jobs
   zkx recipes -o json / | jq '.partitions[] | select(.stuck)'
   zkx recipes --check --settle 5m || page-oncall`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path := "/"
-			if len(args) == 1 {
-				var err error
-				if path, err = checkPath(args[0]); err != nil {
-					return err
-				}
-			}
-			for _, c := range classes {
-				if !slices.Contains(recipeClasses, c) {
-					return fmt.Errorf("--class %s: not a class; one of %s", c, strings.Join(recipeClasses, ", "))
-				}
-			}
-			s, format, err := flags.scan(cmd, g, path, kindRecipes)
-			if err != nil {
-				return err
-			}
-			res := pickClasses(s.res, classes)
-			out := cmd.OutOrStdout()
-			if flags.check {
-				return runRecipesCheck(cmd, s, format, res)
-			}
-			if format == cliout.JSON {
-				err = cliout.WriteJSON(out, res)
-			} else {
-				err = writeAllRecipes(out, res, flags.long, time.Now())
-			}
-			if err != nil {
-				return err
-			}
-			return s.finish(cmd, format, kindRecipes, path, res.Len())
-		},
-	}
-	flags.register(cmd, kindRecipes)
-	flags.registerMaxima(cmd)
-	cmd.Flags().StringSliceVar(&classes, "class", nil, "list only these classes: "+strings.Join(recipeClasses, ", "))
-	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every member, holder, lease record and item of each recipe")
-	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the recipes that need someone now and exit %d when there is one", exitCheckAlarm))
-	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about lock holders that have held longer than this")
-	cmd.Flags().DurationVar(&flags.older, "older", 10*time.Minute, "a queue whose item has waited longer than this is stale")
-	cmd.Flags().DurationVar(&flags.settle, "settle", 2*time.Minute, "a partitioner whose item locks were not taken again this long after its party changed is stuck")
+	}, run)
+	opts.registerMaxima(cmd)
+	cmd.Flags().StringSliceVar(&opts.classes, "class", nil, "list only these classes: "+strings.Join(recipeClasses, ", "))
+	cmd.Flags().BoolVarP(&opts.long, "long", "l", false, "show every member, holder, lease record and item of each recipe")
+	cmd.Flags().BoolVar(&opts.check, "check", false, fmt.Sprintf("print only the recipes that need someone now and exit %d when there is one", exitCheckAlarm))
+	cmd.Flags().DurationVar(&opts.heldTooLong, "held-too-long", 10*time.Minute, "warn about lock holders that have held longer than this")
+	cmd.Flags().DurationVar(&opts.older, "older", 10*time.Minute, "a queue whose item has waited longer than this is stale")
+	cmd.Flags().DurationVar(&opts.settle, "settle", 2*time.Minute, "a partitioner whose item locks were not taken again this long after its party changed is stuck")
 	return cmd
+}
+
+// checkClasses refuses a --class that is not one.
+func checkClasses(classes []string) error {
+	for _, c := range classes {
+		if !slices.Contains(recipeClasses, c) {
+			return fmt.Errorf("--class %s: not a class; one of %s", c, strings.Join(recipeClasses, ", "))
+		}
+	}
+	return nil
+}
+
+// runAllRecipes lists the recipes of the classes asked for at and under
+// opts.path, or with --check those that need someone now.
+func runAllRecipes(ctx context.Context, opts *recipeOptions, std streams) error {
+	s, err := scanRecipes(ctx, opts, std)
+	if err != nil {
+		return err
+	}
+	res := pickClasses(s.res, opts.classes)
+	format := opts.read.format
+	if opts.check {
+		return runRecipesCheck(std, s, format, res)
+	}
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(std.out, res)
+	} else {
+		err = writeAllRecipes(std.out, res, opts.long, time.Now())
+	}
+	if err != nil {
+		return err
+	}
+	return s.finish(std.errOut, format, kindRecipes, opts.path, res.Len())
 }
 
 // pickClasses keeps the lists of the classes asked for (every one when
@@ -227,14 +225,14 @@ func writeRecipeDetail(out io.Writer, st cliout.Styles, gap bool, r recognize.Re
 
 // runRecipesCheck prints the alarms of every recipe and returns
 // exitCheckAlarm when there is one.
-func runRecipesCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, res recognize.Result) error {
+func runRecipesCheck(std streams, s *recipeScan, format cliout.Format, res recognize.Result) error {
 	var alarmed []recognize.Recipe
 	for _, r := range res.All() {
 		if len(recognize.AlarmsOf(r)) > 0 {
 			alarmed = append(alarmed, r)
 		}
 	}
-	out := cmd.OutOrStdout()
+	out := std.out
 	var err error
 	if format == cliout.JSON {
 		only := recognize.ResultOf(nil)
@@ -253,13 +251,13 @@ func runRecipesCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, re
 		return err
 	}
 	if s.partial != nil {
-		warnf(cmd.ErrOrStderr(), "%v: recipes not read were not checked", s.partial)
+		warnf(std.errOut, "%v: recipes not read were not checked", s.partial)
 	}
 	if len(alarmed) > 0 {
 		return exitStatus(exitCheckAlarm)
 	}
-	if format == cliout.Table && isTerminal(cmd.ErrOrStderr()) {
-		notef(cmd.ErrOrStderr(), "%s checked: none needs anyone now", plural(res.Len(), "recipe"))
+	if format == cliout.Table && isTerminal(std.errOut) {
+		notef(std.errOut, "%s checked: none needs anyone now", plural(res.Len(), "recipe"))
 	}
 	if s.partial != nil {
 		return &partialError{s.partial}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,9 +15,9 @@ import (
 
 // registerMaxima adds --max and --max-from: what zkx is told of Curator
 // semaphores' maxima, which Curator does not store.
-func (f *scanFlags) registerMaxima(cmd *cobra.Command) {
-	cmd.Flags().StringArrayVar(&f.maxes, "max", nil, "a Curator semaphore's maximum, as in its clients' code: SEMAPHORE=N, or N for the semaphore at PATH (an InterProcessSemaphoreMutex is 1); repeatable")
-	cmd.Flags().StringArrayVar(&f.maxFrom, "max-from", nil, "the SharedCount a Curator semaphore reads its maximum from (its SharedCountReader): SEMAPHORE=COUNT, or COUNT for the semaphore at PATH; repeatable")
+func (o *recipeOptions) registerMaxima(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&o.maxes, "max", nil, "a Curator semaphore's maximum, as in its clients' code: SEMAPHORE=N, or N for the semaphore at PATH (an InterProcessSemaphoreMutex is 1); repeatable")
+	cmd.Flags().StringArrayVar(&o.maxFrom, "max-from", nil, "the SharedCount a Curator semaphore reads its maximum from (its SharedCountReader): SEMAPHORE=COUNT, or COUNT for the semaphore at PATH; repeatable")
 }
 
 // semaphoreMaxima reads --max and --max-from, by semaphore path; a value
@@ -67,14 +68,14 @@ func semaphoreMaxima(maxes, maxFrom []string, path string) (map[string]recognize
 
 // runQueueCheck prints the queues with alarms, one row per alarm (or their
 // JSON objects), and returns exitCheckAlarm when there is one.
-func runQueueCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, queues []recognize.Queue, flags *scanFlags) error {
+func runQueueCheck(std streams, s *recipeScan, format cliout.Format, queues []recognize.Queue, older time.Duration) error {
 	var alarmed []recognize.Queue
 	for _, q := range queues {
 		if len(q.Alarms) > 0 {
 			alarmed = append(alarmed, q)
 		}
 	}
-	out := cmd.OutOrStdout()
+	out := std.out
 	var err error
 	if format == cliout.JSON {
 		err = cliout.WriteJSON(out, normalQueues(alarmed))
@@ -89,13 +90,13 @@ func runQueueCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, queu
 		return err
 	}
 	if s.partial != nil {
-		warnf(cmd.ErrOrStderr(), "%v: queues not read were not checked", s.partial)
+		warnf(std.errOut, "%v: queues not read were not checked", s.partial)
 	}
 	if len(alarmed) > 0 {
 		return exitStatus(exitCheckAlarm)
 	}
-	if format == cliout.Table && isTerminal(cmd.ErrOrStderr()) {
-		notef(cmd.ErrOrStderr(), "%s checked: no item waiting longer than %v, none stuck in flight", plural(len(queues), "queue"), flags.older)
+	if format == cliout.Table && isTerminal(std.errOut) {
+		notef(std.errOut, "%s checked: no item waiting longer than %v, none stuck in flight", plural(len(queues), "queue"), older)
 	}
 	if s.partial != nil {
 		return &partialError{s.partial}

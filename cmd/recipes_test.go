@@ -593,6 +593,8 @@ func TestRecipesPartial(t *testing.T) {
 	})
 }
 
+// TestRecipesErrors: errors met on the way to the server and on it (what
+// is refused before, TestRecipeRefusals and TestSessionsOptions).
 func TestRecipesErrors(t *testing.T) {
 	srv := zktest.Embedded(t)
 	cases := []struct {
@@ -600,14 +602,6 @@ func TestRecipesErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"locks", "/missing"}, "list /missing on " + srv + ": node does not exist"},
-		{[]string{"queues", "relative"}, "is relative"},
-		{[]string{"elections", "-o", "yaml"}, `-o "yaml": want table or json`},
-		{[]string{"locks", "--held-too-long", "0s"}, "--held-too-long must be positive"},
-		{[]string{"locks", "/a", "/b"}, "accepts at most 1 arg(s)"},
-		{[]string{"queues", "--connections", "0"}, "--connections must be at least 1"},
-		{[]string{"sessions", "--timeout", "0s"}, "--timeout must be positive"},
-		{[]string{"sessions", "extra"}, `"extra" is not a session id`},
-		{[]string{"sessions", "0x1", "0x2"}, "accepts at most 1 arg(s)"},
 		{[]string{"--server", "127.0.0.1:1", "sessions"}, "no member of 127.0.0.1:1 answered: 127.0.0.1:1: connection refused"},
 	}
 	for _, c := range cases {

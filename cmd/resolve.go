@@ -207,8 +207,8 @@ const serversEnv = "ZK_SERVERS"
 
 // heldTooLong is a command's --held-too-long: the flag when given, else
 // the context's, else the flag's default.
-func (g *globalOptions) heldTooLong(cmd *cobra.Command, flag time.Duration) time.Duration {
-	if !cmd.Flags().Changed("held-too-long") && g.context != nil && g.context.HeldTooLong > 0 {
+func (g *globalOptions) heldTooLong(given bool, flag time.Duration) time.Duration {
+	if !given && g.context != nil && g.context.HeldTooLong > 0 {
 		return time.Duration(g.context.HeldTooLong)
 	}
 	return flag

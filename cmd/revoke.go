@@ -39,12 +39,17 @@ type revokeJSON struct {
 	Handover string `json:"handover"`
 }
 
-func newRevokeCommand(g *globalOptions) *cobra.Command {
-	var (
-		flags readFlags
-		node  string
-		wait  time.Duration
-	)
+// revokeOptions are zkx revoke's flags and argument.
+type revokeOptions struct {
+	globals *globalOptions
+	read    readOptions
+	node    string        // --node: the holder to ask when there are several
+	wait    time.Duration // --wait: how long to watch for the release
+	path    string
+}
+
+func newRevokeCommand(g *globalOptions, run runFunc[*revokeOptions]) *cobra.Command {
+	opts := &revokeOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "revoke PATH",
 		Short: "Ask a Curator lock's holder to release (cooperative revocation)",
@@ -82,80 +87,89 @@ nothing was written (refused, no holder, an error).`,
   zkx revoke /app/locks/orders --wait 30s || zkx unlock /app/locks/orders
   zkx revoke --node '#41' -o json /app/locks/reports | jq .evidence`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			if g.readonly {
-				return fmt.Errorf("--readonly: zkx revoke writes into the lock holder's node")
-			}
-			format, err := cliout.ParseFormat(flags.output)
-			if err != nil {
-				return err
-			}
-			if flags.timeout <= 0 {
-				return fmt.Errorf("--timeout must be positive")
-			}
-			if wait < 0 {
-				return fmt.Errorf("--wait must not be negative")
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			hl, err := openHeldLock(ctx, cmd, g, path, flags.timeout)
-			if err != nil {
-				return err
-			}
-			defer hl.client.Close()
-			l := hl.lock
-			held, err := unlockTarget(l, node)
-			if err != nil {
-				return err
-			}
-			h := held.Contender
-			evidence, err := l.Revocable(h, hl.tables)
-			if err != nil {
-				return fmt.Errorf("not asked: %w; zkx unlock %s deletes the node instead", err, path)
-			}
-			target := recognize.ContenderPath(l.Path, h.Node)
-			st, err := hl.writer.SetOwned(ctx, target, []byte(recognize.RevokeMarker), h.SessionID)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			res := revokeJSON{Path: l.Path, Holder: h, RequestedAt: time.UnixMilli(st.Mtime), Evidence: evidence, Handover: l.Handover(h.Node)}
-			if format != cliout.JSON {
-				describeRevoke(cmd.OutOrStdout(), l, h, res)
-			}
-			if wait > 0 {
-				released, waited, err := awaitRelease(cmd.Context(), hl.client, target, h.SessionID, wait)
-				if err != nil {
-					return err
-				}
-				ms := waited.Milliseconds()
-				res.Released, res.WaitedMs = &released, &ms
-				if format != cliout.JSON {
-					if released {
-						fmt.Fprintf(cmd.OutOrStdout(), "released after %s; next: %s\n", waitedText(waited), cliout.Clean(res.Handover))
-					} else {
-						fmt.Fprintf(cmd.OutOrStdout(), "still held after %s: the holder has not answered (zkx unlock %s forces it)\n", waitedText(waited), cliout.Clean(path))
-					}
-				}
-			}
-			if format == cliout.JSON {
-				if err := cliout.WriteJSON(cmd.OutOrStdout(), res); err != nil {
-					return err
-				}
-			}
-			if res.Released != nil && !*res.Released {
-				return exitStatus(exitStillHeld)
-			}
-			return nil
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
-	cmd.Flags().StringVar(&node, "node", "", "the holder to ask when there are several: its node name, short name or #SEQ")
-	cmd.Flags().DurationVar(&wait, "wait", 0, "then watch the holder's node this long and say whether it released (exit 2 if not)")
+	opts.read.register(cmd)
+	cmd.Flags().StringVar(&opts.node, "node", "", "the holder to ask when there are several: its node name, short name or #SEQ")
+	cmd.Flags().DurationVar(&opts.wait, "wait", 0, "then watch the holder's node this long and say whether it released (exit 2 if not)")
 	return cmd
+}
+
+func (o *revokeOptions) complete(args []string) (err error) {
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	if o.globals.readonly {
+		return fmt.Errorf("--readonly: zkx revoke writes into the lock holder's node")
+	}
+	if err := o.read.check(); err != nil {
+		return err
+	}
+	if o.wait < 0 {
+		return fmt.Errorf("--wait must not be negative")
+	}
+	return nil
+}
+
+// runRevoke writes Curator's revocation request into the node of the
+// lock's holder and, with --wait, watches for its release.
+func runRevoke(ctx context.Context, opts *revokeOptions, std streams) error {
+	path, format, timeout := opts.path, opts.read.format, opts.read.timeout
+	readCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	hl, err := openHeldLock(readCtx, std.errOut, opts.globals, path, timeout)
+	if err != nil {
+		return err
+	}
+	defer hl.client.Close()
+	l := hl.lock
+	held, err := unlockTarget(l, opts.node)
+	if err != nil {
+		return err
+	}
+	h := held.Contender
+	evidence, err := l.Revocable(h, hl.tables)
+	if err != nil {
+		return fmt.Errorf("not asked: %w; zkx unlock %s deletes the node instead", err, path)
+	}
+	target := recognize.ContenderPath(l.Path, h.Node)
+	st, err := hl.writer.SetOwned(readCtx, target, []byte(recognize.RevokeMarker), h.SessionID)
+	if err != nil {
+		return timedOut(err, timeout)
+	}
+	res := revokeJSON{Path: l.Path, Holder: h, RequestedAt: time.UnixMilli(st.Mtime), Evidence: evidence, Handover: l.Handover(h.Node)}
+	if format != cliout.JSON {
+		describeRevoke(std.out, l, h, res)
+	}
+	if opts.wait > 0 {
+		released, waited, err := awaitRelease(ctx, hl.client, target, h.SessionID, opts.wait)
+		if err != nil {
+			return err
+		}
+		ms := waited.Milliseconds()
+		res.Released, res.WaitedMs = &released, &ms
+		if format != cliout.JSON {
+			writeRelease(std.out, path, res, waited)
+		}
+	}
+	if format == cliout.JSON {
+		if err := cliout.WriteJSON(std.out, res); err != nil {
+			return err
+		}
+	}
+	if res.Released != nil && !*res.Released {
+		return exitStatus(exitStillHeld)
+	}
+	return nil
+}
+
+// writeRelease says whether the holder released within --wait.
+func writeRelease(out io.Writer, path string, res revokeJSON, waited time.Duration) {
+	if *res.Released {
+		fmt.Fprintf(out, "released after %s; next: %s\n", waitedText(waited), cliout.Clean(res.Handover))
+	} else {
+		fmt.Fprintf(out, "still held after %s: the holder has not answered (zkx unlock %s forces it)\n", waitedText(waited), cliout.Clean(path))
+	}
 }
 
 // describeRevoke says whom zkx asked, why it should hear, and what next.

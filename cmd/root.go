@@ -57,16 +57,16 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		return opts.resolve(cmd, raw)
 	}
-	root.AddCommand(newVersionCommand(), newManCommand(), newServeCommand(&raw), newLockCommand(opts),
-		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
-		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts), newRecipesCommand(opts),
-		newSessionsCommand(opts), newUnlockCommand(opts), newRevokeCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
-	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
-		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
-		newWatchCommand(opts))
-	root.AddCommand(newEditCommand(opts), newDiffCommand(opts), newMirrorCommand(opts), newWhoamiCommand(opts),
-		newQuotaCommand(opts))
-	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand(), newAuditCommand())
+	root.AddCommand(newVersionCommand(runVersion), newManCommand(), newServeCommand(&raw), newLockCommand(opts, runLock),
+		newLsCommand(opts, runLs), newTreeCommand(opts, runTree), newGetCommand(opts, runGet), newStatCommand(opts, runStat),
+		newLocksCommand(opts, runLocks), newQueuesCommand(opts, runQueues), newElectionsCommand(opts, runElections), newSystemsCommand(opts, runSystems), newRecipesCommand(opts, runAllRecipes),
+		newSessionsCommand(opts, runSessions), newUnlockCommand(opts, runUnlock), newRevokeCommand(opts, runRevoke), newDemoCommand(opts, runDemo), newContextCommand(&raw))
+	root.AddCommand(newFindCommand(opts, runFind), newExportCommand(opts, runExport), newImportCommand(opts, runImportFile),
+		newCopyCommand(opts, runCopy), newMoveCommand(opts, runMove), newSetACLCommand(opts, runSetACL), newDigestCommand(runDigest),
+		newWatchCommand(opts, runWatch))
+	root.AddCommand(newEditCommand(opts, runEdit), newDiffCommand(opts, runDiff), newMirrorCommand(opts, runMirror), newWhoamiCommand(opts, runWhoami),
+		newQuotaCommand(opts, runQuota))
+	root.AddCommand(newTxnlogCommand(runTxnlog), newHistoryCommand(runHistory), newSnapshotCommand(runSnapshotFile), newAuditCommand(runAudit))
 	return root
 }
 

@@ -87,8 +87,18 @@ func describeSession(s introspect.Session, tables recognize.ServerTables, now ti
 	return j
 }
 
-func newSessionsCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
+// sessionsOptions are zkx sessions' flags and argument.
+type sessionsOptions struct {
+	globals *globalOptions
+	read    readOptions
+	// session is SESSION; tellStory is set when it was given (its story is
+	// told instead of the list).
+	session   int64
+	tellStory bool
+}
+
+func newSessionsCommand(g *globalOptions, run runFunc[*sessionsOptions]) *cobra.Command {
+	opts := &sessionsOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "sessions [SESSION]",
 		Short: "List the ensemble's sessions, or tell one's whole story: what it holds, waits for, leads",
@@ -151,60 +161,65 @@ it, behind the contenders it waits for up to the one holding), items
   zkx sessions -o json | jq -r '.[] | select(.silent) | "\(.session) \(.client) \(.last_heard_ms)"'
   zkx sessions 0x10000343b9a0027`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var session int64
-			if len(args) == 1 {
-				id, err := parseSessionID(args[0])
-				if err != nil {
-					return err
-				}
-				session = id
-			}
-			format, err := cliout.ParseFormat(flags.output)
-			if err != nil {
-				return err
-			}
-			if flags.timeout <= 0 {
-				return fmt.Errorf("--timeout must be positive")
-			}
-			cs, err := g.connect()
-			if err != nil {
-				return err
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			in, err := g.introspect(ctx, cmd.ErrOrStderr(), cs)
-			if err != nil {
-				return err
-			}
-			now := time.Now()
-			tables := in.Tables()
-			rows := make([]sessionJSON, 0, len(in.Sessions))
-			for _, s := range in.Sessions {
-				rows = append(rows, describeSession(s, tables, now))
-			}
-			if _, listed := in.Ephemerals(); !listed {
-				rows, err = g.sessionsFromTree(ctx, cmd.ErrOrStderr(), in, rows)
-				if err != nil {
-					return err
-				}
-			}
-			if len(args) == 1 {
-				return g.sessionStory(ctx, cmd, in, rows, session, format)
-			}
-			out := cmd.OutOrStdout()
-			if format == cliout.JSON {
-				ensemble := in.MemberNotes(introspect.ReadThrough{})
-				for i := range rows {
-					rows[i].Ensemble = ensemble
-				}
-				return cliout.WriteJSON(out, rows)
-			}
-			return writeSessions(out, rows)
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
+	opts.read.register(cmd)
 	return cmd
+}
+
+func (o *sessionsOptions) complete(args []string) error {
+	if len(args) == 1 {
+		id, err := parseSessionID(args[0])
+		if err != nil {
+			return err
+		}
+		o.session, o.tellStory = id, true
+	}
+	return o.read.check()
+}
+
+// runSessions lists the sessions the servers know, or tells the story of
+// opts.session.
+func runSessions(ctx context.Context, opts *sessionsOptions, std streams) error {
+	g := opts.globals
+	cs, err := g.connect()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.read.timeout)
+	defer cancel()
+	in, err := g.introspect(ctx, std.errOut, cs)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	tables := in.Tables()
+	rows := make([]sessionJSON, 0, len(in.Sessions))
+	for _, s := range in.Sessions {
+		rows = append(rows, describeSession(s, tables, now))
+	}
+	if _, listed := in.Ephemerals(); !listed {
+		rows, err = g.sessionsFromTree(ctx, std.errOut, in, rows)
+		if err != nil {
+			return err
+		}
+	}
+	if opts.tellStory {
+		return g.sessionStory(ctx, std, in, rows, opts.session, opts.read.format)
+	}
+	return writeSessionList(std.out, rows, in.MemberNotes(introspect.ReadThrough{}), opts.read.format)
+}
+
+// writeSessionList prints a row per session, or their JSON, each with what
+// should be said of the members.
+func writeSessionList(out io.Writer, rows []sessionJSON, ensemble []introspect.MemberNote, format cliout.Format) error {
+	if format == cliout.JSON {
+		for i := range rows {
+			rows[i].Ensemble = ensemble
+		}
+		return cliout.WriteJSON(out, rows)
+	}
+	return writeSessions(out, rows)
 }
 
 // sessionsFromTree adds the sessions that own ephemeral nodes, read from
@@ -320,7 +335,7 @@ type sessionStoryJSON struct {
 
 // sessionStory tells one session's story: its row, and what it does in
 // the recipes recognised from the servers' ephemeral nodes (or a walk).
-func (g *globalOptions) sessionStory(ctx context.Context, cmd *cobra.Command, in *introspect.Snapshot, rows []sessionJSON, id int64, format cliout.Format) error {
+func (g *globalOptions) sessionStory(ctx context.Context, std streams, in *introspect.Snapshot, rows []sessionJSON, id int64, format cliout.Format) error {
 	hex := display.Hex(id)
 	var row *sessionJSON
 	for i := range rows {
@@ -343,11 +358,11 @@ func (g *globalOptions) sessionStory(ctx context.Context, cmd *cobra.Command, in
 		return fmt.Errorf("recognising the recipes to tell what session %s does: %w", hex, err)
 	case err != nil:
 		partial = err
-		warnf(cmd.ErrOrStderr(), "%v: what session %s does in the recipes not read is not told", err, hex)
+		warnf(std.errOut, "%v: what session %s does in the recipes not read is not told", err, hex)
 	}
 	deadlocks := recognize.MarkDeadlocks(res.Locks)
 	story := recognize.StoryOf(&res, id, row.Ephemerals, deadlocks)
-	out := cmd.OutOrStdout()
+	out := std.out
 	if format == cliout.JSON {
 		err = cliout.WriteJSON(out, sessionStoryJSON{sessionJSON: *row, SessionStory: story})
 	} else {

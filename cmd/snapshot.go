@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -45,9 +46,17 @@ type snapshotLineJSON struct {
 	Digest    string `json:"digest,omitempty"`
 }
 
-func newSnapshotCommand() *cobra.Command {
-	var output, path string
-	var withData bool
+// snapshotOptions are zkx snapshot's flags and argument.
+type snapshotOptions struct {
+	output   string        // -o as given
+	format   cliout.Format // -o, once checked
+	path     string        // --path: only the nodes at or under it
+	withData bool
+	file     string
+}
+
+func newSnapshotCommand(run runFunc[*snapshotOptions]) *cobra.Command {
+	opts := &snapshotOptions{}
 	cmd := &cobra.Command{
 		Use:   "snapshot FILE",
 		Short: "Print the nodes, sessions and digest of a ZooKeeper snapshot",
@@ -67,23 +76,30 @@ server stores it, aversion, ephemeral_owner, data_length, acl, data with
 		Example: `  zkx snapshot /var/lib/zookeeper/version-2/snapshot.100000a2c
   zkx snapshot snapshot.1f.gz --path /app -o json | jq -r 'select(.type=="node") | .path'`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			format, err := cliout.ParseFormat(output)
-			if err != nil {
-				return err
-			}
-			if path != "" {
-				if path, err = checkPath(path); err != nil {
-					return err
-				}
-			}
-			return runSnapshot(cmd.OutOrStdout(), args[0], path, withData, format)
-		},
+		RunE: runE(opts, run),
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table or json (JSON Lines)")
-	cmd.Flags().StringVar(&path, "path", "", "only the nodes at or under this path")
-	cmd.Flags().BoolVar(&withData, "data", false, "print each node's data too")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "table", "output format: table or json (JSON Lines)")
+	cmd.Flags().StringVar(&opts.path, "path", "", "only the nodes at or under this path")
+	cmd.Flags().BoolVar(&opts.withData, "data", false, "print each node's data too")
 	return cmd
+}
+
+func (o *snapshotOptions) complete(args []string) (err error) {
+	if o.format, err = cliout.ParseFormat(o.output); err != nil {
+		return err
+	}
+	if o.path != "" {
+		if o.path, err = checkPath(o.path); err != nil {
+			return err
+		}
+	}
+	o.file = args[0]
+	return nil
+}
+
+// runSnapshotFile prints the snapshot opts.file.
+func runSnapshotFile(_ context.Context, opts *snapshotOptions, std streams) error {
+	return runSnapshot(std.out, opts.file, opts.path, opts.withData, opts.format)
 }
 
 func runSnapshot(w io.Writer, file, prefix string, withData bool, format cliout.Format) error {

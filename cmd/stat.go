@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/spf13/cobra"
@@ -66,8 +68,15 @@ func describeACL(acl []zk.ACL) []aclJSON {
 	return out
 }
 
-func newStatCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
+// statOptions are zkx stat's flags and argument.
+type statOptions struct {
+	globals *globalOptions
+	read    readOptions
+	path    string
+}
+
+func newStatCommand(g *globalOptions, run runFunc[*statOptions]) *cobra.Command {
+	opts := &statOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "stat PATH",
 		Short: "Show a node's stat and ACL",
@@ -85,46 +94,56 @@ the ACL may not be read).`,
 		Example: `  zkx stat /app/config
   zkx stat -o json /app/locks/orders | jq .num_children`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			c, format, ctx, done, err := flags.open(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer done()
-			// Only the stat and ACL are shown: decode as hex, the cheapest.
-			d, err := zkview.NodeDetail(ctx, c, path, decode.Hex)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if format == cliout.JSON {
-				v := statCommandJSON{Path: path, statJSON: describeStat(d.Stat)}
-				if d.NoACLAccess {
-					v.ACLError = fmt.Sprintf("%s: the node's ACL lets this session neither read nor administer it (add credentials with --auth)", zkview.NoAccessText)
-				} else {
-					v.ACL = describeACL(d.ACL)
-				}
-				return cliout.WriteJSON(out, v)
-			}
-			st := cliout.NewStyles(out)
-			t := cliout.NewTable(out)
-			for _, f := range d.StatFields {
-				t.Row(st.Header(f.Name), cliout.Clean(f.Value))
-			}
-			for _, f := range d.ACLFields {
-				value := cliout.Clean(f.Value)
-				if d.NoACLAccess {
-					value = st.Warn(value)
-				}
-				t.Row(st.Header(cliout.Clean(f.Name)), value)
-			}
-			return t.Flush()
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
+	opts.read.register(cmd)
 	return cmd
+}
+
+func (o *statOptions) complete(args []string) (err error) {
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	return o.read.check()
+}
+
+// runStat shows the stat and ACL of the node at opts.path.
+func runStat(ctx context.Context, opts *statOptions, std streams) error {
+	conn, err := opts.read.connect(ctx, opts.globals)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	// Only the stat and ACL are shown: decode as hex, the cheapest.
+	d, err := zkview.NodeDetail(conn.ctx, conn.client, opts.path, decode.Hex)
+	if err != nil {
+		return err
+	}
+	return writeStat(std.out, opts.path, d, opts.read.format)
+}
+
+// writeStat prints a node's stat and ACL, a row each, or their JSON.
+func writeStat(out io.Writer, path string, d *zkview.Detail, format cliout.Format) error {
+	if format == cliout.JSON {
+		v := statCommandJSON{Path: path, statJSON: describeStat(d.Stat)}
+		if d.NoACLAccess {
+			v.ACLError = fmt.Sprintf("%s: the node's ACL lets this session neither read nor administer it (add credentials with --auth)", zkview.NoAccessText)
+		} else {
+			v.ACL = describeACL(d.ACL)
+		}
+		return cliout.WriteJSON(out, v)
+	}
+	st := cliout.NewStyles(out)
+	t := cliout.NewTable(out)
+	for _, f := range d.StatFields {
+		t.Row(st.Header(f.Name), cliout.Clean(f.Value))
+	}
+	for _, f := range d.ACLFields {
+		value := cliout.Clean(f.Value)
+		if d.NoACLAccess {
+			value = st.Warn(value)
+		}
+		t.Row(st.Header(cliout.Clean(f.Name)), value)
+	}
+	return t.Flush()
 }

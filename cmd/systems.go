@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -17,9 +18,8 @@ import (
 // queues are persistent nodes, so it walks.
 var kindSystems = recipeKind{name: "systems", tables: true}
 
-func newSystemsCommand(g *globalOptions) *cobra.Command {
-	var flags scanFlags
-	cmd := &cobra.Command{
+func newSystemsCommand(g *globalOptions, run runFunc[*recipeOptions]) *cobra.Command {
+	cmd, opts := newRecipeCommand(g, kindSystems, &cobra.Command{
 		Use:   "systems [PATH]",
 		Short: "Show the coordination nodes of Kafka, HBase, Hadoop HA, Solr, Helix and others",
 		Long: `systems finds, at or under PATH, the coordination nodes of the systems that
@@ -50,34 +50,29 @@ with system and role fields.
 		Example: `  zkx systems
   zkx systems /kafka
   zkx systems -o json | jq '.[] | {system, root, leader: .leaders[0].leader.data}'`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path := "/"
-			if len(args) == 1 {
-				var err error
-				if path, err = checkPath(args[0]); err != nil {
-					return err
-				}
-			}
-			s, format, err := flags.scan(cmd, g, path, kindSystems)
-			if err != nil {
-				return err
-			}
-			systems := recognize.Systems(s.res)
-			if format == cliout.JSON {
-				err = cliout.WriteJSON(cmd.OutOrStdout(), systems)
-			} else {
-				err = writeSystems(cmd.OutOrStdout(), systems)
-			}
-			if err != nil {
-				return err
-			}
-			return s.finish(cmd, format, kindSystems, path, len(systems))
-		},
-	}
-	flags.register(cmd, kindSystems)
-	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about DDL entries pending longer than this")
+	}, run)
+	cmd.Flags().DurationVar(&opts.heldTooLong, "held-too-long", 10*time.Minute, "warn about DDL entries pending longer than this")
 	return cmd
+}
+
+// runSystems shows the known systems' coordination nodes at and under
+// opts.path.
+func runSystems(ctx context.Context, opts *recipeOptions, std streams) error {
+	s, err := scanRecipes(ctx, opts, std)
+	if err != nil {
+		return err
+	}
+	systems := recognize.Systems(s.res)
+	format := opts.read.format
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(std.out, systems)
+	} else {
+		err = writeSystems(std.out, systems)
+	}
+	if err != nil {
+		return err
+	}
+	return s.finish(std.errOut, format, kindSystems, opts.path, len(systems))
 }
 
 // writeSystems prints one block per system: leaders, members, queues,

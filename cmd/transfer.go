@@ -17,9 +17,17 @@ import (
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
 
-func newExportCommand(g *globalOptions) *cobra.Command {
-	var timeout time.Duration
-	var concurrency, connections int
+// exportOptions are zkx export's flags and argument.
+type exportOptions struct {
+	globals                  *globalOptions
+	timeout                  time.Duration
+	concurrency, connections int
+	// spec is PATH, or DIR@MOMENT:PATH for a data directory's past.
+	spec string
+}
+
+func newExportCommand(g *globalOptions, run runFunc[*exportOptions]) *cobra.Command {
+	opts := &exportOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "export PATH|DIR@MOMENT:PATH > FILE",
 		Short: "Write a subtree as JSON Lines, streaming",
@@ -47,57 +55,68 @@ not be (they are in the file with their error), 1 on failure.`,
   zkx export /var/lib/zookeeper@02:45:/app > app-at-0245.jsonl
   jq -r 'select(.text) | [.path, .text] | @tsv' app.jsonl`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if timeout <= 0 || concurrency < 1 || connections < 1 {
-				return fmt.Errorf("--timeout, --concurrency and --connections must be positive")
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			defer cancel()
-			var c zkview.Reader
-			server := g.server
-			root, err := checkPath(args[0])
-			if ps, ok, perr := openPastSource(cmd, args[0]); ok {
-				if perr != nil {
-					return perr
-				}
-				defer ps.Close()
-				c, root, server, err = ps.reader, ps.path, "the past of "+ps.name, nil
-			} else if err == nil {
-				bulk, derr := g.dialBulk(ctx, connections, true)
-				if derr != nil {
-					return timedOut(derr, timeout)
-				}
-				defer bulk.Close()
-				c = bulk
-			}
-			if err != nil {
-				return err
-			}
-			if _, _, err := c.Children(ctx, root); err != nil {
-				return err // a missing root is an error, not an empty export
-			}
-			progress := newProgress(cmd.ErrOrStderr())
-			st, err := transfer.Export(ctx, c, root, cmd.OutOrStdout(), transfer.ExportOptions{
-				Concurrency: concurrency, Server: server, Visited: progress.add})
-			progress.finish()
-			if err != nil {
-				return timedOut(fmt.Errorf("export of %s stopped after %s: %w", root, plural(st.Nodes, "node"), err), timeout)
-			}
-			notef(cmd.ErrOrStderr(), "exported %s (%s of data) from %s; %d ephemeral (skipped on import unless --ephemerals), %d unreadable",
-				plural(st.Nodes, "node"), byteCount(st.DataBytes), root, st.Ephemeral, st.Unreadable)
-			if st.MaskedACL > 0 {
-				warnf(cmd.ErrOrStderr(), "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
-			}
-			if st.Unreadable > 0 {
-				return &partialError{fmt.Errorf("%s could not be read (%s): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"), whyUnreadable(st.Unreadable, st.NoRead, "in the file"))}
-			}
-			return nil
-		},
+		RunE: runE(opts, run),
 	}
-	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Minute, "give up after this long")
-	cmd.Flags().IntVar(&concurrency, "concurrency", 192, "listings in flight")
-	cmd.Flags().IntVar(&connections, "connections", 12, "sessions to read over")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 30*time.Minute, "give up after this long")
+	cmd.Flags().IntVar(&opts.concurrency, "concurrency", 192, "listings in flight")
+	cmd.Flags().IntVar(&opts.connections, "connections", 12, "sessions to read over")
 	return cmd
+}
+
+// complete checks the flags; PATH is read in run, as whether it names a
+// data directory's past is known once the directory is looked at.
+func (o *exportOptions) complete(args []string) error {
+	if o.timeout <= 0 || o.concurrency < 1 || o.connections < 1 {
+		return fmt.Errorf("--timeout, --concurrency and --connections must be positive")
+	}
+	o.spec = args[0]
+	return nil
+}
+
+// runExport writes the subtree at opts.spec to stdout as JSON Lines.
+func runExport(ctx context.Context, opts *exportOptions, std streams) error {
+	g, timeout := opts.globals, opts.timeout
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var c zkview.Reader
+	server := g.server
+	root, err := checkPath(opts.spec)
+	if ps, ok, perr := openPastSource(std.errOut, opts.spec); ok {
+		if perr != nil {
+			return perr
+		}
+		defer ps.Close()
+		c, root, server, err = ps.reader, ps.path, "the past of "+ps.name, nil
+	} else if err == nil {
+		bulk, derr := g.dialBulk(ctx, opts.connections, true)
+		if derr != nil {
+			return timedOut(derr, timeout)
+		}
+		defer bulk.Close()
+		c = bulk
+	}
+	if err != nil {
+		return err
+	}
+	if _, _, err := c.Children(ctx, root); err != nil {
+		return err // a missing root is an error, not an empty export
+	}
+	progress := newProgress(std.errOut)
+	st, err := transfer.Export(ctx, c, root, std.out, transfer.ExportOptions{
+		Concurrency: opts.concurrency, Server: server, Visited: progress.add})
+	progress.finish()
+	if err != nil {
+		return timedOut(fmt.Errorf("export of %s stopped after %s: %w", root, plural(st.Nodes, "node"), err), timeout)
+	}
+	notef(std.errOut, "exported %s (%s of data) from %s; %d ephemeral (skipped on import unless --ephemerals), %d unreadable",
+		plural(st.Nodes, "node"), byteCount(st.DataBytes), root, st.Ephemeral, st.Unreadable)
+	if st.MaskedACL > 0 {
+		warnf(std.errOut, "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
+	}
+	if st.Unreadable > 0 {
+		return &partialError{fmt.Errorf("%s could not be read (%s): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"), whyUnreadable(st.Unreadable, st.NoRead, "in the file"))}
+	}
+	return nil
 }
 
 func byteCount(n int64) string {
@@ -110,11 +129,14 @@ func byteCount(n int64) string {
 	return plural(int(n), "byte")
 }
 
-// importFlags are what zkx import and zkx cp share.
+// importFlags are what zkx import, cp and mv share.
 type importFlags struct {
 	overwrite, skipExisting, ephemerals, dryRun bool
 	output                                      string
 	timeout                                     time.Duration
+	// settings and format are the flags once checked.
+	settings transfer.ImportOptions
+	format   cliout.Format
 }
 
 func (f *importFlags) register(cmd *cobra.Command) {
@@ -126,24 +148,25 @@ func (f *importFlags) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up after this long")
 }
 
-func (f *importFlags) options(to string) (transfer.ImportOptions, cliout.Format, error) {
-	o := transfer.ImportOptions{To: to, DryRun: f.dryRun, Ephemerals: f.ephemerals}
-	format, err := cliout.ParseFormat(f.output)
-	if err != nil {
-		return o, format, err
+// check checks the flags and sets settings (for nodes written under to)
+// and format.
+func (f *importFlags) check(to string) (err error) {
+	f.settings = transfer.ImportOptions{To: to, DryRun: f.dryRun, Ephemerals: f.ephemerals}
+	if f.format, err = cliout.ParseFormat(f.output); err != nil {
+		return err
 	}
 	switch {
 	case f.overwrite && f.skipExisting:
-		return o, format, fmt.Errorf("--overwrite and --skip-existing exclude each other")
+		return fmt.Errorf("--overwrite and --skip-existing exclude each other")
 	case f.overwrite:
-		o.Existing = transfer.Overwrite
+		f.settings.Existing = transfer.Overwrite
 	case f.skipExisting:
-		o.Existing = transfer.Skip
+		f.settings.Existing = transfer.Skip
 	}
 	if f.timeout <= 0 {
-		return o, format, fmt.Errorf("--timeout must be positive")
+		return fmt.Errorf("--timeout must be positive")
 	}
-	return o, format, nil
+	return nil
 }
 
 // openWriter connects for writing: refused under --readonly.
@@ -168,9 +191,16 @@ func openWriter(ctx context.Context, g *globalOptions, what string) (*zkview.Cli
 	return c, bw, nil
 }
 
-func newImportCommand(g *globalOptions) *cobra.Command {
-	var flags importFlags
-	var to string
+// importOptions are zkx import's flags and argument.
+type importOptions struct {
+	globals *globalOptions
+	flags   importFlags
+	to      string // --to
+	name    string // FILE, or - for stdin
+}
+
+func newImportCommand(g *globalOptions, run runFunc[*importOptions]) *cobra.Command {
+	opts := &importOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "import FILE",
 		Short: "Recreate an export (zkx export) in transactions",
@@ -212,58 +242,63 @@ some nodes were refused, 1 on failure.`,
   zkx import app.jsonl --skip-existing     # resume a stopped import
   zkx export /app | zkx --server other:2181 import -`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.readonly {
-				return fmt.Errorf("--readonly: zkx import writes")
-			}
-			if to != "" {
-				clean, err := checkPath(to)
-				if err != nil {
-					return fmt.Errorf("--to: %w", err)
-				}
-				to = clean
-			}
-			opts, format, err := flags.options(to)
-			if err != nil {
-				return err
-			}
-			name := args[0]
-			file, err := openExport(name, cmd.InOrStdin())
-			if err != nil {
-				return err
-			}
-			defer file.Close()
-			// The whole input is read and checked before anything is
-			// written: a bad line half way must not leave half an import.
-			if _, err := transfer.Check(file); err != nil {
-				return fmt.Errorf("%s: %w (nothing was written)", displayName(name), err)
-			}
-			if _, err := file.Seek(0, io.SeekStart); err != nil {
-				return err
-			}
-			src, err := transfer.ReadFile(file)
-			if err != nil {
-				return fmt.Errorf("%s: %w", displayName(name), err)
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			c, bw, err := openWriter(ctx, g, "import")
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			defer c.Close()
-			defer bw.Close()
-			err = runImport(ctx, cmd, bw, src, opts, format, flags.timeout)
-			var stopped *transfer.StoppedError
-			if errors.As(err, &stopped) {
-				return fmt.Errorf("%w; to go on: %s", err, resumeImport(name, to, stopped))
-			}
-			return err
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
-	cmd.Flags().StringVar(&to, "to", "", "recreate the export's root here (default: where it was)")
+	opts.flags.register(cmd)
+	cmd.Flags().StringVar(&opts.to, "to", "", "recreate the export's root here (default: where it was)")
 	return cmd
+}
+
+func (o *importOptions) complete(args []string) error {
+	if o.globals.readonly {
+		return fmt.Errorf("--readonly: zkx import writes")
+	}
+	if o.to != "" {
+		clean, err := checkPath(o.to)
+		if err != nil {
+			return fmt.Errorf("--to: %w", err)
+		}
+		o.to = clean
+	}
+	o.name = args[0]
+	return o.flags.check(o.to)
+}
+
+// runImportFile reads and checks the whole export, then recreates its
+// nodes.
+func runImportFile(ctx context.Context, opts *importOptions, std streams) error {
+	name, flags := opts.name, &opts.flags
+	file, err := openExport(name, std.in)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	// The whole input is read and checked before anything is written: a
+	// bad line half way must not leave half an import.
+	if _, err := transfer.Check(file); err != nil {
+		return fmt.Errorf("%s: %w (nothing was written)", displayName(name), err)
+	}
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	src, err := transfer.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, flags.timeout)
+	defer cancel()
+	c, bw, err := openWriter(ctx, opts.globals, "import")
+	if err != nil {
+		return timedOut(err, flags.timeout)
+	}
+	defer c.Close()
+	defer bw.Close()
+	err = runImport(ctx, std, bw, src, flags)
+	var stopped *transfer.StoppedError
+	if errors.As(err, &stopped) {
+		return fmt.Errorf("%w; to go on: %s", err, resumeImport(name, opts.to, stopped))
+	}
+	return err
 }
 
 // openExport opens the export to import, name or, for "-", stdin spooled
@@ -322,16 +357,17 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// runImport imports src with progress and prints the report.
-func runImport(ctx context.Context, cmd *cobra.Command, bw *zkview.BulkWriter, src transfer.Source, opts transfer.ImportOptions, format cliout.Format, timeout time.Duration) error {
-	progress := newProgress(cmd.ErrOrStderr())
-	rep, err := transfer.Import(ctx, bw, countingSource{src, progress}, opts)
+// runImport imports src as the checked flags say, with progress, and
+// prints the report.
+func runImport(ctx context.Context, std streams, bw *zkview.BulkWriter, src transfer.Source, flags *importFlags) error {
+	progress := newProgress(std.errOut)
+	rep, err := transfer.Import(ctx, bw, countingSource{src, progress}, flags.settings)
 	progress.finish()
-	if werr := writeImportReport(cmd.OutOrStdout(), rep, format); err == nil && werr != nil {
+	if werr := writeImportReport(std.out, rep, flags.format); err == nil && werr != nil {
 		return werr
 	}
 	if err != nil {
-		return timedOut(err, timeout)
+		return timedOut(err, flags.timeout)
 	}
 	if rep.Refused > 0 {
 		return &partialError{fmt.Errorf("%s refused", plural(rep.Refused, "node"))}

@@ -33,8 +33,16 @@ type txnlogFlags struct {
 	audit                                      auditFlags
 }
 
-func newTxnlogCommand() *cobra.Command {
-	var f txnlogFlags
+// txnlogOptions are zkx txnlog's flags and argument.
+type txnlogOptions struct {
+	txnlogFlags
+	format cliout.Format // -o, once checked
+	logs   string        // FILE|DIR
+}
+
+func newTxnlogCommand(run runFunc[*txnlogOptions]) *cobra.Command {
+	opts := &txnlogOptions{}
+	f := &opts.txnlogFlags
 	cmd := &cobra.Command{
 		Use:   "txnlog FILE|DIR",
 		Short: "Print the transactions of ZooKeeper's transaction logs",
@@ -80,9 +88,7 @@ guesses. --audit-zone is the zone of the audit log's times when it names none.`,
   zkx txnlog /var/lib/zookeeper --session 0x100000f4c810003 -o json | jq .
   zkx txnlog /var/lib/zookeeper --path /app/config --audit /var/log/zookeeper/zookeeper_audit.log`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTxnlog(cmd, args[0], f)
-		},
+		RunE: runE(opts, run),
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "table", "output format: table or json (JSON Lines)")
@@ -233,12 +239,16 @@ func (f txnlogFlags) filter(paths []string) (txnFilter, error) {
 	return tf, nil
 }
 
-func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
-	format, err := cliout.ParseFormat(f.output)
-	if err != nil {
-		return err
-	}
-	paths, err := logFiles(arg, warnSkipped(cmd))
+func (o *txnlogOptions) complete(args []string) (err error) {
+	o.logs = args[0]
+	o.format, err = cliout.ParseFormat(o.output)
+	return err
+}
+
+// runTxnlog prints the transactions of the logs that pass the filters.
+func runTxnlog(ctx context.Context, opts *txnlogOptions, std streams) error {
+	f, format := opts.txnlogFlags, opts.format
+	paths, err := logFiles(opts.logs, warnSkipped(std.errOut))
 	if err != nil {
 		return err
 	}
@@ -258,12 +268,12 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 		}
 		// The transactions come in time order: the audit log is read
 		// alongside, its events held for the window around them only.
-		if ix, err = f.audit.stream(cmd.ErrOrStderr(), keep); err != nil {
+		if ix, err = f.audit.stream(std.errOut, keep); err != nil {
 			return err
 		}
 		defer ix.Close()
 	}
-	out := bufio.NewWriterSize(cmd.OutOrStdout(), 256<<10)
+	out := bufio.NewWriterSize(std.out, 256<<10)
 	defer out.Flush()
 	var write func(item *txnItem) error
 	if format == cliout.JSON {
@@ -286,7 +296,7 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 		write = func(item *txnItem) error { return tw.write(&item.txn, whoNote(item.who)) }
 	}
 	var problems []error
-	ctx, cancel := context.WithCancel(cmd.Context())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a write that fails ends the reading too
 	own := 0
 	for batch := range readTransactions(ctx, paths, &tf, ix) {
@@ -295,7 +305,7 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 			if item.err != nil {
 				problems = append(problems, item.err)
 				out.Flush()
-				fmt.Fprintln(cmd.ErrOrStderr(), "zkx txnlog:", item.err)
+				fmt.Fprintln(std.errOut, "zkx txnlog:", item.err)
 				continue
 			}
 			if item.who != nil && item.who.Match == forensics.MatchEvent {
@@ -310,7 +320,7 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 		return err
 	}
 	if ix != nil {
-		auditMatched(cmd.ErrOrStderr(), ix, own)
+		auditMatched(std.errOut, ix, own)
 	}
 	if len(problems) > 0 {
 		return &partialError{fmt.Errorf("%s in the logs, read past (each reported above with its file and offset)", plural(len(problems), "problem"))}

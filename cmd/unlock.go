@@ -47,12 +47,17 @@ type unlockJSON struct {
 // to find the cycles of sessions it is in.
 const unlockAroundLimit = 256
 
-func newUnlockCommand(g *globalOptions) *cobra.Command {
-	var (
-		flags readFlags
-		node  string
-		yes   bool
-	)
+// unlockOptions are zkx unlock's flags and argument.
+type unlockOptions struct {
+	globals *globalOptions
+	read    readOptions
+	node    string // --node: the holder to release when there are several
+	yes     bool
+	path    string
+}
+
+func newUnlockCommand(g *globalOptions, run runFunc[*unlockOptions]) *cobra.Command {
+	opts := &unlockOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "unlock PATH",
 		Short: "Force-release a lock: delete its holder's node, and say who is next",
@@ -104,108 +109,120 @@ holder, refused, the node changed hands, an error).`,
   zkx unlock /app/locks/orders --node '#41' --yes
   zkx unlock --yes -o json /app/locks/orders | jq -r .handover`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			if g.readonly {
-				return fmt.Errorf("--readonly: zkx unlock deletes a lock's node")
-			}
-			format, err := cliout.ParseFormat(flags.output)
-			if err != nil {
-				return err
-			}
-			if flags.timeout <= 0 {
-				return fmt.Errorf("--timeout must be positive")
-			}
-			// The reads before the question have --timeout, and the delete
-			// and the read after it another: a person's time to answer is
-			// not the servers'.
-			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			hl, err := openHeldLock(ctx, cmd, g, path, flags.timeout)
-			if err != nil {
-				return err
-			}
-			defer hl.client.Close()
-			l := hl.lock
-			if hl.snapshot != nil {
-				// A cycle of sessions through this lock is the first thing
-				// to know before freeing it: which release breaks it.
-				ephemeralsOf := func(session int64) []string {
-					if s := hl.snapshot.Session(session); s != nil {
-						return s.Ephemerals
-					}
-					return nil
-				}
-				around, _ := recognize.LocksAround(ctx, hl.client, l, ephemeralsOf, hl.opts, unlockAroundLimit)
-				marked := []recognize.Lock{*l}
-				recognize.MarkDeadlocks(marked, around...)
-				l = &marked[0]
-			}
-			cancel()
-			h, err := unlockTarget(l, node)
-			if err != nil {
-				return err
-			}
-			stderr := cmd.ErrOrStderr()
-			describeUnlock(stderr, l, h, time.Now())
-			target := recognize.ContenderPath(l.Path, h.Contender.Node)
-			if !yes {
-				ok, err := confirmOnTerminal(cmd, "delete "+cliout.Clean(target)+"?")
-				if err != nil {
-					return err
-				}
-				if !ok {
-					return fmt.Errorf("not deleted")
-				}
-			}
-			ctx, cancel = context.WithTimeout(cmd.Context(), flags.timeout)
-			defer cancel()
-			if err := hl.writer.DeleteOwned(ctx, target, h.SessionID); err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			res := unlockJSON{Path: l.Path, Released: h.Contender, Next: []recognize.Contender{}, Handover: l.Handover(h.Node),
-				MayAlsoHold: []recognize.Contender{}, Ensemble: hl.ensemble}
-			for _, n := range h.Next {
-				for _, p := range l.Lineup() {
-					if p.Node == n {
-						res.Next = append(res.Next, p.Contender)
-					}
-				}
-			}
-			for _, w := range l.Waiters {
-				if w.MayHold {
-					res.MayAlsoHold = append(res.MayAlsoHold, w)
-				}
-			}
-			res.After, res.Outcome = unlockOutcome(ctx, hl.client, l, h.Contender, hl.opts)
-			if res.After == nil && len(res.Outcome) == 0 {
-				res.AfterError = "the lock could not be read again"
-			}
-			if format == cliout.JSON {
-				if res.After != nil {
-					after := normalLocks([]recognize.Lock{*res.After})[0]
-					res.After = &after
-				}
-				return cliout.WriteJSON(cmd.OutOrStdout(), res)
-			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "deleted %s\n", cliout.Clean(target))
-			if len(res.Outcome) == 0 {
-				fmt.Fprintf(out, "next: %s\n", cliout.Clean(res.Handover))
-			}
-			for _, line := range res.Outcome {
-				fmt.Fprintf(out, "now: %s\n", line)
+		RunE: runE(opts, run),
+	}
+	opts.read.register(cmd)
+	cmd.Flags().StringVar(&opts.node, "node", "", "the holder to release when there are several: its node name, short name or #SEQ")
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "do not ask (for scripts)")
+	return cmd
+}
+
+func (o *unlockOptions) complete(args []string) (err error) {
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	if o.globals.readonly {
+		return fmt.Errorf("--readonly: zkx unlock deletes a lock's node")
+	}
+	return o.read.check()
+}
+
+// runUnlock deletes the node of the lock's holder, once it is named and
+// (on a terminal) confirmed, and says what happened.
+func runUnlock(ctx context.Context, opts *unlockOptions, std streams) error {
+	timeout := opts.read.timeout
+	// The reads before the question have --timeout, and the delete and
+	// the read after it another: a person's time to answer is not the
+	// servers'.
+	readCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	hl, err := openHeldLock(readCtx, std.errOut, opts.globals, opts.path, timeout)
+	if err != nil {
+		return err
+	}
+	defer hl.client.Close()
+	l := hl.lock
+	if hl.snapshot != nil {
+		// A cycle of sessions through this lock is the first thing to
+		// know before freeing it: which release breaks it.
+		ephemeralsOf := func(session int64) []string {
+			if s := hl.snapshot.Session(session); s != nil {
+				return s.Ephemerals
 			}
 			return nil
-		},
+		}
+		around, _ := recognize.LocksAround(readCtx, hl.client, l, ephemeralsOf, hl.opts, unlockAroundLimit)
+		marked := []recognize.Lock{*l}
+		recognize.MarkDeadlocks(marked, around...)
+		l = &marked[0]
 	}
-	flags.register(cmd)
-	cmd.Flags().StringVar(&node, "node", "", "the holder to release when there are several: its node name, short name or #SEQ")
-	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask (for scripts)")
-	return cmd
+	cancel()
+	h, err := unlockTarget(l, opts.node)
+	if err != nil {
+		return err
+	}
+	describeUnlock(std.errOut, l, h, time.Now())
+	target := recognize.ContenderPath(l.Path, h.Contender.Node)
+	if !opts.yes {
+		ok, err := confirmOnTerminal(std, "delete "+cliout.Clean(target)+"?")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("not deleted")
+		}
+	}
+	ctx, cancel = context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := hl.writer.DeleteOwned(ctx, target, h.SessionID); err != nil {
+		return timedOut(err, timeout)
+	}
+	res := unlockReport(l, h, hl.ensemble)
+	res.After, res.Outcome = unlockOutcome(ctx, hl.client, l, h.Contender, hl.opts)
+	if res.After == nil && len(res.Outcome) == 0 {
+		res.AfterError = "the lock could not be read again"
+	}
+	return writeUnlock(std.out, target, res, opts.read.format)
+}
+
+// unlockReport is what unlock says of releasing h from l: who takes over,
+// who may also believe it holds.
+func unlockReport(l *recognize.Lock, h recognize.Place, ensemble []introspect.MemberNote) unlockJSON {
+	res := unlockJSON{Path: l.Path, Released: h.Contender, Next: []recognize.Contender{}, Handover: l.Handover(h.Node),
+		MayAlsoHold: []recognize.Contender{}, Ensemble: ensemble}
+	for _, n := range h.Next {
+		for _, p := range l.Lineup() {
+			if p.Node == n {
+				res.Next = append(res.Next, p.Contender)
+			}
+		}
+	}
+	for _, w := range l.Waiters {
+		if w.MayHold {
+			res.MayAlsoHold = append(res.MayAlsoHold, w)
+		}
+	}
+	return res
+}
+
+// writeUnlock prints what happened once target was deleted: who holds
+// now, or who takes over; or its JSON.
+func writeUnlock(out io.Writer, target string, res unlockJSON, format cliout.Format) error {
+	if format == cliout.JSON {
+		if res.After != nil {
+			after := normalLocks([]recognize.Lock{*res.After})[0]
+			res.After = &after
+		}
+		return cliout.WriteJSON(out, res)
+	}
+	fmt.Fprintf(out, "deleted %s\n", cliout.Clean(target))
+	if len(res.Outcome) == 0 {
+		fmt.Fprintf(out, "next: %s\n", cliout.Clean(res.Handover))
+	}
+	for _, line := range res.Outcome {
+		fmt.Fprintf(out, "now: %s\n", line)
+	}
+	return nil
 }
 
 // unlockTarget picks the holder to release: the one holder, or the one

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+	"io"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -114,8 +116,14 @@ func firstNonEmpty(values ...string) string {
 	return ""
 }
 
-func newVersionCommand() *cobra.Command {
-	var output string
+// versionOptions are zkx version's flags.
+type versionOptions struct {
+	output string        // -o as given
+	format cliout.Format // -o, once checked
+}
+
+func newVersionCommand(run runFunc[*versionOptions]) *cobra.Command {
+	opts := &versionOptions{}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print zkx's version, commit, build date and what it is tested against",
@@ -137,30 +145,34 @@ zookeeper_tested (the ZooKeeper release lines the tests run against, ["3.8"]).`,
 		Example: `  zkx version
   zkx version -o json | jq -r .commit`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			format, err := cliout.ParseFormat(output)
-			if err != nil {
-				return err
-			}
-			b := currentBuild()
-			if format == cliout.JSON {
-				return cliout.WriteJSON(cmd.OutOrStdout(), b)
-			}
-			return writeVersionTable(cmd, b)
-		},
+		RunE: runE(opts, run),
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table or json")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "table", "output format: table or json")
 	return cmd
 }
 
-func writeVersionTable(cmd *cobra.Command, b buildInfo) error {
+func (o *versionOptions) complete([]string) (err error) {
+	o.format, err = cliout.ParseFormat(o.output)
+	return err
+}
+
+// runVersion prints this build's version.
+func runVersion(_ context.Context, opts *versionOptions, std streams) error {
+	b := currentBuild()
+	if opts.format == cliout.JSON {
+		return cliout.WriteJSON(std.out, b)
+	}
+	return writeVersionTable(std.out, b)
+}
+
+func writeVersionTable(out io.Writer, b buildInfo) error {
 	unknown := func(s string) string {
 		if s == "" {
 			return "unknown"
 		}
 		return cliout.Clean(s)
 	}
-	t := cliout.NewTable(cmd.OutOrStdout())
+	t := cliout.NewTable(out)
 	t.Row("zkx", cliout.Clean(b.Version))
 	t.Row("commit", unknown(b.Commit))
 	t.Row("built", unknown(b.Date))

@@ -121,9 +121,21 @@ func dataPreview(b []byte) string {
 	return fmt.Sprintf("%q (%s)", truncate(string(b), 40), plural(len(b), "byte"))
 }
 
-func newWatchCommand(g *globalOptions) *cobra.Command {
-	var output string
-	var children, recursive bool
+// watchOptions are zkx watch's flags and argument.
+type watchOptions struct {
+	globals             *globalOptions
+	output              string        // -o as given
+	format              cliout.Format // -o, once checked
+	children, recursive bool
+	path                string
+}
+
+// watchDialTimeout bounds zkx watch's dial; the watch itself runs until
+// interrupted.
+const watchDialTimeout = 30 * time.Second
+
+func newWatchCommand(g *globalOptions, run runFunc[*watchOptions]) *cobra.Command {
+	opts := &watchOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "watch PATH",
 		Short: "Print each change of a node, or of a whole subtree, as it happens, until interrupted",
@@ -156,57 +168,63 @@ not_read (why a change's data is not shown; version and sizes are then absent).`
   zkx watch --recursive /app
   zkx watch /app/config -o json | jq -r '.new | @base64d'`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
-			format, err := cliout.ParseFormat(output)
-			if err != nil {
-				return err
-			}
-			if recursive && children {
-				return fmt.Errorf("--recursive already reports every node created and deleted below PATH: leave out --children")
-			}
-			dialCtx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
-			c, err := g.dial(dialCtx)
-			cancel()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			if recursive {
-				err = c.FollowRecursive(ctx, p, zkview.FollowOptions{
-					Note: func(s string) { notef(errOut, "%s", s) },
-					Watching: func() {
-						if isTerminal(errOut) {
-							notef(errOut, "watching %s and everything below it (ctrl+c ends)", p)
-						}
-					},
-				}, func(ch zkview.Change) error {
-					return writeChange(out, ch, format, true)
-				})
-			} else {
-				if isTerminal(errOut) {
-					notef(errOut, "watching %s%s (ctrl+c ends)", p, map[bool]string{true: " and its children"}[children])
-				}
-				err = c.Follow(ctx, p, children, func(ch zkview.Change) error {
-					return writeChange(out, ch, format, false)
-				})
-			}
-			if errors.Is(err, context.Canceled) {
-				return nil // interrupted: the normal end
-			}
-			return err
-		},
+		RunE: runE(opts, run),
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table or json (one object a line)")
-	cmd.Flags().BoolVar(&children, "children", false, "also print the children added and removed")
-	cmd.Flags().BoolVar(&recursive, "recursive", false, "follow PATH and everything below it with one persistent recursive watch (ZooKeeper 3.6+): every change, none merged")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "table", "output format: table or json (one object a line)")
+	cmd.Flags().BoolVar(&opts.children, "children", false, "also print the children added and removed")
+	cmd.Flags().BoolVar(&opts.recursive, "recursive", false, "follow PATH and everything below it with one persistent recursive watch (ZooKeeper 3.6+): every change, none merged")
 	return cmd
+}
+
+func (o *watchOptions) complete(args []string) (err error) {
+	if o.path, err = checkPath(args[0]); err != nil {
+		return err
+	}
+	if o.format, err = cliout.ParseFormat(o.output); err != nil {
+		return err
+	}
+	if o.recursive && o.children {
+		return fmt.Errorf("--recursive already reports every node created and deleted below PATH: leave out --children")
+	}
+	return nil
+}
+
+// runWatch prints each change of opts.path (and below it, or of its
+// children) until interrupted.
+func runWatch(ctx context.Context, opts *watchOptions, std streams) error {
+	dialCtx, cancel := context.WithTimeout(ctx, watchDialTimeout)
+	c, err := opts.globals.dial(dialCtx)
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	p, format := opts.path, opts.format
+	if opts.recursive {
+		err = c.FollowRecursive(ctx, p, zkview.FollowOptions{
+			Note: func(s string) { notef(std.errOut, "%s", s) },
+			Watching: func() {
+				if isTerminal(std.errOut) {
+					notef(std.errOut, "watching %s and everything below it (ctrl+c ends)", p)
+				}
+			},
+		}, func(ch zkview.Change) error {
+			return writeChange(std.out, ch, format, true)
+		})
+	} else {
+		if isTerminal(std.errOut) {
+			notef(std.errOut, "watching %s%s (ctrl+c ends)", p, map[bool]string{true: " and its children"}[opts.children])
+		}
+		err = c.Follow(ctx, p, opts.children, func(ch zkview.Change) error {
+			return writeChange(std.out, ch, format, false)
+		})
+	}
+	if errors.Is(err, context.Canceled) {
+		return nil // interrupted: the normal end
+	}
+	return err
 }
 
 // writeChange prints one change; withPath names the node in a table line

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,8 +21,14 @@ type whoamiJSON struct {
 	Identities []zkview.ServerIdentity `json:"identities"`
 }
 
-func newWhoamiCommand(g *globalOptions) *cobra.Command {
-	var flags readFlags
+// whoamiOptions are zkx whoami's flags.
+type whoamiOptions struct {
+	globals *globalOptions
+	read    readOptions
+}
+
+func newWhoamiCommand(g *globalOptions, run runFunc[*whoamiOptions]) *cobra.Command {
+	opts := &whoamiOptions{globals: g}
 	cmd := &cobra.Command{
 		Use:   "whoami",
 		Short: "Ask the server who it takes zkx to be (ZooKeeper 3.7+)",
@@ -35,33 +43,43 @@ named context, when one is used), known (false before 3.7), identities:
 		Example: `  zkx whoami
   zkx --auth digest:alice:secret whoami -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, format, ctx, done, err := flags.open(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer done()
-			who, err := c.WhoAmI(ctx)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			out := cmd.OutOrStdout()
-			if format == cliout.JSON {
-				return cliout.WriteJSON(out, whoamiJSON{Server: who.Server, Context: g.contextName, Known: who.Known,
-					Identities: nonNil(who.Identities)})
-			}
-			st := cliout.NewStyles(out)
-			t := cliout.NewTable(out)
-			t.Row(st.Header("server"), cliout.Clean(who.Server))
-			if g.contextName != "" {
-				t.Row(st.Header("context"), cliout.Clean(g.contextName))
-			}
-			t.Row(st.Header("identities"), identitiesText(st, who))
-			return t.Flush()
-		},
+		RunE: runE(opts, run),
 	}
-	flags.register(cmd)
+	opts.read.register(cmd)
 	return cmd
+}
+
+func (o *whoamiOptions) complete([]string) error { return o.read.check() }
+
+// runWhoami asks the server which identities it holds for zkx's session.
+func runWhoami(ctx context.Context, opts *whoamiOptions, std streams) error {
+	conn, err := opts.read.connect(ctx, opts.globals)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	who, err := conn.client.WhoAmI(conn.ctx)
+	if err != nil {
+		return timedOut(err, opts.read.timeout)
+	}
+	return writeWhoami(std.out, who, opts.globals.contextName, opts.read.format)
+}
+
+// writeWhoami prints the server's answer, and the context when one is
+// used.
+func writeWhoami(out io.Writer, who zkview.WhoAmI, contextName string, format cliout.Format) error {
+	if format == cliout.JSON {
+		return cliout.WriteJSON(out, whoamiJSON{Server: who.Server, Context: contextName, Known: who.Known,
+			Identities: nonNil(who.Identities)})
+	}
+	st := cliout.NewStyles(out)
+	t := cliout.NewTable(out)
+	t.Row(st.Header("server"), cliout.Clean(who.Server))
+	if contextName != "" {
+		t.Row(st.Header("context"), cliout.Clean(contextName))
+	}
+	t.Row(st.Header("identities"), identitiesText(st, who))
+	return t.Flush()
 }
 
 // identitiesText is whoAmI's answer in one line.
