@@ -364,7 +364,9 @@ func (g *globalOptions) sessionStory(ctx context.Context, std streams, in *intro
 	story := recognize.StoryOf(&res, id, row.Ephemerals, deadlocks)
 	out := std.out
 	if format == cliout.JSON {
-		err = cliout.WriteJSON(out, sessionStoryJSON{sessionJSON: *row, SessionStory: story})
+		told := *row
+		told.Ensemble = in.MemberNotes(introspect.ReadThrough{})
+		err = cliout.WriteJSON(out, sessionStoryJSON{sessionJSON: told, SessionStory: story})
 	} else {
 		err = writeSessionStory(out, *row, story, time.Now())
 	}

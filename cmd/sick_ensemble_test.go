@@ -163,6 +163,14 @@ func TestSickFollowerCommandsNameIt(t *testing.T) {
 		}
 	}
 
+	out, errs, err = zkx("sessions", writerSession, "-o", "json")
+	var story sessionStoryJSON
+	if err != nil || json.Unmarshal([]byte(out), &story) != nil || story.sessionJSON.Session != writerSession {
+		t.Fatalf("zkx sessions %s: %v\n%s\n%s", writerSession, err, out, errs)
+	}
+	onceOnStderr("sessions "+writerSession, errs)
+	namedIn("the story of "+writerSession, story.Ensemble)
+
 	out, errs, err = zkx("locks", "--check", base)
 	if exitCode(err) != 0 || !strings.Contains(out, "ensemble: "+named) || strings.Contains(errs, named) {
 		t.Errorf("zkx locks --check: exit %d, want 0 (no lock alarm) with the frozen member in its answer:\n%s\n%s", exitCode(err), out, errs)
