@@ -46,10 +46,14 @@ pending, items}], warnings}. A leader, candidate or member is a contender as
 in zkx locks; its data is what the system's bytes say (a broker's endpoints,
 a master's host:port). zkx locks, elections and queues list the same objects
 with system and role fields.
+
+--check prints only what needs someone now, one row per alarm, and exits 2
+when there is one (0 when none, 3 when part of the tree could not be read).
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx systems
   zkx systems /kafka
-  zkx systems -o json | jq '.[] | {system, root, leader: .leaders[0].leader.data}'`,
+  zkx systems -o json | jq '.[] | {system, root, leader: .leaders[0].leader.data}'
+  zkx systems --check /kafka || page-oncall`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := "/"
@@ -62,6 +66,9 @@ with system and role fields.
 			s, format, err := flags.scan(cmd, g, path, kindSystems)
 			if err != nil {
 				return err
+			}
+			if flags.check {
+				return systemsCheck(cmd, s, format)
 			}
 			systems := recognize.Systems(s.res)
 			if format == cliout.JSON {
@@ -76,6 +83,7 @@ with system and role fields.
 		},
 	}
 	flags.register(cmd, kindSystems)
+	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only what needs someone now (a leader or controller gone or silent, a vacant role with candidates, an alarm of a system's lock or queue) and exit %d when there is one", exitCheckAlarm))
 	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about DDL entries pending longer than this")
 	return cmd
 }
