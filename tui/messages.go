@@ -105,6 +105,10 @@ type rowStatsMsg struct {
 	errs  []error
 }
 
+// rowsDueMsg says reads of the tree's rows that were put off may be due
+// (treePane.fetch).
+type rowsDueMsg struct{ pane *treePane }
+
 // labelMsg is what recognition made of a directory.
 type labelMsg struct {
 	path  string

@@ -74,6 +74,13 @@ type NodeState struct {
 // quiet moment is read at once.
 const ReadEvery = 100 * time.Millisecond
 
+// gone forgets what was read of a node found deleted, by either of its
+// watches: the other may read it only later (ReadEvery), and must not show
+// its data or children as current meanwhile.
+func (n *NodeState) gone() {
+	n.Stat, n.Data, n.DataLoaded, n.Children, n.ChildrenLoaded = nil, nil, false, nil, false
+}
+
 // TreeOption tunes a Tree.
 type TreeOption func(*Tree)
 
@@ -278,7 +285,7 @@ func (t *Tree) loadChildren(path string, gen int) {
 				t.record(path, childrenSide, Snapshot{Exists: true, Stat: stat, Children: children, HasChildren: true})
 			}
 		} else if IsNoNode(n.Err) || w != nil {
-			n.Stat, n.Children, n.ChildrenLoaded = nil, nil, false
+			n.gone()
 			if gone && err == nil && t.currentLocked(t.expanded, path, gen) {
 				t.record(path, childrenSide, Snapshot{})
 			}
@@ -331,7 +338,7 @@ func (t *Tree) loadData(path string, gen int) {
 		} else {
 			n.Data, n.DataLoaded = nil, false
 			if IsNoNode(err) {
-				n.Stat = nil
+				n.gone()
 				if following && w != nil {
 					t.record(path, dataSide, Snapshot{})
 				}

@@ -105,6 +105,13 @@ func (t *Tree) record(path string, side historySide, next Snapshot) {
 		// changed, the children's version says how many changes there were.
 		changes = []Change{{Path: path, Kind: ChangeChildren, Zxid: next.Stat.Pzxid, Seen: now, Time: now}}
 	}
+	if side == childrenSide {
+		for _, c := range changes {
+			for _, name := range c.Removed {
+				t.recordGone(ChildPath(path, name), now)
+			}
+		}
+	}
 	for i, c := range changes {
 		h.add(c, side == dataSide)
 		if i == len(changes)-1 && unseen > 0 {
@@ -112,6 +119,26 @@ func (t *Tree) record(path string, side historySide, next Snapshot) {
 			last.Unseen = unseen
 			last.Changes += unseen
 		}
+	}
+}
+
+// recordGone records, in the history of a child its parent's listing no
+// longer has, its deletion, when its own watches still hold it as there:
+// they are read at most once per ReadEvery, and the viewer may let go of
+// it (its row went) before they read it gone. The caller holds mu.
+func (t *Tree) recordGone(path string, now time.Time) {
+	h := t.hist[path]
+	if h == nil {
+		return
+	}
+	for _, side := range []historySide{dataSide, childrenSide} {
+		if !h.based[side] || !h.base[side].Exists {
+			continue
+		}
+		for _, c := range Diff(path, h.base[side], Snapshot{}, now) {
+			h.add(c, side == dataSide)
+		}
+		h.base[side], h.last = Snapshot{}, now
 	}
 }
 

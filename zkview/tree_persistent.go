@@ -312,7 +312,7 @@ func (t *Tree) loadDataPersistent(w *Watcher, path string, gen int) bool {
 				t.record(path, dataSide, Snapshot{Exists: true, Data: data, HasData: true, Stat: stat})
 			}
 		case IsNoNode(err):
-			n.Stat, n.Data, n.DataLoaded = nil, nil, false
+			n.gone()
 			if following {
 				t.record(path, dataSide, Snapshot{})
 			}
@@ -357,7 +357,7 @@ func (t *Tree) loadChildrenPersistent(w *Watcher, path string, gen int) bool {
 				t.record(path, childrenSide, Snapshot{Exists: true, Stat: stat, Children: children, HasChildren: true})
 			}
 		case IsNoNode(err):
-			n.Stat, n.Children, n.ChildrenLoaded = nil, nil, false
+			n.gone()
 			if following {
 				t.record(path, childrenSide, Snapshot{})
 			}
