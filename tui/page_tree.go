@@ -97,8 +97,7 @@ func (tp *treePage) HelpNotes() []string {
 }
 
 func (tp *treePage) nextFrame() time.Duration {
-	now := tp.shared.Now()
-	if tp.tree.flashing(now) {
+	if tp.tree.flashing(tp.shared.pace()) {
 		return 100 * time.Millisecond
 	}
 	if tp.detail.tab == tabRecipe && tp.detail.recipe != nil && tp.detail.recipe.animates() {
@@ -146,7 +145,7 @@ func (tp *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return tp, tp.key(msg)
 	case treeMsg:
-		tp.tree.onTree(msg, tp.shared.Now())
+		tp.tree.onTree(msg, tp.shared.pace())
 		var cmds []tea.Cmd
 		if tp.goal != "" {
 			if tp.tree.selectPath(tp.goal) {
@@ -362,7 +361,7 @@ func (tp *treePage) Mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (tp *treePage) View() string {
-	now := tp.shared.Now()
+	now := tp.shared.pace() // the rows' flashes last a second of real time
 	if tp.narrow() {
 		if tp.focus == focusDetail {
 			return tp.detail.view(true)
@@ -414,20 +413,15 @@ func (tp *treePage) remove() tea.Cmd {
 		return failure(fmt.Errorf("%s has %d children: D deletes it with everything below", p, st.NumChildren))
 	}
 	version := st.Version
-	w, ctx := tp.shared.Writer, tp.shared.Ctx
+	w := tp.shared.Writer
 	body := []string{"Delete " + display.Line(p) + fmt.Sprintf(" (version %d)?", version)}
 	if st.EphemeralOwner != 0 {
 		body = append(body, "", tp.shared.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session %s: its owner is not told.", display.Hex(st.EphemeralOwner))))
 	}
 	return openDialog(widget.Confirm("Delete", body, func() tea.Cmd {
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-			defer cancel()
-			if err := w.Delete(ctx, p, version); err != nil {
-				return statusMsg{text: err.Error(), err: true}
-			}
-			return statusMsg{text: "deleted " + p}
-		}
+		return act(tp.shared.Ctx, requestTimeout, func(ctx context.Context) (string, error) {
+			return "deleted " + p, w.Delete(ctx, p, version)
+		})
 	}))
 }
 
@@ -436,19 +430,14 @@ func (tp *treePage) removeTree() tea.Cmd {
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	w, ctx := tp.shared.Writer, tp.shared.Ctx
+	w := tp.shared.Writer
 	d := widget.Ask("Delete a whole subtree", []string{
 		"Delete " + display.Line(p) + " and everything below it?",
 		tp.shared.Styles.Warning.Render("This cannot be undone. Ephemeral owners and lock holders are not told."),
 		"Type the path to go ahead:"}, "path> ", "", func(string) tea.Cmd {
-		return tea.Batch(status("deleting "+p+"…"), func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-			defer cancel()
-			if err := w.DeleteRecursive(ctx, p); err != nil {
-				return statusMsg{text: err.Error(), err: true}
-			}
-			return statusMsg{text: "deleted " + p + " and everything below it"}
-		})
+		return tea.Batch(status("deleting "+p+"…"), act(tp.shared.Ctx, 5*time.Minute, func(ctx context.Context) (string, error) {
+			return "deleted " + p + " and everything below it", w.DeleteRecursive(ctx, p)
+		}))
 	})
 	d.MustType = p
 	return openDialog(d)

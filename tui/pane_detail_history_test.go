@@ -44,9 +44,7 @@ func TestHistoryTab(t *testing.T) {
 	if err := writer.Delete("/app/config/feature-x", -1); err != nil {
 		t.Fatal(err)
 	}
-	// No settle: with the clock fixed, the row whose count moved flashes
-	// for ever, and frames keep coming. The screen is complete once the
-	// row's live count is back to none.
+	// The screen is complete once the row's live count is back to none.
 	// The header's zxid follows the tree's stats as they arrive: wait for
 	// the delete's, which the golden shows.
 	_, st, err := writer.Exists("/app/config")

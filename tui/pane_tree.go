@@ -80,9 +80,12 @@ type rowNode struct {
 	// which its rows are the user's doing, read at once.
 	opening      bool
 	promptUntil  time.Time
-	seen         bool      // drawn before: only such rows flash
-	childrenSeen bool      // some child of it was drawn
-	flash        time.Time // when it last changed on screen
+	seen         bool // drawn before: only such rows flash
+	childrenSeen bool // some child of it was drawn
+	// listed are its children as the pane last took them (expanded): a
+	// child not among them is new, and flashes.
+	listed []string
+	flash  time.Time // when it last changed on screen (shared.pace's clock)
 	// shownSince is when the row came into the window (zero: not in it).
 	shownSince time.Time
 }
@@ -398,14 +401,17 @@ func (t *treePane) onTree(paths []string, now time.Time) {
 		parent := t.node(p)
 		n, _ := t.shared.Tree.Get(p)
 		if parent.opening && n.ChildrenLoaded {
-			parent.opening, parent.promptUntil = false, now.Add(rowSettle)
+			parent.opening, parent.promptUntil = false, t.shared.pace().Add(rowSettle)
 		}
-		if parent.seen && parent.childrenSeen && n.ChildrenLoaded {
+		if parent.seen && parent.childrenSeen && n.ChildrenLoaded && parent.listed != nil {
 			for _, c := range n.Children {
-				if cn := t.node(zkview.ChildPath(p, c)); !cn.seen {
-					cn.flash = now // a new child of a node already shown
+				if _, was := slices.BinarySearch(parent.listed, c); !was {
+					t.node(zkview.ChildPath(p, c)).flash = now // a new child of a node already shown
 				}
 			}
+		}
+		if n.ChildrenLoaded {
+			parent.listed = n.Children // sorted, and never changed in place by the Tree
 		}
 		// A child too big to be counted is not followed: its stat may be
 		// stale now (it may have gone and come back), so it is read again.
@@ -450,7 +456,7 @@ func (t *treePane) takeCounts(paths []string, now time.Time) {
 // user moved it (its new rows are read at once); otherwise a row new in it
 // waits rowSettle, and is not read at all if it is gone by then.
 func (t *treePane) fetch(byUser bool) tea.Cmd {
-	now := t.shared.Now()
+	now := t.shared.pace() // not Now: it stands still in golden tests and on the past
 	var need, live []string
 	var cmds []tea.Cmd
 	window := t.window()
@@ -548,16 +554,14 @@ func labelable(p string, st *zk.Stat) bool {
 
 // label recognises one directory (or lock node) for its tree label.
 func (t *treePane) label(p string, pzxid int64) tea.Cmd {
-	c, ctx, opts := t.shared.Client, t.shared.Ctx, t.shared.scanOptions(nil)
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	c, opts := t.shared.Client, t.shared.scanOptions(nil)
+	return withTimeout(t.shared.Ctx, requestTimeout, func(ctx context.Context) tea.Msg {
 		r, err := recognize.Dir(ctx, c, p, opts)
 		if err != nil {
 			return labelMsg{path: p, pzxid: pzxid}
 		}
 		return labelMsg{path: p, pzxid: pzxid, label: labelOf(r)}
-	}
+	})
 }
 
 // labelOf names what recognition found: [lock·curator], [rwlock·kazoo],
@@ -579,7 +583,7 @@ func labelOf(r recognize.Recipe) dirLabel {
 }
 
 func (t *treePane) onStats(msg rowStatsMsg) {
-	now := t.shared.Now()
+	now := t.shared.pace()
 	for i, p := range msg.paths {
 		n := t.nodes[p]
 		if n == nil {

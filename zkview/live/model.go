@@ -59,8 +59,13 @@ type Config struct {
 	// Notify is called, never under the Model's lock, after its state
 	// changed; it must not block.
 	Notify func()
-	// Now is the clock (default time.Now).
+	// Now is the clock the Snapshot's times are read on (default
+	// time.Now): the viewer's, which may stand still (a moment of the
+	// past, a test's fixed time).
 	Now func() time.Time
+	// Pace is the clock the Model paces its reads by (default time.Now):
+	// it must move.
+	Pace func() time.Time
 	// Go runs work off the caller's goroutine (default: go f()); After
 	// runs f after d (default time.AfterFunc). Tests run both at once.
 	Go    func(f func())
@@ -135,6 +140,9 @@ type entry struct {
 func New(cfg Config) *Model {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Pace == nil {
+		cfg.Pace = time.Now
 	}
 	if cfg.Go == nil {
 		cfg.Go = func(f func()) { go f() }
@@ -242,6 +250,7 @@ func (m *Model) Set(f Found) {
 	var work []func()
 	if f.Tables != nil || f.TablesErr != nil {
 		m.tables.answer(f.Tables, f.TablesErr, f.TablesAsked, m.cfg.Now())
+		m.tables.askedPace = m.cfg.Pace()
 		m.tables.changed = map[string]bool{} // the scan read every recipe with these tables
 	}
 	order := make([]string, 0, len(f.Recipes))
@@ -282,6 +291,10 @@ func (m *Model) Set(f Found) {
 		}
 		if changed {
 			work = append(work, m.recognizeLocked(path)...)
+		} else {
+			// Read with the scan's tables: a waiter's watch may not be
+			// in them yet (settleLocked).
+			work = append(work, m.settleLocked(m.entries[path])...)
 		}
 	}
 	m.changedLocked()
@@ -352,7 +365,7 @@ func (m *Model) TreeChanged(paths []string) {
 	}
 	var work []func()
 	if len(stale) > 0 {
-		m.tables.lastChange = m.cfg.Now()
+		m.tables.lastChange = m.cfg.Pace()
 		for _, path := range m.order { // in order, so that tests see one order
 			switch {
 			case !stale[path]:
@@ -527,12 +540,21 @@ func (m *Model) recognizeLocked(path string) []func() {
 	if e.waiting {
 		return nil
 	}
-	now := m.cfg.Now()
+	now := m.cfg.Pace()
 	if wait := e.started.Add(m.cfg.RecognizeEvery).Sub(now); !e.started.IsZero() && wait > 0 {
 		e.waiting = true
 		return []func(){func() { m.cfg.After(wait, func() { m.due(path) }) }}
 	}
 	e.busy, e.started = true, now
+	// What the Tree shows of the directories now, the recognition will
+	// read at least: a report of it later is no change.
+	if m.cfg.Tree != nil {
+		for _, dir := range e.dirs {
+			if n, ok := m.cfg.Tree.Get(dir); ok && n.Stat != nil {
+				m.seen[dir] = n.Stat.Pzxid
+			}
+		}
+	}
 	opts := m.cfg.Options()
 	opts.Tables = m.tablesFor(path)
 	ctx := m.ctx

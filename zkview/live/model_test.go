@@ -50,6 +50,7 @@ func (w *fakeWorld) config() Config {
 		},
 		Tree:  w,
 		Now:   func() time.Time { return w.now },
+		Pace:  func() time.Time { return w.now },
 		Go:    func(f func()) { f() },
 		After: func(d time.Duration, f func()) { w.held = append(w.held, heldTimer{d, f}) },
 	}

@@ -13,10 +13,11 @@ type tablesState struct {
 	last            *introspect.Snapshot
 	tables          recognize.ServerTables // last's
 	err             error
-	asked, answered time.Time
+	asked, answered time.Time // on the viewer's clock (Config.Now)
+	askedPace       time.Time // asked, on the Model's (Config.Pace)
 	busy            bool
-	pending         bool // a question put off by the pace is on its way
-	lastChange      time.Time
+	pending         bool      // a question put off by the pace is on its way
+	lastChange      time.Time // on the Model's clock
 	// changed are the recipes changed since the last question began;
 	// asking those changed before the one out began: both are read again
 	// with its answer.
@@ -59,8 +60,8 @@ func (m *Model) maybeIntrospectLocked() []func() {
 	if m.cfg.Introspect == nil || len(t.changed) == 0 || t.busy || t.pending {
 		return nil
 	}
-	now := m.cfg.Now()
-	due := t.asked.Add(m.cfg.TablesEvery)
+	now := m.cfg.Pace()
+	due := t.askedPace.Add(m.cfg.TablesEvery)
 	if settle := t.lastChange.Add(m.cfg.TablesSettle); settle.After(due) {
 		due = settle
 	}
@@ -93,7 +94,7 @@ func (m *Model) askTablesLocked(force bool) []func() {
 		return nil
 	}
 	now := m.cfg.Now()
-	t.busy, t.asked = true, now
+	t.busy, t.askedPace = true, m.cfg.Pace()
 	for p := range t.changed {
 		t.asking[p] = true
 	}
@@ -147,7 +148,7 @@ func (m *Model) settleLocked(e *entry) []func() {
 	}
 	e.unsettled++
 	m.tables.changed[e.Path] = true
-	m.tables.lastChange = m.cfg.Now()
+	m.tables.lastChange = m.cfg.Pace()
 	return m.maybeIntrospectLocked()
 }
 
