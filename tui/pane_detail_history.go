@@ -101,7 +101,9 @@ func (d *detailPane) historyLines() []string {
 	if len(h.Entries) == 0 {
 		return append(lines, st.Dim.Render("no change seen yet: changes appear here as the watches see them"))
 	}
-	for i := len(h.Entries) - 1; i >= 0; i-- {
+	// Only what the pane can show is drawn: a busy node's 200 entries of
+	// 50 names each are not formatted at every frame.
+	for i := len(h.Entries) - 1; i >= 0 && len(lines) < d.scroll+d.height; i-- {
 		lines = append(lines, d.historyEntry(h.Entries[i])...)
 	}
 	return lines

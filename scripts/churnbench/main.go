@@ -95,13 +95,27 @@ func main() {
 		strings.Join(rss, " "), afterCPU, strings.Join(strings.Fields(string(load))[:3], " "))
 }
 
-// prepare makes sure dir exists before the explorer opens it.
+// prepare makes sure dir exists before the explorer opens it, once the
+// server gives sessions (a ZooKeeper answers ruok before it serves).
 func prepare(server, dir string) {
-	conn, _, err := zk.Connect([]string{server}, 10*time.Second, zk.WithLogInfo(false))
+	conn, events, err := zk.Connect([]string{server}, 10*time.Second, zk.WithLogInfo(false))
 	if err != nil {
 		fail(err)
 	}
 	defer conn.Close()
+	deadline := time.After(60 * time.Second)
+	for waiting := true; waiting; {
+		select {
+		case ev := <-events:
+			waiting = ev.State != zk.StateHasSession
+		case <-deadline:
+			fail(fmt.Errorf("no session with %s within 60s", server))
+		}
+	}
+	go func() {
+		for range events { // keep the channel drained
+		}
+	}()
 	if _, err := conn.Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		fail(fmt.Errorf("create %s: %w", dir, err))
 	}
