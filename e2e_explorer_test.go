@@ -28,7 +28,7 @@ func TestExplorerEndToEnd(t *testing.T) {
 	lock := base + "/lock"
 	admin := zktest.Conn(t, connect)
 	for _, p := range []string{base, lock} {
-		if _, err := admin.Create(p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := admin.Create(p, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -90,10 +90,11 @@ func TestExplorerEndToEnd(t *testing.T) {
 func youIn(screen string) bool { return regexp.MustCompile(`\byou\b`).MatchString(screen) }
 
 // startServe runs `zkx serve` on a free loopback port until the test ends
-// and returns its address.
+// and returns its address. Every four-letter word is answered: the
+// explorer confirms watches and client addresses with them.
 func startServe(t *testing.T, bin string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0")
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--4lw-whitelist", "*")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

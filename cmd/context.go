@@ -18,7 +18,10 @@ func newContextCommand(raw *rawGlobals) *cobra.Command {
 chroot, credentials (best as the name of the environment variable that holds them,
 auth-env), TLS and SASL files, AdminServer URLs or port, read-only, held-too-long.
 --context NAME uses one; without it the file's current-context is used. A flag given
-on the command line wins over the context, and the context over the environment.
+on the command line wins over the context. Credentials are per ensemble: a context
+presents only those it names (auth, auth-env, sasl.password-env, tls); $ZKX_AUTH,
+$ZKX_SASL_PASSWORD, $ZKX_TLS_* and $ZKX_ADMIN_URL apply only where no context is chosen
+(a context takes $ZKX_AUTH by naming it: auth-env: ZKX_AUTH).
 
 The file is ` + displayConfigPath() + ` (--config picks another):
 
@@ -121,5 +124,9 @@ func contextsPath(raw *rawGlobals) string {
 }
 
 func loadContexts(cmd *cobra.Command, raw *rawGlobals) (*config.File, error) {
-	return config.Load(contextsPath(raw), cmd.Flags().Changed("config"))
+	f, err := config.Load(contextsPath(raw), cmd.Flags().Changed("config"))
+	if err == nil {
+		warnExposedSecret(cmd, f.ExposedSecret())
+	}
+	return f, err
 }

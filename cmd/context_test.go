@@ -62,11 +62,22 @@ func TestContextPrecedence(t *testing.T) {
 	if g.server != "flag:2181" || g.auth != "digest:flag:pw" || strings.Join(g.adminURLs, ",") != "http://flag:8080/commands" {
 		t.Errorf("flags over context: %+v", g)
 	}
-	g, _ = resolved(t, "--context", "staging")
-	if g.server != "staging:2181/svc" || !g.readonly || g.sessionTimeout != 30*time.Second || g.auth != "digest:env:pw" ||
-		strings.Join(g.adminURLs, ",") != "http://env:8080/commands" {
-		t.Errorf("a context without auth or admin URLs falls to the environment: %+v", g)
+	// What the environment holds for one ensemble is not given to a
+	// context that does not name it.
+	t.Setenv("ZKX_SASL_PASSWORD", "env-sasl-pw")
+	t.Setenv("ZKX_TLS_CA", filepath.Join(dir, "no-such-ca.pem")) // loaded, it would fail the context
+	g, err = resolved(t, "--context", "staging")
+	if err != nil {
+		t.Errorf("--context staging with $ZKX_TLS_CA set: %v", err)
 	}
+	if g.server != "staging:2181/svc" || !g.readonly || g.sessionTimeout != 30*time.Second || g.auth != "" ||
+		len(g.adminURLs) != 0 || g.tls != nil || g.sasl != nil {
+		t.Errorf("a context without auth, admin URLs, TLS or SASL takes none from the environment: %+v", g)
+	}
+	if g, err := resolved(t, "--context", "staging", "--sasl", "DIGEST-MD5", "--sasl-user", "bob"); err != nil || g.sasl == nil || g.sasl.Password != "env-sasl-pw" {
+		t.Errorf("--sasl on the command line reads $ZKX_SASL_PASSWORD: %+v %v", g, err)
+	}
+	t.Setenv("ZKX_TLS_CA", "")
 	g, _ = resolved(t, "--context", "staging", "--session-timeout", "4s")
 	if g.sessionTimeout != 4*time.Second {
 		t.Errorf("--session-timeout over the context: %v", g.sessionTimeout)
@@ -108,6 +119,12 @@ func TestContextErrors(t *testing.T) {
 	t.Setenv("PROD_AUTH", "digest:secretonly")
 	if _, err := resolved(t, "--config", good); err == nil || strings.Contains(err.Error(), "secretonly") || !strings.Contains(err.Error(), "PROD_AUTH") {
 		t.Errorf("a bad credential from a context: %v", err)
+	}
+	sasl := filepath.Join(dir, "sasl.yaml")
+	os.WriteFile(sasl, []byte("contexts:\n  s:\n    server: s:1\n    sasl: {mechanism: DIGEST-MD5, user: bob}\n"), 0o600)
+	t.Setenv("ZKX_SASL_PASSWORD", "not-for-this-context")
+	if _, err := resolved(t, "--config", sasl, "--context", "s"); err == nil || !strings.Contains(err.Error(), "sasl.password-env") {
+		t.Errorf("a context's DIGEST-MD5 without password-env: %v, want it to ask for one", err)
 	}
 	if _, err := resolved(t, "--config", filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("a --config that does not exist is not an error")
@@ -156,5 +173,29 @@ func TestContextCommandsBesideABrokenContext(t *testing.T) {
 	}
 	if _, _, err := run(t, "--config", path, "context", "use", "staging"); err != nil {
 		t.Errorf("use staging: %v", err)
+	}
+}
+
+// TestExposedContextsFileWarnsOnce: a contexts file holding a password
+// that others may read is named once on stderr, whatever the command;
+// never on stdout, never with the password.
+func TestExposedContextsFileWarnsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(path, []byte("current-context: s\ncontexts:\n  s:\n    server: 127.0.0.1:1\n    auth: digest:ops:hunter2\n"), 0o600)
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"version"}, {"context", "list"}} {
+		out, errOut, err := run(t, append([]string{"--config", path}, args...)...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if n := strings.Count(errOut, "readable by others"); n != 1 || strings.Contains(errOut+out, "hunter2") || strings.Contains(out, "readable") {
+			t.Errorf("zkx %v: %d warnings on stderr, want 1 (without the password, not on stdout):\n%s%s", args, n, errOut, out)
+		}
+	}
+	os.Chmod(path, 0o600)
+	if _, errOut, _ := run(t, "--config", path, "version"); strings.Contains(errOut, "readable") {
+		t.Errorf("an owner-only file was warned about: %s", errOut)
 	}
 }

@@ -113,7 +113,7 @@ them with the source. On a terminal mv asks first, naming what will change;
 				return err
 			}
 			if survey.Unreadable > 0 {
-				return fmt.Errorf("%s: %s cannot be read (no READ for this session? try --auth): they could not be copied, so nothing is moved", src, plural(survey.Unreadable, "node"))
+				return fmt.Errorf("%s: %s cannot be read (%s): they could not be copied, so nothing is moved", src, plural(survey.Unreadable, "node"), whyUnreadable(survey.Unreadable, survey.NoRead, "shown by zkx tree"))
 			}
 			if survey.Ephemeral > 0 && !force {
 				return fmt.Errorf("%s holds %s: they cannot be recreated as their owner's; --force leaves them out and deletes them with the source", src, plural(survey.Ephemeral, "ephemeral node"))

@@ -39,7 +39,11 @@ func runSweep(ctx context.Context, cmd *cobra.Command, g *globalOptions, f demoF
 		if err != nil {
 			return fmt.Errorf("embedded server: %w", err)
 		}
-		run.ServeArgv = []string{exe, "serve", "--listen", "127.0.0.1:0", "--tick", "200ms"}
+		// Unbounded, every word answered: the sweep measures the server
+		// with thousands of contenders from one address, and reads its
+		// tables.
+		run.ServeArgv = []string{exe, "serve", "--listen", "127.0.0.1:0", "--tick", "200ms",
+			"--max-client-cnxns", "0", "--max-tree-size", "0", "--max-watches", "0", "--4lw-whitelist", "*"}
 	}
 	res, err := demo.RunSweep(ctx, run)
 	if err != nil {

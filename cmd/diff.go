@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
@@ -45,15 +46,31 @@ type side struct {
 	// (a live side).
 	root    string
 	missing bool
-	// opts are the options of a live side's ensemble (nil for a file).
+	// opts are the options of a live side's ensemble (nil for a file and
+	// the past).
 	opts *globalOptions
+	// past is set for DIR@MOMENT:/path.
+	past *pastSource
 }
 
 // openSide opens a side: /path on --server's ensemble, CONTEXT:/path on a
-// named context's, or an export file (- for stdin).
+// named context's, DIR@MOMENT:/path in a data directory's past, or an
+// export file (- for stdin).
 func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec string, fileOK bool) (*side, error) {
 	s := &side{spec: spec}
 	opts, p := g, ""
+	past, isPast, err := openPastSource(cmd, spec)
+	if err != nil {
+		return nil, err
+	}
+	if isPast {
+		s.past = past
+		s, err = openTreeSide(ctx, s, past.reader, past.Close, past.path)
+		if err != nil {
+			past.Close()
+		}
+		return s, err
+	}
 	switch m := contextSide.FindStringSubmatch(spec); {
 	case strings.HasPrefix(spec, "/") && fileOK && isRegularFile(spec):
 		// An absolute file name: a file is what the user has at hand.
@@ -89,19 +106,29 @@ func openSide(ctx context.Context, cmd *cobra.Command, g *globalOptions, spec st
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec, err)
 	}
-	s.root, s.opts = clean, opts
-	if _, _, err := r.Children(ctx, clean); zkview.IsNoNode(err) {
+	s.opts = opts
+	s, err = openTreeSide(ctx, s, r, r.Close, clean)
+	if err != nil {
+		r.Close()
+	}
+	return s, err
+}
+
+// openTreeSide opens a side walked through r — a live ensemble's reader,
+// or the past's — that done closes.
+func openTreeSide(ctx context.Context, s *side, r zkview.Reader, done func(), root string) (*side, error) {
+	s.root = root
+	if _, _, err := r.Children(ctx, root); zkview.IsNoNode(err) {
 		s.missing = true
-		s.src, s.close = transfer.EmptySource(clean), r.Close
+		s.src, s.close = transfer.EmptySource(root), done
 		return s, nil
 	} else if err != nil {
-		r.Close()
-		return nil, fmt.Errorf("%s: %w", spec, err)
+		return nil, fmt.Errorf("%s: %w", s.spec, err)
 	}
 	wctx, cancel := context.WithCancel(ctx)
-	walk := transfer.WalkSource(wctx, r, clean)
+	walk := transfer.WalkSource(wctx, r, root)
 	s.src = walk
-	s.close = func() { cancel(); walk.Close(); r.Close() }
+	s.close = func() { cancel(); walk.Close(); done() }
 	return s, nil
 }
 
@@ -114,7 +141,10 @@ func openFileSide(cmd *cobra.Command, name string) (*side, error) {
 	var in io.Reader = cmd.InOrStdin()
 	closeFile := func() {}
 	if name != "-" {
-		f, err := os.Open(name)
+		f, err := openNamedFile(name)
+		if fileread.IsNotRegular(err) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s is neither /path, CONTEXT:/path nor a file zkx export wrote: %w", name, err)
 		}
@@ -153,10 +183,16 @@ func newDiffCommand(g *globalOptions) *cobra.Command {
 is ephemeral — and prints what differs, as diff does: nodes only in A (-), only
 in B (+), and in both but changed (~). Each side is
 
-  /path          a subtree on --server's ensemble
-  CONTEXT:/path  a subtree on a named context's ensemble (zkx context list)
-  FILE           a file zkx export wrote (- for stdin); an absolute path that
-                 names an existing file is read as that file
+  /path             a subtree on --server's ensemble
+  CONTEXT:/path     a subtree on a named context's ensemble (zkx context list)
+  DIR@MOMENT:/path  a subtree as it was at a moment of a ZooKeeper data
+                    directory's past (DIR: its dataDir or version-2 folder;
+                    MOMENT: a zxid, 0x1f, or a time, as zkx --data-dir --at
+                    takes it: 02:45 is on the day the logs begin); zkx
+                    rebuilds it from the snapshots and logs, as the explorer
+                    on the past does, and reads every node and ACL
+  FILE              a file zkx export wrote (- for stdin); an absolute path
+                    that names an existing file is read as that file
 
 Paths are shown under the two roots ("/" is the roots themselves). ACLs compare
 as sets of entries; null and empty data compare equal; an ephemeral node's
@@ -179,6 +215,7 @@ node on each side as zkx export writes it; null where it is absent).`,
 		Example: `  zkx diff /app prod:/app
   zkx diff staging:/config prod:/config --ignore 'lock-*' --ignore '**/leases/*'
   zkx export /app > before.jsonl; …; zkx diff before.jsonl /app
+  zkx diff /var/lib/zookeeper@02:45:/app/config /app/config   # what changed since 02:45
   zkx diff /app dr:/app -o json | jq -r '.[] | select(.change=="changed") | .path'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {

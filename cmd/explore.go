@@ -20,15 +20,26 @@ import (
 type exploreFlags struct {
 	path        string
 	heldTooLong time.Duration
-	// dataDir and at open the explorer on the past (explore_past.go).
+	// older, settle and the semaphores' maxima: what the explorer's
+	// recipe pages judge by (see zkx queues, recipes and locks).
+	older, settle  time.Duration
+	maxes, maxFrom []string
+	// dataDir and at open the explorer on the past (explore_past.go),
+	// audit names who made each transaction there.
 	dataDir, at string
+	audit       auditFlags
 }
 
 func (f *exploreFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.path, "path", "/", "where the tree starts, e.g. /app/locks")
 	cmd.Flags().DurationVar(&f.heldTooLong, "held-too-long", 10*time.Minute, "warn about lock holders older than this")
+	cmd.Flags().DurationVar(&f.older, "older", 10*time.Minute, "a queue whose item has waited longer than this is stale")
+	cmd.Flags().DurationVar(&f.settle, "settle", 2*time.Minute, "a partitioner whose item locks were not taken again this long after its party changed is stuck")
+	cmd.Flags().StringArrayVar(&f.maxes, "max", nil, "a Curator semaphore's maximum, as in its clients' code: SEMAPHORE=N; repeatable")
+	cmd.Flags().StringArrayVar(&f.maxFrom, "max-from", nil, "the SharedCount a Curator semaphore reads its maximum from: SEMAPHORE=COUNT; repeatable")
 	cmd.Flags().StringVar(&f.dataDir, "data-dir", "", "open the explorer read-only on a ZooKeeper data directory's past instead of a server (see --at)")
 	cmd.Flags().StringVar(&f.at, "at", "", "with --data-dir: the moment, a zxid (0x1f) or a time (\"2006-01-02 15:04:05\", 02:47); default the end of the logs")
+	f.audit.register(cmd.Flags())
 }
 
 // runExplorer opens the TUI on --server.
@@ -41,6 +52,13 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	if f.heldTooLong <= 0 {
 		return fmt.Errorf("--held-too-long must be positive")
 	}
+	if f.older <= 0 || f.settle <= 0 {
+		return fmt.Errorf("--older and --settle must be positive")
+	}
+	maxima, err := semaphoreMaxima(f.maxes, f.maxFrom, "/")
+	if err != nil {
+		return err
+	}
 	if !cliout.IsTerminal(os.Stdout) || !cliout.IsTerminal(os.Stdin) {
 		return fmt.Errorf("the explorer needs a terminal; for scripts use zkx ls, tree, locks … -o json")
 	}
@@ -49,6 +67,9 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	}
 	if f.at != "" {
 		return fmt.Errorf("--at needs --data-dir: it names a moment of a data directory's past")
+	}
+	if f.audit.given() {
+		return fmt.Errorf("--audit needs --data-dir: it names who made the past's transactions")
 	}
 	// The connection is made under a screen that says what it waits for
 	// and quits on q: a server that never answers must not leave the
@@ -83,7 +104,8 @@ func runExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags) error {
 	defer c.Close()
 	return tui.Run(cmd.Context(), tui.Config{
 		Client: c, Connect: display.Line(g.server), ContextName: display.Line(g.contextName), ReadOnly: g.readonly, Path: start,
-		HeldTooLong: f.heldTooLong, Introspect: g.introspectOptions(), Contexts: g.explorerContexts(),
+		HeldTooLong: f.heldTooLong, QueueStale: f.older, PartitionSettle: f.settle, SemaphoreMax: maxima,
+		Introspect: g.introspectOptions(), Contexts: g.explorerContexts(),
 	})
 }
 

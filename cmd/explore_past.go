@@ -15,13 +15,17 @@ import (
 )
 
 // runPastExplorer opens the explorer, read-only, on a data directory's
-// tree as it was at --at: rebuilt into an embedded server on a loopback
-// port, read through an ordinary client, so every page works as on a
-// live server; the keys < > { } step through the transactions.
+// tree as it was at --at: rebuilt into an embedded server reached within
+// the process (no port), read through an ordinary client, so every page
+// works as on a live server; the keys < > { } step through the
+// transactions.
 func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start string) error {
 	arch, err := forensics.OpenArchive(f.dataDir)
 	if err != nil {
 		return fmt.Errorf("--data-dir: %w", err)
+	}
+	for _, skipped := range arch.Dir.Skipped {
+		warnSkipped(cmd)(skipped)
 	}
 	var base time.Time
 	if ms, ok := arch.FirstTime(); ok {
@@ -31,7 +35,13 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 	if err != nil {
 		return fmt.Errorf("--at: %w", err)
 	}
-	past, err := forensics.OpenPast(f.dataDir, at, forensics.PastOptions{Loading: func() func() { return pauseCollector(arch) }})
+	opts := forensics.PastOptions{Loading: func() func() { return pauseCollector(arch) }}
+	if f.audit.given() {
+		if opts.Audit, err = f.audit.index(cmd.ErrOrStderr(), forensics.AuditKeep{}); err != nil {
+			return err
+		}
+	}
+	past, err := forensics.OpenPast(f.dataDir, at, opts)
 	if err != nil {
 		return err
 	}
@@ -40,19 +50,19 @@ func runPastExplorer(cmd *cobra.Command, g *globalOptions, f exploreFlags, start
 		fmt.Fprintln(cmd.ErrOrStderr(), "zkx:", p)
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
-	c, err := zkview.Dial(ctx, past.ConnectString(), zkview.WithReadOnly(), zkview.WithSessionTimeout(time.Minute))
+	c, err := past.Connect(ctx, zkview.WithSessionTimeout(time.Minute))
 	cancel()
 	if err != nil {
 		return fmt.Errorf("the past's server: %w", err)
 	}
 	defer c.Close()
 	return tui.Run(cmd.Context(), tui.Config{
-		Client: c, Connect: past.ConnectString(), ReadOnly: true, Path: start,
+		Client: c, Connect: past.Name(), ReadOnly: true, Path: start,
 		HeldTooLong: f.heldTooLong, Past: past,
 		// The past's server answers srvr and dump (the ephemerals by
 		// session); connections and watches are not on disk, so it
 		// refuses cons, wchc and wchp. No AdminServer to look for.
-		Introspect: introspect.Options{Timeout: 2 * time.Second},
+		Introspect: introspect.Options{Timeout: 2 * time.Second, Dial: past.Dial},
 	})
 }
 

@@ -122,7 +122,7 @@ func TestTreeTimeoutMidWalk(t *testing.T) {
 	base := zktest.Path(t)
 	c := zktest.Conn(t, connect)
 	for _, p := range []string{base, base + "/a", base + "/b", base + "/b/deep"} {
-		if _, err := c.Create(p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := c.Create(p, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 	}

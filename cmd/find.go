@@ -62,7 +62,7 @@ condition given. With no condition every node matches.
 
 Output is one path a line, or with -o json an array of objects (path, depth,
 children, data_length, ephemeral_owner, mtime) streamed as found. A node that
-could not be read (no READ permission) is printed too, marked "(unreadable, …)",
+could not be read (no READ permission, or another failure) is printed too, marked "(unreadable, WHY)",
 or in JSON with its "error": what is below it was not searched. On a terminal,
 progress is shown on stderr. Exit status: 0 when something matched, 1 when
 nothing did (as grep) or PATH does not exist, 3 when some nodes could not be
@@ -143,7 +143,7 @@ read (a partial result), other errors 1 with a message.`,
 				notef(cmd.ErrOrStderr(), "%s of %s matched (%s)", plural(st.Matched, "node"), plural(st.Visited, "node"), q)
 			}
 			if st.Unreadable > 0 {
-				return &partialError{fmt.Errorf("%s could not be read (marked; no READ permission for this session? pass --auth): what is below them was not searched; %s matched", plural(st.Unreadable, "node"), plural(st.Matched, "node"))}
+				return &partialError{fmt.Errorf("%s could not be read (marked; %s): what is below them was not searched; %s matched", plural(st.Unreadable, "node"), whyUnreadable(st.Unreadable, st.NoRead, "marked"), plural(st.Matched, "node"))}
 			}
 			if st.Matched == 0 {
 				return exitStatus(1)

@@ -38,6 +38,18 @@ type holdingJSON struct {
 	Ended          string `json:"ended"`
 	DeletedBy      string `json:"deleted_by,omitempty"`
 	HeldBeforeLogs bool   `json:"held_before_logs,omitempty"`
+	// Audit says who created the node and who ended the holding (--audit).
+	Audit *holdingAuditJSON `json:"audit,omitempty"`
+}
+
+type holdingAuditJSON struct {
+	Created *whoJSON `json:"created,omitempty"`
+	Ended   *whoJSON `json:"ended,omitempty"`
+}
+
+type itemAuditJSON struct {
+	Put   *whoJSON `json:"put,omitempty"`
+	Taken *whoJSON `json:"taken,omitempty"`
 }
 
 type itemJSON struct {
@@ -50,6 +62,8 @@ type itemJSON struct {
 	TakenBy       string `json:"taken_by,omitempty"`
 	TakenAt       string `json:"taken_at,omitempty"`
 	TakenZxid     string `json:"taken_zxid,omitempty"`
+	// Audit says who put the item and who took it (--audit).
+	Audit *itemAuditJSON `json:"audit,omitempty"`
 }
 
 func jsonTime(t time.Time) string { return t.UTC().Format(statMillisFormat) }
@@ -62,7 +76,7 @@ func zxidOrNone(z int64) string {
 	return display.Hex(z)
 }
 
-func holdingsJSON(hs []forensics.Holding) []holdingJSON {
+func holdingsJSON(recipe string, hs []forensics.Holding, ix *forensics.AuditIndex) []holdingJSON {
 	var out []holdingJSON
 	for _, h := range hs {
 		j := holdingJSON{Node: h.Node, Session: h.Session, Kind: h.Kind, From: jsonTime(h.From), FromZxid: zxidOrNone(h.FromZxid),
@@ -70,19 +84,29 @@ func holdingsJSON(hs []forensics.Holding) []holdingJSON {
 		if h.To != nil {
 			j.To, j.ToZxid = jsonTime(*h.To), display.Hex(h.ToZxid)
 		}
+		if ix != nil {
+			created, ended := ix.Holding(recipe, h)
+			j.Audit = &holdingAuditJSON{Created: describeWho(created), Ended: describeWho(ended)}
+		}
 		out = append(out, j)
 	}
 	return out
 }
 
-func describeHistory(h forensics.History) historyJSON {
+// describeHistory is a recipe's history in JSON, with who did what when
+// ix is not nil.
+func describeHistory(h forensics.History, ix *forensics.AuditIndex) historyJSON {
 	j := historyJSON{Path: h.Path, Recipe: h.Recipe, Format: h.Format, System: h.System, Role: h.Role,
-		Holdings: holdingsJSON(h.Holdings), Leaders: holdingsJSON(h.Leaders)}
+		Holdings: holdingsJSON(h.Path, h.Holdings, ix), Leaders: holdingsJSON(h.Path, h.Leaders, ix)}
 	for _, it := range h.Items {
 		ij := itemJSON{Node: it.Node, Data: it.Data, PutBy: it.PutBy, PutAt: jsonTime(it.PutAt), PutZxid: zxidOrNone(it.PutZxid),
 			PutBeforeLogs: it.PutBeforeLogs, TakenBy: it.TakenBy}
 		if it.TakenAt != nil {
 			ij.TakenAt, ij.TakenZxid = jsonTime(*it.TakenAt), display.Hex(it.TakenZxid)
+		}
+		if ix != nil {
+			put, taken := ix.Item(h.Path, it)
+			ij.Audit = &itemAuditJSON{Put: describeWho(put), Taken: describeWho(taken)}
 		}
 		j.Items = append(j.Items, ij)
 	}
@@ -91,6 +115,8 @@ func describeHistory(h forensics.History) historyJSON {
 
 type historyFlags struct {
 	output, dataDir, since, until string
+	audit                         auditFlags
+	report                        bool
 }
 
 func newHistoryCommand() *cobra.Command {
@@ -121,7 +147,12 @@ how long it waited (from its node's creation) and held, and how it ended:
   superseded        its node stayed but the recipe's rule no longer let it hold
 A holding that began before the snapshot the history starts from says so: its
 from is its node's creation. For a queue: each item, who put it and when, who
-took it and when. Sessions are ids: client addresses are not on disk.
+took it and when. Sessions are ids: client addresses are not on disk — but
+ZooKeeper's audit log names them: with --audit FILE|DIR (see zkx audit), each
+holding says who created its node and who ended it (the user and address of
+the audit event of the same session, operation and node within 10 s, else the
+session's client from its first audited operation; the server itself for an
+expiry's or a close's removal of the node), each item who put and took it.
 
 --since and --until keep what overlaps them: a zxid (0x1f) or a time (RFC 3339,
 "2006-01-02 15:04:05", or a time of day "02:47" on the day the logs begin, in
@@ -131,12 +162,20 @@ JSON (-o json) is an array, one object per recipe: path, recipe (mutex, rwlock,
 semaphore, election, queue), format, system and role when it belongs to a known
 system; holdings (locks) or leaders (elections), each with node, session, kind
 (read, write, lease), from, from_zxid, to, to_zxid, waited_ms, held_ms, ended,
-deleted_by, held_before_logs; items (queues), each with node, data, put_by,
-put_at, put_zxid, put_before_logs, taken_by, taken_at, taken_zxid. Times are
-RFC 3339 UTC with milliseconds. docs/json.md has the whole contract.`,
+deleted_by, held_before_logs, audit {created, ended}; items (queues), each
+with node, data, put_by, put_at, put_zxid, put_before_logs, taken_by, taken_at,
+taken_zxid, audit {put, taken}. Times are RFC 3339 UTC with milliseconds.
+docs/json.md has the whole contract.
+
+--report writes a one-page incident report in Markdown instead: the timeline
+of the recipes at PATH (holders, waiters, expiries, force-deletes, with who
+when --audit says), the changes to the tree under PATH in the window, and the
+commands that reproduce each part — to paste into the incident's ticket.`,
 		Example: `  zkx history /app/locks/billing --data-dir /var/lib/zookeeper
   zkx history /app --data-dir /var/lib/zookeeper --since 02:00 --until 03:00
-  zkx history /controller --data-dir /var/lib/zookeeper -o json | jq '.[].holdings[] | select(.ended != "released")'`,
+  zkx history /controller --data-dir /var/lib/zookeeper -o json | jq '.[].holdings[] | select(.ended != "released")'
+  zkx history /app/locks/billing --data-dir /var/lib/zookeeper --audit /var/log/zookeeper
+  zkx history /app/locks/billing --data-dir /var/lib/zookeeper --audit /var/log/zookeeper --since 02:00 --report > incident.md`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHistory(cmd, args[0], f)
@@ -147,6 +186,8 @@ RFC 3339 UTC with milliseconds. docs/json.md has the whole contract.`,
 	fl.StringVarP(&f.output, "output", "o", "table", "output format: table or json")
 	fl.StringVar(&f.since, "since", "", "only what went on from this moment: a zxid (0x1f) or a time")
 	fl.StringVar(&f.until, "until", "", "only what went on up to this moment: a zxid (0x1f) or a time")
+	fl.BoolVar(&f.report, "report", false, "write a one-page incident report in Markdown: timeline, tree changes, the commands behind them")
+	f.audit.register(fl)
 	cmd.MarkFlagRequired("data-dir")
 	return cmd
 }
@@ -164,6 +205,9 @@ func runHistory(cmd *cobra.Command, path string, f historyFlags) error {
 	if err != nil {
 		return fmt.Errorf("--data-dir: %w", err)
 	}
+	for _, skipped := range arch.Dir.Skipped {
+		warnSkipped(cmd)(skipped)
+	}
 	var opts forensics.HistoryOptions
 	if f.since != "" || f.until != "" {
 		var base time.Time
@@ -177,24 +221,51 @@ func runHistory(cmd *cobra.Command, path string, f historyFlags) error {
 			return fmt.Errorf("--until: %w", err)
 		}
 	}
+	// The audit log is read while the logs are replayed: on two cores
+	// the join costs little more than the longer of the two.
+	type audited struct {
+		ix  *forensics.AuditIndex
+		err error
+	}
+	auditDone := make(chan audited, 1)
+	if f.audit.given() {
+		go func() {
+			ix, err := f.audit.index(cmd.ErrOrStderr(), forensics.AuditKeep{Node: func(znode []byte) bool { return underPath(znode, path) }})
+			auditDone <- audited{ix, err}
+		}()
+	} else {
+		auditDone <- audited{}
+	}
 	res, err := forensics.Histories(cmd.Context(), arch, path, opts)
+	a := <-auditDone
 	if err != nil {
 		return err
 	}
+	if a.err != nil {
+		return a.err
+	}
+	ix := a.ix
 	for _, p := range res.Problems.List {
 		fmt.Fprintln(cmd.ErrOrStderr(), "zkx history:", p)
 	}
 	out := cmd.OutOrStdout()
-	if format == cliout.JSON {
+	switch {
+	case f.report:
+		if err := writeHistoryReport(cmd, out, arch, path, f, opts, res, ix); err != nil {
+			return err
+		}
+	case format == cliout.JSON:
 		all := []historyJSON{}
 		for _, h := range res.Recipes {
-			all = append(all, describeHistory(h))
+			all = append(all, describeHistory(h, ix))
 		}
 		if err := cliout.WriteJSON(out, all); err != nil {
 			return err
 		}
-	} else if err := writeHistoryTable(out, res); err != nil {
-		return err
+	default:
+		if err := writeHistoryTable(out, res, ix); err != nil {
+			return err
+		}
 	}
 	if n := res.Problems.Count(); n > 0 {
 		return &partialError{fmt.Errorf("%s read past in %s (reported above)", plural(n, "problem"), f.dataDir)}
@@ -202,7 +273,7 @@ func runHistory(cmd *cobra.Command, path string, f historyFlags) error {
 	return nil
 }
 
-func writeHistoryTable(w io.Writer, res forensics.HistoryResult) error {
+func writeHistoryTable(w io.Writer, res forensics.HistoryResult, ix *forensics.AuditIndex) error {
 	st := cliout.NewStyles(w)
 	fmt.Fprintf(w, "%s %s, replayed to zxid %s (%s)\n", st.Dim("from"), res.Start, display.Hex(res.EndZxid),
 		res.EndTime.Local().Format("2006-01-02 15:04:05.000"))
@@ -219,9 +290,17 @@ func writeHistoryTable(w io.Writer, res forensics.HistoryResult) error {
 		tw := cliout.NewTable(w)
 		for _, x := range append(append([]forensics.Holding{}, h.Holdings...), h.Leaders...) {
 			tw.Row("  "+span(x.From, x.To), x.Session, holdingStory(x, h.Leaders != nil), st.Dim(display.Line(x.Node)))
+			if ix != nil {
+				created, ended := ix.Holding(h.Path, x)
+				tw.Row(st.Dim("    " + cliout.Clean(holdingWho(x, created, ended))))
+			}
 		}
 		for _, it := range h.Items {
 			tw.Row("  "+span(it.PutAt, it.TakenAt), orDash(st, it.PutBy), itemStory(it), st.Dim(display.Line(it.Node)))
+			if ix != nil {
+				put, taken := ix.Item(h.Path, it)
+				tw.Row(st.Dim("    " + cliout.Clean(itemWho(it, put, taken))))
+			}
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -134,8 +134,10 @@ func TestPeersCuratorThenKazooWithExtraPatterns(t *testing.T) {
 
 	out, errs, err = run(t, "--server", connect, "unlock", "--yes", dir)
 	if err != nil || !strings.Contains(out, "deleted "+dir+"/"+l.Holders[0].Node) ||
-		!strings.Contains(out, "next: kazoo "+recognize.BareName(l.Waiters[0].Node)+" (session "+s1+") takes over") ||
-		!strings.Contains(errs, "holder lock-0000000000") || !strings.Contains(errs, "session  "+sc) {
+		!strings.Contains(out, "now: kazoo "+recognize.BareName(l.Waiters[0].Node)+" (session "+s1+") took over: it holds now") ||
+		!strings.Contains(out, "now: the kazoo "+recognize.BareName(l.Waiters[1].Node)+" (session "+s2+") still waits: kazoo "+recognize.BareName(l.Waiters[0].Node)+" (session "+s1+") holds") ||
+		!strings.Contains(errs, "holder   lock-0000000000") || !strings.Contains(errs, "session  "+sc) ||
+		!strings.Contains(errs, "next     kazoo "+recognize.BareName(l.Waiters[0].Node)+" (session "+s1+") takes over") {
 		t.Fatalf("zkx unlock: %v\n%s\n%s", err, out, errs)
 	}
 	k1.WaitLine(t, 0, "HOLDING")

@@ -33,9 +33,10 @@ func newMirrorCommand(g *globalOptions) *cobra.Command {
 		Short: "Make the subtree DST equal to SRC, deleting only what SRC lacks",
 		Long: `mirror makes DST a copy of SRC: it creates the nodes SRC has and DST lacks (with
 their data and ACLs), replaces the data and ACLs that differ, and deletes the
-nodes of DST that SRC lacks — nothing else. SRC is /path, CONTEXT:/path or a file
-zkx export wrote; DST is /path or CONTEXT:/path (it is created when it does not
-exist, its parent must).
+nodes of DST that SRC lacks — nothing else. SRC is /path, CONTEXT:/path, a file
+zkx export wrote, or DIR@MOMENT:/path — the subtree as it was at that moment of
+a data directory's past (zkx diff says more); DST is /path or CONTEXT:/path (it
+is created when it does not exist, its parent must).
 
 It compares the two as zkx diff does (streams, neither tree held), then writes in
 transactions (multi) of up to 1000 operations or 512 KiB. Every set and delete is
@@ -43,19 +44,22 @@ conditional on the version it read, so a DST that someone changes meanwhile fail
 that transaction instead of losing the change; run mirror again to go on. ACLs,
 which a transaction cannot set, follow each transaction, each conditional on its
 ACL version. Ephemeral nodes belong to live sessions and are left alone on both
-sides: SRC's are not recreated, DST's are not deleted (nor the nodes above them).
+sides: SRC's are not recreated, DST's are not deleted (nor the nodes above them);
+the plan says so ("skip").
 --ignore leaves nodes alone on both sides, as in zkx diff.
 
 --dry-run prints the plan — every create, set, setacl and delete, with the
-version each is conditional on — and writes nothing. Without it, zkx asks on a
+version each is conditional on, and each ephemeral node left alone — and writes
+nothing. Without it, zkx asks on a
 terminal after showing what the plan holds; elsewhere it needs --yes. With
 --readonly (or a read-only context for DST) mirror is refused.
 
 -o json prints one object: created, updated, acls, deleted, ephemeral (left
 alone), refused, refusals [{path, reason}], transactions, dry_run,
 source_nodes, destination_nodes, and with --dry-run plan [{op, path, version,
-bytes}].`,
+bytes, reason}] (op: create, set, setacl, delete, or skip with its reason).`,
 		Example: `  zkx mirror prod:/config staging:/config --dry-run
+  zkx mirror /var/lib/zookeeper@02:45:/app/config /app/config --dry-run   # put back what 02:46 overwrote
   zkx mirror backup.jsonl /app --yes
   zkx mirror /app dr:/app --ignore 'lock-*' --yes`,
 		Args: cobra.ExactArgs(2),
@@ -80,6 +84,9 @@ bytes}].`,
 					return transfer.MirrorReport{}, nil, err
 				}
 				defer dst.close()
+				if dst.past != nil {
+					return transfer.MirrorReport{}, dst, fmt.Errorf("%s: the past is read-only; put it back into a live DST (zkx mirror DIR@MOMENT:/path /path)", dst.spec)
+				}
 				if dst.opts.readonly {
 					return transfer.MirrorReport{}, dst, fmt.Errorf("%s is read-only (--readonly, or its context's readonly): zkx mirror writes", dst.spec)
 				}
@@ -162,6 +169,9 @@ func planLine(st cliout.Styles, op transfer.MirrorOp) string {
 	}
 	if len(notes) > 0 {
 		s += st.Dim("  (" + strings.Join(notes, ", ") + ")")
+	}
+	if op.Reason != "" {
+		s += st.Dim("  (" + op.Reason + ")")
 	}
 	if op.Op == "delete" {
 		return st.Warn(s)

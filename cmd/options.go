@@ -22,6 +22,9 @@ type globalOptions struct {
 	readonlyFlag   bool // --readonly itself, before a context made it so
 	auth           string
 	sessionTimeout time.Duration
+	// memberTimeout bounds each question to one member (--member-timeout):
+	// a member that does not answer costs it once, in parallel.
+	memberTimeout time.Duration
 	// adminURLs are the members' AdminServers (--admin-url, $ZKX_ADMIN_URL);
 	// adminPort is where one is looked for on a member that refuses the
 	// four-letter words (0: not looked for).
@@ -35,6 +38,9 @@ type globalOptions struct {
 	tls *tls.Config
 	// sasl authenticates every connection; nil for none.
 	sasl *zksasl.Config
+	// contextsWarning says the contexts file holds a password others may
+	// read ("" when it does not), said once by resolve.
+	contextsWarning string
 	// raw are the global flags as given, to resolve another context later
 	// (zkx diff's CONTEXT:/path, the explorer's :ctx).
 	raw rawGlobals
@@ -117,7 +123,7 @@ func (g *globalOptions) dial(ctx context.Context) (*zkview.Client, error) {
 }
 
 func (g *globalOptions) viewOptions() []zkview.Option {
-	opts := []zkview.Option{zkview.WithSessionTimeout(g.sessionTimeout)}
+	opts := []zkview.Option{zkview.WithSessionTimeout(g.sessionTimeout), zkview.WithMemberTimeout(g.memberTimeout)}
 	if g.tls != nil {
 		opts = append(opts, zkview.WithTLS(g.tls))
 	}

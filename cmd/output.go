@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/zkview"
 )
@@ -84,20 +86,28 @@ func warnf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "zkx: warning: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))
 }
 
+// warnSkipped warns on stderr of a file of a data directory that was
+// not read (datadir.Dir.Skipped).
+func warnSkipped(cmd *cobra.Command) func(error) {
+	return func(err error) { warnf(cmd.ErrOrStderr(), "skipped %v", err) }
+}
+
 // notef tells stderr how a result came about, when that is worth knowing
 // but nothing is wrong.
 func notef(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "zkx: note: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))
 }
 
-// unreadableNodes counts the nodes a walk could not read (no READ
-// permission): each is marked where it is printed, and what is below it
-// is missing from the output.
-type unreadableNodes struct{ count int }
+// unreadableNodes counts the nodes a walk could not read: each is marked
+// where it is printed, and what is below it is missing from the output.
+type unreadableNodes struct{ count, noRead int }
 
 func (u *unreadableNodes) note(n zkview.WalkNode) {
 	if n.Err != nil {
 		u.count++
+		if zkview.IsNoAuth(n.Err) {
+			u.noRead++
+		}
 	}
 }
 
@@ -107,5 +117,18 @@ func (u *unreadableNodes) result(err error) error {
 	if err != nil || u.count == 0 {
 		return err
 	}
-	return &partialError{fmt.Errorf("%s could not be read (marked; no READ permission for this session? pass --auth): what is below them is missing", plural(u.count, "node"))}
+	return &partialError{fmt.Errorf("%s could not be read (marked; %s): what is below them is missing", plural(u.count, "node"), whyUnreadable(u.count, u.noRead, "marked"))}
+}
+
+// whyUnreadable says why count nodes could not be read, noRead of them
+// refused for want of READ permission: permissions are blamed for those
+// alone; the others carry their own error where they are (where).
+func whyUnreadable(count, noRead int, where string) string {
+	switch {
+	case noRead == count:
+		return "no READ permission for this session? pass --auth"
+	case noRead == 0:
+		return "each " + where + " with why"
+	}
+	return fmt.Sprintf("%d without READ permission for this session (pass --auth), %d for another reason, each %s with why", noRead, count-noRead, where)
 }

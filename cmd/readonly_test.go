@@ -47,6 +47,7 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 		{"setacl", base + "/data", "world:anyone:r"},
 		{"edit", base + "/data"},
 		{"mirror", base + "/queue", base + "/copy", "--yes"},
+		{"revoke", base + "/lock"},
 	}
 	for _, args := range writes {
 		_, _, err := run(t, append([]string{"--server", connect, "--readonly"}, args...)...)

@@ -12,6 +12,7 @@ import (
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -25,8 +26,10 @@ type recipeKind struct {
 }
 
 var (
-	kindLocks     = recipeKind{name: "locks", tables: true, contended: true}
-	kindQueues    = recipeKind{name: "queues"}
+	kindLocks = recipeKind{name: "locks", tables: true, contended: true}
+	// Queues read the servers' tables for their items in flight: whose
+	// session processes each, and whether it is still there.
+	kindQueues    = recipeKind{name: "queues", tables: true}
 	kindElections = recipeKind{name: "elections", tables: true, contended: true}
 )
 
@@ -39,6 +42,10 @@ type scanFlags struct {
 	connections int
 	walk        bool
 	batch       bool
+	// semaphore maxima (--max, --max-from) and the queue and partitioner
+	// bounds (--older, --settle), for recognize.Options.
+	maxes, maxFrom []string
+	older, settle  time.Duration
 }
 
 func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
@@ -54,9 +61,16 @@ func (f *scanFlags) register(cmd *cobra.Command, kind recipeKind) {
 type recipeScan struct {
 	res recognize.Result
 	// tables answer whether a session is connected (never nil).
-	tables recognize.ServerTables
+	tables *introspect.Pending
+	// ensemble is what should be said of the members: those that did not
+	// answer, and the member read through when it lagged.
+	ensemble []introspect.MemberNote
 	// partial, when set, says why res is incomplete.
 	partial error
+	// around are the locks of the rest of the tree, found from the
+	// ephemeral nodes the servers list, for the cycles of sessions that
+	// pass through the locks under a PATH other than /; none otherwise.
+	around []recognize.Lock
 }
 
 // scan recognises the recipes at and under path. A path that is itself a
@@ -78,6 +92,12 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	if f.connections < 1 {
 		return nil, "", fmt.Errorf("--connections must be at least 1")
 	}
+	if _, err := semaphoreMaxima(f.maxes, f.maxFrom, path); err != nil {
+		return nil, "", err
+	}
+	if f.older < 0 || f.settle < 0 {
+		return nil, "", fmt.Errorf("--older and --settle must be positive")
+	}
 	cs, err := g.connect()
 	if err != nil {
 		return nil, "", err
@@ -96,18 +116,25 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 	progress := newProgress(cmd.ErrOrStderr())
 	defer progress.finish()
 	tables := introspect.NewPending()
-	opts := recognize.Options{HeldTooLong: f.heldTooLong, Visit: func(n zkview.WalkNode) { progress.add(n.Path) }}
+	opts := recognize.Options{HeldTooLong: f.heldTooLong, QueueStale: f.older, PartitionSettle: f.settle, Visit: func(n zkview.WalkNode) { progress.add(n.Path) }}
+	if opts.SemaphoreMax, err = semaphoreMaxima(f.maxes, f.maxFrom, path); err != nil {
+		return nil, "", err
+	}
+	scan := &recipeScan{tables: tables}
 	if kind.tables {
+		// A verdict on who holds is read after the member zkx reads
+		// through has caught up with the leader.
+		ask := serversAsk{read: syncFor(ctx, progress, c, path), notes: !f.check || format != cliout.Table}
+		if t, ok := c.(zkview.Toucher); ok {
+			ask.own = t
+		}
 		opts.Tables = tables
 		go func() {
-			var own zkview.Toucher
-			if t, ok := c.(zkview.Toucher); ok {
-				own = t
-			}
-			in, err := g.introspectTouching(ctx, progress, cs, own)
+			in, err := g.introspectTouching(ctx, progress, cs, ask)
 			if err != nil {
 				warnf(progress, "%v; client addresses, connections and watches are unknown", err)
 			}
+			scan.ensemble = in.MemberNotes(ask.read) // before Set: read after Wait
 			tables.Set(in, err)
 		}()
 	} else {
@@ -132,12 +159,17 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		case v != nil && v.Info().Path != path:
 			// A component: its recipe lives above path, and the
 			// recipe's members are all below it.
-			return &recipeScan{res: recognize.ResultOf(v), tables: tables}, format, nil
+			scan.res = recognize.ResultOf(v)
+			return scan.done(), format, nil
 		}
 	}
 	res, err := recognize.ScanContended(ctx, c, path, opts, ephemerals)
 	if res.FoundBy == recognize.FoundByEphemerals && progress.on {
 		notef(progress, "found from the ephemeral nodes the servers list (dump), without walking the tree (--walk walks it)")
+	}
+	var around []recognize.Lock
+	if kind == kindLocks && path != "/" && err == nil && len(res.Locks) > 0 {
+		around = locksAround(ctx, c, opts, tables)
 	}
 	if err != nil {
 		if !res.Partial || (zkview.IsNoNode(err) && empty(res)) {
@@ -146,9 +178,36 @@ func (f *scanFlags) scan(cmd *cobra.Command, g *globalOptions, path string, kind
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("--timeout %v reached before the scan of %s finished: %w", f.timeout, path, err)
 		}
-		return &recipeScan{res: res, tables: tables, partial: err}, format, nil
+		scan.res, scan.partial = res, err
+		return scan.done(), format, nil
 	}
-	return &recipeScan{res: res, tables: tables}, format, nil
+	scan.res, scan.around = res, around
+	return scan.done(), format, nil
+}
+
+// done waits for the servers' tables (the recognisers may not have asked
+// for them), so that ensemble is in.
+func (s *recipeScan) done() *recipeScan {
+	s.tables.Wait()
+	return s
+}
+
+// locksAround are the locks of the whole tree, found from the ephemeral
+// nodes the servers list (no walk): a cycle of sessions through a lock
+// under PATH may run through locks elsewhere. None when the servers do not
+// list their ephemeral nodes, or the read fails: the cycles are then
+// looked for among PATH's locks alone.
+func locksAround(ctx context.Context, r zkview.Reader, opts recognize.Options, tables recognize.EphemeralList) []recognize.Lock {
+	list, ok := tables.Ephemerals()
+	if !ok {
+		return nil
+	}
+	opts.Visit = nil
+	res, err := recognize.FromEphemerals(ctx, r, "/", list, opts)
+	if err != nil && !res.Partial {
+		return nil
+	}
+	return res.Locks
 }
 
 func empty(res recognize.Result) bool {
@@ -201,8 +260,12 @@ a connection of its session; absent when not known), last_heard_ms (how long
 ago its server last answered its session, pings included; absent when not
 known), last_heard_at_least (the silence may be longer: zkx had no session
 on that server), silent (not heard from for more than a third of its session
-timeout: frozen or cut off), next (holders: the waiters that hold once its
-node is deleted, by their libraries' rules)}.`
+timeout: frozen or cut off), expires_by (when the servers expire its session
+at the latest if its client stays silent, RFC 3339; expires_by_about when
+the servers' tick is not known and it is only about), next (holders: the
+waiters that hold once its node is deleted, by their libraries' rules),
+may_hold and may_hold_reason (waiters: it holds by one rule its library may
+run by and waits by another, and zkx cannot tell which)}.`
 
 // tablesHelp says what the servers' tables add, for locks and elections.
 const tablesHelp = `
@@ -234,34 +297,62 @@ child's number, ZooKeeper's WriteLock orders by the number after the last
 server numbers every child of a parent in one sequence); every contender
 whose library lets it in is a holder, and two holders of a mutex (or a
 writer with anyone) is the first warning: "two holders: mutual exclusion is
-broken". Where a library may run in several ways (a Kazoo Lock with or
-without extra_lock_patterns), the servers' watch tables tell which; without
-them Kazoo's default is assumed and a warning says so.
+broken".
 
 A holder whose server has not heard from it for more than a third of its
 session timeout (cons lresp, the AdminServer's last_response_time, compared
 only with the same server's clock) is warned about: frozen or cut off, with
 when its session expires at the latest.
 
---check prints only the locks that need someone now — two holders (or maybe
-two, when zkx had to assume a library's configuration), a holder whose
-session has no connection, a silent holder, a holder past
---held-too-long (by held_ms; by its node's age, which bounds it, when the
-start of its holding was not seen, and the alarm says so) — and exits 2
-when there is one (0 when none, 3 when part of the tree could not be read).
+Holders are the contenders that hold for certain. Where a library may run
+in several ways (a Kazoo Lock with or without extra_lock_patterns) and the
+ways disagree, the servers' watch tables tell which; without them the
+contender stays a waiter in its queue place, marked may_hold with the
+reason, and a lock it would break is maybe_broken.
+
+Over every lock found, zkx builds the wait-for graph of sessions (a session
+waiting in a lock's queue waits for those ahead of it up to the holder): a
+cycle — session A holds L1 and waits in L2's queue while session B holds L2
+and waits in L1's — is a deadlock, the first warning of every lock in it,
+naming each session, what it holds, where it waits, and which releases
+break it. With a PATH other than /, the locks elsewhere are found from the
+ephemeral nodes the servers list (dump), so a cycle through a lock outside
+PATH is seen too; when the servers do not list them, only PATH's locks
+count.
+
+--check prints only the locks that need someone now — a deadlock, two
+holders (or maybe two, when a waiter may hold by a configuration zkx cannot
+confirm), a holder whose session has no connection, a silent holder, a
+holder past --held-too-long (by held_ms; by its node's age, which bounds it,
+when the start of its holding was not seen, and the alarm says so) — and
+exits 2 when there is one (0 when none, 3 when part of the tree could not be
+read).
 
 Curator's LeaderSelector and Kazoo's Election are mutexes underneath: they
 are listed here, the leader as the holder.
 
+A semaphore's maximum: Kazoo stores it; Curator keeps it in its clients'
+code or in a SharedCount they read (SharedCountReader). Tell zkx with --max
+SEMAPHORE=N or --max-from SEMAPHORE=COUNT; otherwise zkx looks for a
+SharedCount beside the semaphore named <name>-max, -count or -limit (its own
+convention), or infers it from a lease waiting (full at the leases held).
+More leases held than a known maximum is "broken" (two-holders); than a
+conventional one, a warning. A semaphore of 1 (InterProcessSemaphoreMutex)
+is a mutex by semaphore.
+
 JSON objects: path, recipe (mutex | rwlock | semaphore), format (zkx |
 curator | kazoo | zookeeper-recipes | go-zookeeper | generic |
-ephemeral-node, or mixed with formats listing them), broken (two holders
-where one may hold), maybe_broken (so only if a contender runs by its
-library's default rule, which zkx could not confirm), max_leases (Kazoo
-semaphores), holders, waiters (in queue order), warnings, and alarms
-([{kind: two-holders | maybe-two-holders | gone-holder | silent-holder |
-held-too-long, node, text}], the warnings --check acts on).
+ephemeral-node, or mixed with formats listing them), deadlock (in a cycle
+of sessions across locks), broken (two holders where one may hold, or
+more leases than a semaphore's known maximum), maybe_broken (so only if a
+waiter marked may_hold holds, which zkx could not confirm), max_leases,
+max_from (kazoo | option | shared-count | convention | inferred | unknown:
+where a semaphore's maximum came from), max_path, mutex_by_semaphore,
+holders (for certain), waiters (in queue order), warnings, and alarms
+([{kind: deadlock | two-holders | maybe-two-holders | gone-holder | silent-holder |
+held-too-long, node, text}], the warnings --check acts on) and ensemble.
 ` + contenderHelp + `
+` + ensembleHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx locks
   zkx locks -l /app/locks
@@ -276,7 +367,8 @@ held-too-long, node, text}], the warnings --check acts on).
 	flags.register(cmd, kindLocks)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "show every holder and waiter, the wait chain and the warnings")
 	cmd.Flags().DurationVar(&flags.heldTooLong, "held-too-long", 10*time.Minute, "warn about holders that have held longer than this")
-	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the locks that need someone now (two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
+	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the locks that need someone now (a deadlock, two holders, a holder gone or silent, held past --held-too-long) and exit %d when there is one", exitCheckAlarm))
+	flags.registerMaxima(cmd)
 	return cmd
 }
 
@@ -296,9 +388,12 @@ func runCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, locks []r
 	out := cmd.OutOrStdout()
 	var err error
 	if format == cliout.JSON {
-		err = cliout.WriteJSON(out, normalLocks(alarmed))
+		err = cliout.WriteJSON(out, locksJSON(normalLocks(alarmed), s.ensemble))
 	} else {
+		// A sick member is part of the answer (the lock alarms stay the
+		// exit status's subject).
 		err = writeAlarms(out, alarmed)
+		writeEnsemble(out, s.ensemble)
 	}
 	if err != nil {
 		return err
@@ -310,7 +405,7 @@ func runCheck(cmd *cobra.Command, s *recipeScan, format cliout.Format, locks []r
 		return exitStatus(exitCheckAlarm)
 	}
 	if format == cliout.Table && isTerminal(cmd.ErrOrStderr()) {
-		notef(cmd.ErrOrStderr(), "%s checked: none has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), flags.heldTooLong)
+		notef(cmd.ErrOrStderr(), "%s checked: none is in a deadlock, has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), flags.heldTooLong)
 	}
 	if s.partial != nil {
 		return &partialError{s.partial}
@@ -335,10 +430,7 @@ func writeAlarms(out io.Writer, locks []recognize.Lock) error {
 					holder = who(h)
 				}
 			}
-			kind := st.Warn(a.Kind)
-			if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
-				kind = st.Bad(a.Kind)
-			}
+			kind := styled(st, present.AlarmSeverity(a.Kind), a.Kind)
 			t.Row(cliout.Clean(l.Path), kind, holder, cliout.Clean(a.Text))
 		}
 	}
@@ -350,22 +442,46 @@ func newQueuesCommand(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "queues [PATH]",
 		Short: "List recognised queues, their length and first items",
-		Long: `queues finds every queue at or under PATH — Curator's DistributedQueue,
-Kazoo's Queue and LockingQueue, ZooKeeper's DistributedQueue (and zkx's and
-Curator's SimpleDistributedQueue, which share its layout) — and shows its
-length and its items in the order they will be taken (the first 1000 are
-read). With -l every item read is listed.
+		Long: `queues finds every queue at or under PATH — Curator's DistributedQueue
+(and its priority, delay and id variants), Kazoo's Queue and LockingQueue,
+ZooKeeper's DistributedQueue (and zkx's and Curator's SimpleDistributedQueue,
+which share its layout) — and shows its length, how old its oldest item is,
+how many items a consumer is processing, and its items in the order they
+will be taken (the first 1000 are read). With -l every item read is listed
+with its age, a delay queue's due time ("due in 3m", "overdue 12m"), an id
+queue's id, and for an item in flight the consumer's session.
 
-Queue items carry no session, so queues asks the servers nothing beyond the
-tree.
+Items in flight: a Curator queue with guaranteed delivery (QueueBuilder
+.lockPath) processes each item under an ephemeral node of the same name in
+its lockPath, which is in the clients' code: zkx finds it beside the queue
+by name (<queue>-lock, <queue>-locks, <queue>_lock… or a sibling lock or
+locks holding only queue- names) or, when PATH is above both, by its items'
+names. A Kazoo LockingQueue's taken/ nodes are its items in flight. Their
+consumers' sessions are looked up in the servers' tables (cons): a consumer
+with no connection, or silent, leaves its item stuck until its session
+expires.
 
-JSON objects: path, format, length (every item), items (in the order they
-are taken, at most 1000: {node, data, priority (Kazoo), taken (Kazoo
-LockingQueue)}), warnings.
-` + recipeHelp,
+--check prints only the queues that need someone now and exits 2 when there
+is one (0 when none, 3 when part of the tree could not be read): a queue is
+stale when an item has waited longer than --older (since its node was
+created, or for a delay queue's item since it was due; items not yet due or
+in flight do not wait), and an item in flight is stuck when its consumer's
+session has no connection or is silent.
+
+JSON objects: path, format, kind (priority | delay | id | lock-path, for
+Curator's variants; absent for a plain queue), length (every item),
+oldest_age_ms (the oldest item's node, read or not), longest_wait_ms, due
+(delay queues: items due now), in_flight, lock_path, stale, items (in the
+order they are taken, at most 1000: {node, data, priority (Kazoo, Curator's
+priority queue), taken (Kazoo LockingQueue), age_ms, id (id queue),
+due_in_ms (delay queue; negative once overdue), waiting_ms, in_flight,
+consumer (a contender as in zkx locks: the session processing it)}),
+warnings, alarms ([{kind: queue-stale | item-stuck, node, text}]).
+` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx queues
   zkx queues -l /app/jobs
-  zkx queues -o json / | jq '.[] | {path, length}'`,
+  zkx queues -o json / | jq '.[] | {path, length, oldest_age_ms}'
+  zkx queues --check --older 15m /app || page-oncall`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecipes(cmd, g, &flags, args, kindQueues)
@@ -373,6 +489,8 @@ LockingQueue)}), warnings.
 	}
 	flags.register(cmd, kindQueues)
 	cmd.Flags().BoolVarP(&flags.long, "long", "l", false, "list every item read")
+	cmd.Flags().BoolVar(&flags.check, "check", false, fmt.Sprintf("print only the queues that need someone now (an item waiting longer than --older, an item in flight whose consumer is gone or silent) and exit %d when there is one", exitCheckAlarm))
+	cmd.Flags().DurationVar(&flags.older, "older", 10*time.Minute, "a queue whose item has waited longer than this is stale")
 	return cmd
 }
 
@@ -391,8 +509,9 @@ Curator's LeaderSelector and Kazoo's Election are mutexes underneath and
 cannot be told from a lock: zkx locks lists them.
 
 JSON objects: path, format, leader (null when nobody leads), candidates (in
-line) and warnings.
+line), warnings and ensemble.
 ` + contenderHelp + `
+` + ensembleHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx elections
   zkx elections -l /app/election
@@ -424,19 +543,23 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 	var found int
 	switch kind {
 	case kindLocks:
+		recognize.MarkDeadlocks(s.res.Locks, s.around...)
 		locks := normalLocks(s.res.Locks)
 		found = len(locks)
 		if flags.check {
 			return runCheck(cmd, s, format, locks, flags)
 		}
 		if format == cliout.JSON {
-			err = cliout.WriteJSON(out, locks)
+			err = cliout.WriteJSON(out, locksJSON(locks, s.ensemble))
 		} else {
 			err = writeLocks(out, locks, flags.long)
 		}
 	case kindQueues:
 		queues := normalQueues(s.res.Queues)
 		found = len(queues)
+		if flags.check {
+			return runQueueCheck(cmd, s, format, queues, flags)
+		}
 		if format == cliout.JSON {
 			err = cliout.WriteJSON(out, queues)
 		} else {
@@ -446,7 +569,7 @@ func runRecipes(cmd *cobra.Command, g *globalOptions, flags *scanFlags, args []s
 		elections := normalElections(s.res.Elections)
 		found = len(elections)
 		if format == cliout.JSON {
-			err = cliout.WriteJSON(out, elections)
+			err = cliout.WriteJSON(out, electionsJSON(elections, s.ensemble))
 		} else {
 			err = writeElections(out, elections, flags.long)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -21,17 +22,11 @@ func writeLocks(out io.Writer, locks []recognize.Lock, long bool) error {
 		return nil
 	}
 	st := cliout.NewStyles(out)
+	now := time.Now()
 	if long {
 		for i, l := range locks {
-			format := l.Format
-			if len(l.Formats) > 0 {
-				format += " (" + strings.Join(l.Formats, ", ") + ")"
-			}
-			title := fmt.Sprintf("%s  %s  %s  %s", st.Header(cliout.Clean(l.Path)), l.Recipe, format, countHolders(l))
-			if l.MaxLeases > 0 {
-				title += fmt.Sprintf(", max %d leases", l.MaxLeases)
-			}
-			if err := writeRecipeBlock(out, st, i > 0, title, l.Lineup(), l.Warnings, brokenLabel(st, l)); err != nil {
+			title := st.Header(cliout.Clean(l.Path)) + "  " + present.Head(&l, now)
+			if err := writeRecipeBlock(out, st, now, i > 0, title, l.Lineup(), l.Warnings, brokenLabel(st, l)); err != nil {
 				return err
 			}
 		}
@@ -47,13 +42,10 @@ func writeLocks(out io.Writer, locks []recognize.Lock, long bool) error {
 			if more := len(l.Holders) - 1; more > 0 {
 				holder += fmt.Sprintf(" (+%d more)", more)
 			}
-			held = heldText(h)
+			held = present.HeldOf(h, now).Cell
 		}
-		switch {
-		case l.Broken:
-			holder = st.Bad("BROKEN ") + holder
-		case l.MaybeBroken:
-			holder = st.Warn("MAYBE BROKEN ") + holder
+		if word, sev := present.LockState(&l); word != "" {
+			holder = styled(st, sev, word) + " " + holder
 		}
 		t.Row(cliout.Clean(l.Path), l.Recipe, l.Format, holder, held, strconv.Itoa(len(l.Waiters)), warnCount(st, l.Warnings))
 	}
@@ -73,10 +65,11 @@ func writeElections(out io.Writer, elections []recognize.Election, long bool) er
 		return nil
 	}
 	st := cliout.NewStyles(out)
+	now := time.Now()
 	if long {
 		for i, e := range elections {
-			title := fmt.Sprintf("%s  election  %s  %s", st.Header(cliout.Clean(e.Path)), e.Format, plural(len(e.Candidates), "candidate"))
-			if err := writeRecipeBlock(out, st, i > 0, title, e.Lineup(), e.Warnings, ""); err != nil {
+			title := st.Header(cliout.Clean(e.Path)) + "  " + present.Head(&e, now)
+			if err := writeRecipeBlock(out, st, now, i > 0, title, e.Lineup(), e.Warnings, ""); err != nil {
 				return err
 			}
 		}
@@ -87,7 +80,7 @@ func writeElections(out io.Writer, elections []recognize.Election, long bool) er
 	for _, e := range elections {
 		leader, leading := st.Dim("(none)"), "-"
 		if e.Leader != nil {
-			leader, leading = who(*e.Leader), heldText(*e.Leader)
+			leader, leading = who(*e.Leader), present.HeldOf(*e.Leader, now).Cell
 		}
 		t.Row(cliout.Clean(e.Path), e.Format, leader, leading, strconv.Itoa(len(e.Candidates)), warnCount(st, e.Warnings))
 	}
@@ -109,7 +102,7 @@ const (
 )
 
 // writeQueues prints queues, one row per queue with its first items, or
-// with long every item read.
+// with long every item read; warnings follow either way.
 func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 	if len(queues) == 0 {
 		return nil
@@ -117,33 +110,14 @@ func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 	st := cliout.NewStyles(out)
 	if long {
 		for i, q := range queues {
-			if i > 0 {
-				fmt.Fprintln(out)
-			}
-			fmt.Fprintf(out, "%s  queue  %s  length %d\n", st.Header(cliout.Clean(q.Path)), q.Format, q.Length)
-			t := cliout.NewTable(out)
-			t.Row("  "+st.Header("#"), st.Header("NODE"), st.Header("PRIORITY"), st.Header("TAKEN"), st.Header("DATA"))
-			for j, it := range q.Items {
-				prio, taken := "-", ""
-				if it.Priority != nil {
-					prio = strconv.Itoa(*it.Priority)
-				}
-				if it.Taken {
-					taken = "taken"
-				}
-				t.Row("  "+strconv.Itoa(j+1), cliout.Clean(it.Node), prio, taken, cliout.Clean(it.Data))
-			}
-			if err := t.Flush(); err != nil {
+			if err := writeQueueBlock(out, st, i > 0, q); err != nil {
 				return err
-			}
-			for _, w := range q.Warnings {
-				fmt.Fprintf(out, "  %s %s\n", st.Warn("warning:"), cliout.Clean(w))
 			}
 		}
 		return nil
 	}
 	t := cliout.NewTable(out)
-	t.Row(st.Header("PATH"), st.Header("FORMAT"), st.Header("LENGTH"), st.Header("WARNINGS"), st.Header("FIRST ITEMS"))
+	t.Row(st.Header("PATH"), st.Header("FORMAT"), st.Header("LENGTH"), st.Header("OLDEST"), st.Header("IN FLIGHT"), st.Header("WARNINGS"), st.Header("FIRST ITEMS"))
 	for _, q := range queues {
 		var first []string
 		for _, it := range q.Items[:min(len(q.Items), queueFirstItems)] {
@@ -155,7 +129,15 @@ func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 		} else if q.Length > len(first) {
 			items += st.Dim(fmt.Sprintf(" … (%d more)", q.Length-len(first)))
 		}
-		t.Row(cliout.Clean(q.Path), q.Format, strconv.Itoa(q.Length), warnCount(st, q.Warnings), items)
+		format := q.Format
+		if q.Kind != "" {
+			format += " " + q.Kind
+		}
+		oldest := "-"
+		if q.OldestAgeMs != nil {
+			oldest = heldFor(*q.OldestAgeMs)
+		}
+		t.Row(cliout.Clean(q.Path), format, strconv.Itoa(q.Length), oldest, strconv.Itoa(q.InFlight), warnCount(st, q.Warnings), items)
 	}
 	if err := t.Flush(); err != nil {
 		return err
@@ -167,22 +149,97 @@ func writeQueues(out io.Writer, queues []recognize.Queue, long bool) error {
 	})
 }
 
-// brokenLabel labels a broken lock's first warning: BROKEN in red, MAYBE
-// BROKEN when it rests on a rule zkx assumed; "" for a lock that is not.
-func brokenLabel(st cliout.Styles, l recognize.Lock) string {
-	switch {
-	case l.Broken:
-		return st.Bad("BROKEN:")
-	case l.MaybeBroken:
-		return st.Warn("MAYBE BROKEN:")
+// writeQueueBlock prints one queue in the long view: a title, a row per
+// item read (its age, a delay queue's due time or an id queue's id, and
+// the consumer of an item in flight), and the warnings.
+func writeQueueBlock(out io.Writer, st cliout.Styles, gap bool, q recognize.Queue) error {
+	if gap {
+		fmt.Fprintln(out)
 	}
-	return ""
+	kind := "queue"
+	if q.Kind != "" {
+		kind = q.Kind + " queue"
+	}
+	title := fmt.Sprintf("%s  %s  %s  length %d", st.Header(cliout.Clean(q.Path)), kind, q.Format, q.Length)
+	if q.OldestAgeMs != nil {
+		title += ", oldest " + heldFor(*q.OldestAgeMs)
+	}
+	if q.InFlight > 0 {
+		title += fmt.Sprintf(", %d in flight", q.InFlight)
+	}
+	if q.LockPath != "" {
+		title += ", lockPath " + cliout.Clean(q.LockPath)
+	}
+	fmt.Fprintln(out, title)
+	t := cliout.NewTable(out)
+	t.Row("  "+st.Header("#"), st.Header("NODE"), st.Header("PRIORITY"), st.Header("AGE"), st.Header("WAITING"), st.Header("DUE / ID"), st.Header("IN FLIGHT"), st.Header("DATA"))
+	now := time.Now()
+	for j, it := range q.Items {
+		prio, waiting, dueID, flight := "-", "-", "", ""
+		if it.Priority != nil {
+			prio = strconv.Itoa(*it.Priority)
+		}
+		if it.WaitingMs != nil {
+			waiting = heldFor(*it.WaitingMs)
+		}
+		switch {
+		case !it.Due.IsZero():
+			dueID = present.Due(it, now)
+		case it.ID != "":
+			dueID = "id " + cliout.Clean(it.ID)
+		}
+		if it.InFlight {
+			flight = "in flight"
+			if c := it.Consumer; c != nil {
+				flight = "by " + orDash(st, c.Session)
+				if client := c.ClientText(); client != "" {
+					flight += " " + cliout.Clean(client)
+				}
+				switch {
+				case c.Connected != nil && !*c.Connected:
+					flight += " " + st.Bad("GONE")
+				case c.Silent:
+					flight += " " + st.Bad("SILENT")
+				}
+			}
+		}
+		t.Row("  "+strconv.Itoa(j+1), cliout.Clean(it.Node), prio, heldFor(it.AgeMs), waiting, dueID, flight, cliout.Clean(it.Data))
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	for _, w := range q.Warnings {
+		fmt.Fprintf(out, "  %s %s\n", st.Warn("warning:"), cliout.Clean(w))
+	}
+	return nil
+}
+
+// brokenLabel labels a lock's first warning with present.LockState
+// (DEADLOCK, BROKEN in red; MAYBE BROKEN); "" for a lock whose first
+// warning is no such thing.
+func brokenLabel(st cliout.Styles, l recognize.Lock) string {
+	word, sev := present.LockState(&l)
+	if word == "" {
+		return ""
+	}
+	return styled(st, sev, word+":")
+}
+
+// styled styles words by the presenter's severity.
+func styled(st cliout.Styles, sev present.Severity, s string) string {
+	switch sev {
+	case present.Bad:
+		return st.Bad(s)
+	case present.Warn:
+		return st.Warn(s)
+	}
+	return s
 }
 
 // writeRecipeBlock prints one recipe in the long view: a title, a row per
 // contender, the wait chain when it is one line, and the warnings (the
 // first labelled broken when the lock is).
-func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, places []recognize.Place, warnings []string, broken string) error {
+func writeRecipeBlock(out io.Writer, st cliout.Styles, now time.Time, gap bool, title string, places []recognize.Place, warnings []string, broken string) error {
 	if gap {
 		fmt.Fprintln(out)
 	}
@@ -192,20 +249,20 @@ func writeRecipeBlock(out io.Writer, st cliout.Styles, gap bool, title string, p
 		st.Header("HEARD"), st.Header("AGE"), st.Header("HELD"), st.Header("WAITS FOR"), st.Header("WATCH"), st.Header("DATA"))
 	for _, p := range places {
 		c := p.Contender
-		role := p.Role
-		if c.Kind != "" && c.Kind != "lease" {
-			role += " " + c.Kind
-		}
 		held := "-"
 		if p.Holding() {
-			held = heldText(c)
+			held = present.HeldOf(c, now).Cell
+		}
+		age, ok := present.Age(c, now)
+		if !ok {
+			age = "-"
 		}
 		watch := c.Watch
 		if watch == recognize.WatchObserved {
 			watch = st.Good(watch)
 		}
-		t.Row("  "+role, cliout.Clean(recognize.BareName(c.Node)), orDash(st, c.Format), orDash(st, c.Session), orDash(st, cliout.Clean(c.ClientText())),
-			connected(st, c), heard(st, c), ageText(c), held, cliout.Clean(recognize.BareName(c.WaitsFor)), watch, cliout.Clean(c.Data))
+		t.Row("  "+present.Role(p), cliout.Clean(recognize.BareName(c.Node)), orDash(st, c.Format), orDash(st, c.Session), orDash(st, cliout.Clean(c.ClientText())),
+			connected(st, c), heard(st, c, now), age, held, cliout.Clean(recognize.BareName(c.WaitsFor)), watch, cliout.Clean(c.Data))
 	}
 	if err := t.Flush(); err != nil {
 		return err
@@ -291,50 +348,16 @@ func connected(st cliout.Styles, c recognize.Contender) string {
 	return st.Warn("NO")
 }
 
-// heard says how long ago a server last answered the contender's session:
-// "2s ago", in red with "SILENT" past a third of its timeout, ? when the
-// servers would not say.
-func heard(st cliout.Styles, c recognize.Contender) string {
-	if c.LastHeardMs == nil {
-		if c.SessionID == 0 && c.Session == "" {
-			return st.Dim("-")
-		}
-		return "?"
+// heard draws present.HeardOf in a cell, red when it calls for someone.
+func heard(st cliout.Styles, c recognize.Contender, now time.Time) string {
+	h := present.HeardOf(c, now)
+	if h.Alarming() {
+		return st.Bad(h.Cell)
 	}
-	s := heldFor(*c.LastHeardMs) + " ago"
-	if c.Liveness.AtLeast {
-		s = "≥" + s
+	if h.State == present.HeardNoSession {
+		return st.Dim(h.Cell)
 	}
-	if c.Silent {
-		return st.Bad("SILENT " + s)
-	}
-	return s
-}
-
-// ageText is how old the contender's node is ("-" for a herd's waiter,
-// which has none).
-func ageText(c recognize.Contender) string {
-	if c.Created.IsZero() {
-		return "-"
-	}
-	return heldFor(c.AgeMs)
-}
-
-// heldText is how long a holder has held: exact when zkx knows when it
-// began, else "≤" its node's age, which bounds it.
-func heldText(c recognize.Contender) string {
-	switch {
-	case c.HeldMs != nil:
-		return heldFor(*c.HeldMs)
-	case c.Created.IsZero():
-		return "?"
-	}
-	return "≤" + heldFor(c.AgeMs)
-}
-
-// countHolders says how many hold and wait.
-func countHolders(l recognize.Lock) string {
-	return plural(len(l.Holders), "holder") + ", " + plural(len(l.Waiters), "waiter")
+	return h.Cell
 }
 
 func warnCount(st cliout.Styles, warnings []string) string {

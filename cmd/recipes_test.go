@@ -18,6 +18,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 	"github.com/zkx-dev/zkx/recipes"
@@ -46,13 +47,14 @@ func startContender(t *testing.T, connect string, build func(*recipes.Session, r
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	events := make(chan recipes.Event, 64)
-	acquire := build(s, recipes.WithObserver(func(ev recipes.Event) {
+	events := make(chan lockstats.Event, 64)
+	observe := func(ev lockstats.Event) {
 		select {
 		case events <- ev:
 		default: // never block the recipe; the test only needs the first few
 		}
-	}))
+	}
+	acquire := build(s, lockstats.RecipeOption(lockstats.Instruments{Observer: observe}).(recipes.Option))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- acquire(ctx) }()
@@ -66,9 +68,9 @@ func startContender(t *testing.T, connect string, build func(*recipes.Session, r
 		select {
 		case ev := <-events:
 			switch ev.Kind {
-			case recipes.Queued:
+			case lockstats.Queued:
 				c.node = ev.Node
-			case recipes.Waiting, recipes.Acquired:
+			case lockstats.Waiting, lockstats.Acquired:
 				if c.node == "" {
 					t.Fatalf("%v before the node was queued", ev.Kind)
 				}
@@ -81,7 +83,7 @@ func startContender(t *testing.T, connect string, build func(*recipes.Session, r
 			done <- nil // for the cleanup
 			// Acquired: its events are all in the channel already.
 			for len(events) > 0 {
-				if ev := <-events; ev.Kind == recipes.Queued {
+				if ev := <-events; ev.Kind == lockstats.Queued {
 					c.node = ev.Node
 				}
 			}
@@ -179,7 +181,11 @@ func checkClients(t *testing.T, clients map[string]sessionJSON, cs []recognize.C
 		if c.AgeMs < 0 || (c.HeldMs != nil && *c.HeldMs > c.AgeMs) {
 			t.Errorf("%s: age_ms %d held_ms %v", c.Node, c.AgeMs, c.HeldMs)
 		}
+		if _, err := time.Parse(time.RFC3339, c.ExpiresBy); err != nil {
+			t.Errorf("%s: expires_by %q: %v", c.Node, c.ExpiresBy, err)
+		}
 		c.Client, c.HeldMs, c.AgeMs, c.Connected, c.LastHeardMs, c.Liveness = "", nil, 0, nil, nil, zkview.Liveness{}
+		c.ExpiresBy, c.ExpiresByAbout = "", false
 	}
 }
 
@@ -343,6 +349,7 @@ func TestQueuesCommand(t *testing.T) {
 		}
 		defer s.Close()
 		q := recipes.NewQueue(s, dir)
+		begun := time.Now()
 		var nodes []string
 		for _, item := range []string{"first", "second", "third", "fourth"} {
 			node, err := q.Put(context.Background(), []byte(item))
@@ -353,14 +360,28 @@ func TestQueuesCommand(t *testing.T) {
 		}
 		var queues []recognize.Queue
 		raw := runJSON(t, &queues, "--server", connect, "queues", "-o", "json", base)
+		// Ages move with the clock: compared apart, bounded by the test's own.
+		var ages []int64
+		for i := range queues {
+			for j := range queues[i].Items {
+				ages = append(ages, queues[i].Items[j].AgeMs)
+				queues[i].Items[j].AgeMs, queues[i].Items[j].WaitingMs = 0, nil
+			}
+		}
 		want := []recognize.Queue{{Path: dir, Format: "zookeeper-recipes", Length: 4, Items: []recognize.QueueItem{
 			{Node: nodes[0], Data: "first"}, {Node: nodes[1], Data: "second"}, {Node: nodes[2], Data: "third"}, {Node: nodes[3], Data: "fourth"},
 		}, Warnings: []string{}}}
+		oldest, longest := queues[0].OldestAgeMs, queues[0].LongestWaitMs
+		queues[0].OldestAgeMs, queues[0].LongestWaitMs = nil, nil
 		if !reflect.DeepEqual(queues, want) || !strings.Contains(raw, `"warnings": []`) {
 			t.Errorf("zkx queues -o json:\n got %+v\nwant %+v", queues, want)
 		}
+		limit := time.Since(begun).Milliseconds()
+		if oldest == nil || longest == nil || *oldest < ages[3] || *oldest > limit || *longest != ages[0] || !strings.Contains(raw, `"oldest_age_ms": `) {
+			t.Errorf("oldest %v, longest wait %v, item ages %v (the test began %d ms ago)", oldest, longest, ages, limit)
+		}
 		out, errs, err := run(t, "--server", connect, "queues", base)
-		if err != nil || errs != "" || !strings.Contains(out, dir+"  zookeeper-recipes  4       0         first | second | third … (1 more)") {
+		if err != nil || errs != "" || !strings.Contains(out, dir+"  zookeeper-recipes  4       ") || !strings.Contains(out, "  0          0         first | second | third … (1 more)") {
 			t.Errorf("zkx queues: %v %s\n%s", err, errs, out)
 		}
 		out, _, err = run(t, "--server", connect, "queues", "-l", dir)
@@ -395,6 +416,7 @@ func TestElectionsCommand(t *testing.T) {
 		clients := sessionClients(t, connect)
 		checkClients(t, clients, []recognize.Contender{*got.Leader})
 		got.Leader.Client, got.Leader.HeldMs, got.Leader.AgeMs, got.Leader.Connected, got.Leader.LastHeardMs = "", nil, 0, nil, nil
+		got.Leader.ExpiresBy, got.Leader.ExpiresByAbout = "", false
 		checkClients(t, clients, got.Candidates)
 		want := recognize.Election{Path: dir, Format: "curator",
 			Leader: &recognize.Contender{Node: leader.node, Seq: seqOf(t, leader.node), Format: "curator", Session: sessionHex(leader.session), Data: "node-a"},
@@ -584,8 +606,9 @@ func TestRecipesErrors(t *testing.T) {
 		{[]string{"locks", "/a", "/b"}, "accepts at most 1 arg(s)"},
 		{[]string{"queues", "--connections", "0"}, "--connections must be at least 1"},
 		{[]string{"sessions", "--timeout", "0s"}, "--timeout must be positive"},
-		{[]string{"sessions", "extra"}, `unknown command "extra"`},
-		{[]string{"--server", "127.0.0.1:1", "sessions"}, "introspect: no member of 127.0.0.1:1 answered"},
+		{[]string{"sessions", "extra"}, `"extra" is not a session id`},
+		{[]string{"sessions", "0x1", "0x2"}, "accepts at most 1 arg(s)"},
+		{[]string{"--server", "127.0.0.1:1", "sessions"}, "no member of 127.0.0.1:1 answered: 127.0.0.1:1: connection refused"},
 	}
 	for _, c := range cases {
 		_, _, err := run(t, append([]string{"--server", srv}, c.args...)...)
@@ -664,11 +687,12 @@ func TestLocksStuckHolder(t *testing.T) {
 	var holderRow []string
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Fields(line); len(f) > 0 && f[0] == "holder" {
-			holderRow = f[:min(len(f), 9)]
+			holderRow = f[:min(len(f), 10)]
 		}
 	}
-	// No connection, so nothing heard either: the servers list none.
-	if err != nil || !reflect.DeepEqual(holderRow, []string{"holder", "lock-0000000000", "curator", hex, "10.0.0.9", "(node", "data)", "NO", "?"}) || !strings.Contains(out, "warning: "+warning) ||
+	// No connection: HEARD says so too (no connection comes before
+	// anything heard, in every front end).
+	if err != nil || !reflect.DeepEqual(holderRow, []string{"holder", "lock-0000000000", "curator", hex, "10.0.0.9", "(node", "data)", "NO", "NO", "CONN"}) || !strings.Contains(out, "warning: "+warning) ||
 		!strings.Contains(out, "chain: lock-0000000000 ← "+recognize.BareName(waiter.node)) {
 		t.Errorf("zkx locks -l: %v, holder row %q:\n%s", err, holderRow, out)
 	}

@@ -26,7 +26,17 @@ type rawGlobals struct {
 // environment, then the default. It also checks them.
 func (g *globalOptions) resolve(cmd *cobra.Command, raw rawGlobals) error {
 	g.raw, g.readonlyFlag = raw, g.readonly
-	return g.resolveWith(cmd.Flags().Changed, raw)
+	err := g.resolveWith(cmd.Flags().Changed, raw)
+	warnExposedSecret(cmd, g.contextsWarning)
+	return err
+}
+
+// warnExposedSecret says on stderr that the contexts file holds a
+// password others may read (config.File.ExposedSecret), when it does.
+func warnExposedSecret(cmd *cobra.Command, warning string) {
+	if warning != "" {
+		warnf(cmd.ErrOrStderr(), "%s", warning)
+	}
 }
 
 // forContext returns the options as if the command line had named context
@@ -38,7 +48,7 @@ func (g *globalOptions) resolve(cmd *cobra.Command, raw rawGlobals) error {
 func (g *globalOptions) forContext(name string) (*globalOptions, error) {
 	raw := rawGlobals{context: name, config: g.raw.config}
 	out := &globalOptions{readonly: g.readonlyFlag, readonlyFlag: g.readonlyFlag, sessionTimeout: defaultSessionTimeout,
-		adminPort: defaultAdminPort, raw: raw}
+		memberTimeout: g.memberTimeout, adminPort: defaultAdminPort, raw: raw}
 	onCommandLine := func(flag string) bool { return flag == "config" && raw.config != "" }
 	if err := out.resolveWith(onCommandLine, raw); err != nil {
 		return nil, fmt.Errorf("context %s: %w", name, err)
@@ -77,13 +87,15 @@ func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) err
 	if err != nil {
 		return err
 	}
+	g.contextsWarning = file.ExposedSecret()
 	name, ctx, err := file.Select(raw.context)
 	if err != nil {
 		return fmt.Errorf("--context: %w", err)
 	}
 	g.contextName, g.context = name, ctx
+	noContext := &config.Context{}
 	if ctx == nil {
-		ctx = &config.Context{}
+		ctx = noContext
 	}
 
 	if !given("server") {
@@ -99,10 +111,24 @@ func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) err
 	if g.sessionTimeout <= 0 {
 		return fmt.Errorf("--session-timeout must be positive")
 	}
+	if g.memberTimeout <= 0 {
+		return fmt.Errorf("--member-timeout must be positive")
+	}
+
+	// What the environment holds for one ensemble — credentials, client
+	// certificates, AdminServer URLs (which may carry a password) — goes
+	// only where no context is chosen: a context names its own, so that
+	// production's never reach another ensemble.
+	ensembleEnv := func(name string) string {
+		if ctx != noContext {
+			return ""
+		}
+		return os.Getenv(name)
+	}
 
 	adminURLs := raw.adminURLs
 	if !given("admin-url") {
-		adminURLs = first(strings.Join(ctx.AdminURLs, ","), os.Getenv(adminURLEnv))
+		adminURLs = first(strings.Join(ctx.AdminURLs, ","), ensembleEnv(adminURLEnv))
 	}
 	g.adminURLs = splitList(adminURLs)
 	if !given("admin-port") && ctx.AdminPort > 0 {
@@ -112,10 +138,10 @@ func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) err
 		return fmt.Errorf("--admin-port %d is not a port", g.adminPort)
 	}
 
-	if err := g.resolveTLS(given, raw.tls, ctx.TLS); err != nil {
+	if err := g.resolveTLS(given, raw.tls, ctx.TLS, ensembleEnv); err != nil {
 		return err
 	}
-	if err := g.resolveSASL(given, raw.sasl, ctx.SASL, name); err != nil {
+	if err := g.resolveSASL(given, raw.sasl, ctx.SASL, name, ensembleEnv); err != nil {
 		return err
 	}
 
@@ -131,7 +157,7 @@ func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) err
 				return fmt.Errorf("context %s takes its credentials from $%s, which is not set", name, ctx.AuthEnv)
 			}
 		default:
-			g.auth, from = os.Getenv(authEnv), "$"+authEnv
+			g.auth, from = ensembleEnv(authEnv), "$"+authEnv
 		}
 	}
 	if err := checkAuth(g.auth); err != nil {
@@ -143,17 +169,17 @@ func (g *globalOptions) resolveWith(given func(string) bool, raw rawGlobals) err
 	return nil
 }
 
-// resolveTLS settles the TLS files, each flag > context > environment,
-// and loads them once.
-func (g *globalOptions) resolveTLS(given func(string) bool, flags zktls.Files, ctx *config.TLS) error {
+// resolveTLS settles the TLS files, each flag > context > environment
+// (env: only where no context is chosen), and loads them once.
+func (g *globalOptions) resolveTLS(given func(string) bool, flags zktls.Files, ctx *config.TLS, env func(string) string) error {
 	if ctx == nil {
 		ctx = &config.TLS{}
 	}
-	pick := func(flag, flagValue, ctxValue, env string) string {
+	pick := func(flag, flagValue, ctxValue, envName string) string {
 		if given(flag) {
 			return flagValue
 		}
-		return first(ctxValue, os.Getenv(env))
+		return first(ctxValue, env(envName))
 	}
 	files := zktls.Files{
 		CA:         pick("tls-ca", flags.CA, ctx.CA, "ZKX_TLS_CA"),

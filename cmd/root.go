@@ -26,6 +26,7 @@ stat and ACL, recognised locks, queues and elections (Curator, Kazoo, ZooKeeper'
 recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.`,
 		Example: `  zkx --server zk1:2181,zk2:2181,zk3:2181/app
   zkx --readonly --path /app/locks
+  zkx --data-dir /var/lib/zookeeper --at 02:47 --audit /var/log/zookeeper   # the past, and who made each change
   zkx demo`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -41,13 +42,14 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	pf.BoolVar(&opts.readonly, "readonly", false, "never change anything on the server")
 	// No default shown: $ZKX_AUTH is read when the flag is absent, so that
 	// neither the help nor the process list shows the credentials.
-	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password (default: the context's, else $ZKX_AUTH; the variable keeps them out of the process list)")
+	pf.StringVar(&opts.auth, "auth", "", "credentials as digest:user:password (default: the context's; without a context $ZKX_AUTH, which keeps them out of the process list)")
 	pf.DurationVar(&opts.sessionTimeout, "session-timeout", defaultSessionTimeout, "ZooKeeper session timeout")
-	pf.StringVar(&raw.adminURLs, "admin-url", "", "the members' AdminServers, comma-separated (http://zk1:8080/commands,http://zk2:8080/commands,…), for client addresses and watches when the four-letter words are not whitelisted; $"+adminURLEnv+" when absent")
+	pf.DurationVar(&opts.memberTimeout, "member-timeout", defaultMemberTimeout, "how long each member of the ensemble has to answer (srvr, its session tables, its AdminServer; and which member the session goes to) before zkx names it as not answering and goes on without it")
+	pf.StringVar(&raw.adminURLs, "admin-url", "", "the members' AdminServers, comma-separated (http://zk1:8080/commands,http://zk2:8080/commands,…), for client addresses and watches when the four-letter words are not whitelisted; $"+adminURLEnv+" when absent and no context is chosen")
 	pf.IntVar(&opts.adminPort, "admin-port", defaultAdminPort, "where to look for a member's AdminServer when it refuses the four-letter words and --admin-url names none (0: do not look)")
-	pf.StringVar(&raw.tls.CA, "tls-ca", "", "PEM file of the CA that signed the servers' certificates: connect over TLS (ZooKeeper's secureClientPort); $ZKX_TLS_CA when absent")
-	pf.StringVar(&raw.tls.Cert, "tls-cert", "", "PEM file of the client certificate, when the servers want one; $ZKX_TLS_CERT when absent")
-	pf.StringVar(&raw.tls.Key, "tls-key", "", "PEM file of the client certificate's key; $ZKX_TLS_KEY when absent")
+	pf.StringVar(&raw.tls.CA, "tls-ca", "", "PEM file of the CA that signed the servers' certificates: connect over TLS (ZooKeeper's secureClientPort); $ZKX_TLS_CA when absent and no context is chosen")
+	pf.StringVar(&raw.tls.Cert, "tls-cert", "", "PEM file of the client certificate, when the servers want one; $ZKX_TLS_CERT when absent and no context is chosen")
+	pf.StringVar(&raw.tls.Key, "tls-key", "", "PEM file of the client certificate's key; $ZKX_TLS_KEY when absent and no context is chosen")
 	pf.StringVar(&raw.tls.ServerName, "tls-server-name", "", "the name to check in the servers' certificates (default: the host dialled)")
 	raw.sasl.register(pf)
 	pf.StringVar(&raw.context, "context", "", "the named context of the contexts file to use (default: its current-context)")
@@ -57,14 +59,14 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	}
 	root.AddCommand(newVersionCommand(), newManCommand(), newServeCommand(&raw), newLockCommand(opts),
 		newLsCommand(opts), newTreeCommand(opts), newGetCommand(opts), newStatCommand(opts),
-		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts),
-		newSessionsCommand(opts), newUnlockCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
+		newLocksCommand(opts), newQueuesCommand(opts), newElectionsCommand(opts), newSystemsCommand(opts), newRecipesCommand(opts),
+		newSessionsCommand(opts), newUnlockCommand(opts), newRevokeCommand(opts), newDemoCommand(opts), newContextCommand(&raw))
 	root.AddCommand(newFindCommand(opts), newExportCommand(opts), newImportCommand(opts),
 		newCopyCommand(opts), newMoveCommand(opts), newSetACLCommand(opts), newDigestCommand(),
 		newWatchCommand(opts))
 	root.AddCommand(newEditCommand(opts), newDiffCommand(opts), newMirrorCommand(opts), newWhoamiCommand(opts),
 		newQuotaCommand(opts))
-	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand())
+	root.AddCommand(newTxnlogCommand(), newHistoryCommand(), newSnapshotCommand(), newAuditCommand())
 	return root
 }
 

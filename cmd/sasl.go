@@ -32,7 +32,10 @@ func (f *saslFlags) register(pf *pflag.FlagSet) {
 
 // resolveSASL settles the SASL options, each flag > context > default,
 // and logs into Kerberos for GSSAPI. Nothing of a password is echoed.
-func (g *globalOptions) resolveSASL(given func(string) bool, f saslFlags, ctx *config.SASL, contextName string) error {
+// $ZKX_SASL_PASSWORD (read through env, empty where a context is chosen)
+// is the password of --sasl given on the command line, or of no context;
+// a context's DIGEST-MD5 names its own variable.
+func (g *globalOptions) resolveSASL(given func(string) bool, f saslFlags, ctx *config.SASL, contextName string, env func(string) string) error {
 	if ctx == nil {
 		ctx = &config.SASL{}
 	}
@@ -59,14 +62,21 @@ func (g *globalOptions) resolveSASL(given func(string) bool, f saslFlags, ctx *c
 	cfg := &zksasl.Config{Mechanism: mech, User: user, Service: service}
 	switch mech {
 	case zksasl.DigestMD5:
-		env := first(ctx.PasswordEnv, saslPasswordEnv)
-		cfg.Password = os.Getenv(env)
-		if cfg.Password == "" {
-			where := ""
-			if ctx.PasswordEnv != "" {
-				where = " (context " + contextName + "'s sasl.password-env)"
+		switch {
+		case ctx.PasswordEnv != "":
+			if cfg.Password = os.Getenv(ctx.PasswordEnv); cfg.Password == "" {
+				return fmt.Errorf("SASL DIGEST-MD5 needs the password in $%s (context %s's sasl.password-env), which is not set", ctx.PasswordEnv, contextName)
 			}
-			return fmt.Errorf("SASL DIGEST-MD5 needs the password in $%s%s, which is not set", env, where)
+		case given("sasl"):
+			cfg.Password = os.Getenv(saslPasswordEnv)
+		default:
+			cfg.Password = env(saslPasswordEnv)
+		}
+		if cfg.Password == "" && ctx.PasswordEnv == "" {
+			if contextName != "" && !given("sasl") {
+				return fmt.Errorf("context %s uses SASL DIGEST-MD5 but names no password variable: add sasl.password-env (zkx reads $%s only without a context, or with --sasl)", contextName, saslPasswordEnv)
+			}
+			return fmt.Errorf("SASL DIGEST-MD5 needs the password in $%s, which is not set", saslPasswordEnv)
 		}
 	case zksasl.GSSAPI:
 		login, err := sasl.NewKerberos(sasl.KerberosOptions{Principal: principal, Keytab: keytab, Krb5Conf: krb5Conf})

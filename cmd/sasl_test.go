@@ -31,7 +31,7 @@ func createSecret(t *testing.T, connect, path, id string, cfg *zksasl.Config) {
 		t.Fatalf("dial as %s: %v", id, err)
 	}
 	defer c.Close()
-	if _, err := c.Conn().Create(path, []byte(saslSecret), 0, []zk.ACL{{Perms: zk.PermAll, Scheme: "sasl", ID: id}}); err != nil {
+	if _, err := c.Conn().Create(path, []byte(saslSecret), zk.FlagPersistent, []zk.ACL{{Perms: zk.PermAll, Scheme: "sasl", ID: id}}); err != nil {
 		t.Fatalf("create %s as %s: %v", path, id, err)
 	}
 }

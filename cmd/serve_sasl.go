@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // jaasUser is one user_NAME="password" option of a JAAS DigestLoginModule.
@@ -17,7 +18,7 @@ var jaasUser = regexp.MustCompile(`\buser_([^\s=]+)\s*=\s*"((?:[^"\\]|\\.)*)"`)
 // (blank lines and # comments skipped). Errors name the line, never a
 // password.
 func readSASLUsers(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -41,6 +42,11 @@ type sessionJSON struct {
 	LastHeardAtLeast bool   `json:"last_heard_at_least,omitempty"`
 	// Silent: not heard from for more than a third of its timeout.
 	Silent bool `json:"silent,omitempty"`
+	// ExpiresBy: when the servers expire it at the latest if its client
+	// stays silent (RFC 3339, UTC, whole seconds); ExpiresByAbout: only
+	// about, the servers' tick being unknown. Absent when not known.
+	ExpiresBy      string `json:"expires_by,omitempty"`
+	ExpiresByAbout bool   `json:"expires_by_about,omitempty"`
 	// Ephemerals are its ephemeral nodes (paths under the chroot), sorted.
 	Ephemerals []string `json:"ephemerals"`
 	// Watches are the paths (under the chroot) it holds data watches on;
@@ -53,6 +59,9 @@ type sessionJSON struct {
 	// From is where the session is known from: tables, or ephemerals when
 	// the servers refused their tables and only its ephemeral nodes tell.
 	From string `json:"from"`
+	// Ensemble is what should be said of the members (ensembleHelp), the
+	// same on every session; absent when nothing.
+	Ensemble []introspect.MemberNote `json:"ensemble,omitempty"`
 }
 
 func describeSession(s introspect.Session, tables recognize.ServerTables, now time.Time) sessionJSON {
@@ -65,6 +74,9 @@ func describeSession(s introspect.Session, tables recognize.ServerTables, now ti
 	if l, ok := tables.LastHeard(s.ID); ok {
 		ms := l.Silence(now).Milliseconds()
 		j.LastHeardMs, j.LastHeardAtLeast, j.Silent = &ms, l.AtLeast, l.Silent(now)
+		if !l.ExpiresBy.IsZero() {
+			j.ExpiresBy, j.ExpiresByAbout = l.ExpiresBy.UTC().Format(time.RFC3339), l.ExpiresByApprox
+		}
 	}
 	if !s.Established.IsZero() {
 		j.Established = s.Established.UTC().Format(statMillisFormat)
@@ -78,8 +90,8 @@ func describeSession(s introspect.Session, tables recognize.ServerTables, now ti
 func newSessionsCommand(g *globalOptions) *cobra.Command {
 	var flags readFlags
 	cmd := &cobra.Command{
-		Use:   "sessions",
-		Short: "List the ensemble's sessions: clients, liveness, ephemerals, watches",
+		Use:   "sessions [SESSION]",
+		Short: "List the ensemble's sessions, or tell one's whole story: what it holds, waits for, leads",
 		Long: `sessions asks every server of --server what it knows of the sessions — the
 four-letter words cons (connections), dump (ephemeral nodes, expiry) and
 wchc / wchp (watches), or the members' AdminServers with --admin-url — and
@@ -109,16 +121,45 @@ JSON (-o json) is an array, one object per session, sorted by id: session
 connected (absent when not known), timeout_ms (0 when not known),
 last_heard_ms (how long ago its server last answered it; absent when not
 known), last_heard_at_least (the silence may be longer), silent (not heard
-from for more than a third of its timeout), ephemerals (paths under the
-chroot), watches (paths under the chroot with a data watch), watch_count
-(every data watch, outside the chroot too), last_op, established and
-expires (RFC 3339, when known), from (tables, or ephemerals when only the
-tree told of the session).`,
+from for more than a third of its timeout), expires_by (when the servers
+expire it at the latest if its client stays silent: its last answer, its
+timeout and two of the servers' ticks, rounded up to the second; RFC 3339),
+expires_by_about (the tick is not known: only about), ephemerals (paths
+under the chroot), watches (paths under the chroot with a data watch),
+watch_count (every data watch, outside the chroot too), last_op,
+established and expires (RFC 3339, when known: the leader's own expiry
+bucket, from its dump), from (tables, or ephemerals when only the tree told
+of the session) and ensemble.
+
+With SESSION (its id, 0x… as ZooKeeper prints it), sessions tells that
+session's whole story: its facts as above, then, from the recipes zkx
+recognises (found from the ephemeral nodes the servers list, or by a walk
+of the tree when they do not), what it holds (locks, leases), what it leads,
+where it waits and behind whom ("waits  /app/l2 (mutex, curator): waiter 1
+lock-0000000001 — curator lock-0000000000 (session 0x…) holds"), the
+elections it stands in, the groups it is a member of, the queue items it
+has taken, the deadlocks it is in (a cycle of sessions across locks, each
+waiting for what the next holds), and its other ephemeral nodes. JSON: one
+object, the session's fields as above and holds, waits, members ([{path,
+recipe, role, position, contender, behind}]: contender as zkx locks prints
+it, behind the contenders it waits for up to the one holding), items
+([{queue, item, mark}]), deadlocks ([string]) and other_ephemerals.
+
+` + ensembleHelp,
 		Example: `  zkx sessions
   zkx sessions --server zk1:2181,zk2:2181,zk3:2181
-  zkx sessions -o json | jq -r '.[] | select(.silent) | "\(.session) \(.client) \(.last_heard_ms)"'`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+  zkx sessions -o json | jq -r '.[] | select(.silent) | "\(.session) \(.client) \(.last_heard_ms)"'
+  zkx sessions 0x10000343b9a0027`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var session int64
+			if len(args) == 1 {
+				id, err := parseSessionID(args[0])
+				if err != nil {
+					return err
+				}
+				session = id
+			}
 			format, err := cliout.ParseFormat(flags.output)
 			if err != nil {
 				return err
@@ -148,8 +189,15 @@ tree told of the session).`,
 					return err
 				}
 			}
+			if len(args) == 1 {
+				return g.sessionStory(ctx, cmd, in, rows, session, format)
+			}
 			out := cmd.OutOrStdout()
 			if format == cliout.JSON {
+				ensemble := in.MemberNotes(introspect.ReadThrough{})
+				for i := range rows {
+					rows[i].Ensemble = ensemble
+				}
 				return cliout.WriteJSON(out, rows)
 			}
 			return writeSessions(out, rows)
@@ -252,4 +300,89 @@ func writeSessions(out io.Writer, rows []sessionJSON) error {
 		t.Row(s.Session, client, orDash(st, cliout.Clean(s.Server)), heard, timeout, watches, eph)
 	}
 	return t.Flush()
+}
+
+// parseSessionID reads a session id as ZooKeeper prints it: hexadecimal,
+// 0x optional.
+func parseSessionID(s string) (int64, error) {
+	id, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s), "0x"), 16, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a session id (hexadecimal, as ZooKeeper prints it: 0x10000343b9a0027)", s)
+	}
+	return int64(id), nil
+}
+
+// sessionStoryJSON is what `zkx sessions SESSION -o json` prints.
+type sessionStoryJSON struct {
+	sessionJSON
+	recognize.SessionStory
+}
+
+// sessionStory tells one session's story: its row, and what it does in
+// the recipes recognised from the servers' ephemeral nodes (or a walk).
+func (g *globalOptions) sessionStory(ctx context.Context, cmd *cobra.Command, in *introspect.Snapshot, rows []sessionJSON, id int64, format cliout.Format) error {
+	hex := display.Hex(id)
+	var row *sessionJSON
+	for i := range rows {
+		if rows[i].Session == hex {
+			row = &rows[i]
+		}
+	}
+	if row == nil {
+		return fmt.Errorf("session %s is not in the servers' tables nor among the owners of ephemeral nodes: closed, expired, or on a member that did not answer", hex)
+	}
+	c, err := g.dialBulk(ctx, 4, true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	res, err := recognize.ScanContended(ctx, c, "/", recognize.Options{Tables: in.Tables()}, in)
+	var partial error
+	switch {
+	case err != nil && !res.Partial:
+		return fmt.Errorf("recognising the recipes to tell what session %s does: %w", hex, err)
+	case err != nil:
+		partial = err
+		warnf(cmd.ErrOrStderr(), "%v: what session %s does in the recipes not read is not told", err, hex)
+	}
+	deadlocks := recognize.MarkDeadlocks(res.Locks)
+	story := recognize.StoryOf(&res, id, row.Ephemerals, deadlocks)
+	out := cmd.OutOrStdout()
+	if format == cliout.JSON {
+		err = cliout.WriteJSON(out, sessionStoryJSON{sessionJSON: *row, SessionStory: story})
+	} else {
+		err = writeSessionStory(out, *row, story, time.Now())
+	}
+	if err != nil {
+		return err
+	}
+	if partial != nil {
+		return &partialError{partial}
+	}
+	return nil
+}
+
+// writeSessionStory prints a session's facts, then what it does, one
+// line each in the presenter's words (as the explorer's session page).
+func writeSessionStory(out io.Writer, row sessionJSON, story recognize.SessionStory, now time.Time) error {
+	st := cliout.NewStyles(out)
+	if err := writeSessions(out, []sessionJSON{row}); err != nil {
+		return err
+	}
+	lines := present.SessionLines(story, now)
+	if len(lines) == 0 {
+		_, err := fmt.Fprintln(out, "\nIt holds, waits for and leads nothing zkx recognises, and owns no ephemeral node.")
+		return err
+	}
+	fmt.Fprintln(out)
+	for _, l := range lines {
+		kind := fmt.Sprintf("%-*s", present.SessionKindWidth, l.Kind)
+		if l.Alarm {
+			kind = st.Bad(kind)
+		}
+		if _, err := fmt.Fprintf(out, "  %s  %s\n", kind, l.Text); err != nil {
+			return err
+		}
+	}
+	return nil
 }

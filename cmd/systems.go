@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -92,7 +93,7 @@ func writeSystems(out io.Writer, systems []recognize.SystemSummary) error {
 		for _, l := range s.Leaders {
 			who, session, client, held := st.Dim("(nobody)"), "-", "", "-"
 			if c := l.Leader; c != nil {
-				who, session, client, held = cliout.Clean(c.Data), orDash(st, c.Session), cliout.Clean(c.ClientText()), heldText(*c)
+				who, session, client, held = cliout.Clean(c.Data), orDash(st, c.Session), cliout.Clean(c.ClientText()), present.HeldOf(*c, time.Now()).Cell
 				if who == "" {
 					who = cliout.Clean(recognize.BareName(c.Node))
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
@@ -20,7 +21,7 @@ func newExportCommand(g *globalOptions) *cobra.Command {
 	var timeout time.Duration
 	var concurrency, connections int
 	cmd := &cobra.Command{
-		Use:   "export PATH > FILE",
+		Use:   "export PATH|DIR@MOMENT:PATH > FILE",
 		Short: "Write a subtree as JSON Lines, streaming",
 		Long: `export writes PATH and everything below it to stdout as JSON Lines: a header
 ({"zkx_export":1,"root":PATH,…}), then one object per node in preorder, parents
@@ -35,34 +36,49 @@ first, written as the walk reaches it:
   error            the node could not be read (zkx import refuses it)
 
 Reads are batched and run ahead in parallel as for zkx tree; data and ACL are
-read beside each listing. On a terminal, progress is shown on stderr; a summary
+read beside each listing. DIR@MOMENT:PATH exports the subtree as it was at that
+moment of a ZooKeeper data directory's past (a zxid or a time, as zkx
+--data-dir --at takes it; zkx diff says more): every node and ACL, whatever the
+ACLs said, and the ephemeral nodes marked as such. On a terminal, progress is shown on stderr; a summary
 always ends there. Exit status: 0 when every node was read, 3 when some could
 not be (they are in the file with their error), 1 on failure.`,
 		Example: `  zkx export /app > app.jsonl
   zkx export / | gzip > everything.jsonl.gz
+  zkx export /var/lib/zookeeper@02:45:/app > app-at-0245.jsonl
   jq -r 'select(.text) | [.path, .text] | @tsv' app.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := checkPath(args[0])
-			if err != nil {
-				return err
-			}
 			if timeout <= 0 || concurrency < 1 || connections < 1 {
 				return fmt.Errorf("--timeout, --concurrency and --connections must be positive")
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			c, err := g.dialBulk(ctx, connections, true)
-			if err != nil {
-				return timedOut(err, timeout)
+			var c zkview.Reader
+			server := g.server
+			root, err := checkPath(args[0])
+			if ps, ok, perr := openPastSource(cmd, args[0]); ok {
+				if perr != nil {
+					return perr
+				}
+				defer ps.Close()
+				c, root, server, err = ps.reader, ps.path, "the past of "+ps.name, nil
+			} else if err == nil {
+				bulk, derr := g.dialBulk(ctx, connections, true)
+				if derr != nil {
+					return timedOut(derr, timeout)
+				}
+				defer bulk.Close()
+				c = bulk
 			}
-			defer c.Close()
+			if err != nil {
+				return err
+			}
 			if _, _, err := c.Children(ctx, root); err != nil {
 				return err // a missing root is an error, not an empty export
 			}
 			progress := newProgress(cmd.ErrOrStderr())
 			st, err := transfer.Export(ctx, c, root, cmd.OutOrStdout(), transfer.ExportOptions{
-				Concurrency: concurrency, Server: g.server, Visited: progress.add})
+				Concurrency: concurrency, Server: server, Visited: progress.add})
 			progress.finish()
 			if err != nil {
 				return timedOut(fmt.Errorf("export of %s stopped after %s: %w", root, plural(st.Nodes, "node"), err), timeout)
@@ -73,7 +89,7 @@ not be (they are in the file with their error), 1 on failure.`,
 				warnf(cmd.ErrOrStderr(), "the server hid the digest hashes of %s ACLs (user:x: this session has no ADMIN on them): import refuses them; export with --auth of an identity that has ADMIN", plural(st.MaskedACL, "node's"))
 			}
 			if st.Unreadable > 0 {
-				return &partialError{fmt.Errorf("%s could not be read (no READ for this session? try --auth): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"))}
+				return &partialError{fmt.Errorf("%s could not be read (%s): they are in the file with an error, import refuses them, and what is below them is missing", plural(st.Unreadable, "node"), whyUnreadable(st.Unreadable, st.NoRead, "in the file"))}
 			}
 			return nil
 		},
@@ -255,7 +271,7 @@ some nodes were refused, 1 on failure.`,
 // once to check it whole, once to import it.
 func openExport(name string, stdin io.Reader) (*os.File, error) {
 	if name != "-" {
-		return os.Open(name)
+		return openNamedFile(name)
 	}
 	f, err := os.CreateTemp("", "zkx-import-*.jsonl")
 	if err != nil {
@@ -356,4 +372,15 @@ func writeImportReport(out io.Writer, rep transfer.Report, format cliout.Format)
 		fmt.Fprintf(out, "  … and %d more\n", rep.Refused-len(rep.Refusals))
 	}
 	return nil
+}
+
+// openNamedFile opens a file named on the command line for reading: a
+// regular file, or an error saying what it is and that stdin takes a
+// stream (a named pipe is not read twice, nor waited on).
+func openNamedFile(name string) (*os.File, error) {
+	f, err := fileread.Open(name)
+	if fileread.IsNotRegular(err) {
+		return nil, fmt.Errorf("%w: give it on stdin as - (… - < %s)", err, name)
+	}
+	return f, err
 }

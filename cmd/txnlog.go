@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +19,7 @@ import (
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/internal/datadir"
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/internal/jute"
 	"github.com/zkx-dev/zkx/internal/txnlog"
 	"github.com/zkx-dev/zkx/zkview"
@@ -27,6 +30,7 @@ import (
 // txnlogFlags are zkx txnlog's filters.
 type txnlogFlags struct {
 	output, path, session, since, until, types string
+	audit                                      auditFlags
 }
 
 func newTxnlogCommand() *cobra.Command {
@@ -62,11 +66,19 @@ container, ttl), ttl_ms, data (decoded text) and decoder, acl
 removed and closed_by (server or client), error and error_code, ops (a
 multi's operations, each with type, path and its own fields) and failed;
 digest (the tree digest logged with it), file and offset. docs/json.md has
-the whole contract.`,
+the whole contract.
+
+--audit FILE|DIR (ZooKeeper's audit log, see zkx audit; repeatable, one per
+member) names who made each transaction, at the end of its line in brackets,
+"audit" in JSON: its own audit event (the same session, operation and node
+within 10 s; how far apart in gap_ms), else its session's client from the
+session's first audited operation ("session:"), else nothing — zkx never
+guesses. --audit-zone is the zone of the audit log's times when it names none.`,
 		Example: `  zkx txnlog /var/lib/zookeeper
   zkx txnlog /var/lib/zookeeper/version-2/log.100000001 --path /app/locks
   zkx txnlog /var/lib/zookeeper --since 02:00 --until 03:00 --type create,delete,closeSession
-  zkx txnlog /var/lib/zookeeper --session 0x100000f4c810003 -o json | jq .`,
+  zkx txnlog /var/lib/zookeeper --session 0x100000f4c810003 -o json | jq .
+  zkx txnlog /var/lib/zookeeper --path /app/config --audit /var/log/zookeeper/zookeeper_audit.log`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTxnlog(cmd, args[0], f)
@@ -79,6 +91,7 @@ the whole contract.`,
 	fl.StringVar(&f.since, "since", "", "only from this moment on: a zxid (0x1f) or a time")
 	fl.StringVar(&f.until, "until", "", "only up to this moment: a zxid (0x1f) or a time")
 	fl.StringVar(&f.types, "type", "", "only these types, comma-separated (create,delete,closeSession,…)")
+	f.audit.register(fl)
 	return cmd
 }
 
@@ -138,13 +151,17 @@ func parseSession(s string) (int64, error) {
 	return strconv.ParseInt(s, 10, 64)
 }
 
-// logFiles are the logs to read: the file itself, or a data directory's.
-func logFiles(arg string) ([]string, error) {
+// logFiles are the logs to read: the file itself, or a data directory's
+// (warn is told of the files skipped there).
+func logFiles(arg string, warn func(error)) ([]string, error) {
 	fi, err := os.Stat(arg)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.IsDir() {
+		if err := fileread.Check(arg, fi.Mode()); err != nil {
+			return nil, err
+		}
 		if kind, _, ok := datadir.Parse(fi.Name()); ok && kind == datadir.Snapshot {
 			return nil, fmt.Errorf("%s is a snapshot, not a transaction log (zkx snapshot reads it)", arg)
 		}
@@ -153,6 +170,9 @@ func logFiles(arg string) ([]string, error) {
 	d, err := datadir.Open(arg)
 	if err != nil {
 		return nil, err
+	}
+	for _, skipped := range d.Skipped {
+		warn(skipped)
 	}
 	if len(d.Logs) == 0 {
 		return nil, fmt.Errorf("%s has no transaction logs (log.*)", d.Path)
@@ -196,7 +216,7 @@ func (f txnlogFlags) filter(paths []string) (txnFilter, error) {
 			if !ok {
 				return tf, fmt.Errorf("--type %q: not a logged transaction type (create, create2, createTtl, createContainer, delete, deleteContainer, setData, setACL, multi, reconfig, createSession, closeSession, error)", name)
 			}
-			tf.types[txnlog.TypeName(typ)] = true
+			tf.types[typ.String()] = true
 		}
 	}
 	var base time.Time
@@ -218,7 +238,7 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 	if err != nil {
 		return err
 	}
-	paths, err := logFiles(arg)
+	paths, err := logFiles(arg, warnSkipped(cmd))
 	if err != nil {
 		return err
 	}
@@ -226,25 +246,50 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 	if err != nil {
 		return err
 	}
+	var ix *forensics.AuditIndex
+	if f.audit.given() {
+		var keep forensics.AuditKeep
+		if tf.path != "" {
+			prefix := []byte(tf.path)
+			keep.Node = func(znode []byte) bool { return bytes.HasPrefix(znode, prefix) }
+		}
+		if tf.hasSession {
+			keep.Session = tf.session
+		}
+		// The transactions come in time order: the audit log is read
+		// alongside, its events held for the window around them only.
+		if ix, err = f.audit.stream(cmd.ErrOrStderr(), keep); err != nil {
+			return err
+		}
+		defer ix.Close()
+	}
 	out := bufio.NewWriterSize(cmd.OutOrStdout(), 256<<10)
 	defer out.Flush()
-	var write func(t *forensics.Transaction, file string) error
+	var write func(item *txnItem) error
 	if format == cliout.JSON {
 		var jw jsonWriter
 		var buf []byte
-		write = func(t *forensics.Transaction, file string) error {
-			buf = jw.appendTxn(buf[:0], t, file)
+		write = func(item *txnItem) error {
+			buf = jw.appendTxn(buf[:0], &item.txn, item.file)
+			if item.who != nil {
+				j, err := json.Marshal(describeWho(item.who))
+				if err != nil {
+					return err
+				}
+				buf = append(append(append(buf[:len(buf)-2], `,"audit":`...), j...), "}\n"...)
+			}
 			_, err := out.Write(buf)
 			return err
 		}
 	} else {
 		tw := newTxnTable(out)
-		write = func(t *forensics.Transaction, _ string) error { return tw.write(t) }
+		write = func(item *txnItem) error { return tw.write(&item.txn, whoNote(item.who)) }
 	}
 	var problems []error
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel() // a write that fails ends the reading too
-	for batch := range readTransactions(ctx, paths, &tf) {
+	own := 0
+	for batch := range readTransactions(ctx, paths, &tf, ix) {
 		for i := range batch {
 			item := &batch[i]
 			if item.err != nil {
@@ -253,7 +298,10 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 				fmt.Fprintln(cmd.ErrOrStderr(), "zkx txnlog:", item.err)
 				continue
 			}
-			if err := write(&item.txn, item.file); err != nil {
+			if item.who != nil && item.who.Match == forensics.MatchEvent {
+				own++
+			}
+			if err := write(item); err != nil {
 				return err
 			}
 		}
@@ -261,17 +309,21 @@ func runTxnlog(cmd *cobra.Command, arg string, f txnlogFlags) error {
 	if err := out.Flush(); err != nil {
 		return err
 	}
+	if ix != nil {
+		auditMatched(cmd.ErrOrStderr(), ix, own)
+	}
 	if len(problems) > 0 {
 		return &partialError{fmt.Errorf("%s in the logs, read past (each reported above with its file and offset)", plural(len(problems), "problem"))}
 	}
 	return nil
 }
 
-// txnItem is a transaction read and kept by the filters, or a problem
-// read past.
+// txnItem is a transaction read and kept by the filters, with who made
+// it when an audit log says, or a problem read past.
 type txnItem struct {
 	txn  forensics.Transaction
 	file string
+	who  *forensics.Who
 	err  error
 }
 
@@ -279,10 +331,11 @@ type txnItem struct {
 const txnBatch = 512
 
 // readTransactions reads, decodes and filters the logs on a goroutine of
-// its own, sending batches in log order while the caller writes the ones
-// before: reading and writing a large log overlap on two cores. The
-// channel closes at the end of the logs, or when ctx ends.
-func readTransactions(ctx context.Context, paths []string, tf *txnFilter) <-chan []txnItem {
+// its own — and finds who made each in ix, when not nil — sending batches
+// in log order while the caller writes the ones before: reading and
+// writing a large log overlap on two cores. The channel closes at the end
+// of the logs, or when ctx ends.
+func readTransactions(ctx context.Context, paths []string, tf *txnFilter, ix *forensics.AuditIndex) <-chan []txnItem {
 	out := make(chan []txnItem, 8)
 	go func() {
 		defer close(out)
@@ -306,7 +359,11 @@ func readTransactions(ctx context.Context, paths []string, tf *txnFilter) <-chan
 			if err != nil {
 				batch = append(batch, txnItem{err: err})
 			} else if t := forensics.Describe(e); tf.keep(&t) {
-				batch = append(batch, txnItem{txn: t, file: logs.File()})
+				item := txnItem{txn: t, file: logs.File()}
+				if ix != nil {
+					item.who = ix.Who(&item.txn)
+				}
+				batch = append(batch, item)
 			}
 			if len(batch) == txnBatch && !send() {
 				return
@@ -342,7 +399,9 @@ var opIndent = strings.Repeat(" ", 23+2+10+2+18+2)
 // dataWidth bounds a data summary in the table.
 const dataWidth = 60
 
-func (tt *txnTable) write(t *forensics.Transaction) error {
+// write writes a transaction's lines; note, when not empty, ends its
+// first line.
+func (tt *txnTable) write(t *forensics.Transaction, note string) error {
 	b := tt.appendTime(tt.buf[:0], t.Time)
 	b = append(b, "  "...)
 	b = pad(append(b, "0x"...), strconv.FormatUint(uint64(t.Zxid), 16), 8)
@@ -352,6 +411,9 @@ func (tt *txnTable) write(t *forensics.Transaction) error {
 	b = pad(b, t.Type, 15)
 	b = append(b, "  "...)
 	b = trimBlanks(appendWhat(b, t))
+	if note != "" {
+		b = appendLine(append(b, "  "...), note)
+	}
 	b = append(b, '\n')
 	for i := range t.Ops {
 		op := &t.Ops[i]
@@ -486,8 +548,8 @@ func appendWhat(b []byte, t *forensics.Transaction) []byte {
 	return b
 }
 
-func appendErr(b []byte, code int32) []byte {
-	b = append(b, jute.ErrName(code)...)
+func appendErr(b []byte, code jute.Code) []byte {
+	b = append(b, code.String()...)
 	b = append(b, " ("...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	return append(b, ')')

@@ -112,8 +112,8 @@ func (jw *jsonWriter) appendOp(b []byte, t *forensics.Transaction) []byte {
 	return b
 }
 
-func appendErrJSON(b []byte, code int32) []byte {
-	b = appendJSONString(append(b, `,"error":`...), jute.ErrName(code))
+func appendErrJSON(b []byte, code jute.Code) []byte {
+	b = appendJSONString(append(b, `,"error":`...), code.String())
 	return strconv.AppendInt(append(b, `,"error_code":`...), int64(code), 10)
 }
 

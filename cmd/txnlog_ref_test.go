@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/zkx-dev/zkx/internal/display"
-	"github.com/zkx-dev/zkx/internal/jute"
 	"github.com/zkx-dev/zkx/internal/txnlog"
 	"github.com/zkx-dev/zkx/zkview/forensics"
 )
@@ -36,8 +35,10 @@ type txnJSON struct {
 	ParentCVersion *int32   `json:"parent_cversion,omitempty"`
 	TimeoutMs      int32    `json:"timeout_ms,omitempty"`
 	// Removed are the ephemerals a closeSession deleted (absent when the
-	// log does not say); ClosedBy is "server" (expired) or "client".
-	Removed   []string  `json:"removed,omitempty"`
+	// log does not say, [] for none: a pointer, which omitempty keeps
+	// when it points at an empty slice); ClosedBy is "server" (expired)
+	// or "client".
+	Removed   *[]string `json:"removed,omitempty"`
 	ClosedBy  string    `json:"closed_by,omitempty"`
 	Error     string    `json:"error,omitempty"`
 	ErrorCode *int32    `json:"error_code,omitempty"`
@@ -84,25 +85,25 @@ func opJSON(t *forensics.Transaction) txnJSON {
 		v := t.Version
 		j.Version = &v
 	case "closeSession":
-		j.Removed = t.Removed
-		if t.RemovedKnown && j.Removed == nil {
-			j.Removed = []string{}
+		if t.RemovedKnown {
+			removed := append([]string{}, t.Removed...)
+			j.Removed = &removed
 		}
 		j.ClosedBy = "client"
 		if t.ByServer {
 			j.ClosedBy = "server"
 		}
 	case "error":
-		code := t.Err
-		j.Error, j.ErrorCode = jute.ErrName(code), &code
+		code := int32(t.Err)
+		j.Error, j.ErrorCode = t.Err.String(), &code
 	case "multi":
 		j.Ops = make([]txnJSON, len(t.Ops))
 		for i := range t.Ops {
 			j.Ops[i] = opJSON(&t.Ops[i])
 		}
 		if t.Failed {
-			code := t.FailedErr
-			j.Failed, j.Error, j.ErrorCode = true, jute.ErrName(code), &code
+			code := int32(t.FailedErr)
+			j.Failed, j.Error, j.ErrorCode = true, t.FailedErr.String(), &code
 		}
 	}
 	return j
@@ -112,7 +113,7 @@ func opJSON(t *forensics.Transaction) txnJSON {
 // fixtures (and strings of every kind) by hand and through encoding/json:
 // the same bytes.
 func TestTxnlogJSONLinesAreEncodingJSON(t *testing.T) {
-	paths, err := logFiles(pmFixtures)
+	paths, err := logFiles(pmFixtures, func(err error) { t.Error(err) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
+	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -23,7 +27,25 @@ type unlockJSON struct {
 	Next []recognize.Contender `json:"next"`
 	// Handover says in a sentence who takes over, or why nobody does.
 	Handover string `json:"handover"`
+	// MayAlsoHold are the waiters that may believe they hold the lock
+	// (may_hold): freeing the certain holder does not free them.
+	MayAlsoHold []recognize.Contender `json:"may_also_hold"`
+	// After is the lock read again once the node was deleted, as zkx locks
+	// shows it; null when its directory went with its last node, or the
+	// read failed (AfterError says why).
+	After      *recognize.Lock `json:"after"`
+	AfterError string          `json:"after_error,omitempty"`
+	// Outcome says in sentences what the read after the delete found:
+	// who holds now, who still waits and on whom.
+	Outcome []string `json:"outcome"`
+	// Ensemble is what should be said of the members (see ensembleHelp);
+	// absent when nothing.
+	Ensemble []introspect.MemberNote `json:"ensemble,omitempty"`
 }
+
+// unlockAroundLimit bounds the directories unlock reads around its lock
+// to find the cycles of sessions it is in.
+const unlockAroundLimit = 256
 
 func newUnlockCommand(g *globalOptions) *cobra.Command {
 	var (
@@ -39,21 +61,42 @@ zkx locks does (every contender judged by its own library's rule, with the
 servers' tables), names the holder — its node, session, client, how long it
 has held, when its server last heard from it — and who takes over once its
 node is gone (the waiters whose watch on it fires and whose library then
-finds nothing before them), asks, and deletes the node.
+finds nothing before them), asks, and deletes the node. Then it reads the
+lock again and says what happened: who holds now (and who took over), who
+still waits and on whom ("the writer curator __WRIT__0000000002 (session
+0x…) still waits: reader curator __READ__0000000001 (session 0x…) holds").
 
 The delete is conditional: it happens only if the node still belongs to the
 holder's session at the version just read, so a lock that changed hands in
 the meantime is left alone. The holder is not told: if its process is alive
 it may still believe it holds the lock until its session ends.
 
-With two holders (a broken lock) unlock will not guess: pass --node with the
-one to release (its name, its short name as zkx locks shows it, or #SEQ).
-On a terminal it asks before deleting; otherwise it refuses unless --yes is
-given. --readonly refuses it.
+Holders are those that hold for certain. A waiter that may hold (a Kazoo Lock
+that zkx cannot tell runs with or without extra_lock_patterns, without the
+servers' watch tables) is not one: unlock frees the certain holder and names
+the waiters that may still believe they hold. When the lock is in a cycle of
+sessions across locks (a deadlock; the other locks are found from the
+ephemeral nodes the servers list for its contenders' sessions, and theirs in
+turn), it says so first, with the releases that break it. With two certain holders (a
+broken lock) unlock will not guess: pass --node with the one to release (its
+name, its short name as zkx locks shows it, or #SEQ). On a terminal it asks
+before deleting; otherwise it refuses unless --yes is given. --readonly
+refuses it.
+
+--timeout bounds the reads and the delete, not the time taken to answer the
+question: the delete and the read after it have a --timeout of their own.
+
+Before it reads the lock, zkx has the member it reads through sync with the
+leader, so that a lagging follower cannot show a holder that is gone.
 
 JSON (-o json), once the node is deleted: {path, released (the holder, as
 in zkx locks -o json), next (the waiters that hold once it is gone), handover
-(who takes over, or why nobody does, in a sentence)}.
+(who takes over, or why nobody does, in a sentence), may_also_hold (waiters
+that may believe they hold), after (the lock read again after the delete, as
+in zkx locks -o json; null when its directory went or the read failed, with
+after_error), outcome (what that read found, in sentences), ensemble}.
+
+` + ensembleHelp + `
 
 Exit status: 0 when the node was deleted; 1 when nothing was deleted (no
 holder, refused, the node changed hands, an error).`,
@@ -76,44 +119,41 @@ holder, refused, the node changed hands, an error).`,
 			if flags.timeout <= 0 {
 				return fmt.Errorf("--timeout must be positive")
 			}
-			cs, err := g.connect()
-			if err != nil {
-				return err
-			}
+			// The reads before the question have --timeout, and the delete
+			// and the read after it another: a person's time to answer is
+			// not the servers'.
 			ctx, cancel := context.WithTimeout(cmd.Context(), flags.timeout)
 			defer cancel()
-			c, err := g.dial(ctx)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			defer c.Close()
-			w, err := c.Writer()
+			hl, err := openHeldLock(ctx, cmd, g, path, flags.timeout)
 			if err != nil {
 				return err
 			}
-			opts := recognize.Options{Viewer: c.SessionID()}
-			in, err := g.introspectTouching(ctx, cmd.ErrOrStderr(), cs, c)
-			if err != nil {
-				warnf(cmd.ErrOrStderr(), "%v; client addresses, connections and watches are unknown", err)
-			} else {
-				opts.Tables = in.Tables()
+			defer hl.client.Close()
+			l := hl.lock
+			if hl.snapshot != nil {
+				// A cycle of sessions through this lock is the first thing
+				// to know before freeing it: which release breaks it.
+				ephemeralsOf := func(session int64) []string {
+					if s := hl.snapshot.Session(session); s != nil {
+						return s.Ephemerals
+					}
+					return nil
+				}
+				around, _ := recognize.LocksAround(ctx, hl.client, l, ephemeralsOf, hl.opts, unlockAroundLimit)
+				marked := []recognize.Lock{*l}
+				recognize.MarkDeadlocks(marked, around...)
+				l = &marked[0]
 			}
-			r, err := recognize.Dir(ctx, c, path, opts)
-			if err != nil {
-				return timedOut(err, flags.timeout)
-			}
-			l, ok := r.(*recognize.Lock)
-			if !ok {
-				return fmt.Errorf("%s is not a lock zkx recognises (zkx locks %s lists what is)", path, path)
-			}
+			cancel()
 			h, err := unlockTarget(l, node)
 			if err != nil {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
-			describeUnlock(stderr, l, h)
+			describeUnlock(stderr, l, h, time.Now())
+			target := recognize.ContenderPath(l.Path, h.Contender.Node)
 			if !yes {
-				ok, err := confirmOnTerminal(cmd, "delete "+cliout.Clean(recognize.ContenderPath(l.Path, h.Node))+"?")
+				ok, err := confirmOnTerminal(cmd, "delete "+cliout.Clean(target)+"?")
 				if err != nil {
 					return err
 				}
@@ -121,11 +161,13 @@ holder, refused, the node changed hands, an error).`,
 					return fmt.Errorf("not deleted")
 				}
 			}
-			target := recognize.ContenderPath(l.Path, h.Node)
-			if err := w.DeleteOwned(ctx, target, h.SessionID); err != nil {
+			ctx, cancel = context.WithTimeout(cmd.Context(), flags.timeout)
+			defer cancel()
+			if err := hl.writer.DeleteOwned(ctx, target, h.SessionID); err != nil {
 				return timedOut(err, flags.timeout)
 			}
-			res := unlockJSON{Path: l.Path, Released: h, Next: []recognize.Contender{}, Handover: l.Handover(h.Node)}
+			res := unlockJSON{Path: l.Path, Released: h.Contender, Next: []recognize.Contender{}, Handover: l.Handover(h.Node),
+				MayAlsoHold: []recognize.Contender{}, Ensemble: hl.ensemble}
 			for _, n := range h.Next {
 				for _, p := range l.Lineup() {
 					if p.Node == n {
@@ -133,10 +175,30 @@ holder, refused, the node changed hands, an error).`,
 					}
 				}
 			}
+			for _, w := range l.Waiters {
+				if w.MayHold {
+					res.MayAlsoHold = append(res.MayAlsoHold, w)
+				}
+			}
+			res.After, res.Outcome = unlockOutcome(ctx, hl.client, l, h.Contender, hl.opts)
+			if res.After == nil && len(res.Outcome) == 0 {
+				res.AfterError = "the lock could not be read again"
+			}
 			if format == cliout.JSON {
+				if res.After != nil {
+					after := normalLocks([]recognize.Lock{*res.After})[0]
+					res.After = &after
+				}
 				return cliout.WriteJSON(cmd.OutOrStdout(), res)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\nnext: %s\n", cliout.Clean(target), cliout.Clean(res.Handover))
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "deleted %s\n", cliout.Clean(target))
+			if len(res.Outcome) == 0 {
+				fmt.Fprintf(out, "next: %s\n", cliout.Clean(res.Handover))
+			}
+			for _, line := range res.Outcome {
+				fmt.Fprintf(out, "now: %s\n", line)
+			}
 			return nil
 		},
 	}
@@ -148,30 +210,36 @@ holder, refused, the node changed hands, an error).`,
 
 // unlockTarget picks the holder to release: the one holder, or the one
 // --node names; with several holders and no --node it refuses to guess.
-func unlockTarget(l *recognize.Lock, node string) (recognize.Contender, error) {
-	if node != "" {
-		for _, p := range l.Lineup() {
-			if !nodeMatches(p.Contender, node) {
-				continue
-			}
+func unlockTarget(l *recognize.Lock, node string) (recognize.Place, error) {
+	holders := []recognize.Place{}
+	for _, p := range l.Lineup() {
+		if node != "" && nodeMatches(p.Contender, node) {
 			if !p.Holding() {
-				return recognize.Contender{}, fmt.Errorf("--node %s is %s %d in line, not a holder: zkx unlock releases holders", node, p.Role, p.Position)
+				why := ""
+				if p.MayHold {
+					why = " (it may believe it holds: it " + p.MayHoldReason + ")"
+				}
+				return recognize.Place{}, fmt.Errorf("--node %s is %s %d in line, not a holder for certain%s: zkx unlock releases holders", node, p.Role, p.Position, why)
 			}
-			return p.Contender, nil
+			return p, nil
 		}
-		return recognize.Contender{}, fmt.Errorf("no contender of %s is %s; holders: %s", l.Path, node, holderNames(l))
+		if p.Holding() {
+			holders = append(holders, p)
+		}
 	}
-	switch len(l.Holders) {
-	case 0:
-		return recognize.Contender{}, fmt.Errorf("nobody holds %s: nothing to release", l.Path)
-	case 1:
-		return l.Holders[0], nil
+	switch {
+	case node != "":
+		return recognize.Place{}, fmt.Errorf("no contender of %s is %s; holders: %s", l.Path, node, holderNames(l))
+	case len(holders) == 0:
+		return recognize.Place{}, fmt.Errorf("nobody holds %s: nothing to release", l.Path)
+	case len(holders) == 1:
+		return holders[0], nil
 	}
 	broken := ""
-	if l.Broken || l.MaybeBroken {
-		broken = " (" + l.Warnings[0] + ")"
+	if first := present.FirstWarning(l); first != "" {
+		broken = " (" + first + ")"
 	}
-	return recognize.Contender{}, fmt.Errorf("%s has %d holders%s: pass --node with the one to release: %s", l.Path, len(l.Holders), broken, holderNames(l))
+	return recognize.Place{}, fmt.Errorf("%s has %d holders%s: pass --node with the one to release: %s", l.Path, len(holders), broken, holderNames(l))
 }
 
 // nodeMatches reports whether name names c: its node, its short name, or
@@ -195,48 +263,45 @@ func holderNames(l *recognize.Lock) string {
 	return strings.Join(names, ", ")
 }
 
-// describeUnlock says, before asking, whose node it is and who is next.
-func describeUnlock(w io.Writer, l *recognize.Lock, h recognize.Contender) {
-	client := h.ClientText()
-	if client == "" {
-		client = "unknown (the servers' connection lists were not read)"
+// describeUnlock says, before asking, whose node it is and who is next,
+// in the presenter's words (the explorer's F says the same).
+func describeUnlock(w io.Writer, l *recognize.Lock, h recognize.Place, now time.Time) {
+	st := cliout.NewStyles(w)
+	fmt.Fprintf(w, "%s  %s\n", cliout.Clean(l.Path), present.Head(l, now))
+	facts := present.Facts(l, h, now)
+	for _, f := range facts {
+		text := f.Text
+		if f.Alarm {
+			text = st.Bad(text)
+		}
+		fmt.Fprintf(w, "  %-*s %s\n", present.FactWidth, f.Label, text)
 	}
-	held := "unknown (zkx did not see it begin); its node is " + heldFor(h.AgeMs) + " old"
-	if h.HeldMs != nil {
-		held = heldFor(*h.HeldMs)
+	if first := present.FirstWarning(l); first != "" {
+		fmt.Fprintf(w, "  %s %s\n", brokenLabel(st, *l), first)
 	}
-	heard := "unknown"
-	switch {
-	case h.LastHeardMs != nil && h.Silent:
-		heard = "SILENT for " + heldFor(*h.LastHeardMs) + ": frozen or cut off"
-	case h.LastHeardMs != nil:
-		heard = heldFor(*h.LastHeardMs) + " ago"
-	case h.Connected != nil && !*h.Connected:
-		heard = "no connection: its session is ending"
+	if others := present.MayAlsoHold(l); len(others) > 0 {
+		fmt.Fprintf(w, "  %s\n", st.Warn("May also believe it holds:"))
+		for _, o := range others {
+			fmt.Fprintf(w, "    %s\n", o)
+		}
 	}
-	fmt.Fprintf(w, "%s %s, %s: holder %s\n", cliout.Clean(l.Path), l.Recipe, l.Format, cliout.Clean(recognize.BareName(h.Node)))
-	for _, line := range [][2]string{
-		{"format", h.Format + viewSuffix(h)},
-		{"session", h.Session},
-		{"client", cliout.Clean(client)},
-		{"held", held},
-		{"heard", heard},
-		{"next", cliout.Clean(l.Handover(h.Node))},
-	} {
-		fmt.Fprintf(w, "  %-8s %s\n", line[0], line[1])
-	}
-	switch {
-	case l.Broken:
-		fmt.Fprintf(w, "  BROKEN   %s\n", cliout.Clean(l.Warnings[0]))
-	case l.MaybeBroken:
-		fmt.Fprintf(w, "  MAYBE BROKEN %s\n", cliout.Clean(l.Warnings[0]))
-	}
-	fmt.Fprintln(w, "  Its owner is not told: if it is alive it may still believe it holds the lock.")
+	fmt.Fprintf(w, "  %s\n", present.NotTold)
 }
 
-func viewSuffix(c recognize.Contender) string {
-	if c.View == "" {
-		return ""
+// unlockOutcome reads the lock again after its holder's node went, and
+// says what it finds (present.Outcome); nil, nil when the read failed.
+func unlockOutcome(ctx context.Context, c *zkview.Client, before *recognize.Lock, released recognize.Contender, opts recognize.Options) (*recognize.Lock, []string) {
+	opts.Now = time.Time{}
+	r, err := recognize.Dir(ctx, c, before.Path, opts)
+	switch {
+	case zkview.IsNoNode(err):
+		return nil, present.Outcome(before, released, nil)
+	case err != nil:
+		return nil, nil
 	}
-	return " (" + c.View + ")"
+	after, ok := r.(*recognize.Lock)
+	if !ok {
+		return nil, present.Outcome(before, released, nil) // emptied: nothing left to recognise
+	}
+	return after, present.Outcome(before, released, after)
 }

@@ -146,7 +146,7 @@ func TestWatchRecursiveUnderABurst(t *testing.T) {
 // TestWatchRecursiveOnAnOlderServer: a server that does not know addWatch
 // is followed with one-shot watches, and zkx says so.
 func TestWatchRecursiveOnAnOlderServer(t *testing.T) {
-	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []int32{jute.OpAddWatch}})
+	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpAddWatch}})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
 	populate(t, connect, map[string]int32{base: 0, base + "/x": 0})
@@ -190,17 +190,17 @@ func TestWhoamiAndQuota(t *testing.T) {
 		}
 		defer c.Close()
 		q := "/zookeeper/quota" + base + "/q"
-		if _, err := c.Create(q+"/zookeeper_limits", []byte("count=-1,bytes=-1=;byteHardLimit=-1;countHardLimit=2"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := c.Create(q+"/zookeeper_limits", []byte("count=-1,bytes=-1=;byteHardLimit=-1;countHardLimit=2"), zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Create(q+"/zookeeper_stats", []byte("count=2,bytes=2"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := c.Create(q+"/zookeeper_stats", []byte("count=2,bytes=2"), zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 		out, _, err = run(t, "--server", connect, "quota", base)
 		if err != nil || !strings.Contains(out, base+"/q") || !strings.Contains(out, "2 (hard 2)") || !strings.Contains(out, "within") {
 			t.Errorf("quota: %v\n%s", err, out)
 		}
-		if _, err := c.Create(base+"/q/b", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := c.Create(base+"/q/b", nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 		out, _, err = run(t, "--server", connect, "quota", base+"/q/a", "-o", "json")
@@ -215,7 +215,7 @@ func TestWhoamiAndQuota(t *testing.T) {
 			}
 		}
 	})
-	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []int32{jute.OpWhoAmI}})
+	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpWhoAmI}})
 	out, _, err := run(t, "--server", srv.ConnectString(), "whoami")
 	if err != nil || !strings.Contains(out, "unknown (the server is older than ZooKeeper 3.7") {
 		t.Errorf("whoami on an older server: %v %s", err, out)

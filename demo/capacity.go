@@ -30,7 +30,7 @@ type ContenderLimit struct {
 // spread.
 func ServerCapacity(ctx context.Context, servers []string) Capacity {
 	for _, addr := range servers {
-		limit, known, err := introspect.ConnectionLimit(ctx, addr, 2*time.Second, nil)
+		limit, known, err := introspect.ConnectionLimit(ctx, addr, 2*time.Second, introspect.Options{})
 		switch {
 		case err != nil:
 			continue // ask the next member

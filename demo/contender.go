@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
 
 // ContenderState is what a contender is doing.
@@ -83,23 +83,23 @@ func (c *contender) dial(ctx context.Context) (locker, error) {
 }
 
 // observe turns the lock's events into the contender's state.
-func (c *contender) observe(ev recipes.Event) {
+func (c *contender) observe(ev lockstats.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch ev.Kind {
-	case recipes.Queued:
+	case lockstats.Queued:
 		c.snap.State, c.snap.Node, c.snap.Watching = Queued, ev.Node, nil
-	case recipes.Waiting:
+	case lockstats.Waiting:
 		c.snap.State, c.snap.Watching = WaitingOn, ev.Watching
-	case recipes.Notified:
+	case lockstats.Notified:
 		c.snap.NotifiedAt = time.Now()
-	case recipes.Polling:
+	case lockstats.Polling:
 		c.snap.State, c.snap.Watching = Polling, nil
-	case recipes.Acquired:
+	case lockstats.Acquired:
 		c.snap.State, c.snap.Watching = Holding, nil
-		c.snap.Node = strings.TrimPrefix(ev.Token.Path, c.lane.cfg.Dir+"/")
+		c.snap.Node = strings.TrimPrefix(ev.Path, c.lane.cfg.Dir+"/")
 		c.snap.Acquisitions++
-	case recipes.Released:
+	case lockstats.Released:
 		c.snap.State, c.snap.Node = Starting, ""
 	}
 }

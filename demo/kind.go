@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
 
 // Kind is a lane's lock: one of the three ZooKeeper waiting strategies, or
@@ -68,14 +68,14 @@ func (k Kind) ZooKeeper() bool { return k != Redis }
 func (k Kind) Fenced() bool { return k.ZooKeeper() }
 
 // strategy is a ZooKeeper lane's waiting strategy.
-func (k Kind) strategy() recipes.Strategy {
+func (k Kind) strategy() lockstats.Strategy {
 	switch k {
 	case Herd:
-		return recipes.Herd
+		return lockstats.Herd
 	case Spin:
-		return recipes.Spin
+		return lockstats.Spin
 	}
-	return recipes.Chain
+	return lockstats.Chain
 }
 
 // Explanation says in one line what the lane shows.

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
 
 // LaneConfig is what a lane's contenders lock on, and how.
@@ -66,11 +66,11 @@ type Lane struct {
 	Explanation string
 
 	cfg      LaneConfig
-	stats    *recipes.Stats
+	stats    *lockstats.Stats
 	checker  *Checker
 	store    *FencedStore
 	renewals atomic.Uint64
-	recovery recipes.Histogram
+	recovery lockstats.Histogram
 	inspect  *redisInspector // the Redis lane's view of its key
 
 	mu           sync.Mutex
@@ -99,7 +99,7 @@ func NewLane(kind Kind, cfg LaneConfig) *Lane {
 	l := &Lane{
 		Name: string(kind), Kind: kind, Explanation: kind.Explanation(),
 		cfg: cfg, hold: cfg.Hold,
-		stats: recipes.NewStats(), checker: NewChecker(), store: NewFencedStore(), resumed: make(chan struct{}),
+		stats: lockstats.NewStats(), checker: NewChecker(), store: NewFencedStore(), resumed: make(chan struct{}),
 	}
 	close(l.resumed)
 	if kind == Redis {

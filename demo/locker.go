@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/zkx-dev/zkx/demo/redislock"
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/recipes"
 )
 
@@ -44,7 +45,7 @@ type zkLocker struct {
 	timeout time.Duration
 }
 
-func dialZK(l *Lane, id int, observe recipes.Observer) (*zkLocker, error) {
+func dialZK(l *Lane, id int, observe lockstats.Observer) (*zkLocker, error) {
 	g := &netGate{}
 	timeout := l.cfg.SessionTimeout
 	conn, events, err := zk.Connect(l.cfg.Servers, timeout, zk.WithDialer(g.zkDial), zk.WithLogInfo(false), zk.WithLogger(quietLogger{}))
@@ -56,8 +57,10 @@ func dialZK(l *Lane, id int, observe recipes.Observer) (*zkLocker, error) {
 		conn.Close()
 		return nil, fmt.Errorf("contender %d: %w", id, err)
 	}
-	m := recipes.NewMutex(sess, l.cfg.Dir, recipes.WithStrategy(l.Kind.strategy()), recipes.WithLookahead(false),
-		recipes.WithPollInterval(l.cfg.Poll), recipes.WithStats(l.stats), recipes.WithObserver(observe),
+	instruments := lockstats.RecipeOption(lockstats.Instruments{
+		Stats: l.stats, Observer: observe, Strategy: l.Kind.strategy(), PollInterval: l.cfg.Poll,
+	}).(recipes.Option)
+	m := recipes.NewMutex(sess, l.cfg.Dir, recipes.WithLookahead(false), instruments,
 		recipes.WithData([]byte(fmt.Sprintf("demo %s contender %d", l.Name, id))))
 	return &zkLocker{gate: g, conn: conn, sess: sess, mutex: m, timeout: timeout}, nil
 }
@@ -104,7 +107,7 @@ type redisLocker struct {
 	lk     *redislock.Lock
 }
 
-func dialRedis(ctx context.Context, l *Lane, id int, observe recipes.Observer) (*redisLocker, error) {
+func dialRedis(ctx context.Context, l *Lane, id int, observe lockstats.Observer) (*redisLocker, error) {
 	g := &netGate{}
 	client := redislock.NewClient(l.cfg.Redis, g.dial)
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -147,11 +147,11 @@ func (s *Seeded) seedServices(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := s.create(ctx, path.Join(s.Base, SeedPaths.Config, svc.name), cfg, 0); err != nil {
+		if err := s.create(ctx, path.Join(s.Base, SeedPaths.Config, svc.name), cfg, zk.FlagPersistent); err != nil {
 			return err
 		}
 		dir := path.Join(s.Base, SeedPaths.Services, svc.name)
-		if err := s.create(ctx, dir, nil, 0); err != nil {
+		if err := s.create(ctx, dir, nil, zk.FlagPersistent); err != nil {
 			return err
 		}
 		for i, addr := range svc.addrs {
@@ -182,7 +182,7 @@ func (s *Seeded) create(ctx context.Context, p string, data []byte, flags int32)
 		parents = append([]string{dir}, parents...)
 	}
 	for _, dir := range parents {
-		if _, err := conn.Create(dir, nil, 0, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+		if _, err := conn.Create(dir, nil, zk.FlagPersistent, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
 	}

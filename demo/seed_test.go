@@ -41,6 +41,15 @@ func TestSeedIsRecognised(t *testing.T) {
 		}
 		checkSeededSystems(t, all, path.Join(base, SeedPaths.Systems))
 		res := plainRecipes(all)
+		// Nothing else is taken for a recipe: the seeds hold no group,
+		// partitioner, lease, counter or TTL node outside a system.
+		for _, r := range all.All() {
+			switch i := r.Info(); {
+			case i.System != "", i.Class == recognize.ClassLock, i.Class == recognize.ClassElection, i.Class == recognize.ClassQueue:
+			default:
+				t.Errorf("%s taken for a %s %s: the seeds hold none", i.Path, i.Format, i.Kind)
+			}
+		}
 
 		locks := map[string]recognize.Lock{}
 		for _, l := range res.Locks {

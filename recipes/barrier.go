@@ -20,7 +20,7 @@ type Barrier struct {
 }
 
 // NewBarrier returns a Barrier on path. Options: WithData (the node's data),
-// WithACL, WithStats.
+// WithACL.
 func NewBarrier(s *Session, path string, opts ...Option) *Barrier {
 	return &Barrier{session: s, path: path, opts: buildOptions(opts)}
 }
@@ -30,11 +30,11 @@ func NewBarrier(s *Session, path string, opts ...Option) *Barrier {
 // while the create is in flight, the barrier may be set nonetheless.
 func (b *Barrier) Set(ctx context.Context) error {
 	for {
-		b.opts.stats.creates.Add(1)
+		b.opts.stats.CountCreate()
 		// Sending the create again after a lost answer is safe: NodeExists
 		// then means it was applied.
 		_, err := retry(ctx, b.session, func() (string, error) {
-			return b.session.create(b.path, b.opts.data, 0, b.opts.acl)
+			return b.session.create(b.path, b.opts.data, zk.FlagPersistent, b.opts.acl)
 		})
 		switch {
 		case err == nil, errors.Is(err, zk.ErrNodeExists):
@@ -52,7 +52,7 @@ func (b *Barrier) Set(ctx context.Context) error {
 // Remove takes the barrier down, releasing every waiter. Removing a barrier
 // that is not set is not an error.
 func (b *Barrier) Remove(ctx context.Context) error {
-	b.opts.stats.deletes.Add(1)
+	b.opts.stats.CountDelete()
 	_, err := retry(ctx, b.session, func() (struct{}, error) {
 		return struct{}{}, b.session.conn.Delete(b.path, -1)
 	})
@@ -88,7 +88,7 @@ func (b *Barrier) watch(ctx context.Context) (bool, <-chan zk.Event, error) {
 		set   bool
 		watch <-chan zk.Event
 	}
-	b.opts.stats.reads.Add(1)
+	b.opts.stats.CountRead()
 	a, err := retry(ctx, b.session, func() (answer, error) {
 		_, _, ch, err := b.session.conn.GetW(b.path)
 		if errors.Is(err, zk.ErrNoAuth) {
@@ -105,10 +105,6 @@ func (b *Barrier) watch(ctx context.Context) (bool, <-chan zk.Event, error) {
 	}
 	return a.set, a.watch, nil
 }
-
-// Stats returns a snapshot of the Barrier's counters (shared ones when made
-// with WithStats).
-func (b *Barrier) Stats() StatsSnapshot { return b.opts.stats.Snapshot() }
 
 // parentOfPath returns the directory that holds path.
 func parentOfPath(path string) string {

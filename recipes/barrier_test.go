@@ -48,7 +48,7 @@ func TestBarrier(t *testing.T) {
 		if err := barrierResult(t, "Wait after Remove", got); err != nil {
 			t.Fatal(err)
 		}
-		if st := waiter.Stats(); st.Notifications != 1 {
+		if st := waiter.opts.stats.Snapshot(); st.Notifications != 1 {
 			t.Fatalf("the waiter was notified %d times, want 1", st.Notifications)
 		}
 		if err := b.Remove(ctx); err != nil {

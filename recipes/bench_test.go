@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
@@ -23,8 +24,8 @@ func BenchmarkMutex(b *testing.B) {
 	}{
 		{"chain", nil},
 		{"chain-textbook", []Option{WithLookahead(false)}},
-		{"herd", []Option{WithStrategy(Herd)}},
-		{"spin", []Option{WithStrategy(Spin), WithPollInterval(time.Millisecond)}},
+		{"herd", []Option{withInstruments(lockstats.Instruments{Strategy: lockstats.Herd})}},
+		{"spin", []Option{withInstruments(lockstats.Instruments{Strategy: lockstats.Spin, PollInterval: time.Millisecond})}},
 	}
 	for _, server := range []string{"embedded", "real"} {
 		for _, st := range strategies {
@@ -37,7 +38,7 @@ func BenchmarkMutex(b *testing.B) {
 
 func benchmarkMutex(b *testing.B, connect string, contenders int, opts []Option) {
 	dir := zktest.Path(b)
-	stats := NewStats()
+	stats := lockstats.NewStats()
 	mutexes := make([]*Mutex, contenders)
 	for i := range mutexes {
 		s, err := Dial([]string{connect})
@@ -45,7 +46,7 @@ func benchmarkMutex(b *testing.B, connect string, contenders int, opts []Option)
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { s.Close() })
-		mutexes[i] = NewMutex(s, dir, append(opts, WithStats(stats))...)
+		mutexes[i] = NewMutex(s, dir, append(opts, withInstruments(lockstats.Instruments{Stats: stats}))...)
 	}
 	var remaining atomic.Int64
 	remaining.Store(int64(b.N))

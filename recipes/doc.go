@@ -4,11 +4,19 @@
 //
 // The recipes write the node layouts of Apache Curator by default (and
 // Kazoo's with WithFormat(Kazoo)), so a zkx Mutex and a Curator
-// InterProcessMutex on the same path exclude each other.
+// InterProcessMutex on the same path exclude each other. A few write one
+// library's layout only, for a Go service among Python and Java ones:
+// Party (Kazoo's Party), GroupMember (Curator's GroupMember), SharedCount
+// (Curator's SharedCount, which Kazoo's Counter also writes with
+// support_curator) and CuratorQueue (Curator's DistributedQueue items).
 //
 // The API follows etcd's concurrency package: every wait takes a context;
 // sentinel errors (ErrLocked, ErrNotLocked, ErrDeadlock, ErrSessionLost,
-// ErrNoLeader, ErrEmpty, ErrUncertain, ErrNotEntered) say what happened. The rules every lock-like recipe keeps:
+// ErrNoLeader, ErrEmpty, ErrUncertain, ErrNotEntered) say what happened.
+// Options: WithData, WithACL, WithFormat and WithLookahead for the recipes,
+// the Session's own for the connection.
+//
+// The rules every lock-like recipe keeps:
 //
 //   - Protected creates: node names carry a random prefix, so after a
 //     connection loss during the create the recipe finds its node by the

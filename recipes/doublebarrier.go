@@ -58,7 +58,7 @@ const (
 
 // NewDoubleBarrier returns a DoubleBarrier for count participants in
 // directory dir. Options: WithData (the data of our node and of the ready
-// node), WithACL, WithFormat, WithStats.
+// node), WithACL, WithFormat.
 func NewDoubleBarrier(s *Session, dir string, count int, opts ...Option) *DoubleBarrier {
 	return &DoubleBarrier{session: s, dir: dir, count: count, opts: buildOptions(opts)}
 }
@@ -105,10 +105,6 @@ func (b *DoubleBarrier) Leave(ctx context.Context) error {
 	defer b.end(barrierOutside, "")
 	return b.leave(ctx, name)
 }
-
-// Stats returns a snapshot of the DoubleBarrier's counters (shared ones
-// when made with WithStats).
-func (b *DoubleBarrier) Stats() StatsSnapshot { return b.opts.stats.Snapshot() }
 
 func (b *DoubleBarrier) begin(from, to barrierState, what string) error {
 	b.mu.Lock()
@@ -182,7 +178,7 @@ func (b *DoubleBarrier) watchReady(ctx context.Context) (bool, <-chan zk.Event, 
 		exists bool
 		watch  <-chan zk.Event
 	}
-	b.opts.stats.reads.Add(1)
+	b.opts.stats.CountRead()
 	a, err := retry(ctx, b.session, func() (answer, error) {
 		exists, _, ch, err := b.session.conn.ExistsW(joinPath(b.dir, doubleBarrierReady))
 		return answer{exists, ch}, err
@@ -196,7 +192,7 @@ func (b *DoubleBarrier) watchReady(ctx context.Context) (bool, <-chan zk.Event, 
 // full reports whether count participants are in, counting every child
 // but ready, as Curator does; a listed ready node also means yes.
 func (b *DoubleBarrier) full(ctx context.Context) (bool, error) {
-	b.opts.stats.reads.Add(1)
+	b.opts.stats.CountRead()
 	children, err := retry(ctx, b.session, func() ([]string, error) {
 		c, _, err := b.session.conn.Children(b.dir)
 		return c, err
@@ -216,9 +212,9 @@ func (b *DoubleBarrier) full(ctx context.Context) (bool, error) {
 
 // setReady creates the ready node; another participant may have been first.
 func (b *DoubleBarrier) setReady(ctx context.Context) error {
-	b.opts.stats.creates.Add(1)
+	b.opts.stats.CountCreate()
 	_, err := retry(ctx, b.session, func() (string, error) {
-		return b.session.create(joinPath(b.dir, doubleBarrierReady), b.opts.data, 0, b.opts.acl)
+		return b.session.create(joinPath(b.dir, doubleBarrierReady), b.opts.data, zk.FlagPersistent, b.opts.acl)
 	})
 	if err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		return fmt.Errorf("enter double barrier %s: create ready: %w", b.dir, err)
@@ -273,7 +269,7 @@ func (b *DoubleBarrier) leave(ctx context.Context, name string) (err error) {
 // sorts them (Java's String order, which is byte order for these names),
 // so that all agree on the lowest and the highest.
 func (b *DoubleBarrier) participants(ctx context.Context) ([]string, error) {
-	b.opts.stats.reads.Add(1)
+	b.opts.stats.CountRead()
 	children, err := retry(ctx, b.session, func() ([]string, error) {
 		c, _, err := b.session.conn.Children(b.dir)
 		return c, err
@@ -316,7 +312,7 @@ func (b *DoubleBarrier) deleteOurs(ctx context.Context, path string) error {
 // once when it is gone, or the watch ends without news: the caller looks
 // again either way).
 func (b *DoubleBarrier) awaitGone(ctx context.Context, name string) error {
-	b.opts.stats.reads.Add(1)
+	b.opts.stats.CountRead()
 	watch, err := retry(ctx, b.session, func() (<-chan zk.Event, error) {
 		_, _, ch, err := b.session.conn.GetW(joinPath(b.dir, name))
 		return ch, err
@@ -334,7 +330,7 @@ func (b *DoubleBarrier) awaitGone(ctx context.Context, name string) error {
 // clearReady deletes the ready node once everyone has left, so the barrier
 // can be used again; another leaver may have been first.
 func (b *DoubleBarrier) clearReady(ctx context.Context) error {
-	b.opts.stats.deletes.Add(1)
+	b.opts.stats.CountDelete()
 	_, err := retry(ctx, b.session, func() (struct{}, error) {
 		return struct{}{}, b.session.conn.Delete(joinPath(b.dir, doubleBarrierReady), -1)
 	})

@@ -285,7 +285,7 @@ func (p *curatorPeer) enter(t *testing.T) bool {
 	if len(c) < p.count {
 		return false
 	}
-	if _, err := p.conn.Create(p.dir+"/"+doubleBarrierReady, nil, 0, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+	if _, err := p.conn.Create(p.dir+"/"+doubleBarrierReady, nil, zk.FlagPersistent, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		t.Fatal(err)
 	}
 	return true

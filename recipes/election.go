@@ -58,12 +58,12 @@ type LeaderInfo struct {
 
 // NewElection returns an Election on directory dir (created on demand, as
 // containers). Options: WithData (the participant id; default "host pid"),
-// WithACL, WithFormat, WithStats. A candidate always watches only its
-// predecessor, as LeaderLatch does, whatever WithStrategy or WithLookahead
-// say: leadership changes are rare and candidates may wait for hours, so a
-// second watch per candidate buys nothing worth its cost, and a watch
-// pattern of our own would make the election look foreign to tools that
-// infer who watches whom from the format.
+// WithACL, WithFormat. A candidate always watches only its predecessor,
+// as LeaderLatch does, whatever WithLookahead says: leadership changes are
+// rare and candidates may wait for hours, so a second watch per candidate
+// buys nothing worth its cost, and a watch pattern of our own would make
+// the election look foreign to tools that infer who watches whom from the
+// format.
 func NewElection(s *Session, dir string, opts ...Option) *Election {
 	e := &Election{session: s, dir: dir, opts: buildOptions(opts), marker: curatorLatch}
 	if e.opts.format == Kazoo {
@@ -168,7 +168,7 @@ func (e *Election) Resign(ctx context.Context) error {
 	if err := e.session.alive(); err != nil {
 		return err
 	}
-	e.opts.stats.released()
+	e.opts.stats.MarkReleased()
 	err := e.session.deleteOwn(ctx, path, e.opts.stats)
 	switch {
 	case err == nil:
@@ -227,10 +227,6 @@ func (e *Election) Done() <-chan struct{} {
 	return e.lost
 }
 
-// Stats returns a snapshot of the Election's counters (shared ones when
-// made with WithStats).
-func (e *Election) Stats() StatsSnapshot { return e.opts.stats.Snapshot() }
-
 // Leader returns the current leader: the lowest participant node, as
 // Curator's LeaderLatch.getLeader reads it. It returns ErrNoLeader when
 // nobody campaigns.
@@ -245,7 +241,7 @@ func (e *Election) Leader(ctx context.Context) (LeaderInfo, error) {
 		}
 		for _, c := range cs {
 			path := joinPath(e.dir, c.name)
-			e.opts.stats.reads.Add(1)
+			e.opts.stats.CountRead()
 			r, err := retry(ctx, e.session, func() (nodeRead, error) {
 				data, stat, err := e.session.conn.Get(path)
 				return nodeRead{data: data, stat: stat}, err
@@ -340,7 +336,7 @@ func (e *Election) findLeader(ctx context.Context, listed []contender) (LeaderIn
 			listed = cs
 		}
 		path := joinPath(e.dir, listed[0].name)
-		e.opts.stats.reads.Add(1)
+		e.opts.stats.CountRead()
 		r, err := retry(ctx, e.session, func() (nodeRead, error) {
 			data, stat, w, err := e.session.conn.GetW(path)
 			return nodeRead{data, stat, w}, err
@@ -362,7 +358,7 @@ func (e *Election) findLeader(ctx context.Context, listed []contender) (LeaderIn
 // is missing.
 func (e *Election) participants(ctx context.Context, watch bool) ([]contender, <-chan zk.Event, error) {
 	for {
-		e.opts.stats.reads.Add(1)
+		e.opts.stats.CountRead()
 		r, err := retry(ctx, e.session, func() (childrenRead, error) {
 			if watch {
 				c, _, w, err := e.session.conn.ChildrenW(e.dir)
@@ -380,7 +376,7 @@ func (e *Election) participants(ctx context.Context, watch bool) ([]contender, <
 		if !watch {
 			return nil, nil, nil
 		}
-		e.opts.stats.reads.Add(1)
+		e.opts.stats.CountRead()
 		ex, err := retry(ctx, e.session, func() (existsRead, error) {
 			ok, _, w, err := e.session.conn.ExistsW(e.dir)
 			return existsRead{ok, w}, err

@@ -300,7 +300,7 @@ func TestElectionObserve(t *testing.T) {
 			t.Fatal(err)
 		}
 		expect("a", a, sa, "a")
-		reads := watcher.Stats().Reads
+		reads := watcher.opts.stats.Snapshot().Reads
 
 		b, sb := candidate("b")
 		gotB := make(chan error, 1)
@@ -312,7 +312,7 @@ func TestElectionObserve(t *testing.T) {
 		// Settled: a, b and c watch their own nodes, b watches a, c
 		// watches b, and the observer watches a.
 		waitWatchers(t, connect, dir, 6)
-		if got := watcher.Stats().Reads; got != reads {
+		if got := watcher.opts.stats.Snapshot().Reads; got != reads {
 			t.Fatalf("the observer read %d times while the leader stayed", got-reads)
 		}
 

@@ -29,6 +29,7 @@ var (
 	// there.
 	ErrUncertain = errors.New("recipes: outcome unknown, the answer was lost")
 	// ErrNotEntered is returned by DoubleBarrier.Leave when the DoubleBarrier
-	// has not entered the barrier.
+	// has not entered the barrier, and by Party.Leave and GroupMember.Leave
+	// when they have not joined.
 	ErrNotEntered = errors.New("recipes: not entered")
 )

@@ -115,6 +115,42 @@ func ExampleRWMutex() {
 	// the writer holds the lock alone
 }
 
+// A Semaphore of two leases lets two workers in at once; a third is
+// refused until one of them releases its lease.
+func ExampleSemaphore() {
+	servers, stop := embeddedServer()
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s1, s2, s3 := dial(servers), dial(servers), dial(servers)
+	defer s1.Close()
+	defer s2.Close()
+	defer s3.Close()
+
+	first, err := recipes.NewSemaphore(s1, "/app/slots/export", 2).Acquire(ctx)
+	check(err)
+	second, err := recipes.NewSemaphore(s2, "/app/slots/export", 2).Acquire(ctx)
+	check(err)
+	fmt.Println("two workers hold a lease")
+
+	third := recipes.NewSemaphore(s3, "/app/slots/export", 2)
+	if _, err := third.TryAcquire(ctx); errors.Is(err, recipes.ErrLocked) {
+		fmt.Println("a third is refused")
+	}
+
+	check(first.Release(ctx))
+	lease, err := third.Acquire(ctx)
+	check(err)
+	fmt.Println("the third holds a lease after one was released")
+	check(lease.Release(ctx))
+	check(second.Release(ctx))
+
+	// Output:
+	// two workers hold a lease
+	// a third is refused
+	// the third holds a lease after one was released
+}
+
 // A Queue hands out items in the order they were put, each to one consumer
 // only. Its layout is ZooKeeper's and Curator's (qn-SEQ), so their queues
 // on the same directory share the items.
@@ -189,4 +225,128 @@ func ExampleElection() {
 	// Output:
 	// scheduler-1 leads
 	// scheduler-2 leads after scheduler-1 resigned (is leader: true)
+}
+
+// Workers join a Party in Kazoo's layout, so a Python service's
+// client.Party on the same path counts them among its own members.
+func ExampleParty() {
+	servers, stop := embeddedServer()
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s1, s2 := dial(servers), dial(servers)
+	defer s1.Close()
+	defer s2.Close()
+
+	a := recipes.NewParty(s1, "/app/workers", recipes.WithData([]byte("worker-a")))
+	b := recipes.NewParty(s2, "/app/workers", recipes.WithData([]byte("worker-b")))
+	check(a.Join(ctx))
+	check(b.Join(ctx))
+	members, err := a.Members(ctx)
+	check(err)
+	fmt.Println(len(members), "members")
+
+	check(b.Leave(ctx))
+	members, err = a.Members(ctx)
+	check(err)
+	for _, m := range members {
+		fmt.Printf("%s is still in: node %d hex digits + %s\n", m.Data, len(m.Name)-len("__party__"), m.Name[32:])
+	}
+
+	// Output:
+	// 2 members
+	// worker-a is still in: node 32 hex digits + __party__
+}
+
+// A service registers in a group as Curator's GroupMember does, so Java
+// services' getCurrentMembers map its id to its address.
+func ExampleGroupMember() {
+	servers, stop := embeddedServer()
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s1, s2 := dial(servers), dial(servers)
+	defer s1.Close()
+	defer s2.Close()
+
+	api := recipes.NewGroupMember(s1, "/app/members", "api-1", recipes.WithData([]byte("10.0.0.1:8080")))
+	check(api.Join(ctx))
+	check(api.SetData(ctx, []byte("10.0.0.1:9090")))
+
+	members, err := recipes.NewGroupMember(s2, "/app/members", "observer").Members(ctx)
+	check(err)
+	for _, m := range members {
+		fmt.Printf("%s at %s\n", m.Name, m.Data)
+	}
+	check(api.Leave(ctx))
+
+	// Output:
+	// api-1 at 10.0.0.1:9090
+}
+
+// Two sessions add to one count; a compare-and-set from a stale read
+// writes nothing. Curator's SharedCount and Kazoo's Counter (with
+// support_curator) on the same path read and change the same count.
+func ExampleSharedCount() {
+	servers, stop := embeddedServer()
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s1, s2 := dial(servers), dial(servers)
+	defer s1.Close()
+	defer s2.Close()
+
+	mine := recipes.NewSharedCount(s1, "/app/counts/slots", 10)
+	theirs := recipes.NewSharedCount(s2, "/app/counts/slots", 10)
+	read, err := mine.Get(ctx)
+	check(err)
+	fmt.Println("seeded:", read.Value)
+
+	_, err = theirs.Add(ctx, 5)
+	check(err)
+	now, written, err := mine.TrySet(ctx, read, read.Value-1)
+	check(err)
+	fmt.Println("written from a stale read:", written, "- the count is", now.Value)
+	now, written, err = mine.TrySet(ctx, now, now.Value-1)
+	check(err)
+	fmt.Println("written from a fresh read:", written, "- the count is", now.Value)
+
+	// Output:
+	// seeded: 10
+	// written from a stale read: false - the count is 15
+	// written from a fresh read: true - the count is 14
+}
+
+// Items put on a CuratorQueue are what a Curator DistributedQueue consumer
+// is handed, one by one; several put at once travel in one node, as
+// Curator's putMulti writes them.
+func ExampleCuratorQueue() {
+	servers, stop := embeddedServer()
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	producer, consumer := dial(servers), dial(servers)
+	defer producer.Close()
+	defer consumer.Close()
+
+	jobs := recipes.NewCuratorQueue(producer, "/app/curator-jobs")
+	name, err := jobs.Put(ctx, []byte("resize photo 1"))
+	check(err)
+	fmt.Println("put", name)
+	name, err = jobs.Put(ctx, []byte("resize photo 2"), []byte("send mail"))
+	check(err)
+	fmt.Println("put", name)
+
+	work := recipes.NewCuratorQueue(consumer, "/app/curator-jobs")
+	for range 2 {
+		items, err := work.Take(ctx)
+		check(err)
+		fmt.Printf("took %q\n", items)
+	}
+
+	// Output:
+	// put queue-0000000000
+	// put queue-0000000001
+	// took ["resize photo 1"]
+	// took ["resize photo 2" "send mail"]
 }

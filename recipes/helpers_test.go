@@ -91,9 +91,9 @@ func waitChildren(t *testing.T, s *Session, dir string, cond func([]string) bool
 func waitNotified(t *testing.T, m *Mutex, n uint64) {
 	t.Helper()
 	deadline := time.Now().Add(testTimeout)
-	for m.Stats().Notifications < n {
+	for m.opts.stats.Snapshot().Notifications < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %d notifications (have %d)", n, m.Stats().Notifications)
+			t.Fatalf("timed out waiting for %d notifications (have %d)", n, m.opts.stats.Snapshot().Notifications)
 		}
 		time.Sleep(time.Millisecond) // a counter, not an event: poll it
 	}

@@ -168,7 +168,7 @@ func (g startGate) open(t *testing.T, connect string) {
 	t.Helper()
 	s := dialTest(t, connect)
 	waitChildren(t, s, g.path, func(c []string) bool { return len(c) == g.total })
-	if _, err := s.Conn().Create(g.path+"/go", nil, 0, worldACL()); err != nil {
+	if _, err := s.Conn().Create(g.path+"/go", nil, zk.FlagPersistent, worldACL()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/seqnode"
 )
 
@@ -90,7 +91,7 @@ func (q *waitingLine) acquire(ctx context.Context, marker string, wait bool) (gr
 		if err != nil {
 			return grant{}, err
 		}
-		q.opts.tell(Event{Kind: Queued, Node: name})
+		q.opts.tell(lockstats.Event{Kind: lockstats.Queued, Node: name})
 		path := joinPath(q.dir, name)
 		g, restart, err := q.wait(ctx, name, marker, wait)
 		if err == nil && !restart {
@@ -120,7 +121,7 @@ func (q *waitingLine) wait(ctx context.Context, name, marker string, wait bool) 
 	path := joinPath(q.dir, name)
 	ownCh := make(chan ownNode, 1)
 	go func() {
-		st.reads.Add(1)
+		st.CountRead()
 		_, stat, w, err := q.session.conn.GetW(path)
 		ownCh <- ownNode{stat, w, err}
 	}()
@@ -129,7 +130,7 @@ func (q *waitingLine) wait(ctx context.Context, name, marker string, wait bool) 
 	fresh := false        // below needs no new listing
 	for {
 		if !fresh {
-			st.reads.Add(1)
+			st.CountRead()
 			children, err := retry(ctx, q.session, func() ([]string, error) {
 				c, _, err := q.session.conn.Children(q.dir)
 				return c, err
@@ -166,7 +167,7 @@ func (q *waitingLine) wait(ctx context.Context, name, marker string, wait bool) 
 			continue // a watch request failed with the connection: list again
 		}
 		if gone == "" {
-			q.opts.tell(Event{Kind: Waiting, Watching: nonEmpty(pos.watch, pos.ahead)})
+			q.opts.tell(lockstats.Event{Kind: lockstats.Waiting, Watching: nonEmpty(pos.watch, pos.ahead)})
 			var ev zk.Event
 			gone, ev, err = w.next(ctx, q, pos.watch, pos.ahead)
 			if err != nil || gone == "" {
@@ -215,7 +216,7 @@ func (w *waitState) watchOnly(ctx context.Context, q *waitingLine, names ...stri
 		if n == "" || w.watching[n] != nil {
 			continue
 		}
-		q.opts.stats.reads.Add(1)
+		q.opts.stats.CountRead()
 		ch, err := call(ctx, q.session, func() (<-chan zk.Event, error) {
 			_, _, ch, err := q.session.conn.GetW(joinPath(q.dir, n))
 			return ch, err
@@ -275,8 +276,8 @@ func (w *waitState) next(ctx context.Context, q *waitingLine, watch, ahead strin
 				return "", zk.Event{}, err
 			}
 		} else {
-			q.opts.stats.notifications.Add(1)
-			q.opts.tell(Event{Kind: Notified, Node: fired})
+			q.opts.stats.CountNotification()
+			q.opts.tell(lockstats.Event{Kind: lockstats.Notified, Node: fired})
 		}
 		return fired, ev, nil
 	}
@@ -301,7 +302,7 @@ func (q *waitingLine) granted(ctx context.Context, path, marker string, w *waitS
 			return grant{}, true, nil
 		}
 		// The watch request failed with the connection: fetch it again.
-		q.opts.stats.reads.Add(1)
+		q.opts.stats.CountRead()
 		o, err := retry(ctx, q.session, func() (ownNode, error) {
 			_, stat, ch, err := q.session.conn.GetW(path)
 			return ownNode{stat: stat, watch: ch}, err
@@ -321,9 +322,9 @@ func (q *waitingLine) granted(ctx context.Context, path, marker string, w *waitS
 		return grant{}, false, err
 	}
 	seq, _ := seqnode.After(path, marker)
-	q.opts.stats.acquired(w.since)
+	q.opts.stats.MarkAcquired(w.since)
 	token := Token{Zxid: own.stat.Czxid, Seq: seq, Session: q.session.id, Path: path}
-	q.opts.tell(Event{Kind: Acquired, Token: token})
+	q.opts.tell(lockstats.Event{Kind: lockstats.Acquired, Path: token.Path})
 	return grant{token: token, own: own.watch}, false, nil
 }
 

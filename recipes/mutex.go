@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
 
 // Token is a fencing token: the zxid that created the holder's lock node
@@ -19,7 +21,7 @@ import (
 // and made again.
 type Token struct {
 	Zxid    int64
-	Seq     int32 // -1 for the Spin strategy, which has no sequence
+	Seq     int32 // -1 when the lock node has no sequence number
 	Session int64
 	Path    string
 }
@@ -53,17 +55,16 @@ const (
 )
 
 // NewMutex returns a Mutex on directory dir (created on demand, as
-// containers). Options: WithData, WithACL, WithFormat, WithStrategy,
-// WithStats, WithPollInterval.
+// containers). Options: WithData, WithACL, WithFormat, WithLookahead.
 func NewMutex(s *Session, dir string, opts ...Option) *Mutex {
 	m := &Mutex{session: s, dir: dir, opts: buildOptions(opts), marker: curatorLock}
 	if m.opts.format == Kazoo {
 		m.marker = kazooLock
 	}
 	switch m.opts.strategy {
-	case Chain:
+	case lockstats.Chain:
 		m.line = &waitingLine{session: s, dir: dir, opts: m.opts, markers: []string{m.marker}, rule: chainRule(m.opts.lookahead)}
-	case Herd:
+	case lockstats.Herd:
 		m.line = &waitingLine{session: s, dir: dir, opts: m.opts, markers: []string{m.marker}, rule: herdRule}
 	}
 	return m
@@ -112,7 +113,7 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 	path := joinPath(m.dir, "lock")
 	var waitedSince time.Time
 	for {
-		st.creates.Add(1)
+		st.CountCreate()
 		_, err := call(ctx, m.session, func() (string, error) {
 			return m.session.create(path, m.opts.data, zk.FlagEphemeral, m.opts.acl)
 		})
@@ -122,7 +123,7 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 			if !wait {
 				return grant{}, ErrLocked
 			}
-			m.opts.tell(Event{Kind: Polling})
+			m.opts.tell(lockstats.Event{Kind: lockstats.Polling})
 			if waitedSince.IsZero() {
 				waitedSince = time.Now()
 			}
@@ -147,7 +148,7 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 		}
 		// Created, or perhaps created before the connection went: the
 		// node's owner says.
-		st.reads.Add(1)
+		st.CountRead()
 		stat, err := retry(ctx, m.session, func() (*zk.Stat, error) {
 			ok, st, err := m.session.conn.Exists(path)
 			if !ok {
@@ -161,9 +162,9 @@ func (m *Mutex) acquireSpin(ctx context.Context, wait bool) (grant, error) {
 		if stat == nil || stat.EphemeralOwner != m.session.id {
 			continue
 		}
-		st.acquired(waitedSince)
+		st.MarkAcquired(waitedSince)
 		token := Token{Zxid: stat.Czxid, Seq: -1, Session: m.session.id, Path: path}
-		m.opts.tell(Event{Kind: Acquired, Token: token})
+		m.opts.tell(lockstats.Event{Kind: lockstats.Acquired, Path: token.Path})
 		return grant{token: token}, nil
 	}
 }
@@ -238,8 +239,8 @@ func (m *Mutex) Unlock(ctx context.Context) error {
 	if err := m.session.alive(); err != nil {
 		return err
 	}
-	m.opts.stats.released()
-	m.opts.tell(Event{Kind: Released, Node: path[strings.LastIndexByte(path, '/')+1:]})
+	m.opts.stats.MarkReleased()
+	m.opts.tell(lockstats.Event{Kind: lockstats.Released, Node: path[strings.LastIndexByte(path, '/')+1:]})
 	err := m.session.deleteOwn(ctx, path, m.opts.stats)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):
@@ -279,10 +280,6 @@ func (m *Mutex) Done() <-chan struct{} {
 func (m *Mutex) IsOwner() zk.CheckVersionRequest {
 	return zk.CheckVersionRequest{Path: m.Token().Path, Version: 0}
 }
-
-// Stats returns a snapshot of the Mutex's counters (shared ones when made
-// with WithStats).
-func (m *Mutex) Stats() StatsSnapshot { return m.opts.stats.Snapshot() }
 
 // abandon removes the node of a wait that failed or was cancelled, on a
 // fresh context: it tries for up to the session timeout before returning,

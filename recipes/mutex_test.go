@@ -12,6 +12,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/jute"
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 )
@@ -19,7 +20,7 @@ import (
 // TestMutexExclusion runs contenders with their own sessions on one lock:
 // never two inside, and fencing tokens grow in the order of entry.
 func TestMutexExclusion(t *testing.T) {
-	for _, strategy := range []Strategy{Chain, Herd, Spin} {
+	for _, strategy := range []lockstats.Strategy{lockstats.Chain, lockstats.Herd, lockstats.Spin} {
 		t.Run(strategy.String(), func(t *testing.T) {
 			zktest.Each(t, func(t *testing.T, connect string) {
 				dir := zktest.Path(t)
@@ -28,9 +29,9 @@ func TestMutexExclusion(t *testing.T) {
 				var mu sync.Mutex
 				var tokens []Token
 				var wg sync.WaitGroup
-				stats := NewStats()
+				stats := lockstats.NewStats()
 				for i := 0; i < contenders; i++ {
-					m := NewMutex(dialTest(t, connect), dir, WithStrategy(strategy), WithStats(stats), WithPollInterval(time.Millisecond))
+					m := NewMutex(dialTest(t, connect), dir, withInstruments(lockstats.Instruments{Strategy: strategy, Stats: stats, PollInterval: time.Millisecond}))
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
@@ -172,9 +173,9 @@ func TestMutexChainWakesOne(t *testing.T) {
 		watches   []int    // watches in the directory once waiter i has queued
 		afterward int      // watches once the release has settled
 	}{
-		{"chain", []Option{WithStrategy(Chain), WithLookahead(false)}, []uint64{1, 0, 0}, []int{3, 5, 7}, 5},
-		{"lookahead", []Option{WithStrategy(Chain)}, []uint64{1, 1, 0}, []int{3, 6, 9}, 6},
-		{"herd", []Option{WithStrategy(Herd)}, []uint64{1, 1, 1}, []int{3, 5, 7}, 5},
+		{"chain", []Option{WithLookahead(false)}, []uint64{1, 0, 0}, []int{3, 5, 7}, 5},
+		{"lookahead", nil, []uint64{1, 1, 0}, []int{3, 6, 9}, 6},
+		{"herd", []Option{withInstruments(lockstats.Instruments{Strategy: lockstats.Herd})}, []uint64{1, 1, 1}, []int{3, 5, 7}, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			zktest.Each(t, func(t *testing.T, connect string) {
@@ -209,7 +210,7 @@ func TestMutexChainWakesOne(t *testing.T) {
 					waitNotified(t, w, tc.notified[i])
 				}
 				for i, w := range waiters {
-					if got := w.Stats().Notifications; got != tc.notified[i] {
+					if got := w.opts.stats.Snapshot().Notifications; got != tc.notified[i] {
 						t.Errorf("waiter %d: %d notifications, want %d", i, got, tc.notified[i])
 					}
 				}
@@ -311,7 +312,7 @@ func TestMutexFaults(t *testing.T) {
 		if !released.Load() {
 			t.Fatal("the fault never fired")
 		}
-		if st := b.Stats(); st.Notifications != 0 {
+		if st := b.opts.stats.Snapshot(); st.Notifications != 0 {
 			t.Fatalf("b was notified %d times; the vanished predecessor should have been seen by the read", st.Notifications)
 		}
 		if err := b.Unlock(ctx); err != nil {

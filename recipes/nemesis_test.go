@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 )
@@ -74,7 +75,7 @@ func nemesisRecipes(run *nemesisRun, base string, setup nemesisSetup) []*nemesis
 		kinds    []contenderKind
 	}{
 		{"mutex", 1, []contenderKind{
-			mutexContender(), mutexContender(WithLookahead(false)), mutexContender(WithStrategy(Herd)),
+			mutexContender(), mutexContender(WithLookahead(false)), mutexContender(withInstruments(lockstats.Instruments{Strategy: lockstats.Herd})),
 			mutexContender(), mutexContender(WithLookahead(false)),
 		}},
 		{"rwmutex", 1, []contenderKind{

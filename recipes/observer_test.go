@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
@@ -19,12 +20,12 @@ func TestObserverTellsTheWait(t *testing.T) {
 			t.Fatal(err)
 		}
 		var mu sync.Mutex
-		var events []Event
-		waiter := NewMutex(dialTest(t, connect), dir, WithLookahead(false), WithObserver(func(ev Event) {
+		var events []lockstats.Event
+		waiter := NewMutex(dialTest(t, connect), dir, WithLookahead(false), withInstruments(lockstats.Instruments{Observer: func(ev lockstats.Event) {
 			mu.Lock()
 			events = append(events, ev)
 			mu.Unlock()
-		}))
+		}}))
 		got := make(chan error, 1)
 		go func() { got <- waiter.Lock(ctx) }()
 		holderPath := holder.Token().Path
@@ -41,14 +42,14 @@ func TestObserverTellsTheWait(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		holderNode := holderPath[len(dir)+1:]
-		var kinds []EventKind
+		var kinds []lockstats.EventKind
 		for _, ev := range events {
 			kinds = append(kinds, ev.Kind)
 		}
-		if !slices.Equal(kinds, []EventKind{Queued, Waiting, Notified, Acquired, Released}) {
+		if !slices.Equal(kinds, []lockstats.EventKind{lockstats.Queued, lockstats.Waiting, lockstats.Notified, lockstats.Acquired, lockstats.Released}) {
 			t.Fatalf("events %v", events)
 		}
-		if !slices.Equal(events[1].Watching, []string{holderNode}) || events[2].Node != holderNode || events[3].Token.Path == "" {
+		if !slices.Equal(events[1].Watching, []string{holderNode}) || events[2].Node != holderNode || events[3].Path == "" {
 			t.Fatalf("events %+v (holder node %s)", events, holderNode)
 		}
 	})

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
 
 // go-zookeeper requests take no context and cannot be withdrawn once sent.
@@ -158,12 +160,12 @@ func (s *Session) mkdirs(ctx context.Context, dir string, create func(string) (s
 // our prefix owned by our session before trying again, so a create whose
 // answer was lost leaves no orphan. If ctx ends first, a background cleanup
 // removes the node should the create succeed.
-func (s *Session) createProtected(ctx context.Context, dir, prefix string, data []byte, acl []zk.ACL, mode int32, stats *Stats) (string, error) {
+func (s *Session) createProtected(ctx context.Context, dir, prefix string, data []byte, acl []zk.ACL, mode int32, stats *lockstats.Stats) (string, error) {
 	for {
 		if err := s.alive(); err != nil {
 			return "", err
 		}
-		stats.creates.Add(1)
+		stats.CountCreate()
 		ch := make(chan result[string], 1)
 		go func() {
 			p, err := s.create(joinPath(dir, prefix), data, mode, acl)
@@ -207,8 +209,8 @@ func (s *Session) createProtected(ctx context.Context, dir, prefix string, data 
 
 // findOwn returns the child of dir with our protected prefix, if the server
 // holds one owned by this session.
-func (s *Session) findOwn(ctx context.Context, dir, prefix string, stats *Stats) (string, error) {
-	stats.reads.Add(1)
+func (s *Session) findOwn(ctx context.Context, dir, prefix string, stats *lockstats.Stats) (string, error) {
+	stats.CountRead()
 	children, err := retry(ctx, s, func() ([]string, error) {
 		c, _, err := s.conn.Children(dir)
 		return c, err
@@ -223,7 +225,7 @@ func (s *Session) findOwn(ctx context.Context, dir, prefix string, stats *Stats)
 		if !strings.HasPrefix(c, prefix) {
 			continue
 		}
-		stats.reads.Add(1)
+		stats.CountRead()
 		st, err := retry(ctx, s, func() (*zk.Stat, error) {
 			_, st, err := s.conn.Exists(joinPath(dir, c))
 			return st, err
@@ -264,7 +266,7 @@ func (s *Session) cleanupCreate(dir, prefix string, pending <-chan result[string
 	if err := s.waitConnected(ctx); err != nil {
 		return
 	}
-	if name, err := s.findOwn(ctx, dir, prefix, &Stats{}); err == nil && name != "" {
+	if name, err := s.findOwn(ctx, dir, prefix, lockstats.NewStats()); err == nil && name != "" {
 		s.deleteQuietly(ctx, joinPath(dir, name))
 	}
 }
@@ -285,10 +287,10 @@ func (s *Session) deleteQuietly(ctx context.Context, path string) bool {
 // deleteOwn deletes a node this session owns. It reports ErrNoNode only if
 // the node was gone before we asked; after a connection loss, a node gone
 // is taken as our own delete having been applied.
-func (s *Session) deleteOwn(ctx context.Context, path string, stats *Stats) error {
+func (s *Session) deleteOwn(ctx context.Context, path string, stats *lockstats.Stats) error {
 	uncertain := false
 	for {
-		stats.deletes.Add(1)
+		stats.CountDelete()
 		_, err := call(ctx, s, func() (struct{}, error) {
 			return struct{}{}, s.conn.Delete(path, -1)
 		})

@@ -6,52 +6,24 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
-
-// Strategy is how a Mutex waiter waits; the node layout is the same. Chain
-// is the recipe; Herd and Spin exist to show why (zkx demo).
-type Strategy int
-
-const (
-	// Chain: each waiter watches its immediate predecessor, so a release
-	// wakes one waiter, which then holds the lock without another read when
-	// nothing else stood between them. With lookahead (the default) a waiter
-	// also watches the node before its predecessor, so it is always in that
-	// position when its turn comes: two notifications per release, no read
-	// on the handoff. WithLookahead(false) is the textbook recipe: one
-	// notification per release, and a read on the handoff for every waiter
-	// but the first.
-	Chain Strategy = iota
-	// Herd: each waiter watches the holder; every release wakes every
-	// waiter and each lists the children again.
-	Herd
-	// Spin: no watches and no queue: try to create a single "lock" node, and
-	// on NodeExists sleep and try again, as a Redis SET NX lock does.
-	Spin
-)
-
-func (st Strategy) String() string {
-	switch st {
-	case Herd:
-		return "herd"
-	case Spin:
-		return "spin"
-	}
-	return "chain"
-}
 
 // Option configures a recipe.
 type Option func(*options)
 
 type options struct {
-	data         []byte
-	acl          []zk.ACL
-	format       Format
-	strategy     Strategy
-	stats        *Stats
+	data      []byte
+	acl       []zk.ACL
+	format    Format
+	lookahead bool
+	// Set only by lockstats.RecipeOption (instruments.go), for zkx demo
+	// and the lock benchmarks.
+	strategy     lockstats.Strategy
+	stats        *lockstats.Stats
 	pollInterval time.Duration
-	lookahead    bool
-	observer     Observer
+	observer     lockstats.Observer
 }
 
 // WithData sets what a recipe writes into its nodes (default: "host pid",
@@ -64,18 +36,13 @@ func WithACL(acl []zk.ACL) Option { return func(o *options) { o.acl = acl } }
 // WithFormat picks the node layout (default Curator).
 func WithFormat(f Format) Option { return func(o *options) { o.format = f } }
 
-// WithStrategy picks how a Mutex waits (default Chain).
-func WithStrategy(s Strategy) Option { return func(o *options) { o.strategy = s } }
-
-// WithStats makes a recipe count into st, shared with others.
-func WithStats(st *Stats) Option { return func(o *options) { o.stats = st } }
-
-// WithLookahead turns the Chain strategy's lookahead on or off (default on).
+// WithLookahead turns a Mutex waiter's lookahead on or off (default on).
+// With it a waiter also watches the node before its predecessor, so it is
+// always in that position when its turn comes: two notifications per
+// release, no read on the handoff. WithLookahead(false) is the textbook
+// recipe: one notification per release, and a read on the handoff for
+// every waiter but the first.
 func WithLookahead(on bool) Option { return func(o *options) { o.lookahead = on } }
-
-// WithPollInterval sets how long a Spin waiter sleeps between attempts
-// (default 10ms).
-func WithPollInterval(d time.Duration) Option { return func(o *options) { o.pollInterval = d } }
 
 func buildOptions(opts []Option) options {
 	o := options{acl: zk.WorldACL(zk.PermAll), pollInterval: 10 * time.Millisecond, lookahead: true}
@@ -86,7 +53,7 @@ func buildOptions(opts []Option) options {
 		o.data = ownerData()
 	}
 	if o.stats == nil {
-		o.stats = NewStats()
+		o.stats = lockstats.NewStats()
 	}
 	return o
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
 
 // queueMarker starts the name of every item: "qn-" and the sequence number,
@@ -28,6 +30,7 @@ type Queue struct {
 	session *Session
 	dir     string
 	opts    options
+	marker  string // what every item's name starts with, before its sequence
 
 	// The items of the last listing not yet tried, oldest first, so that a
 	// run of Takes lists the directory once rather than once per item.
@@ -44,10 +47,10 @@ type Queue struct {
 // Deleting a queue's directory while consumers run, or sharing one that
 // another client made as a container (Curator does), opens that window
 // again. Options:
-// WithACL (of the items and the directories), WithStats. The item's bytes
+// WithACL (of the items and the directories). The item's bytes
 // are the node's data, so WithData and WithFormat do not apply.
 func NewQueue(s *Session, dir string, opts ...Option) *Queue {
-	return &Queue{session: s, dir: dir, opts: buildOptions(opts)}
+	return &Queue{session: s, dir: dir, opts: buildOptions(opts), marker: queueMarker}
 }
 
 // Put appends an item and returns its node's name ("qn-0000000042").
@@ -65,9 +68,9 @@ func (q *Queue) Put(ctx context.Context, data []byte) (string, error) {
 		if err := ctx.Err(); err != nil {
 			return "", err // nothing sent yet
 		}
-		q.opts.stats.creates.Add(1)
+		q.opts.stats.CountCreate()
 		p, err := call(ctx, q.session, func() (string, error) {
-			return q.session.create(joinPath(q.dir, queueMarker), data, zk.FlagSequence, q.opts.acl)
+			return q.session.create(joinPath(q.dir, q.marker), data, zk.FlagSequence, q.opts.acl)
 		})
 		switch {
 		case err == nil:
@@ -112,11 +115,17 @@ func (q *Queue) Put(ctx context.Context, data []byte) (string, error) {
 //
 // Once its delete is sent, Take waits for the answer even if ctx ends, so
 // that a removed item is never lost with the caller gone.
-func (q *Queue) Take(ctx context.Context) ([]byte, error) { return q.take(ctx, true) }
+func (q *Queue) Take(ctx context.Context) ([]byte, error) {
+	_, data, err := q.take(ctx, true)
+	return data, err
+}
 
 // Poll removes the oldest item and returns its bytes, or returns ErrEmpty
 // at once when the queue is empty. It gives the guarantees of Take.
-func (q *Queue) Poll(ctx context.Context) ([]byte, error) { return q.take(ctx, false) }
+func (q *Queue) Poll(ctx context.Context) ([]byte, error) {
+	_, data, err := q.take(ctx, false)
+	return data, err
+}
 
 // Peek returns the bytes of the oldest item without removing it, or
 // ErrEmpty when the queue is empty.
@@ -160,17 +169,13 @@ func (q *Queue) Len(ctx context.Context) (int, error) {
 	return len(l.items), err
 }
 
-// Stats returns a snapshot of the Queue's counters (shared ones when made
-// with WithStats): reads, creates (one per Put attempt), deletes, and the
-// watch events that woke a Take.
-func (q *Queue) Stats() StatsSnapshot { return q.opts.stats.Snapshot() }
-
-func (q *Queue) take(ctx context.Context, wait bool) ([]byte, error) {
+// take removes the oldest item and returns its name and bytes (see Take).
+func (q *Queue) take(ctx context.Context, wait bool) (string, []byte, error) {
 	for {
 		name, pzxid, ok := q.next()
 		if !ok {
 			if err := q.refill(ctx, wait); err != nil {
-				return nil, err
+				return "", nil, err
 			}
 			continue
 		}
@@ -181,7 +186,7 @@ func (q *Queue) take(ctx context.Context, wait bool) ([]byte, error) {
 			q.forget()
 		}
 		if taken || err != nil {
-			return data, err
+			return name, data, err
 		}
 	}
 }
@@ -258,7 +263,7 @@ func (q *Queue) remove(ctx context.Context, path string, version int32) error {
 			}
 			return err
 		}
-		q.opts.stats.deletes.Add(1)
+		q.opts.stats.CountDelete()
 		// The delete is waited for whatever ctx says: an item it removed
 		// must reach the caller.
 		_, err := call(context.WithoutCancel(ctx), q.session, func() (struct{}, error) {
@@ -307,7 +312,7 @@ type queueListing struct {
 // not exist, at its creation.
 func (q *Queue) list(ctx context.Context, watch bool) (queueListing, error) {
 	for {
-		q.opts.stats.reads.Add(1)
+		q.opts.stats.CountRead()
 		l, err := retry(ctx, q.session, func() (queueListing, error) {
 			var l queueListing
 			var children []string
@@ -321,7 +326,7 @@ func (q *Queue) list(ctx context.Context, watch bool) (queueListing, error) {
 			if err != nil {
 				return queueListing{}, err
 			}
-			l.items, l.pzxid = queueItems(children), st.Pzxid
+			l.items, l.pzxid = queueItems(children, q.marker), st.Pzxid
 			return l, nil
 		})
 		switch {
@@ -347,7 +352,7 @@ func (q *Queue) watchDir(ctx context.Context) (queueListing, bool, error) {
 		exists bool
 		watch  <-chan zk.Event
 	}
-	q.opts.stats.reads.Add(1)
+	q.opts.stats.CountRead()
 	a, err := retry(ctx, q.session, func() (answer, error) {
 		exists, _, ch, err := q.session.conn.ExistsW(q.dir)
 		return answer{exists, ch}, err
@@ -358,12 +363,12 @@ func (q *Queue) watchDir(ctx context.Context) (queueListing, bool, error) {
 	return queueListing{watch: a.watch}, a.exists, nil
 }
 
-// queueItems picks the children named "qn-" and a sequence number, oldest
-// first.
-func queueItems(children []string) []string {
+// queueItems picks the children named marker ("qn-", "queue-") and a
+// sequence number, oldest first.
+func queueItems(children []string, marker string) []string {
 	var items []string
-	for _, c := range contenders(children, queueMarker) {
-		if strings.LastIndex(c.name, queueMarker) == 0 {
+	for _, c := range contenders(children, marker) {
+		if strings.LastIndex(c.name, marker) == 0 {
 			items = append(items, c.name)
 		}
 	}
@@ -376,7 +381,7 @@ func (q *Queue) read(ctx context.Context, path string) ([]byte, *zk.Stat, error)
 		data []byte
 		stat *zk.Stat
 	}
-	q.opts.stats.reads.Add(1)
+	q.opts.stats.CountRead()
 	it, err := retry(ctx, q.session, func() (item, error) {
 		data, st, err := q.session.conn.Get(path)
 		return item{data, st}, err
@@ -411,7 +416,7 @@ func (q *Queue) forget() {
 // awaitWatch waits for a watch to fire, ctx to end or the session to be
 // lost. A watch ended by the session's expiry reports ErrSessionLost; one
 // that ended otherwise returns its event, for the caller to look again.
-func awaitWatch(ctx context.Context, s *Session, ch <-chan zk.Event, st *Stats) (zk.Event, error) {
+func awaitWatch(ctx context.Context, s *Session, ch <-chan zk.Event, st *lockstats.Stats) (zk.Event, error) {
 	select {
 	case ev := <-ch:
 		if ev.Type == zk.EventNotWatching {
@@ -420,7 +425,7 @@ func awaitWatch(ctx context.Context, s *Session, ch <-chan zk.Event, st *Stats) 
 			}
 			return ev, s.alive()
 		}
-		st.notifications.Add(1)
+		st.CountNotification()
 		return ev, nil
 	case <-ctx.Done():
 		return zk.Event{}, ctx.Err()

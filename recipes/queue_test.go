@@ -129,13 +129,13 @@ func TestQueueTakeWakesOnWatch(t *testing.T) {
 	dir := zktest.Path(t)
 	ctx := testContext(t)
 	s := dialTest(t, srv.ConnectString())
-	if _, err := s.Conn().Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := s.Conn().Create(dir, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
 	listed := make(chan struct{})
 	var once sync.Once
 	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
-		if r.SessionID == s.ID() && r.Op == 12 && r.Path == dir { // getChildren2
+		if r.SessionID == s.ID() && r.Op == jute.OpGetChildren2 && r.Path == dir {
 			once.Do(func() { close(listed) })
 		}
 		return zkserver.Proceed
@@ -152,7 +152,7 @@ func TestQueueTakeWakesOnWatch(t *testing.T) {
 	if r := queueRecv(t, got); r.err != nil || string(r.data) != "item" {
 		t.Fatalf("Take: %q %v", r.data, r.err)
 	}
-	if n := consumer.Stats().Notifications; n != 1 {
+	if n := consumer.opts.stats.Snapshot().Notifications; n != 1 {
 		t.Fatalf("the Take was woken %d times, want 1", n)
 	}
 }
@@ -222,7 +222,7 @@ func TestQueuePeekPollLen(t *testing.T) {
 		}
 		// Nodes that are no items: ignored by all.
 		for _, name := range []string{"lock-0000000000", "qn-x", "xqn-0000000000"} {
-			if _, err := s.Conn().Create(joinPath(dir, name), []byte("foreign"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+			if _, err := s.Conn().Create(joinPath(dir, name), []byte("foreign"), zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -257,7 +257,7 @@ func TestQueueInterop(t *testing.T) {
 		rawSession := dialTest(t, connect)
 		raw := rawSession.Conn()
 		acl := zk.WorldACL(zk.PermAll)
-		if _, err := raw.Create(dir, nil, 0, acl); err != nil {
+		if _, err := raw.Create(dir, nil, zk.FlagPersistent, acl); err != nil {
 			t.Fatal(err)
 		}
 		defer raw.Delete(dir, -1)
@@ -320,7 +320,7 @@ func TestQueueTakeCancel(t *testing.T) {
 		}
 
 		// On an existing directory, which a raw client keeps.
-		if _, err := s.Conn().Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := s.Conn().Create(dir, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 		defer s.Conn().Delete(dir, -1)
@@ -366,7 +366,7 @@ func TestQueueFaults(t *testing.T) {
 				}
 			}
 			s := dialTest(t, srv.ConnectString())
-			queueFaultOnce(srv, s, 2, dir, tc.fault) // delete
+			queueFaultOnce(srv, s, jute.OpDelete, dir, tc.fault)
 			q := NewQueue(s, dir)
 			// Poll takes as Take does, but sets no watch: go-zookeeper
 			// v1.0.4 races (under -race) re-setting watches on reconnect
@@ -397,10 +397,10 @@ func TestQueueFaults(t *testing.T) {
 			q := NewQueue(s, dir)
 			// A directory that stays, so that the create under test is the
 			// first one.
-			if _, err := s.Conn().Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+			if _, err := s.Conn().Create(dir, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 				t.Fatal(err)
 			}
-			queueFaultOnce(srv, s, 1, dir, tc.fault) // create
+			queueFaultOnce(srv, s, jute.OpCreate, dir, tc.fault)
 			if name, err := q.Put(ctx, []byte("x")); !errors.Is(err, ErrUncertain) || name != "" {
 				t.Fatalf("Put whose answer was lost: %q %v", name, err)
 			}
@@ -443,7 +443,7 @@ func TestQueueFaults(t *testing.T) {
 
 // queueFaultOnce makes the server answer the first request op of session
 // s on an item of dir with fault.
-func queueFaultOnce(srv *zkserver.Server, s *Session, op int32, dir string, fault zkserver.Fault) {
+func queueFaultOnce(srv *zkserver.Server, s *Session, op jute.Op, dir string, fault zkserver.Fault) {
 	var fired atomic.Bool
 	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
 		if r.SessionID == s.ID() && r.Op == op && strings.HasPrefix(r.Path, dir+"/") && fired.CompareAndSwap(false, true) {

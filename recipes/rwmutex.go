@@ -37,9 +37,8 @@ type RWMutex struct {
 }
 
 // NewRWMutex returns an RWMutex on directory dir (created on demand, as
-// containers). Options: WithData, WithACL, WithFormat, WithStats,
-// WithLookahead (for writers). WithStrategy is ignored: both sides always
-// wait in the chained way described on RWMutex.
+// containers). Options: WithData, WithACL, WithFormat, WithLookahead (for
+// writers). Both sides wait in the chained way described on RWMutex.
 func NewRWMutex(s *Session, dir string, opts ...Option) *RWMutex {
 	o := buildOptions(opts)
 	read, write := curatorRead, curatorWrite
@@ -124,7 +123,3 @@ func (rw *RWMutex) IsOwner() zk.CheckVersionRequest { return rw.writer.IsOwner()
 
 // IsReadOwner is IsOwner for the read lock.
 func (rw *RWMutex) IsReadOwner() zk.CheckVersionRequest { return rw.reader.IsOwner() }
-
-// Stats returns a snapshot of the counters of both sides (shared ones when
-// made with WithStats).
-func (rw *RWMutex) Stats() StatsSnapshot { return rw.writer.opts.stats.Snapshot() }

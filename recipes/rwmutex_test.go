@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 )
@@ -184,10 +185,10 @@ func TestRWMutexExclusion(t *testing.T) {
 				const mutexes, rounds = 4, 15
 				var c rwChecker
 				var wg sync.WaitGroup
-				stats := NewStats()
+				stats := lockstats.NewStats()
 				for i := 0; i < mutexes; i++ {
 					s := dialTest(t, connect)
-					rw := NewRWMutex(s, dir, WithFormat(f), WithStats(stats))
+					rw := NewRWMutex(s, dir, WithFormat(f), withInstruments(lockstats.Instruments{Stats: stats}))
 					for _, write := range []bool{false, true} {
 						wg.Add(1)
 						go func() {
@@ -290,7 +291,7 @@ func TestRWMutexReaderWatchesLowestWriter(t *testing.T) {
 					t.Fatal(err)
 				}
 				recv(t, "R3", r3)
-				if got := rws[3].Stats().Notifications; got != 2 {
+				if got := rws[3].writer.opts.stats.Snapshot().Notifications; got != 2 {
 					t.Errorf("R3 was notified %d times, want 2 (one per writer)", got)
 				}
 				if err := rws[3].RUnlock(ctx); err != nil {
@@ -346,7 +347,7 @@ func TestRWMutexLayout(t *testing.T) {
 				t.Fatal(err)
 			}
 			// A stranger's node sorts first but follows no format: ignored.
-			if _, err := s.Conn().Create(dir+"/stranger-0000000000", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+			if _, err := s.Conn().Create(dir+"/stranger-0000000000", nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 				t.Fatal(err)
 			}
 			w := NewRWMutex(s, dir, WithFormat(tc.format))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/seqnode"
 )
 
@@ -45,15 +46,15 @@ type Semaphore struct {
 
 // NewSemaphore returns a Semaphore of maxLeases leases on directory dir
 // (created on demand, as containers). Options: WithData, WithACL,
-// WithStats, WithLookahead (for the internal lock). WithFormat(Kazoo) makes
-// Acquire and TryAcquire fail (see Semaphore); WithStrategy is ignored.
-// Stats count the lease work only (acquisitions are leases granted, and a
-// handoff runs from a Release to the grant it let in), not the internal
-// lock's.
+// WithLookahead (for the internal lock). WithFormat(Kazoo) makes Acquire
+// and TryAcquire fail (see Semaphore).
 func NewSemaphore(s *Session, dir string, maxLeases int, opts ...Option) *Semaphore {
 	o := buildOptions(opts)
+	// The internal lock counts apart: a Semaphore's counters are of the
+	// lease work (acquisitions are leases granted, and a handoff runs from
+	// a Release to the grant it let in).
 	sem := &Semaphore{session: s, dir: dir, leasesDir: joinPath(dir, "leases"), max: maxLeases, opts: o,
-		lockOpts: []Option{WithData(o.data), WithACL(o.acl), WithLookahead(o.lookahead), WithStats(NewStats())}}
+		lockOpts: []Option{WithData(o.data), WithACL(o.acl), WithLookahead(o.lookahead)}}
 	switch {
 	case o.format != Curator:
 		sem.err = fmt.Errorf("recipes: semaphore %s: the %v format is not supported (only Curator's semaphore layout is written)", dir, o.format)
@@ -173,7 +174,7 @@ func (sem *Semaphore) leasesFull(ctx context.Context) (bool, <-chan zk.Event, er
 			return len(l.children) >= sem.max, l.events, err
 		}
 		// No directory, no leases.
-		sem.opts.stats.reads.Add(1)
+		sem.opts.stats.CountRead()
 		l, err = retry(ctx, sem.session, func() (leaseListing, error) {
 			ok, _, ch, err := sem.session.conn.ExistsW(sem.leasesDir)
 			return leaseListing{events: ch, exists: ok}, err
@@ -193,7 +194,7 @@ type leaseListing struct {
 }
 
 func (sem *Semaphore) listLeases(ctx context.Context) (leaseListing, error) {
-	sem.opts.stats.reads.Add(1)
+	sem.opts.stats.CountRead()
 	return retry(ctx, sem.session, func() (leaseListing, error) {
 		c, _, ch, err := sem.session.conn.ChildrenW(sem.leasesDir)
 		return leaseListing{children: c, events: ch, exists: err == nil}, err
@@ -265,7 +266,7 @@ func (sem *Semaphore) awaitChange(ctx context.Context, events <-chan zk.Event) e
 		if ev.Type == zk.EventNotWatching {
 			return sem.session.alive() // the watch went with the connection: list again
 		}
-		sem.opts.stats.notifications.Add(1)
+		sem.opts.stats.CountNotification()
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -279,7 +280,7 @@ func (sem *Semaphore) awaitChange(ctx context.Context, events <-chan zk.Event) e
 // false when the node is gone.
 func (sem *Semaphore) grant(ctx context.Context, path string, since time.Time) (l *Lease, present bool, err error) {
 	s := sem.session
-	sem.opts.stats.reads.Add(1)
+	sem.opts.stats.CountRead()
 	own, err := retry(ctx, s, func() (ownNode, error) {
 		_, stat, ch, err := s.conn.GetW(path)
 		return ownNode{stat: stat, watch: ch}, err
@@ -297,22 +298,18 @@ func (sem *Semaphore) grant(ctx context.Context, path string, since time.Time) (
 		return nil, true, err
 	}
 	seq, _ := seqnode.After(path, curatorLease)
-	sem.opts.stats.acquired(since)
+	sem.opts.stats.MarkAcquired(since)
 	l = &Lease{session: s, stats: sem.opts.stats, lost: make(chan struct{}), release: make(chan struct{}),
 		token: Token{Zxid: own.stat.Czxid, Seq: seq, Session: s.id, Path: path}}
 	go s.monitorHolding(path, own.watch, l.lost, l.release)
 	return l, true, nil
 }
 
-// Stats returns a snapshot of the Semaphore's counters (shared ones when
-// made with WithStats).
-func (sem *Semaphore) Stats() StatsSnapshot { return sem.opts.stats.Snapshot() }
-
 // Lease is one lease of a Semaphore, held until Release or until it is
 // lost with the session. Its methods may be called from any goroutine.
 type Lease struct {
 	session *Session
-	stats   *Stats
+	stats   *lockstats.Stats
 	token   Token
 	lost    chan struct{} // closed when the lease is lost
 	release chan struct{} // closed by Release, so the monitor stops
@@ -338,7 +335,7 @@ func (l *Lease) Release(ctx context.Context) error {
 	if err := l.session.alive(); err != nil {
 		return err
 	}
-	l.stats.released()
+	l.stats.MarkReleased()
 	err := l.session.deleteOwn(ctx, l.token.Path, l.stats)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/seqnode"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
@@ -60,10 +61,10 @@ func TestSemaphoreBound(t *testing.T) {
 		var inside, most, violations, acquired atomic.Int32
 		allIn := make(chan struct{})
 		var wg sync.WaitGroup
-		stats := NewStats()
+		stats := lockstats.NewStats()
 		for i := 0; i < sessions; i++ {
 			s := dialTest(t, connect)
-			sem := NewSemaphore(s, dir, leases, WithStats(stats))
+			sem := NewSemaphore(s, dir, leases, withInstruments(lockstats.Instruments{Stats: stats}))
 			for g := 0; g < 2; g++ {
 				wg.Add(1)
 				go func() {

@@ -149,8 +149,13 @@ func (z zkLogger) Printf(format string, args ...any) {
 func Dial(servers []string, opts ...SessionOption) (*Session, error) {
 	o := buildSessionOptions(opts)
 	dials := zkdial.NewWatch(servers, o.dial)
+	// The first connection goes to a member that answers: a frozen one
+	// would cost go-zookeeper's connect timeout when tried first.
+	rankCtx, cancel := context.WithTimeout(context.Background(), o.connectTimeout)
+	first := zkdial.Rank(rankCtx, servers, o.dial, 0)
+	cancel()
 	conn, events, err := zk.Connect(servers, o.timeout, zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false),
-		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{}))
+		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{Prefer: first}))
 	if err != nil {
 		return nil, fmt.Errorf("recipes: connect to %v: %w", servers, err)
 	}

@@ -54,7 +54,9 @@ echo "$page"
 [ "$page" = /usr/share/man/man1/zkx-locks.1.gz ] || fail "zkx-locks(1) is at $page, not /usr/share/man/man1/zkx-locks.1.gz"
 rendered=$(MANWIDTH=80 man zkx-locks 2>/dev/null) || fail "man zkx-locks does not render"
 sed -n '1,5p' <<<"$rendered"
-tr -s ' ' <<<"$rendered" | grep -q 'zkx-locks - List recognised locks' || fail "man zkx-locks does not render its NAME"
+# No pipe into grep -q: under pipefail, grep leaving early kills tr with SIGPIPE.
+squeezed=$(tr -s ' ' <<<"$rendered")
+grep -q 'zkx-locks - List recognised locks' <<<"$squeezed" || fail "man zkx-locks does not render its NAME"
 
 phase "bash completion of 'zkx loc' and 'zkx locks --held' via bash-completion's loader"
 # A non-interactive bash does what an interactive one does on TAB: the loader

@@ -9,7 +9,7 @@ set -euo pipefail
 # module proxy refuses.
 GORELEASER_VERSION=v2.16.0
 bin="$(go env GOPATH)/bin/goreleaser"
-if ! "$bin" --version 2>/dev/null | grep -qx "GitVersion: *$GORELEASER_VERSION"; then
+if ! grep -qx "GitVersion: *$GORELEASER_VERSION" <<<"$("$bin" --version 2>/dev/null)"; then
   echo "scripts/goreleaser.sh: installing goreleaser $GORELEASER_VERSION into $bin" >&2
   go install "github.com/goreleaser/goreleaser/v2@$GORELEASER_VERSION"
 fi

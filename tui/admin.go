@@ -20,7 +20,11 @@ func setAdmin(shared *sharedState, arg string) (msg statusMsg, changed bool) {
 	case len(fields) == 0:
 		urls := "none given"
 		if len(o.AdminURLs) > 0 {
-			urls = strings.Join(o.AdminURLs, ", ")
+			shown := make([]string, len(o.AdminURLs))
+			for i, u := range o.AdminURLs {
+				shown[i] = display.URL(u)
+			}
+			urls = strings.Join(shown, ", ")
 		}
 		port := "not looked for"
 		if o.AdminPort > 0 {

@@ -47,7 +47,11 @@ type Config struct {
 	DemoLimit demo.ContenderLimit
 	// HeldTooLong is when a holder is reported as stuck (default 10m).
 	HeldTooLong time.Duration
-	Introspect  introspect.Options
+	// QueueStale, PartitionSettle and SemaphoreMax are what recipes are
+	// judged by (recognize.Options; zero: its defaults).
+	QueueStale, PartitionSettle time.Duration
+	SemaphoreMax                map[string]recognize.SemaphoreMax
+	Introspect                  introspect.Options
 	// Styles overrides the palette (tests use theme.Plain); nil picks one
 	// for the terminal, plain when NO_COLOR is set.
 	Styles *theme.Styles
@@ -81,6 +85,7 @@ type app struct {
 
 	frameQueued   bool
 	serverAskedAt time.Time // when srvr was last asked, for the header
+	membersDue    bool      // a membersDueMsg is on its way
 	// focused is the page last told it is on top (focusMsg).
 	focused page
 
@@ -113,7 +118,8 @@ func newApp(cfg Config) *app {
 	shared := &sharedState{
 		Ctx: root, Client: cfg.Client, Tree: zkview.NewTree(cfg.Client, frameInterval, zkview.TreeClock(now)),
 		Keys: newKeyMap(cfg.ReadOnly), ReadOnly: cfg.ReadOnly, Now: now,
-		Scan: recognize.Options{HeldTooLong: held}, Introspect: cfg.Introspect, DemoLimit: cfg.DemoLimit,
+		Scan:       recognize.Options{HeldTooLong: held, QueueStale: cfg.QueueStale, PartitionSettle: cfg.PartitionSettle, SemaphoreMax: cfg.SemaphoreMax},
+		Introspect: cfg.Introspect, DemoLimit: cfg.DemoLimit,
 		Holds: recognize.NewHoldClock(),
 		Exec:  tea.ExecProcess,
 		live:  make(chan struct{}, 1),
@@ -244,18 +250,33 @@ func (a *app) waitLive() tea.Cmd {
 	}
 }
 
-// askServer asks the connected member for srvr, for the header.
+// askServer asks every member for srvr at once, for the header: the
+// connected member's mode and znode count, and the members that do not
+// answer, named.
 func (a *app) askServer() tea.Cmd {
 	addr := a.shared.Client.Server()
 	if addr == "" {
 		return nil
 	}
 	a.serverAskedAt = a.shared.Now()
-	ctx, tlsCfg := a.shared.Ctx, a.shared.Introspect.TLS
+	ctx, how, servers := a.shared.Ctx, a.shared.Introspect, a.shared.Client.Servers()
 	return func() tea.Msg {
-		st, err := introspect.ServerStatus(ctx, addr, 2*time.Second, tlsCfg)
-		return serverStatusMsg{addr: addr, stats: st, err: err}
+		return serverStatusMsg{addr: addr, members: introspect.Statuses(ctx, servers, how)}
 	}
+}
+
+// membersEvery is how often the header asks the members again while
+// nothing else makes it ask: a member that freezes while the explorer
+// idles is named within it.
+const membersEvery = 15 * time.Second
+
+// membersLater schedules the header's next ask, unless one is scheduled.
+func (a *app) membersLater() tea.Cmd {
+	if a.membersDue {
+		return nil
+	}
+	a.membersDue = true
+	return tea.Tick(membersEvery, func(time.Time) tea.Msg { return membersDueMsg{} })
 }
 
 // chrome is the header line, the breadcrumb line and the status line.
@@ -350,13 +371,18 @@ func (a *app) update(msg tea.Msg) tea.Cmd {
 	case liveWakeMsg:
 		return tea.Batch(a.broadcast(liveMsg{}), a.waitLive())
 	case serverStatusMsg:
-		if msg.err != nil {
-			a.header.stats, a.header.statsErr = nil, msg.err
-			return nil
+		a.header.seeMembers(msg.addr, msg.members)
+		return a.membersLater()
+	case membersDueMsg:
+		a.membersDue = false
+		if a.shared.Now().Sub(a.serverAskedAt) >= membersEvery {
+			return a.askServer()
 		}
-		a.header.stats, a.header.statsErr = &msg.stats, nil
-		a.header.seeZxid(msg.stats.Zxid)
-		return nil
+		return a.membersLater()
+	case introspectionMsg:
+		// A page's answer names the members that do not answer too.
+		a.header.seeSnapshot(msg.snapshot)
+		return a.broadcast(msg)
 	case statusMsg:
 		// One line, and nothing a terminal would act on: errors can
 		// carry several lines and names from the server. The whole of it

@@ -33,7 +33,7 @@ func benchServer(b *testing.B) string {
 func manyChildren(b testing.TB, connect, dir string, n int) {
 	b.Helper()
 	conn := zktest.Conn(b, connect)
-	if _, err := conn.Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := conn.Create(dir, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i < n; i += 1000 {

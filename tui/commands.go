@@ -46,6 +46,8 @@ var commands = []command{
 		open: openRecipeList(kindElections)},
 	{name: "systems", usage: "systems [PATH]", help: "Kafka, HBase, Hadoop HA, Solr, Helix… under PATH", arg: argPath,
 		open: openRecipeList(kindSystems)},
+	{name: "recipes", usage: "recipes [PATH]", help: "groups, partitioners, leases, counters, TTL nodes, barriers under PATH", arg: argPath,
+		open: openRecipeList(kindRecipes)},
 	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches",
 		open: func(a *app, _ string) tea.Cmd { return push(newSessionsPage(a.shared)) }},
 	{name: "admin", usage: "admin [URL[,URL…] | port N | off]", help: "AdminServers to read the servers' tables from, or the port to find them on",

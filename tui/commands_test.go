@@ -83,6 +83,16 @@ func TestAdminCommand(t *testing.T) {
 			t.Errorf(":%s: no error (%q)", bad, a.message.text)
 		}
 	}
+	// A URL's password is never shown, set or refused.
+	a.run("admin http://ops:S3cretURL@zk1:9181")
+	a.run("admin")
+	if strings.Contains(a.message.text, "S3cretURL") || !strings.Contains(a.message.text, "http://ops:xxxxx@zk1:9181/commands") {
+		t.Errorf(":admin shows %q", a.message.text)
+	}
+	a.run("admin http://ops:S3cretURL@zk1:port")
+	if !a.message.err || strings.Contains(a.message.text, "S3cretURL") {
+		t.Errorf("a bad URL with a password: %+v", a.message)
+	}
 	a.run("admin off")
 	if o := a.shared.introspectOptions(); o.AdminPort != 0 || len(o.AdminURLs) != 0 {
 		t.Errorf("after :admin off: %+v", o)

@@ -149,7 +149,7 @@ func createThroughFaults(t *testing.T, conn *zk.Conn, path string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		_, err := conn.Create(path, nil, 0, zk.WorldACL(zk.PermAll))
+		_, err := conn.Create(path, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll))
 		switch {
 		case err == nil, errors.Is(err, zk.ErrNodeExists):
 			return

@@ -23,10 +23,10 @@ func TestHostileData(t *testing.T) {
 		if _, err := rand.Read(binary); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := admin.Create(base+"/binary", binary, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := admin.Create(base+"/binary", binary, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := admin.Create(base+"/big", []byte(strings.Repeat("0123456789abcdef", 65000)), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := admin.Create(base+"/big", []byte(strings.Repeat("0123456789abcdef", 65000)), zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 		// ZooKeeper refuses control characters in paths, but not the
@@ -35,7 +35,7 @@ func TestHostileData(t *testing.T) {
 			mustCreate(t, admin, base+"/"+name, "x", 0)
 		}
 		secret := base + "/secret"
-		if _, err := admin.Create(secret, []byte("hidden"), 0, zk.DigestACL(zk.PermAll, "owner", "pw")); err != nil {
+		if _, err := admin.Create(secret, []byte("hidden"), zk.FlagPersistent, zk.DigestACL(zk.PermAll, "owner", "pw")); err != nil {
 			t.Fatal(err)
 		}
 		deep := base + "/deep"

@@ -25,6 +25,8 @@ type actionKeys struct {
 	Create, Edit, Delete, DeleteTree    key.Binding
 	Acquire, Release, ForceRelease      key.Binding
 	Enqueue, Dequeue, Volunteer, Resign key.Binding
+	// Revoke asks a Curator lock's holder to release (__REVOKE__).
+	Revoke key.Binding
 }
 
 // treeKeys are the tree page's tools: find and export read, the rest
@@ -97,6 +99,7 @@ func newKeyMap(readOnly bool) keyMap {
 			Dequeue:      bind([]string{"-"}, "-", "dequeue the head"),
 			Volunteer:    bind([]string{"v"}, "v", "volunteer as candidate"),
 			Resign:       bind([]string{"R"}, "R", "resign"),
+			Revoke:       bind([]string{"r"}, "r", "ask the holder to release (Curator revocation)"),
 		},
 		Tree: treeKeys{
 			Find:   bind([]string{"F"}, "F", "find under the node (name, data, owner, age)"),
@@ -122,7 +125,7 @@ func newKeyMap(readOnly bool) keyMap {
 	if readOnly {
 		for _, b := range []*key.Binding{&k.Action.Create, &k.Action.Edit, &k.Action.Delete, &k.Action.DeleteTree,
 			&k.Action.Acquire, &k.Action.Release, &k.Action.ForceRelease, &k.Action.Enqueue, &k.Action.Dequeue,
-			&k.Action.Volunteer, &k.Action.Resign, &k.Tree.Import, &k.Tree.Copy, &k.Tree.Move, &k.Tree.SetACL} {
+			&k.Action.Volunteer, &k.Action.Resign, &k.Action.Revoke, &k.Tree.Import, &k.Tree.Copy, &k.Tree.Move, &k.Tree.SetACL} {
 			b.SetEnabled(false)
 		}
 	}

@@ -300,7 +300,9 @@ func fakeElections(now time.Time) []recognize.Election {
 }
 
 func fakeScanResult(now time.Time) recognize.Result {
-	return recognize.Result{Locks: fakeLocks(now), Queues: fakeQueues(), Elections: fakeElections(now)}
+	res := fakeOtherRecipes(now)
+	res.Locks, res.Queues, res.Elections = fakeLocks(now), append(fakeQueues(), fakeDelayQueue(now)), fakeElections(now)
+	return res
 }
 
 func fakeIntrospection(now time.Time) *introspect.Snapshot {
@@ -322,7 +324,7 @@ func fakeIntrospection(now time.Time) *introspect.Snapshot {
 		Members: []introspect.Member{
 			{Addr: "zk1:2181", Mode: introspect.ModeLeader, Stats: stats(introspect.ModeLeader, 0x200000a1c), Monitor: monitor("leader", 12345), TablesFrom: introspect.TablesFromFourLetter},
 			{Addr: "zk2:2181", Mode: introspect.ModeFollower, Stats: stats(introspect.ModeFollower, 0x200000a1b), Monitor: monitor("follower", 12345), TablesFrom: introspect.TablesPartial},
-			{Addr: "zk3:2181", Mode: introspect.ModeUnreachable, Error: "dial tcp 10.0.0.3:2181: connect: connection refused", TablesFrom: string(introspect.ModeUnreachable)},
+			{Addr: "zk3:2181", Mode: introspect.ModeUnreachable, Error: "connection refused", TablesFrom: string(introspect.ModeUnreachable)},
 		},
 		Sessions: []introspect.Session{
 			{ID: 0x1000000000000a1, Hex: "0x1000000000000a1", Client: "10.0.0.5:51234", Server: "zk1:2181", Connected: true,
@@ -337,7 +339,7 @@ func fakeIntrospection(now time.Time) *introspect.Snapshot {
 				WatchCount: 12, Timeout: 4 * time.Second, LastOp: "CREA"},
 		},
 		Refused:  []introspect.Refusal{{Member: "zk2:2181", Command: "wchc", Missing: "watches cannot be confirmed"}},
-		Problems: []introspect.Problem{{Member: "zk3:2181", Command: "srvr", Err: errors.New("no answer within 5s: dial tcp 10.0.0.3:2181: connect: connection refused")}},
+		Problems: []introspect.Problem{{Member: "zk3:2181", Command: "srvr", Err: errors.New("connection refused")}},
 	}
 }
 

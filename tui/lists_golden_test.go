@@ -16,12 +16,12 @@ var listSizes = [][2]int{{120, 40}, {80, 24}}
 func listPages(t *testing.T, w, h int) map[string]page {
 	t.Helper()
 	pages := map[string]page{}
-	for _, kind := range []recipeKind{kindLocks, kindQueues, kindElections} {
+	for _, kind := range []recipeKind{kindLocks, kindQueues, kindElections, kindRecipes} {
 		r, _, _, _ := newFakeList(t, kind, w, h)
 		pages[string(kind)] = r.current
 	}
 	clock := &listsClock{now: listsEpoch}
-	f := &fakeSource{snapshot: fakeIntrospection(clock.now)}
+	f := &fakeSource{snapshot: fakeIntrospection(clock.now), res: fakeScanResult(clock.now)} // the session page tells its story from the scan
 	shared := listsShared(t, clock)
 	pages["sessions"] = newPageRunner(t, newSessionsPageFrom(shared, f.source()), w, h).current
 	pages["session"] = newPageRunner(t, newSessionPageFrom(shared, 0x1000000000000a1, nil, f.source()), w, h).current

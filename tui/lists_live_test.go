@@ -244,7 +244,7 @@ func TestQueuesAndElectionsPagesLive(t *testing.T) {
 		queues := r.open(newRecipeListPage(shared, kindQueues, base))
 		elections := r.open(newRecipeListPage(shared, kindElections, base))
 		r.waitFor("two jobs", queues, func(v string) bool {
-			_, ok := rowWith(v, "/jobs  ", "zookeeper-recipes", " 2  qn-", ": job-1")
+			_, ok := rowWith(v, "/jobs  ", "zookeeper-recipes", " 2  ", "  qn-0000000000: job-1")
 			return ok
 		})
 		r.waitFor("s1 leading two candidates", elections, func(v string) bool {
@@ -256,7 +256,7 @@ func TestQueuesAndElectionsPagesLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.waitFor("one job left", queues, func(v string) bool {
-			_, ok := rowWith(v, "/jobs  ", " 1  qn-", ": job-2")
+			_, ok := rowWith(v, "/jobs  ", " 1  ", "  qn-0000000001: job-2")
 			return ok
 		})
 		if err := e1.Resign(t.Context()); err != nil {

@@ -25,12 +25,15 @@ type treeUpdateMsg struct {
 	paths []string
 }
 
-// serverStatusMsg is srvr from the server we are connected to.
+// serverStatusMsg is srvr from every member (introspect.Statuses), addr
+// the one we are connected to.
 type serverStatusMsg struct {
-	addr  string
-	stats introspect.ServerStats
-	err   error
+	addr    string
+	members []introspect.MemberStatus
 }
+
+// membersDueMsg says it is time to ask the members again for the header.
+type membersDueMsg struct{}
 
 // statusMsg puts a line on the status bar: an outcome or an error.
 type statusMsg struct {

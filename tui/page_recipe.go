@@ -11,6 +11,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview/decode"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -59,7 +60,7 @@ func (p *recipePage) Keys() []key.Binding {
 	}
 	switch p.view.recipe.(type) {
 	case *recognize.Lock, nil:
-		keys = append(keys, a.ForceRelease, a.Acquire, a.Release)
+		keys = append(keys, a.ForceRelease, a.Acquire, a.Release, a.Revoke)
 	case *recognize.Queue:
 		keys = append(keys, a.Enqueue, a.Dequeue)
 	case *recognize.Election:
@@ -74,11 +75,20 @@ func (p *recipePage) Mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (p *recipePage) Update(msg tea.Msg) (page, tea.Cmd) {
-	key, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return p, p.view.update(msg)
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	case syncedVerdictMsg:
+		if msg.path != p.view.path {
+			return p, nil
+		}
+		if msg.err != nil {
+			return p, failure(msg.err)
+		}
+		p.view.takeVerdict(msg.recipe, msg.readErr)
+		return p, p.forceRelease()
 	}
-	return p, p.key(key)
+	return p, p.view.update(msg)
 }
 
 func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -90,9 +100,11 @@ func (p *recipePage) key(msg tea.KeyPressMsg) tea.Cmd {
 	case p.shared.Actor == nil || p.shared.Writer == nil:
 		return nil // read-only: no action exists
 	case key.Matches(msg, a.ForceRelease):
-		return p.forceRelease()
+		return p.view.syncedVerdict() // then forceRelease, on the synced verdict
 	case p.system() != "":
 		return nil // see Keys: no part in a real system's coordination
+	case key.Matches(msg, a.Revoke):
+		return p.revoke()
 	case key.Matches(msg, a.Acquire):
 		return p.acquire()
 	case key.Matches(msg, a.Release):
@@ -210,12 +222,9 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	}
 	st := p.shared.Styles
 	var body []string
-	if l, ok := p.view.recipe.(*recognize.Lock); ok && (l.Broken || l.MaybeBroken) {
-		mark, style := "✗ ", st.Error
-		if !l.Broken {
-			mark, style = "⚠ ", st.Warning
-		}
-		body = append(body, style.Render(mark+display.Line(l.Warnings[0])), "", "Which holder's node is to go?")
+	if l, ok := p.view.recipe.(*recognize.Lock); ok && present.FirstWarning(l) != "" {
+		_, sev := present.LockState(l)
+		body = append(body, severe(st, sev, present.FirstWarning(l)), "", "Which holder's node is to go?")
 	} else {
 		body = append(body, fmt.Sprintf("%d hold at once. Which one's node is to go?", len(holders)))
 	}
@@ -229,66 +238,39 @@ func (p *recipePage) forceRelease() tea.Cmd {
 	}), nil))
 }
 
-// confirmRelease asks before deleting h's node: whose it is, since when it
-// holds (when zkx saw it begin), when its server last heard from it, and
-// who takes over. The delete is conditional on the node still belonging
-// to that session at the version just read, so a lock that changed hands
-// in the meantime is left alone.
+// confirmRelease asks before deleting h's node, in the presenter's
+// words (as zkx unlock says them): whose it is, since when it holds, when
+// its server last heard from it, who takes over, and who else may believe
+// it holds. The delete is conditional on the node still belonging to that
+// session at the version just read, so a lock that changed hands in the
+// meantime is left alone.
 func (p *recipePage) confirmRelease(h recognize.Place) tea.Cmd {
 	st := p.shared.Styles
 	now := p.shared.Now()
 	c := h.Contender
 	node := recognize.ContenderPath(p.view.path, c.Node)
-	client := c.ClientText()
-	if client == "" {
-		client = "unknown (the servers' connection lists were not read)"
-	}
-	held := "unknown: its node is " + display.Duration(now.Sub(c.Created)) + " old, and zkx did not see it begin to hold"
-	if !c.HeldSince.IsZero() {
-		held = fmt.Sprintf("since %s (%s)", c.HeldSince.Format("15:04:05"), display.Duration(now.Sub(c.HeldSince)))
-	}
-	heard := "unknown (the servers do not say)"
-	switch {
-	case c.Connected != nil && !*c.Connected:
-		heard = st.Error.Render("no connection: its session is ending")
-	case c.Liveness.Heard.IsZero():
-	case c.Liveness.Silent(now):
-		heard = st.Error.Render("SILENT for " + display.Duration(c.Liveness.Silence(now)) + ": frozen or cut off")
-		if !c.Liveness.ExpiresBy.IsZero() {
-			heard += st.Error.Render(", its session expires by " + c.Liveness.ExpiresBy.Format("15:04:05"))
+	body := []string{"Delete " + display.Line(node) + "?", ""}
+	facts := present.Facts(p.view.recipe, h, now)
+	for _, f := range facts {
+		text := f.Text
+		if f.Alarm {
+			text = st.Error.Render(text)
 		}
-	default:
-		heard = display.Duration(c.Liveness.Silence(now)) + " ago"
+		body = append(body, fmt.Sprintf("%-*s %s", present.FactWidth, f.Label, text))
 	}
-	next := ""
-	switch r := p.view.recipe.(type) {
-	case *recognize.Lock:
-		next = r.Handover(c.Node)
-	case *recognize.Election:
-		next = r.Handover(c.Node)
+	if l, ok := p.view.recipe.(*recognize.Lock); ok {
+		if others := present.MayAlsoHold(l); len(others) > 0 {
+			body = append(body, "", st.Warning.Render("May also believe it holds:"))
+			for _, o := range others {
+				body = append(body, st.Warning.Render("  "+o))
+			}
+		}
 	}
-	if next == "" {
-		next = "not known"
-	}
-	who := h.Role + " " + nodeLabel(c) + " · " + c.Format
-	if c.View != "" {
-		who += " (" + c.View + ")"
-	}
-	body := []string{
-		"Delete " + display.Line(node) + "?",
-		"",
-		"holder   " + who,
-		"session  " + c.Session,
-		"client   " + display.Line(client),
-		"held     " + held,
-		"heard    " + heard,
-		"next     " + display.Line(next),
-		"",
-		st.Warning.Render("Its owner is not told: if it is alive it may still believe it holds the lock."),
-	}
+	body = append(body, "", st.Warning.Render(present.NotTold))
 	if sys := p.system(); sys != "" {
 		body = append(body, st.Warning.Render(fmt.Sprintf("It is %s's %s: %s reacts as to its holder's crash.", sys, p.view.recipe.Info().Role, sys)))
 	}
+	next := present.Next(p.view.recipe, c.Node)
 	w, session := p.shared.Writer, c.SessionID
 	return openDialog(widget.Confirm("Force-release", body, func() tea.Cmd {
 		return act(p.shared.Ctx, requestTimeout, func(ctx context.Context) (string, error) {

@@ -36,6 +36,9 @@ type recipeListPage struct {
 	order   []string
 	recipes map[string]recognize.Recipe
 	errs    map[string]error
+	// deadlocks are the cycles of sessions among the locks listed, as of
+	// the last rebuild.
+	deadlocks []recognize.Deadlock
 	// redrawAt is when a live duration on screen next changes.
 	redrawAt time.Time
 
@@ -229,8 +232,10 @@ func (p *recipeListPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 func (p *recipeListPage) rebuild() {
 	now := p.shared.Now()
 	rows := make([]widget.TableRow, 0, len(p.order))
+	shown, deadlocks := p.deadlocked()
+	p.deadlocks = deadlocks
 	for _, path := range p.order {
-		rows = append(rows, p.recipeRow(p.recipes[path], now))
+		rows = append(rows, p.recipeRow(shown[path], now))
 	}
 	p.tbl.SetSize(p.width, p.tableHeight()) // the notes above may have changed
 	p.tbl.SetRows(rows, now)
@@ -354,6 +359,7 @@ func (p *recipeListPage) summary() string {
 	if p.kind == kindSystems {
 		many = "system objects"
 	}
+
 	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), many), root)
 	var parts []string
 	switch p.kind {
@@ -368,6 +374,9 @@ func (p *recipeListPage) summary() string {
 			}
 		}
 		parts = append(parts, fmt.Sprintf("%d held", held), fmt.Sprintf("%d waiting", waiting))
+		if n := len(p.deadlocks); n > 0 {
+			parts = append(parts, st.Error.Render(fmt.Sprintf("%d %s", n, plural(n, "deadlock", "deadlocks"))))
+		}
 	case kindQueues:
 		items := 0
 		for _, v := range p.recipes {
@@ -391,6 +400,8 @@ func (p *recipeListPage) summary() string {
 			systems[[2]string{i.System, i.SystemRoot}] = true
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", len(systems), plural(len(systems), "system", "systems")))
+	case kindRecipes:
+		parts = append(parts, p.classCounts()...)
 	}
 	warned := 0
 	for _, v := range p.recipes {
@@ -422,6 +433,9 @@ func (p *recipeListPage) summary() string {
 func (p *recipeListPage) notes() []string {
 	st := p.shared.Styles
 	var out []string
+	for _, d := range p.deadlocks {
+		out = append(out, st.Error.Render("✗ "+display.Line(d.Text())))
+	}
 	if err := p.scan.err; err != nil {
 		text := firstLine(err.Error())
 		if p.scan.partial {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/zkx-dev/zkx/zkview/recognize"
@@ -16,16 +17,23 @@ const (
 	// kindSystems lists every object of a known system (Kafka's
 	// controller, HBase's masters, Solr's overseer…), of any class.
 	kindSystems recipeKind = "systems"
+	// kindRecipes lists the recipes no other list shows: groups,
+	// partitioners, leases, counters, TTL nodes and barriers.
+	kindRecipes recipeKind = "recipes"
 )
 
+// recipesClasses are the classes kindRecipes lists.
+var recipesClasses = []string{recognize.ClassGroup, recognize.ClassPartition, recognize.ClassLease,
+	recognize.ClassCounter, recognize.ClassTTLNode, recognize.ClassBarrier}
+
 // tables reports whether the kind shows what only the servers' tables
-// say (client addresses, live connections, observed watches). Queues do
-// not, so a queue list never asks the servers.
-func (k recipeKind) tables() bool { return k != kindQueues }
+// say (client addresses, live connections, observed watches, the
+// consumers of a queue's items in flight): every kind does.
+func (k recipeKind) tables() bool { return true }
 
 // contended reports whether the kind's members are ephemeral, so that the
 // servers' list of ephemeral nodes finds them without a walk.
-func (k recipeKind) contended() bool { return k != kindQueues && k != kindSystems }
+func (k recipeKind) contended() bool { return k != kindQueues && k != kindSystems && k != kindRecipes }
 
 // class is the recognize.Class of the recipes the kind lists.
 func (k recipeKind) class() string {
@@ -67,16 +75,22 @@ func (k recipeKind) is(r recognize.Recipe) bool {
 	if r == nil {
 		return false
 	}
-	if k == kindSystems {
+	switch k {
+	case kindSystems:
 		return r.Info().System != ""
+	case kindRecipes:
+		return slices.Contains(recipesClasses, r.Info().Class)
 	}
 	return r.Info().Class == k.class()
 }
 
 // singular names one recipe of the kind.
 func (k recipeKind) singular() string {
-	if k == kindSystems {
+	switch k {
+	case kindSystems:
 		return "system object"
+	case kindRecipes:
+		return "recipe"
 	}
 	return k.class()
 }

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +9,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/tui/widget"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -30,18 +29,22 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 	case kindQueues:
 		return []widget.ListColumn{
 			{Title: "PATH", Weight: 4, Min: 16, Tail: true},
-			{Title: "FORMAT", Fit: true, Most: 17, Hide: 1},
+			{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
 			{Title: "LENGTH", Fit: true, Most: 9, Right: true},
-			{Title: "HEAD", Weight: 4, Min: 12},
-			{Title: "WARNINGS", Weight: 2, Min: 8},
+			{Title: "OLDEST", Fit: true, Most: 7, Right: true},
+			{Title: "IN FLIGHT", Fit: true, Most: 9, Right: true, Hide: 1},
+			{Title: "WARNINGS", Fit: true, Most: 28, Words: true},
+			{Title: "HEAD", Weight: 1, Min: 14, Words: true},
 		}
+	case kindRecipes:
+		return otherRecipeColumns()
 	case kindElections:
 		return []widget.ListColumn{
 			{Title: "PATH", Weight: 4, Min: 16, Tail: true},
 			{Title: "FORMAT", Fit: true, Most: 17, Hide: 2},
 			{Title: "LEADER", Weight: 5, Min: 20},
 			{Title: "CLIENT", Fit: true, Most: 21, Hide: 4},
-			{Title: "HEARD", Fit: true, Most: 8, Right: true, Hide: 3},
+			{Title: "HEARD", Fit: true, Most: 12, Right: true, Hide: 3},
 			{Title: "LEADS", Fit: true, Most: 7, Right: true, Hide: 1},
 			{Title: "CANDIDATES", Fit: true, Most: 10, Right: true},
 			{Title: "WARNINGS", Weight: 1, Min: 8},
@@ -53,23 +56,21 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 		{Title: "FORMAT", Fit: true, Most: 17, Hide: 3},
 		{Title: "HOLDER", Weight: 5, Min: 20},
 		{Title: "CLIENT", Fit: true, Most: 21, Hide: 5},
-		{Title: "HEARD", Fit: true, Most: 8, Right: true, Hide: 4},
+		{Title: "HEARD", Fit: true, Most: 12, Right: true, Hide: 4},
 		{Title: "HELD", Fit: true, Most: 7, Right: true, Hide: 2},
 		{Title: "WAITERS", Fit: true, Most: 7, Right: true},
 		{Title: "WARNINGS", Weight: 1, Min: 12},
 	}
 }
 
-// heldCell says how long a holder has held: since zkx saw it begin, or
-// "≤" its node's age when that was not seen (a bound, dimmed).
+// heldCell draws present.HeldOf in a cell: dimmed when it is a bound
+// (the node's age), not the time zkx saw the holding begin.
 func heldCell(st theme.Styles, c recognize.Contender, now time.Time) string {
-	switch {
-	case !c.HeldSince.IsZero():
-		return display.Duration(now.Sub(c.HeldSince))
-	case c.Created.IsZero():
-		return ""
+	h := present.HeldOf(c, now)
+	if h.Known || h.Cell == "?" {
+		return h.Cell
 	}
-	return st.Dim.Render("≤" + display.Duration(now.Sub(c.Created)))
+	return st.Dim.Render(h.Cell)
 }
 
 // recipeRow draws one recipe of the list. The row's signature leaves out
@@ -80,9 +81,14 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 	var cells []string
 	var sig []string
 	warns := v.Info().Warnings
-	if p.kind == kindSystems {
+	switch p.kind {
+	case kindSystems:
 		cells = p.systemCells(v, now)
 		sig = append(append([]string{}, cells[:4]...), cells[5:]...)
+		v = nil
+	case kindRecipes:
+		cells = p.otherRecipeCells(v, now)
+		sig = append([]string{}, cells...)
 		v = nil
 	}
 	switch r := v.(type) {
@@ -98,7 +104,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 			case r.Broken:
 				holder = st.Error.Render(fmt.Sprintf("✗ %d HOLDERS: %s", len(r.Holders), holderLabels(r.Holders)))
 			case r.MaybeBroken:
-				holder = st.Warning.Render(fmt.Sprintf("%d HOLDERS?: %s", len(r.Holders), holderLabels(r.Holders)))
+				holder = st.Warning.Render(fmt.Sprintf("%s · %s?", holderLabels(r.Holders), holderLabels(mayHoldersOf(r))))
 			}
 			client = display.Line(h.ClientText())
 			heard, heardSig = heardCell(st, h, now)
@@ -111,18 +117,7 @@ func (p *recipeListPage) recipeRow(v recognize.Recipe, now time.Time) widget.Tab
 		cells = []string{p.pathCell(r.Path), recipe, r.Format, holder, client, heard, held, strconv.Itoa(len(r.Waiters)), p.lockWarnCell(r)}
 		sig = append(append(append([]string{}, cells[:5]...), heardSig), cells[7:]...)
 	case *recognize.Queue:
-		head := st.Dim.Render("(empty)")
-		if len(r.Items) > 0 {
-			it := r.Items[0]
-			head = display.Line(recognize.BareName(path.Base(it.Node)))
-			if it.Data != "" {
-				head += ": " + display.Line(it.Data)
-			}
-			if it.Taken {
-				head += " (taken)"
-			}
-		}
-		cells = []string{p.pathCell(r.Path), r.Format, strconv.Itoa(r.Length), head, p.warnCell(warns)}
+		cells = p.queueCells(r, now)
 		sig = append([]string{}, cells...)
 	case *recognize.Election:
 		leader, client, heard, leads, heardSig := st.Dim.Render("(none)"), "", "", "", ""
@@ -158,7 +153,7 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 		}
 		state = display.Line(c.Data)
 		if state == "" {
-			state = nodeLabel(*c)
+			state = present.Label(*c)
 		}
 		if inLine > 0 {
 			state += st.Dim.Render(fmt.Sprintf(" · %d in line", inLine))
@@ -198,11 +193,22 @@ func (p *recipeListPage) systemCells(v recognize.Recipe, now time.Time) []string
 	return []string{info.System, info.Role, state, session, held, p.pathCell(info.Path), p.warnCell(info.Warnings)}
 }
 
+// mayHoldersOf are the waiters of a lock that may hold.
+func mayHoldersOf(l *recognize.Lock) []recognize.Contender {
+	var out []recognize.Contender
+	for _, w := range l.Waiters {
+		if w.MayHold {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // holderLabels names holders by their nodes: "#3 #4".
 func holderLabels(hs []recognize.Contender) string {
 	labels := make([]string, len(hs))
 	for i, h := range hs {
-		labels[i] = nodeLabel(h)
+		labels[i] = present.Label(h)
 	}
 	return strings.Join(labels, " ")
 }
@@ -216,7 +222,7 @@ func (p *recipeListPage) pathCell(full string) string {
 // "you" when it is the explorer's.
 func (p *recipeListPage) who(c recognize.Contender) string {
 	st := p.shared.Styles
-	s := nodeLabel(c)
+	s := present.Label(c)
 	switch {
 	case c.Session == "":
 		s += " " + st.Dim.Render("persistent")
@@ -228,34 +234,19 @@ func (p *recipeListPage) who(c recognize.Contender) string {
 	return s
 }
 
-// lockWarnCell names a lock's alarms (two-holders, silent-holder…) when
-// it has any, with how many warnings it has in all, rather than the start
-// of a long sentence the column would cut; else as warnCell.
+// lockWarnCell names a lock's alarms (DEADLOCK, 2 HOLDERS, SILENT…) in
+// the presenter's words when it has any, with how many warnings it has in
+// all, rather than the start of a long sentence the column would cut; else
+// as warnCell.
 func (p *recipeListPage) lockWarnCell(l *recognize.Lock) string {
-	if len(l.Alarms) == 0 {
+	words, sev := present.Alarms(l)
+	if words == "" {
 		return p.warnCell(l.Warnings)
 	}
-	st := p.shared.Styles
-	var kinds []string
-	style := st.Warning
-	for _, a := range l.Alarms {
-		if k := alarmWord[a.Kind]; !slices.Contains(kinds, k) {
-			kinds = append(kinds, k)
-		}
-		if a.Kind == recognize.AlarmTwoHolders || a.Kind == recognize.AlarmSilent || a.Kind == recognize.AlarmGoneHolder {
-			style = st.Error
-		}
+	if sev == present.Bad {
+		return p.shared.Styles.Error.Render(words)
 	}
-	return style.Render(fmt.Sprintf("(%d) %s", len(l.Warnings), strings.Join(kinds, ", ")))
-}
-
-// alarmWord names an alarm in a few cells, for the list's narrow column.
-var alarmWord = map[string]string{
-	recognize.AlarmTwoHolders:      "2 HOLDERS",
-	recognize.AlarmMaybeTwoHolders: "2 HOLDERS?",
-	recognize.AlarmGoneHolder:      "GONE",
-	recognize.AlarmSilent:          "SILENT",
-	recognize.AlarmHeldTooLong:     "LONG",
+	return p.shared.Styles.Warning.Render(words)
 }
 
 // warnCell is the first warning and how many more there are.
@@ -268,15 +259,4 @@ func (p *recipeListPage) warnCell(warns []string) string {
 		s = fmt.Sprintf("(%d) %s", len(warns), s)
 	}
 	return p.shared.Styles.Warning.Render(s)
-}
-
-// nodeLabel names a contender's node in a row: "#3" when its name ends
-// in its sequence number (the order is what the name says; the session
-// says who), the bare name otherwise.
-func nodeLabel(c recognize.Contender) string {
-	base := path.Base(c.Node)
-	if strings.HasSuffix(base, fmt.Sprintf("%010d", c.Seq)) {
-		return fmt.Sprintf("#%d", c.Seq)
-	}
-	return display.Line(recognize.BareName(base))
 }

@@ -141,7 +141,7 @@ func (p *serverPage) rebuild() {
 			cells[6] = strconv.FormatInt(s.Outstanding, 10)
 			cells[7] = fmt.Sprintf("%d/%.1f/%d ms", s.LatencyMin, s.LatencyAvg, s.LatencyMax)
 		}
-		if m.Error != "" {
+		if m.Error != "" && m.Mode != introspect.ModeUnreachable { // an unreachable member's note says why, whole
 			cells[9] = st.Error.Render(display.Line(firstLine(m.Error)))
 		}
 		rows = append(rows, widget.TableRow{Key: m.Addr, Cells: cells})
@@ -158,6 +158,10 @@ func tablesCell(st theme.Styles, m introspect.Member) string {
 		return m.TablesFrom
 	case introspect.TablesRefused, introspect.TablesPartial:
 		return st.Warning.Render(m.TablesFrom)
+	case string(introspect.ModeUnreachable):
+		if m.NoAnswer {
+			return st.Error.Render("no answer")
+		}
 	}
 	return st.Dim.Render(m.TablesFrom)
 }
@@ -207,7 +211,17 @@ func (p *serverPage) headLines() int {
 	if p.height < 10 {
 		return min(1, p.height)
 	}
-	return 1 + min(len(p.notes()), 3)
+	return len(p.head())
+}
+
+// headNotes is how many lines the notes may take above the members: a
+// member that does not answer is named whole, wrapped; the rest is
+// behind !.
+const headNotes = 5
+
+// head is the summary and the notes, wrapped to the page's width.
+func (p *serverPage) head() []string {
+	return append([]string{p.summary()}, wrapNotes(p.shared.Styles, p.notes(), max(p.width, 20), headNotes)...)
 }
 
 func (p *serverPage) notes() []string { return introspectionNotes(p.shared, p.poll.last, p.poll.err) }
@@ -234,7 +248,7 @@ func (p *serverPage) summary() string {
 
 func (p *serverPage) View() string {
 	st := p.shared.Styles
-	lines := append([]string{p.summary()}, capNotes(st, p.notes(), 3)...)
+	lines := p.head()
 	lines = lines[:min(len(lines), p.headLines())]
 	if p.tbl.Height > 0 {
 		lines = append(lines, widget.SplitLines(p.tbl.View(st, true, p.shared.Now()))...)

@@ -162,7 +162,7 @@ func (p *sessionsPage) open() tea.Cmd {
 	if err != nil {
 		return nil
 	}
-	return push(newSessionPageFrom(p.shared, int64(id), p.poll.last, source{introspect: p.poll.ask}))
+	return push(newSessionPageFrom(p.shared, int64(id), p.poll.last, p.src))
 }
 
 func (p *sessionsPage) Mouse(msg tea.MouseMsg) tea.Cmd {
@@ -393,6 +393,7 @@ func introspectionNotes(shared *sharedState, in *introspect.Snapshot, err error)
 	if in == nil {
 		return out
 	}
+	out = append(out, memberNoteLines(shared, in)...)
 	if line := in.SourcesLine(); line != "" && !in.TablesComplete() {
 		out = append(out, st.Warning.Render("⚠ "+line))
 	} else if line != "" {
@@ -407,6 +408,21 @@ func introspectionNotes(shared *sharedState, in *introspect.Snapshot, err error)
 	return out
 }
 
+// memberNoteLines are the introspection's notes on the members (those that
+// did not answer or do not serve, and the member the explorer reads
+// through when it lagged), the same words as the commands'.
+func memberNoteLines(shared *sharedState, in *introspect.Snapshot) []string {
+	var out []string
+	for _, n := range in.MemberNotes(shared.readThrough()) {
+		style := shared.Styles.Error
+		if n.Kind == introspect.NoteBehind {
+			style = shared.Styles.Warning
+		}
+		out = append(out, style.Render("⚠ "+display.Line(n.Text)))
+	}
+	return out
+}
+
 // wrapNotes wraps notes to width and keeps at most maxLines lines, the last
 // then saying that ! shows them all.
 func wrapNotes(st theme.Styles, notes []string, width, maxLines int) []string {
@@ -415,15 +431,6 @@ func wrapNotes(st theme.Styles, notes []string, width, maxLines int) []string {
 		return lines
 	}
 	return append(lines[:maxLines-1:maxLines-1], st.Dim.Render(fmt.Sprintf("… %d more lines: ! shows every note in full", len(lines)-maxLines+1)))
-}
-
-// capNotes keeps at most n notes, the last saying how many were left out.
-func capNotes(st theme.Styles, notes []string, n int) []string {
-	if len(notes) <= n {
-		return notes
-	}
-	more := len(notes) - n + 1
-	return append(notes[:n-1:n-1], st.Dim.Render(fmt.Sprintf("… and %d more", more)))
 }
 
 // soonest is the smallest positive duration, 0 when none is.

@@ -249,7 +249,7 @@ func TestForceRelease(t *testing.T) {
 	// The page saw the waiter take over: how long it has held is known.
 	d.waitFor("the waiter holding, since it was seen taking over", func(s string) bool {
 		return strings.Contains(s, "deleted "+dir) && strings.Contains(s, "1 holding · 0 waiting") &&
-			strings.Contains(s, fmt.Sprintf("holder #1 0x%x", waiter.ID())) && strings.Contains(s, "holding since")
+			strings.Contains(s, fmt.Sprintf("holder #1 0x%x", waiter.ID())) && strings.Contains(s, "held since")
 	})
 	select {
 	case <-stuck.Done():
@@ -278,7 +278,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 	d := newDriver(t, app, 120, 30)
 	d.waitText("READ-ONLY")
 	zxidBefore := serverZxid(t, connect)
-	actionKeys := []string{"n", "e", "d", "D", "a", "u", "F", "+", "-", "v", "R"}
+	actionKeys := []string{"n", "e", "d", "D", "a", "u", "F", "r", "+", "-", "v", "R"}
 	d.key(":")
 	d.typeText("cd " + base + "/node")
 	d.key("enter")
@@ -311,7 +311,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 
 func serverZxid(t *testing.T, addr string) int64 {
 	t.Helper()
-	st, err := introspect.ServerStatus(context.Background(), addr, 5*time.Second, nil)
+	st, err := introspect.ServerStatus(context.Background(), addr, 5*time.Second, introspect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

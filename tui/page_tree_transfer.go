@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
@@ -108,7 +109,7 @@ func (tp *treePage) importPlan(w *zkview.Writer, dir, file string) tea.Cmd {
 }
 
 func openExport(file string) (transfer.Source, error) {
-	f, err := os.Open(file)
+	f, err := fileread.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
@@ -124,7 +125,7 @@ func openExport(file string) (transfer.Source, error) {
 func runImport(ctx context.Context, w *zkview.Writer, file string, opts transfer.ImportOptions) (transfer.Report, error) {
 	ctx, cancel := context.WithTimeout(ctx, transferTimeout)
 	defer cancel()
-	f, err := os.Open(file)
+	f, err := fileread.Open(file)
 	if err != nil {
 		return transfer.Report{}, err
 	}

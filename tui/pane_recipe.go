@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
 	"github.com/zkx-dev/zkx/zkview/live"
+	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -66,8 +68,47 @@ func newRecipePane(shared *sharedState, p string) *recipePane {
 // answers).
 func newRecipePaneFrom(shared *sharedState, p string, src source) *recipePane {
 	v := &recipePane{shared: shared, path: p, tbl: widget.NewTable(), refresh: refresher{every: tablesPoll}}
+	src.recognize = v.withVerdicts(src.recognize)
 	v.model = newLiveModel(shared, src, true, nil)
 	return v
+}
+
+// withVerdicts reads a directory as read does, then, for a lock's page,
+// reads its alarms again after a sync (syncedIfAlarmed) and finds the
+// deadlocks it is in with the servers' last tables (withDeadlocks).
+func (v *recipePane) withVerdicts(read func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error)) func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error) {
+	c := v.shared.Client
+	return func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error) {
+		r, err := read(ctx, dir, opts)
+		if err != nil || c == nil {
+			return r, err
+		}
+		if r, err = syncedIfAlarmed(ctx, c, dir, opts, r); err != nil {
+			return r, err
+		}
+		if l, ok := r.(*recognize.Lock); ok {
+			if tables := v.model.Snapshot().Tables; tables != nil {
+				r = withDeadlocks(ctx, c, l, tables, opts)
+			}
+		}
+		return r, nil
+	}
+}
+
+// takeVerdict shows a recognition read outside the model (after a sync,
+// for an action); the model's next reading replaces it.
+func (v *recipePane) takeVerdict(r recognize.Recipe, err error) {
+	if r == nil && err == nil && v.recipe != nil {
+		// Emptied, not another thing: still that recipe, in that format,
+		// to whoever joins it next.
+		r = v.recipe.Emptied()
+	}
+	v.recipe, v.err, v.gone, v.loaded = r, err, zkview.IsNoNode(err), true
+	if v.gone {
+		v.recipe, v.err = nil, nil
+	}
+	v.tbl.Cols = v.columns()
+	v.tbl.SetRows(v.rows(), v.shared.Now())
 }
 
 func (v *recipePane) init() tea.Cmd {
@@ -157,17 +198,33 @@ func (v *recipePane) mixed() bool {
 }
 
 func (v *recipePane) columns() []widget.Column {
-	if _, ok := v.recipe.(*recognize.Queue); ok {
-		return []widget.Column{{Title: "#", Width: 5, Right: true}, {Title: "NODE", Width: 22}, {Title: "PRIORITY", Width: 8, Drop: 1},
-			{Title: "DATA", Min: 10}, {Title: "", Width: 6, Drop: 2}}
+	if q, ok := v.recipe.(*recognize.Queue); ok {
+		return queueColumns(q)
 	}
-	cols := []widget.Column{{Title: "ROLE", Width: 14}, {Title: "NODE", Width: 18}}
+	if !inLine(v.recipe) {
+		return v.memberColumns()
+	}
+	cols := []widget.Column{{Title: "ROLE", Width: v.roleWidth()}, {Title: "NODE", Width: 18}}
 	if v.mixed() {
 		cols = append(cols, widget.Column{Title: "FORMAT", Width: 7, Drop: 3})
 	}
 	return append(cols, widget.Column{Title: "SESSION", Width: 17, Drop: 2}, widget.Column{Title: "CLIENT", Width: 15, Drop: 4},
-		widget.Column{Title: "HEARD", Width: 8, Right: true}, widget.Column{Title: "AGE", Width: 6, Right: true},
+		widget.Column{Title: "HEARD", Width: 10, Right: true}, widget.Column{Title: "AGE", Width: 6, Right: true},
 		widget.Column{Title: "WAITS FOR", Width: 17, Drop: 1}, widget.Column{Title: "DATA", Min: 9, Drop: 5})
+}
+
+// roleWidth fits the ROLE column to the longest role shown ("waiter 12
+// (write, may hold) (you)"), within bounds, so that no role is cut.
+func (v *recipePane) roleWidth() int {
+	w := 8
+	for _, p := range v.places() {
+		n := len([]rune(present.Role(p)))
+		if v.shared.isOwnSession(p.SessionID) {
+			n += len(" (you)")
+		}
+		w = max(w, n)
+	}
+	return min(w, 30)
 }
 
 // rows builds the table; each row's key is its node, so the cursor and
@@ -176,25 +233,16 @@ func (v *recipePane) rows() []widget.TableRow {
 	st := v.shared.Styles
 	now := v.shared.Now()
 	if q, ok := v.recipe.(*recognize.Queue); ok {
-		rows := make([]widget.TableRow, 0, len(q.Items))
-		for i, it := range q.Items {
-			prio := ""
-			if it.Priority != nil {
-				prio = fmt.Sprint(*it.Priority)
-			}
-			taken := ""
-			if it.Taken {
-				taken = "taken"
-			}
-			rows = append(rows, widget.TableRow{Key: it.Node, Cells: []string{fmt.Sprint(i + 1), tailName(it.Node, 22), prio, it.Data, taken}})
-		}
-		return rows
+		return v.queueRows(q, now)
+	}
+	if !inLine(v.recipe) {
+		return v.memberRows(now)
 	}
 	places := v.places()
 	rows := make([]widget.TableRow, 0, len(places))
 	for _, p := range places {
 		c := p.Contender
-		role := roleText(p)
+		role := present.Role(p)
 		if v.shared.isOwnSession(c.SessionID) {
 			role += " (you)"
 		}
@@ -206,9 +254,9 @@ func (v *recipePane) rows() []widget.TableRow {
 			}
 			waits = mark + tailName(relativeNode(c.WaitsFor), 15)
 		}
-		age := "-"
-		if !c.Created.IsZero() {
-			age = display.Duration(now.Sub(c.Created))
+		age, ok := present.Age(c, now)
+		if !ok {
+			age = "-"
 		}
 		var style *lipgloss.Style
 		switch {
@@ -233,21 +281,6 @@ func (v *recipePane) rows() []widget.TableRow {
 	return rows
 }
 
-// roleText names a place in a row: "holder", "waiter 2", "waiter 1 (r)".
-func roleText(p recognize.Place) string {
-	s := p.Role
-	if p.Position > 0 {
-		s += fmt.Sprintf(" %d", p.Position)
-	}
-	switch p.Kind {
-	case "read":
-		s += " (r)"
-	case "write":
-		s += " (w)"
-	}
-	return s
-}
-
 // formatShort fits a format in the FORMAT column.
 func formatShort(f string) string {
 	switch f {
@@ -261,28 +294,16 @@ func formatShort(f string) string {
 	return f
 }
 
-// heardCell says how long ago the contender's server last answered its
-// session, as of the last read of the servers' tables: ⚠ past a third of
-// its timeout (silent), "no conn" when no server lists a connection of
-// it, ? when the servers do not say. sig changes only when what it says
+// heardCell draws present.HeardOf in a cell, red when it calls for
+// someone (silent, no connection). sig changes only when what it says
 // changes, not as seconds pass.
 func heardCell(st theme.Styles, c recognize.Contender, now time.Time) (cell, sig string) {
-	switch {
-	case c.Connected != nil && !*c.Connected:
-		return st.Error.Render("no conn"), "gone"
-	case c.Liveness.Heard.IsZero():
-		if c.SessionID == 0 && c.Session == "" {
-			return "-", "-"
-		}
-		return "?", "?"
-	case c.Liveness.Silent(now):
-		return st.Error.Render("⚠ " + display.Duration(c.Liveness.Silence(now))), "silent"
+	h := present.HeardOf(c, now)
+	sig = fmt.Sprint(h.State)
+	if h.Alarming() {
+		return st.Error.Render(h.Cell), sig
 	}
-	s := display.Duration(c.Liveness.Silence(now))
-	if c.Liveness.AtLeast {
-		s = "≥" + s
-	}
-	return s, "heard"
+	return h.Cell, sig
 }
 
 // summary is the lines above the table: whose it is, a broken lock in
@@ -311,18 +332,18 @@ func (v *recipePane) summary() []string {
 		add(st.Label.Render(info.System+" "+info.Role) + st.Dim.Render(" · "+display.Line(info.SystemRoot)))
 	}
 	warnings := info.Warnings
-	if l, ok := v.recipe.(*recognize.Lock); ok && len(warnings) > 0 {
-		switch {
-		case l.Broken:
-			add(st.Error.Render("✗ " + warnings[0]))
-			warnings = warnings[1:]
-		case l.MaybeBroken:
-			add(st.Warning.Render("⚠ " + warnings[0]))
+	if l, ok := v.recipe.(*recognize.Lock); ok {
+		if first := present.FirstWarning(l); first != "" {
+			_, sev := present.LockState(l)
+			add(severe(st, sev, first))
 			warnings = warnings[1:]
 		}
 	}
-	add(st.Title.Render(v.head()))
+	add(st.Title.Render(present.Head(v.recipe, v.shared.Now())))
 	now := v.shared.Now()
+	for _, l := range v.otherLines() {
+		add(l)
+	}
 	places := v.places()
 	for _, p := range places {
 		if p.Holding() && p.Role != recognize.RoleLease {
@@ -332,8 +353,11 @@ func (v *recipePane) summary() []string {
 	if line := v.chainLine(places); line != "" {
 		add(line)
 	}
-	if len(places) > 0 {
+	switch {
+	case len(places) > 0 && inLine(v.recipe):
 		add(watchLegend(st))
+	case hasSessions(places):
+		add(st.Dim.Render("HEARD: since its server last answered it (⚠ silent) · AGE: of its node"))
 	}
 	for _, wn := range warnings {
 		add(st.Warning.Render("⚠ " + wn))
@@ -344,50 +368,13 @@ func (v *recipePane) summary() []string {
 	return append(lines, "")
 }
 
-// head says what the recipe is in one line.
-func (v *recipePane) head() string {
-	switch r := v.recipe.(type) {
-	case *recognize.Lock:
-		format := r.Format
-		if len(r.Formats) > 0 {
-			format += " (" + strings.Join(r.Formats, ", ") + ")"
-		}
-		head := fmt.Sprintf("%s · %s · %d holding · %d waiting", r.Recipe, format, len(r.Holders), len(r.Waiters))
-		if r.MaxLeases > 0 {
-			head += fmt.Sprintf(" · at most %d leases", r.MaxLeases)
-		}
-		return head
-	case *recognize.Election:
-		head := fmt.Sprintf("election · %s · %d in line behind the leader", r.Format, len(r.Candidates))
-		if r.Leader != nil {
-			head += " · leader " + r.Leader.Session
-		}
-		return head
-	case *recognize.Queue:
-		head := fmt.Sprintf("queue · %s · %d items", r.Format, r.Length)
-		if len(r.Items) < r.Length {
-			head += fmt.Sprintf(" (first %d shown)", len(r.Items))
-		}
-		return head + " · taken from the top, in this order"
-	case *recognize.Barrier:
-		head := fmt.Sprintf("%s · %s · %d participants", r.Kind, r.Format, len(r.Participants))
-		if r.Ready {
-			head += " · ready"
-		}
-		return head
-	case *recognize.Group:
-		return fmt.Sprintf("members · %s · %d live · one ephemeral node per live member: it goes when the member's session does", r.Format, len(r.Members))
-	}
-	return ""
-}
-
-// holderLine tells one holder (or the leader) in a line: who, from
-// where, when its server last heard from it, and how long it has held —
-// only when zkx saw it begin.
+// holderLine tells one holder (or the leader) in a line, in the
+// presenter's words: who, from where, when its server last heard from it,
+// and how long it has held.
 func (v *recipePane) holderLine(p recognize.Place, now time.Time) string {
 	st := v.shared.Styles
 	c := p.Contender
-	who := p.Role + " " + nodeLabel(c)
+	who := p.Role + " " + present.Label(c)
 	if c.Session != "" {
 		who += " " + c.Session
 	}
@@ -401,25 +388,29 @@ func (v *recipePane) holderLine(p recognize.Place, now time.Time) string {
 	if client := c.ClientText(); client != "" {
 		parts = append(parts, display.Line(client))
 	}
-	switch {
-	case c.Connected != nil && !*c.Connected:
-		parts = append(parts, st.Error.Render("NO CONNECTION: no server lists its session; its node stays until the session expires"))
-	case c.Liveness.Silent(now):
-		s := "SILENT " + display.Duration(c.Liveness.Silence(now)) + ": frozen or cut off"
-		if !c.Liveness.ExpiresBy.IsZero() {
-			s += ", its session expires by " + c.Liveness.ExpiresBy.Format("15:04:05")
-		}
-		parts = append(parts, st.Error.Render(s))
-	case !c.Liveness.Heard.IsZero():
-		parts = append(parts, "heard "+display.Duration(c.Liveness.Silence(now))+" ago")
+	switch h := present.HeardOf(c, now); {
+	case h.Alarming():
+		parts = append(parts, st.Error.Render(h.Phrase()))
+	case h.Phrase() != "":
+		parts = append(parts, h.Phrase())
 	}
-	switch {
-	case !c.HeldSince.IsZero():
-		parts = append(parts, fmt.Sprintf("holding since %s (%s)", c.HeldSince.Format("15:04:05"), display.Duration(now.Sub(c.HeldSince))))
-	case !c.Created.IsZero():
-		parts = append(parts, st.Dim.Render(fmt.Sprintf("held: start not seen (node %s old)", display.Duration(now.Sub(c.Created)))))
+	if held := present.HeldOf(c, now); held.Known {
+		parts = append(parts, held.Phrase)
+	} else {
+		parts = append(parts, st.Dim.Render(held.Phrase))
 	}
 	return strings.Join(parts, st.Dim.Render(" · "))
+}
+
+// severe styles words by the presenter's severity.
+func severe(st theme.Styles, sev present.Severity, s string) string {
+	switch sev {
+	case present.Bad:
+		return st.Error.Render("✗ " + s)
+	case present.Warn:
+		return st.Warning.Render("⚠ " + s)
+	}
+	return s
 }
 
 // tablesLines say how old the servers' tables are and what they would not
@@ -436,6 +427,9 @@ func (v *recipePane) tablesLines(now time.Time) []string {
 			age += " · the last ask failed: " + firstLine(v.tablesErr.Error())
 		}
 		out = append(out, st.Dim.Render(age))
+	}
+	if v.tables != nil {
+		out = append(out, memberNoteLines(v.shared, v.tables)...)
 	}
 	if line := v.tables.SourcesLine(); line != "" {
 		out = append(out, st.Dim.Render(line))
@@ -458,6 +452,9 @@ func watchLegend(st theme.Styles) string {
 // holder ⇐ waiters.
 func (v *recipePane) chainLine(places []recognize.Place) string {
 	st := v.shared.Styles
+	if !inLine(v.recipe) {
+		return ""
+	}
 	if len(places) == 0 {
 		if l, ok := v.recipe.(*recognize.Lock); ok && len(l.Holders) == 0 {
 			return st.Dim.Render("(free)")

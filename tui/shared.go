@@ -147,6 +147,15 @@ func (s *sharedState) setAdmin(urls []string, port int) {
 	s.admin.Store(&adminSetting{urls: urls, port: port})
 }
 
+// readThrough is the member the explorer reads the tree through, for the
+// note that says how far behind the freshest member it was.
+func (s *sharedState) readThrough() introspect.ReadThrough {
+	if s.Client == nil {
+		return introspect.ReadThrough{}
+	}
+	return introspect.ReadThrough{Member: s.Client.Server()}
+}
+
 // isOwnSession reports whether a session id is the explorer's own.
 func (s *sharedState) isOwnSession(session int64) bool {
 	return s.Client != nil && session != 0 && session == s.Client.SessionID()

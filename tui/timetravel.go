@@ -158,27 +158,55 @@ func (a *app) pastMoved(msg pastMovedMsg) tea.Cmd {
 	return next
 }
 
-// pastWhat tells the transaction at a position.
+// pastWhat tells the transaction at a position, and who made it.
 func pastWhat(pos forensics.Position) string {
-	if pos.Txn == nil {
-		return "the snapshot " + pos.Snapshot + ", before any transaction after it"
+	what, who, _ := pastWhatWho(pos)
+	if who == "" {
+		return what
 	}
-	s := pos.Txn.Summary()
-	if pos.Txn.Session != 0 && pos.Txn.Type != "createSession" && pos.Txn.Type != "closeSession" {
-		s += " by " + display.Hex(pos.Txn.Session)
-	}
-	return s
+	return what + " " + who
 }
 
-// header is the header line on the past: where, the moment, what happened
-// then.
+// pastWhatWho tells the transaction at a position apart from who made
+// it — "by ops from 10.0.3.7 (session 0x…)" when the audit log says, else
+// "by 0x…" (the session) for a client's request — and who made it in
+// fewer words, for a header short of room.
+func pastWhatWho(pos forensics.Position) (what, who, short string) {
+	if pos.Txn == nil {
+		return "the snapshot " + pos.Snapshot + ", before any transaction after it", "", ""
+	}
+	t := pos.Txn
+	what = t.Summary()
+	w := pos.Who
+	sessionTxn := t.Type == "createSession" || t.Type == "closeSession" // the summary names the session
+	switch {
+	case w != nil && w.ByServer:
+		who = "— removed by " + w.Text()
+		if w.Session != nil {
+			return what, who, "— " + w.Session.Text()
+		}
+		return what, who, who
+	case w != nil && w.Match == forensics.MatchSession && sessionTxn:
+		who = "— " + w.Text()
+		return what, who, who
+	case w != nil && w.Match == forensics.MatchSession:
+		return what, "by " + display.Hex(t.Session) + " (" + w.Text() + ")", "by " + w.Text()
+	case w != nil:
+		return what, "by " + w.Text() + " (session " + display.Hex(t.Session) + ")", "by " + w.Text()
+	case t.Session != 0 && !sessionTxn:
+		who = "by " + display.Hex(t.Session)
+		return what, who, who
+	}
+	return what, "", ""
+}
+
+// header is the header line on the past: where, the moment, what
+// happened then and who did it. Who did it, when the audit log says,
+// shows whole: for room, the transaction's path is cut in its middle, then
+// the session (the status line names it) and the moment's date go.
 func (t *timeTravel) header(st theme.Styles, width int) string {
 	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
 	pos := t.pos
-	when := pos.Time.Local().Format("2006-01-02 15:04:05.000")
-	if pos.Approximate {
-		when = "≈" + when
-	}
 	// The data directory's name says which it is; the whole path is in
 	// the help, and the moment needs the room.
 	dir := t.past.Where()
@@ -189,14 +217,41 @@ func (t *timeTravel) header(st theme.Styles, width int) string {
 	if len(where) > 20 {
 		where = append(where[:19], '…')
 	}
-	parts := []string{
-		st.Title.Render("zkx"),
-		label("past of ") + value(string(where)),
-		label("zxid ") + value(display.Hex(pos.Zxid)) + label("  ") + value(when),
-	}
-	line := strings.Join(parts, label("  │  ")) + label("  │  ") + display.Line(pastWhat(pos))
 	badge := st.Badge.Render("READ-ONLY")
-	return widget.Fit(line, width-lipgloss.Width(badge)-1) + " " + badge
+	width -= lipgloss.Width(badge) + 1
+	what, who, short := pastWhatWho(pos)
+	what, who, short = display.Line(what), display.Line(who), display.Line(short)
+	if pos.Who == nil {
+		// Only a session's id to name: the moment's date says more.
+		what, who, short = strings.TrimSpace(what+" "+who), "", ""
+	}
+	var line string
+	for _, c := range []struct {
+		layout  string
+		who     string
+		minRoom int // the room the path needs for this layout to do
+	}{{"2006-01-02 15:04:05.000", who, 24}, {"2006-01-02 15:04:05.000", short, 24}, {"15:04:05.000", short, 16}} {
+		when := pos.Time.Local().Format(c.layout)
+		if pos.Approximate {
+			when = "≈" + when
+		}
+		parts := []string{
+			st.Title.Render("zkx"),
+			label("past of ") + value(string(where)),
+			label("zxid ") + value(display.Hex(pos.Zxid)) + label("  ") + value(when),
+		}
+		prefix := strings.Join(parts, label("  │  ")) + label("  │  ")
+		if c.who == "" {
+			line = prefix + what
+			break
+		}
+		room := width - lipgloss.Width(prefix) - lipgloss.Width(c.who) - 1
+		line = prefix + widget.ClipMiddle(what, max(room, 16)) + " " + c.who
+		if room >= c.minRoom {
+			break
+		}
+	}
+	return widget.Fit(line, width) + " " + badge
 }
 
 // notes are the help's lines about the past.

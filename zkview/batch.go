@@ -42,16 +42,19 @@ type BatchReader interface {
 // connections of its own, with the Client's credentials, and sets no
 // watches. A Batch is a BatchReader and a Reader.
 type Batch struct {
+	mu     sync.Mutex // guards conns, whose ended ones are dialled anew
 	conns  []*zkwire.Conn
+	redial func(ctx context.Context) (*zkwire.Conn, error)
 	next   atomic.Uint64
 	target connstr.ConnectString
 	server string
 	owner  *Client // closed with the batch, when it was dialed for it
 }
 
-// batchNodes is how many nodes a multiRead lists: large enough that the
-// request overhead is shared out, small enough that the reply of nodes
-// with much data stays well within the frame limit.
+// batchNodes is how many nodes a walker hands ListBatch at once: large
+// enough that the request overhead is shared out, small enough that the
+// reply of nodes with much data stays well within the frame limit.
+// ListBatch cuts them further by bytes (batch_size.go).
 const batchNodes = 32
 
 // ErrNoMultiRead is returned by DialBatch for a server that does not
@@ -81,6 +84,7 @@ func (c *Client) dialWire(ctx context.Context, n int) (*Batch, error) {
 		return nil, fmt.Errorf("batched reads: not connected")
 	}
 	b := &Batch{target: c.target, server: server}
+	b.redial = func(ctx context.Context) (*zkwire.Conn, error) { return c.dialWireConn(ctx, server, nil) }
 	for range max(n, 1) {
 		wc, err := c.dialWireConn(ctx, server, nil)
 		if err != nil {
@@ -131,44 +135,20 @@ func (b *Batch) probe(ctx context.Context) error {
 	return fmt.Errorf("%w: %s: %v", ErrNoMultiRead, b.server, err)
 }
 
-func (b *Batch) pick() *zkwire.Conn { return b.conns[b.next.Add(1)%uint64(len(b.conns))] }
-
 // BatchSize implements BatchReader.
 func (b *Batch) BatchSize() int { return batchNodes }
 
-// ListBatch lists paths (as the user names them, under the chroot) in one
-// multiRead: each node's children (unsorted, as the server gives them)
-// and stat.
+// ListBatch lists paths (as the user names them, under the chroot) in as
+// few multiReads as fit a server's request limit: each node's children
+// (unsorted, as the server gives them) and stat.
 func (b *Batch) ListBatch(ctx context.Context, paths []string) []Listing {
 	out := make([]Listing, len(paths))
-	req := &jute.MultiRequest{Ops: make([]jute.MultiOp, 0, 2*len(paths))}
-	for _, p := range paths {
-		abs := b.target.Abs(p)
-		req.Ops = append(req.Ops,
-			jute.MultiOp{Type: jute.OpGetChildren, Rec: &jute.PathWatchRequest{Path: abs}},
-			jute.MultiOp{Type: jute.OpGetData, Rec: &jute.PathWatchRequest{Path: abs}})
-	}
-	var resp jute.MultiResponse
-	err := b.pick().Call(ctx, jute.OpMultiRead, req, &resp)
-	if err == nil && len(resp.Results) != len(req.Ops) {
-		err = fmt.Errorf("multiRead of %d operations answered %d", len(req.Ops), len(resp.Results))
-	}
+	abs := make([]string, len(paths))
 	for i, p := range paths {
-		if err != nil {
-			out[i].Err = b.pathError(p, err)
-			continue
-		}
-		children, data := resp.Results[2*i], resp.Results[2*i+1]
-		switch {
-		case children.Type == jute.OpError:
-			out[i].Err = b.pathError(p, &zkwire.ServerError{Code: children.Err})
-		case data.Type == jute.OpError:
-			out[i].Err = b.pathError(p, &zkwire.ServerError{Code: data.Err})
-		default:
-			out[i].Children = children.Rec.(*jute.StringsResponse).Strings
-			got := data.Rec.(*jute.GetDataResponse)
-			out[i].Stat, out[i].Data = zkStat(got.Stat), got.Data
-		}
+		abs[i] = b.target.Abs(p)
+	}
+	for _, run := range runsBySize(abs) {
+		b.listRun(ctx, paths, abs, run, out)
 	}
 	return out
 }
@@ -182,7 +162,7 @@ func (b *Batch) Children(ctx context.Context, path string) ([]string, *zk.Stat, 
 // Get reads one node's data and stat.
 func (b *Batch) Get(ctx context.Context, path string) ([]byte, *zk.Stat, error) {
 	var resp jute.GetDataResponse
-	if err := b.pick().Call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: b.target.Abs(path)}, &resp); err != nil {
+	if err := b.call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: b.target.Abs(path)}, &resp); err != nil {
 		return nil, nil, b.pathError(path, err)
 	}
 	return resp.Data, zkStat(resp.Stat), nil
@@ -191,7 +171,7 @@ func (b *Batch) Get(ctx context.Context, path string) ([]byte, *zk.Stat, error) 
 // ACL reads one node's ACL and stat.
 func (b *Batch) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, error) {
 	var resp jute.GetACLResponse
-	if err := b.pick().Call(ctx, jute.OpGetACL, &jute.PathRequest{Path: b.target.Abs(path)}, &resp); err != nil {
+	if err := b.call(ctx, jute.OpGetACL, &jute.PathRequest{Path: b.target.Abs(path)}, &resp); err != nil {
 		return nil, nil, b.opError("get ACL of", path, err)
 	}
 	acl := make([]zk.ACL, len(resp.ACL))
@@ -206,7 +186,7 @@ func (b *Batch) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, error
 // never does.
 func (b *Batch) Close() {
 	var wg sync.WaitGroup
-	for _, c := range b.conns {
+	for _, c := range b.connections() {
 		wg.Go(func() { c.Close() })
 	}
 	wg.Wait()

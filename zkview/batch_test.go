@@ -46,10 +46,10 @@ func TestBatchWalksAsTheClientDoes(t *testing.T) {
 		for i := range 70 { // more than a batch
 			makeTree(t, admin, base, fmt.Sprintf("/wide/n%03d", i))
 		}
-		if _, err := admin.Conn().Create(base+"/secret", nil, 0, zk.DigestACL(zk.PermAll, "bob", "pw")); err != nil {
+		if _, err := admin.Conn().Create(base+"/secret", nil, zk.FlagPersistent, zk.DigestACL(zk.PermAll, "bob", "pw")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := admin.Conn().Create(base+"/shared", nil, 0, zk.DigestACL(zk.PermAll, "alice", "pw")); err != nil {
+		if _, err := admin.Conn().Create(base+"/shared", nil, zk.FlagPersistent, zk.DigestACL(zk.PermAll, "alice", "pw")); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := admin.Conn().Create(base+"/a/eph", nil, zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {

@@ -32,7 +32,7 @@ type WriteOp struct {
 	Path    string // under the chroot
 	Data    []byte
 	ACL     []zk.ACL
-	Flags   int32
+	Flags   jute.CreateMode
 	Version int32
 }
 
@@ -140,7 +140,7 @@ func (bw *BulkWriter) multi(ctx context.Context, ops []WriteOp, validate bool) e
 		return err
 	}
 	var resp jute.MultiResponse
-	if err := bw.batch.pick().Call(ctx, jute.OpMulti, req, &resp); err != nil {
+	if err := bw.batch.call(ctx, jute.OpMulti, req, &resp); err != nil {
 		return bw.batch.opError("write", ops[0].Path, err)
 	}
 	if validate {
@@ -178,7 +178,7 @@ func (bw *BulkWriter) Exists(ctx context.Context, paths []string) (exists []bool
 	exists, errs = make([]bool, len(paths)), make([]error, len(paths))
 	eachBounded(len(paths), 64, func(i int) {
 		var resp jute.StatResponse
-		err := bw.batch.pick().Call(ctx, jute.OpExists, &jute.PathWatchRequest{Path: bw.batch.target.Abs(paths[i])}, &resp)
+		err := bw.batch.call(ctx, jute.OpExists, &jute.PathWatchRequest{Path: bw.batch.target.Abs(paths[i])}, &resp)
 		var se *zkwire.ServerError
 		switch {
 		case errors.As(err, &se) && se.Code == jute.ErrNoNode:
@@ -194,7 +194,7 @@ func (bw *BulkWriter) Exists(ctx context.Context, paths []string) (exists []bool
 // SetACL replaces a node's ACL if its aversion matches (-1: any).
 func (bw *BulkWriter) SetACL(ctx context.Context, path string, acl []zk.ACL, version int32) error {
 	var resp jute.StatResponse
-	if err := bw.batch.pick().Call(ctx, jute.OpSetACL, &jute.SetACLRequest{Path: bw.batch.target.Abs(path), ACL: juteACL(acl), Version: version}, &resp); err != nil {
+	if err := bw.batch.call(ctx, jute.OpSetACL, &jute.SetACLRequest{Path: bw.batch.target.Abs(path), ACL: juteACL(acl), Version: version}, &resp); err != nil {
 		return bw.batch.opError("set ACL of", path, err)
 	}
 	return nil

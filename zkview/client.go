@@ -14,6 +14,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/connstr"
+	"github.com/zkx-dev/zkx/internal/netfail"
 	"github.com/zkx-dev/zkx/internal/zkdial"
 )
 
@@ -77,12 +78,15 @@ type Client struct {
 type Option func(*options)
 
 type options struct {
-	auth     []auth
-	timeout  time.Duration
-	readOnly bool
-	logger   *slog.Logger
-	dial     zkdial.Options // TLS, and what wraps a connection (SASL)
-	status   *ConnectStatus
+	auth    []auth
+	timeout time.Duration
+	// memberWithin bounds how long the members are given to answer
+	// before the first connection is chosen (zkdial.Rank).
+	memberWithin time.Duration
+	readOnly     bool
+	logger       *slog.Logger
+	dial         zkdial.Options // TLS, and what wraps a connection (SASL)
+	status       *ConnectStatus
 }
 
 type auth struct {
@@ -98,6 +102,13 @@ func WithAuth(scheme string, creds []byte) Option {
 // WithSessionTimeout asks for a session timeout (default 10s).
 func WithSessionTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
+// WithMemberTimeout bounds how long the members are given to answer
+// srvr before the session's first connection goes to one that did
+// (default zkdial.DefaultRankWithin): a frozen member costs at most this,
+// once, instead of go-zookeeper's connect timeout when it happens to try
+// that member first.
+func WithMemberTimeout(d time.Duration) Option { return func(o *options) { o.memberWithin = d } }
+
 // WithReadOnly makes the client refuse every write: Writer returns nothing.
 func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
 
@@ -108,6 +119,12 @@ func WithTLS(cfg *tls.Config) Option { return func(o *options) { o.dial.TLS = cf
 // before the session uses it: SASL authenticates there (zksasl).
 func WithConnWrap(wrap func(conn net.Conn, addr string) (net.Conn, error)) Option {
 	return func(o *options) { o.dial.Wrap = wrap }
+}
+
+// WithDialer opens each connection with dial instead of over TCP: an
+// in-process server's pipe (forensics.Past). TLS is not applied to them.
+func WithDialer(dial func(ctx context.Context, addr string) (net.Conn, error)) Option {
+	return func(o *options) { o.dial.Dialer = dial }
 }
 
 // WithLogger receives go-zookeeper's log lines at debug level.
@@ -137,9 +154,13 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 	o.dial.MaxFrame = maxResponse
 	dials := zkdial.NewWatch(target.Servers, o.dial)
 	o.status.watching(dials)
+	if len(target.Servers) > 1 {
+		o.status.set("asking the members which answer (srvr)")
+	}
+	first := zkdial.Rank(ctx, target.Servers, o.dial, o.memberWithin)
 	conn, events, err := zk.Connect(target.Servers, o.timeout,
 		zk.WithLogger(zkLogger{o.logger}), zk.WithLogInfo(false), zk.WithMaxBufferSize(maxResponse),
-		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{}))
+		zk.WithDialer(dials.Dialer()), zk.WithHostProvider(&zkdial.Hosts{Prefer: first}))
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", target, err)
 	}
@@ -156,7 +177,7 @@ func Dial(ctx context.Context, connect string, opts ...Option) (*Client, error) 
 		// In the background: Close waits up to a second for a server
 		// that, here, never answered.
 		go conn.Close()
-		err := fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum, or at its maxClientCnxns for this address, drops new connections; is the address right?)", target, ctx.Err())
+		err := fmt.Errorf("no ZooKeeper session with %s: %w (is it up? a member without a quorum, or at its maxClientCnxns for this address, drops new connections; is the address right?)", target, netfail.Describe(ctx, ctx.Err(), 0))
 		if failed := dials.Progress().Failed; len(failed) > 0 {
 			err = fmt.Errorf("%w; so far:\n  %s", err, strings.Join(failed, "\n  "))
 		}

@@ -183,9 +183,10 @@ func IsSessionOwner(id int64) bool {
 // FindStats counts a find's progress.
 type FindStats struct {
 	Visited, Matched int
-	// Unreadable counts the nodes that could not be listed (no READ
-	// permission): what is below them was not searched.
-	Unreadable int
+	// Unreadable counts the nodes that could not be listed: what is below
+	// them was not searched. NoRead are those of them the server refused
+	// for want of READ permission.
+	Unreadable, NoRead int
 }
 
 // Find walks root (as Walk, listings in parallel, output in preorder) and
@@ -205,6 +206,9 @@ func Find(ctx context.Context, r Reader, root string, q FindQuery, opts WalkOpti
 		st.Visited++
 		if n.Err != nil {
 			st.Unreadable++
+			if IsNoAuth(n.Err) {
+				st.NoRead++
+			}
 		}
 		if visited != nil {
 			visited(n)

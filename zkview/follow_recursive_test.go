@@ -272,7 +272,7 @@ func TestFollowRecursiveLosesNothing(t *testing.T) {
 // TestFollowRecursiveFallsBack: a server that answers addWatch as one
 // before 3.6 does is followed with one-shot watches, with a note.
 func TestFollowRecursiveFallsBack(t *testing.T) {
-	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []int32{jute.OpAddWatch}})
+	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpAddWatch}})
 	c := dialTest(t, srv.ConnectString())
 	base := zktest.Path(t)
 	makeTree(t, c, base, "/a")
@@ -397,7 +397,7 @@ func TestWhoAmI(t *testing.T) {
 			t.Errorf("whoami: known %v, %v", who.Known, ids)
 		}
 	})
-	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []int32{jute.OpWhoAmI}})
+	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpWhoAmI}})
 	c := dialTest(t, srv.ConnectString())
 	who, err := c.WhoAmI(context.Background())
 	if err != nil || who.Known {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
@@ -53,7 +55,7 @@ func TestFollow(t *testing.T) {
 		if ch := next(); ch.Kind != ChangeData || string(ch.New) != "new" {
 			t.Fatalf("data change %+v", ch)
 		}
-		if _, err := w.Create(ctx, base+"/kid", nil, 0); err != nil {
+		if _, err := w.Create(ctx, base+"/kid", nil, zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
 		if ch := next(); ch.Kind != ChangeChildren || len(ch.Added) != 1 || ch.Added[0] != "kid" {
@@ -66,7 +68,7 @@ func TestFollow(t *testing.T) {
 		for len(kinds) == 0 || kinds[len(kinds)-1] != ChangeDeleted {
 			kinds = append(kinds, next().Kind)
 		}
-		if _, err := w.Create(ctx, base, []byte("again"), 0); err != nil {
+		if _, err := w.Create(ctx, base, []byte("again"), zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
 		if ch := next(); ch.Kind != ChangeCreated || string(ch.New) != "again" {

@@ -20,18 +20,40 @@ type Liveness struct {
 	// Timeout is the session's negotiated timeout; 0 when not known.
 	Timeout time.Duration
 	// ExpiresBy is the latest the servers expire the session if its client
-	// says nothing after Heard; zero when the timeout is not known.
+	// says nothing after Heard (its timeout rounded up to the servers'
+	// tick); zero when the timeout is not known.
 	ExpiresBy time.Time
+	// ExpiresByApprox is set when the servers' tick is not known:
+	// ExpiresBy is then about (Heard plus the timeout), and may be early
+	// by up to two ticks.
+	ExpiresByApprox bool
 }
 
-// Silence is how long the session had not been heard from when the
-// tables were read (or at now, when that is earlier): a table read a
-// while ago says nothing of the time since.
+// Silence is how long the session had not been heard from when its
+// member's table was read: the member's freshest answer then, less its
+// last answer to the session, both on the member's own clock, so that
+// nothing zkx waited for meanwhile stretches it. A table read a while ago
+// says nothing of the time since. now counts only when ReadAt is not
+// known.
 func (l Liveness) Silence(now time.Time) time.Duration {
-	if !l.ReadAt.IsZero() && l.ReadAt.Before(now) {
+	if !l.ReadAt.IsZero() {
 		now = l.ReadAt
 	}
 	return max(now.Sub(l.Heard), 0)
+}
+
+// ExpiryBound says when the session expires if its client stays silent,
+// for a sentence: "by 15:04:05" (ExpiresBy is rounded up to the second,
+// so the time shown is never early), or "about 15:04:05" when the
+// servers' tick is not known; "" when the timeout is not known.
+func (l Liveness) ExpiryBound() string {
+	switch {
+	case l.ExpiresBy.IsZero():
+		return ""
+	case l.ExpiresByApprox:
+		return "about " + l.ExpiresBy.Format("15:04:05")
+	}
+	return "by " + l.ExpiresBy.Format("15:04:05")
 }
 
 // Silent reports whether the session has not been heard from for more than

@@ -10,6 +10,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/netfail"
 )
 
 // PathError is a failed request, naming the path (as the user wrote it,
@@ -98,8 +99,10 @@ func (c *Client) why(err error) error {
 }
 
 // waited names what a wait that ended (its context's err) was waiting
-// for: a request the server has not answered.
+// for: a request the server has not answered. The context's end is said
+// in plain words ("no answer before the deadline"), its error kept.
 func (c *Client) waited(err error) error {
+	err = netfail.Describe(context.Background(), err, 0)
 	if c.dials == nil {
 		return err
 	}

@@ -26,9 +26,10 @@ func (c *Client) Touch(ctx context.Context) []int64 {
 
 // Touch implements Toucher for every connection of the batch.
 func (b *Batch) Touch(ctx context.Context) []int64 {
-	ids := make([]int64, len(b.conns))
+	conns := b.connections()
+	ids := make([]int64, len(conns))
 	var wg sync.WaitGroup
-	for i, c := range b.conns {
+	for i, c := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

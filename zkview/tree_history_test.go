@@ -75,7 +75,7 @@ func TestTreeHistory(t *testing.T) {
 		if e := h.Entries[0]; e.Kind != ChangeData || string(e.Old) != "/n" || string(e.New) != "v2" || e.Zxid != st.Mzxid || e.Version != 1 || e.OldSize != 2 {
 			t.Fatalf("data change: %s (set at zxid %#x)", describeHistory(h), st.Mzxid)
 		}
-		if _, err := w.Create(ctx, node+"/kid", nil, 0); err != nil {
+		if _, err := w.Create(ctx, node+"/kid", nil, zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
 		h = waitHistory(t, tr, node, func(h NodeHistory) bool { return len(h.Entries) >= 2 })

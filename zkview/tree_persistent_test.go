@@ -88,7 +88,7 @@ func TestTreePersistentWatch(t *testing.T) {
 // before 3.6 leaves the Tree on one-shot watches, and it says why; it
 // still follows changes.
 func TestTreeOneShotOnOlderServer(t *testing.T) {
-	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []int32{jute.OpAddWatch}})
+	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpAddWatch}})
 	c := dialTest(t, srv.ConnectString())
 	base := zktest.Path(t)
 	makeTree(t, c, base, "/a")

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/internal/jute"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
@@ -44,7 +46,7 @@ func TestTreeFollowsChanges(t *testing.T) {
 
 		w, _ := c.Writer()
 		ctx := context.Background()
-		if _, err := w.Create(ctx, base+"/b", nil, 0); err != nil {
+		if _, err := w.Create(ctx, base+"/b", nil, zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
 		waitNode(t, tr, base, func(n NodeState) bool { return slices.Equal(n.Children, []string{"a", "b"}) })
@@ -57,17 +59,17 @@ func TestTreeFollowsChanges(t *testing.T) {
 		}
 		waitNode(t, tr, base+"/a", func(n NodeState) bool { return IsNoNode(n.Err) && !n.DataLoaded })
 		waitNode(t, tr, base, func(n NodeState) bool { return slices.Equal(n.Children, []string{"b"}) })
-		if _, err := w.Create(ctx, base+"/a", []byte("again"), 0); err != nil {
+		if _, err := w.Create(ctx, base+"/a", []byte("again"), zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
 		waitNode(t, tr, base+"/a", func(n NodeState) bool { return string(n.Data) == "again" })
 
 		// A collapsed node is no longer followed: its next change is not read.
 		tr.Collapse(base)
-		if _, err := w.Create(ctx, base+"/c", nil, 0); err != nil {
+		if _, err := w.Create(ctx, base+"/c", nil, zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Create(ctx, base+"/d", nil, 0); err != nil {
+		if _, err := w.Create(ctx, base+"/d", nil, zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := w.Set(ctx, base+"/a", []byte("sync"), -1); err != nil {
@@ -98,7 +100,7 @@ func TestTreeRefCounts(t *testing.T) {
 	tr.Unwatch(base + "/a")
 	w, _ := c.Writer()
 	ctx := context.Background()
-	if _, err := w.Create(ctx, base+"/b", nil, 0); err != nil {
+	if _, err := w.Create(ctx, base+"/b", nil, zk.FlagPersistent); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Set(ctx, base+"/a", []byte("still followed"), -1); err != nil {
@@ -127,7 +129,7 @@ func TestTreeRecoversAfterExpiry(t *testing.T) {
 		}
 	}
 	w, _ := c.Writer()
-	if _, err := w.Create(context.Background(), base+"/after", nil, 0); err != nil {
+	if _, err := w.Create(context.Background(), base+"/after", nil, zk.FlagPersistent); err != nil {
 		t.Fatal(err)
 	}
 	waitNode(t, tr, base, func(n NodeState) bool { return slices.Contains(n.Children, "after") })
@@ -195,7 +197,7 @@ func TestTreeShowKeepsCountsLive(t *testing.T) {
 		}
 		w, _ := c.Writer()
 		ctx := context.Background()
-		if _, err := w.Create(ctx, dir+"/b", nil, 0); err != nil {
+		if _, err := w.Create(ctx, dir+"/b", nil, zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
 		waitNode(t, tr, dir, func(n NodeState) bool { return n.Stat != nil && n.Stat.NumChildren == 2 })
@@ -215,10 +217,10 @@ func TestTreeShowKeepsCountsLive(t *testing.T) {
 			t.Fatal("a node no longer shown is still counted")
 		}
 		waitNode(t, tr, base+"/other", func(n NodeState) bool { return n.Stat != nil })
-		if _, err := w.Create(ctx, dir+"/c", nil, 0); err != nil {
+		if _, err := w.Create(ctx, dir+"/c", nil, zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Create(ctx, base+"/other/x", nil, 0); err != nil {
+		if _, err := w.Create(ctx, base+"/other/x", nil, zk.FlagPersistent); err != nil {
 			t.Fatal(err)
 		}
 		waitNode(t, tr, base+"/other", func(n NodeState) bool { return n.Stat.NumChildren == 1 })

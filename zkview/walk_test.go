@@ -35,7 +35,7 @@ func makeTree(t testing.TB, c *Client, base string, paths ...string) {
 	}
 	ctx := context.Background()
 	for _, p := range append([]string{""}, paths...) {
-		if _, err := w.Create(ctx, base+p, []byte(p), 0); err != nil && !strings.Contains(err.Error(), "node already exists") {
+		if _, err := w.Create(ctx, base+p, []byte(p), zk.FlagPersistent); err != nil && !strings.Contains(err.Error(), "node already exists") {
 			t.Fatal(err)
 		}
 	}
@@ -74,7 +74,7 @@ func TestWalkReportsUnreadableAndGoesOn(t *testing.T) {
 	c := dialTest(t, srv)
 	base := zktest.Path(t)
 	makeTree(t, c, base, "/open")
-	if _, err := c.Conn().Create(c.Abs(base+"/secret"), nil, 0, zk.DigestACL(zk.PermAll, "bob", "pw")); err != nil {
+	if _, err := c.Conn().Create(c.Abs(base+"/secret"), nil, zk.FlagPersistent, zk.DigestACL(zk.PermAll, "bob", "pw")); err != nil {
 		t.Fatal(err)
 	}
 	makeTree(t, c, base, "/z")

@@ -13,12 +13,16 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // File is a contexts file.
 type File struct {
 	// Path is where the file was read from ("" for none).
 	Path string `yaml:"-"`
+	// mode is the file's permission bits (0 for none).
+	mode fs.FileMode
 	// Current is the context used when --context is not given.
 	Current  string              `yaml:"current-context,omitempty"`
 	Contexts map[string]*Context `yaml:"contexts,omitempty"`
@@ -107,12 +111,15 @@ func Load(path string, required bool) (*File, error) {
 	if path == "" {
 		return f, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) && !required {
 		return f, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("contexts file: %w", err)
+	}
+	if st, err := os.Stat(path); err == nil {
+		f.mode = st.Mode().Perm()
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)                                            // a misspelt key is an error, not silently ignored
@@ -164,4 +171,25 @@ func (f *File) Select(name string) (string, *Context, error) {
 		return "", nil, fmt.Errorf("no context %q in %s (it has %s)", name, where, strings.Join(f.Names(), ", "))
 	}
 	return name, c, nil
+}
+
+// ExposedSecret says, in one line, that the file holds a password (a
+// context's auth) and others than its owner may read it, as ssh refuses a
+// key file others can read; "" when it holds none or only its owner reads
+// it. The line names the contexts, never the password.
+func (f *File) ExposedSecret() string {
+	if f.mode&0o044 == 0 {
+		return ""
+	}
+	var holders []string
+	for _, name := range f.Names() {
+		if f.Contexts[name].Auth != "" {
+			holders = append(holders, name)
+		}
+	}
+	if len(holders) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s holds credentials (the auth of context %s) and is readable by others than its owner (mode %04o): chmod 600 %s, or keep them in the environment with auth-env",
+		f.Path, strings.Join(holders, ", "), f.mode, f.Path)
 }

@@ -22,6 +22,7 @@ contexts:
       ca: /etc/zk/ca.pem
   staging:
     server: zk-staging:2181
+    admin-urls: [http://ops:UrlS3cret@zk-staging:8080/commands]
     auth: digest:ops:s3cret
     sasl:
       mechanism: DIGEST-MD5
@@ -139,8 +140,68 @@ func TestShowHidesSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(b), "s3cret") || !strings.Contains(string(b), "auth: (set in the file, not shown)") ||
+	if strings.Contains(string(b), "s3cret") || strings.Contains(string(b), "S3cret") || !strings.Contains(string(b), "auth: (set in the file, not shown)") ||
+		!strings.Contains(string(b), "http://ops:xxxxx@zk-staging:8080/commands") ||
 		!strings.Contains(string(b), "password-env: STAGING_SASL") {
 		t.Errorf("Show:\n%s", b)
+	}
+}
+
+// TestSetCurrentWritesThroughASymlink: a contexts file that is a link
+// (to a dotfiles repository, say) stays a link; the file it points to
+// changes, keeping its mode.
+func TestSetCurrentWritesThroughASymlink(t *testing.T) {
+	target := write(t, sample)
+	if err := os.Chmod(target, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := SetCurrent(link, "staging"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced by a file: %v %v", st.Mode(), err)
+	}
+	f, err := Load(target, true)
+	if err != nil || f.Current != "staging" {
+		t.Errorf("the file the link points to: current %q, %v", f.Current, err)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want the target's 0640 kept", st.Mode().Perm())
+	}
+}
+
+// TestExposedSecret: a file holding a password (auth) that others may
+// read is named, with the context and the mode; one whose credentials
+// stay in the environment, or that only its owner reads, is not.
+func TestExposedSecret(t *testing.T) {
+	p := write(t, sample) // staging holds auth: digest:ops:s3cret
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warning := f.ExposedSecret()
+	for _, want := range []string{p, "staging", "0644", "chmod 600"} {
+		if !strings.Contains(warning, want) {
+			t.Errorf("warning %q lacks %q", warning, want)
+		}
+	}
+	if strings.Contains(warning, "s3cret") {
+		t.Errorf("the warning shows the secret: %q", warning)
+	}
+	os.Chmod(p, 0o600)
+	if f, _ := Load(p, true); f.ExposedSecret() != "" {
+		t.Errorf("owner-only file: %q", f.ExposedSecret())
+	}
+	envOnly := write(t, "contexts:\n  prod:\n    server: a:1\n    auth-env: PROD_AUTH\n")
+	os.Chmod(envOnly, 0o644)
+	if f, _ := Load(envOnly, true); f.ExposedSecret() != "" {
+		t.Errorf("credentials in the environment only: %q", f.ExposedSecret())
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // secretShown stands for a credential written in the file itself.
@@ -15,6 +17,10 @@ func Show(c *Context) ([]byte, error) {
 	shown := *c
 	if shown.Auth != "" {
 		shown.Auth = secretShown
+	}
+	shown.AdminURLs = make([]string, len(c.AdminURLs))
+	for i, u := range c.AdminURLs {
+		shown.AdminURLs[i] = display.URL(u) // an AdminServer URL may carry a password
 	}
 	var out bytes.Buffer
 	enc := yaml.NewEncoder(&out)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // SetCurrent makes name the current context in the file at path, as
@@ -22,7 +24,7 @@ func SetCurrent(path, name string) error {
 	if _, _, err := f.Select(name); err != nil {
 		return err
 	}
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -58,8 +60,14 @@ func SetCurrent(path, name string) error {
 
 // writeFileAtomic replaces path with data through a temporary file in the
 // same directory, keeping path's mode (0600 for a new file: it may name
-// credentials).
+// credentials). A symbolic link stays one: the file it points to is
+// replaced, as kubectl writes a kubeconfig.
 func writeFileAtomic(path string, data []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	mode := fs.FileMode(0o600)
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()

@@ -3,7 +3,7 @@
 // someone else holds it; released by a Lua compare-and-delete, so that a
 // client never deletes a lock that is no longer its own; kept while held by
 // a Redisson-style watchdog that pushes the lease out every lease/3 with a
-// Lua compare-and-pexpire. It counts what it does into a recipes.Stats, so
+// Lua compare-and-pexpire. It counts what it does into a lockstats.Stats, so
 // zkx demo's Redis lane reports the same figures as its ZooKeeper lanes.
 //
 // What it cannot do is the point of the comparison: the lease is a timer,

@@ -12,7 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/internal/lockstats"
 )
 
 // Defaults, as Redisson's: a 30 s lease renewed every 10 s, and the
@@ -47,8 +47,8 @@ type Option func(*options)
 type options struct {
 	lease    time.Duration
 	retry    time.Duration
-	stats    *recipes.Stats
-	observer recipes.Observer
+	stats    *lockstats.Stats
+	observer lockstats.Observer
 	renewals *atomic.Uint64
 	owner    string
 }
@@ -63,11 +63,11 @@ func WithRetry(d time.Duration) Option { return func(o *options) { o.retry = d }
 
 // WithStats counts SETs (as creates), acquisitions, releases and handoff
 // latency into st, shared with other locks.
-func WithStats(st *recipes.Stats) Option { return func(o *options) { o.stats = st } }
+func WithStats(st *lockstats.Stats) Option { return func(o *options) { o.stats = st } }
 
-// WithObserver reports Polling, Acquired (Token.Path is the key) and
-// Released to obs.
-func WithObserver(obs recipes.Observer) Option { return func(o *options) { o.observer = obs } }
+// WithObserver reports Polling, Acquired (Path is the key) and Released
+// to obs.
+func WithObserver(obs lockstats.Observer) Option { return func(o *options) { o.observer = obs } }
 
 // WithRenewals counts the watchdog's successful renewals into n.
 func WithRenewals(n *atomic.Uint64) Option { return func(o *options) { o.renewals = n } }
@@ -105,7 +105,7 @@ func New(client *redis.Client, key string, opts ...Option) *Lock {
 		opt(&o)
 	}
 	if o.stats == nil {
-		o.stats = recipes.NewStats()
+		o.stats = lockstats.NewStats()
 	}
 	return &Lock{client: client, key: key, opts: o}
 }
@@ -159,7 +159,7 @@ func (l *Lock) acquire(ctx context.Context, wait bool) (string, error) {
 		switch {
 		case err == nil:
 			l.opts.stats.MarkAcquired(waitedSince)
-			l.tell(recipes.Event{Kind: recipes.Acquired, Token: recipes.Token{Path: l.key, Seq: -1}})
+			l.tell(lockstats.Event{Kind: lockstats.Acquired, Path: l.key})
 			return token, nil
 		case errors.Is(err, redis.Nil): // NX: the key exists
 			if !wait {
@@ -173,7 +173,7 @@ func (l *Lock) acquire(ctx context.Context, wait bool) (string, error) {
 				return "", fmt.Errorf("SET %s NX PX: %w", l.key, err)
 			}
 		}
-		l.tell(recipes.Event{Kind: recipes.Polling})
+		l.tell(lockstats.Event{Kind: lockstats.Polling})
 		if waitedSince.IsZero() {
 			waitedSince = time.Now()
 		}
@@ -242,7 +242,7 @@ func (l *Lock) Unlock(ctx context.Context) error {
 		return ErrNotHeld
 	}
 	l.opts.stats.MarkReleased()
-	l.tell(recipes.Event{Kind: recipes.Released, Node: l.key})
+	l.tell(lockstats.Event{Kind: lockstats.Released, Node: l.key})
 	n, err := l.client.Eval(ctx, releaseScript, []string{l.key}, token).Int64()
 	if err != nil {
 		return fmt.Errorf("release %s: %w", l.key, err)
@@ -275,11 +275,7 @@ func (l *Lock) Done() <-chan struct{} {
 	return l.lost
 }
 
-func (l *Lock) tell(ev recipes.Event) {
-	if l.opts.observer != nil {
-		l.opts.observer(ev)
-	}
-}
+func (l *Lock) tell(ev lockstats.Event) { l.opts.observer.Tell(ev) }
 
 // newToken is owner:random, unguessable so no other client can release
 // or renew our lock by accident.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/internal/testkit/redistest"
-	"github.com/zkx-dev/zkx/recipes"
 )
 
 // eachServer runs f on miniredis and on a real redis-server.
@@ -53,7 +53,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestReleaseChecksTheToken(t *testing.T) {
 	eachServer(t, func(t *testing.T, addr string) {
 		ctx, c := testContext(t), client(t, addr)
-		st := recipes.NewStats()
+		st := lockstats.NewStats()
 		a := New(c, "lock:token", WithStats(st), WithOwner("a"))
 		if err := a.Lock(ctx); err != nil {
 			t.Fatal(err)
@@ -94,7 +94,7 @@ func TestReleaseChecksTheToken(t *testing.T) {
 func TestTryLockAndRetry(t *testing.T) {
 	eachServer(t, func(t *testing.T, addr string) {
 		ctx, c := testContext(t), client(t, addr)
-		st := recipes.NewStats()
+		st := lockstats.NewStats()
 		a := New(c, "lock:retry", WithStats(st))
 		b := New(c, "lock:retry", WithStats(st), WithRetry(5*time.Millisecond))
 		if err := a.Lock(ctx); err != nil {

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // versionDir is the folder ZooKeeper keeps its files in under dataDir
@@ -46,6 +48,10 @@ type Dir struct {
 	Path      string
 	Logs      []File
 	Snapshots []File
+	// Skipped are the files named as logs or snapshots that are not
+	// regular files (a named pipe would block their reader forever): each
+	// a *fileread.NotRegularError, for the caller to warn of.
+	Skipped []error
 }
 
 // ErrNoFiles reports a directory with neither logs nor snapshots.
@@ -78,14 +84,19 @@ func Open(dir string) (Dir, error) {
 		if !ok {
 			continue
 		}
-		info, err := e.Info()
+		path := filepath.Join(dir, e.Name())
+		info, err := os.Stat(path) // a link to a file is read as the file
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				continue // removed by a purge while we listed
+				continue // removed by a purge while we listed (or a dangling link)
 			}
 			return Dir{}, err
 		}
-		f := File{Path: filepath.Join(dir, e.Name()), Kind: kind, Zxid: zxid, Size: info.Size()}
+		if err := fileread.Check(path, info.Mode()); err != nil {
+			d.Skipped = append(d.Skipped, err)
+			continue
+		}
+		f := File{Path: path, Kind: kind, Zxid: zxid, Size: info.Size()}
 		if kind == Log {
 			d.Logs = append(d.Logs, f)
 		} else {

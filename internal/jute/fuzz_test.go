@@ -34,7 +34,7 @@ func FuzzDecode(f *testing.F) {
 		{0, 0, 0, 0},
 		{0xff, 0xff, 0xff, 0xff},
 		{0x7f, 0xff, 0xff, 0xff, 0, 0},
-		encode(&CreateRequest{Path: "/a", Data: []byte("x"), ACL: []ACL{{Perms: PermAll, ID: Id{"world", "anyone"}}}, Flags: 3}),
+		encode(&CreateRequest{Path: "/a", Data: []byte("x"), ACL: []ACL{{Perms: PermAll, ID: Id{"world", "anyone"}}}, Flags: ModeEphemeralSequential}),
 		encode(&MultiRequest{Ops: []MultiOp{{Type: OpDelete, Rec: &PathIntRequest{Path: "/a", Value: -1}}}}),
 		encode(&SetWatches{RelativeZxid: 5, DataWatches: []string{"/a"}}),
 	} {

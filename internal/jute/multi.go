@@ -9,7 +9,7 @@ import (
 // Rec is *CreateRequest, *PathIntRequest (delete, check), *SetDataRequest or,
 // in a multiRead, *PathWatchRequest (getChildren, getData).
 type MultiOp struct {
-	Type int32
+	Type Op
 	Rec  Record
 }
 
@@ -42,22 +42,10 @@ func (r *MultiRequest) Decode(d *Decoder) {
 		if d.Err() != nil || h.Done {
 			return
 		}
-		var rec Record
 		switch h.Type {
-		case OpCreate, OpCreate2, OpCreateContainer:
-			rec = &CreateRequest{}
-			writes = true
-		case OpCreateTTL:
-			rec = &CreateRequest{HasTTL: true}
-			writes = true
-		case OpDelete, OpCheck:
-			rec = &PathIntRequest{}
-			writes = true
-		case OpSetData:
-			rec = &SetDataRequest{}
+		case OpCreate, OpCreate2, OpCreateContainer, OpCreateTTL, OpDelete, OpCheck, OpSetData:
 			writes = true
 		case OpGetChildren, OpGetData:
-			rec = &PathWatchRequest{}
 			reads = true
 		default:
 			d.fail(fmt.Errorf("jute: invalid multi op type %d", h.Type))
@@ -67,6 +55,7 @@ func (r *MultiRequest) Decode(d *Decoder) {
 			d.fail(ErrMixedMulti)
 			return
 		}
+		rec := RequestRecord(h.Type)
 		rec.Decode(d)
 		r.Ops = append(r.Ops, MultiOp{Type: h.Type, Rec: rec})
 	}
@@ -75,8 +64,8 @@ func (r *MultiRequest) Decode(d *Decoder) {
 // MultiResult is one result of a multi: Type is the op's result type, or
 // OpError with Err set. Rec is nil for delete, check and error results.
 type MultiResult struct {
-	Type int32
-	Err  int32
+	Type Op
+	Err  Code
 	Rec  Record
 }
 
@@ -89,14 +78,14 @@ type MultiResponse struct {
 // code in the header and again in an ErrorResponse body, as ZooKeeper does.
 func (r *MultiResponse) Encode(e *Encoder) {
 	for _, res := range r.Results {
-		errCode := int32(0)
+		errCode := ErrOK
 		if res.Type == OpError {
 			errCode = res.Err
 		}
 		(&MultiHeader{Type: res.Type, Done: false, Err: errCode}).Encode(e)
 		switch {
 		case res.Type == OpError:
-			e.Int(res.Err)
+			e.Int(int32(res.Err))
 		case res.Rec != nil:
 			res.Rec.Encode(e)
 		}
@@ -127,7 +116,7 @@ func (r *MultiResponse) Decode(d *Decoder) {
 			res.Rec = &GetDataResponse{}
 		case OpDelete, OpCheck:
 		case OpError:
-			res.Err = d.Int()
+			res.Err = Code(d.Int())
 		default:
 			d.fail(fmt.Errorf("jute: invalid multi result type %d", h.Type))
 			return

@@ -173,31 +173,35 @@ func (r *ConnectResponse) Decode(d *Decoder) {
 // RequestHeader starts every request after the handshake.
 type RequestHeader struct {
 	Xid  int32
-	Type int32
+	Type Op
 }
 
-func (r *RequestHeader) Encode(e *Encoder) { e.Int(r.Xid); e.Int(r.Type) }
-func (r *RequestHeader) Decode(d *Decoder) { r.Xid = d.Int(); r.Type = d.Int() }
+func (r *RequestHeader) Encode(e *Encoder) { e.Int(r.Xid); e.Int(int32(r.Type)) }
+func (r *RequestHeader) Decode(d *Decoder) { r.Xid = d.Int(); r.Type = Op(d.Int()) }
 
 // ReplyHeader starts every reply and notification.
 type ReplyHeader struct {
 	Xid  int32
 	Zxid int64
-	Err  int32
+	Err  Code
 }
 
-func (r *ReplyHeader) Encode(e *Encoder) { e.Int(r.Xid); e.Long(r.Zxid); e.Int(r.Err) }
-func (r *ReplyHeader) Decode(d *Decoder) { r.Xid = d.Int(); r.Zxid = d.Long(); r.Err = d.Int() }
+func (r *ReplyHeader) Encode(e *Encoder) { e.Int(r.Xid); e.Long(r.Zxid); e.Int(int32(r.Err)) }
+func (r *ReplyHeader) Decode(d *Decoder) { r.Xid = d.Int(); r.Zxid = d.Long(); r.Err = Code(d.Int()) }
 
 // MultiHeader precedes each operation and each result of a multi.
 type MultiHeader struct {
-	Type int32
+	Type Op
 	Done bool
-	Err  int32
+	Err  Code
 }
 
-func (r *MultiHeader) Encode(e *Encoder) { e.Int(r.Type); e.Bool(r.Done); e.Int(r.Err) }
-func (r *MultiHeader) Decode(d *Decoder) { r.Type = d.Int(); r.Done = d.Bool(); r.Err = d.Int() }
+func (r *MultiHeader) Encode(e *Encoder) { e.Int(int32(r.Type)); e.Bool(r.Done); e.Int(int32(r.Err)) }
+func (r *MultiHeader) Decode(d *Decoder) {
+	r.Type = Op(d.Int())
+	r.Done = d.Bool()
+	r.Err = Code(d.Int())
+}
 
 // AuthPacket adds credentials to a connection (addauth).
 type AuthPacket struct {
@@ -277,7 +281,7 @@ type CreateRequest struct {
 	Path   string
 	Data   []byte
 	ACL    []ACL
-	Flags  int32
+	Flags  CreateMode
 	TTL    int64
 	HasTTL bool
 }
@@ -286,7 +290,7 @@ func (r *CreateRequest) Encode(e *Encoder) {
 	e.String(r.Path)
 	e.Buffer(r.Data)
 	encodeACLs(e, r.ACL)
-	e.Int(r.Flags)
+	e.Int(int32(r.Flags))
 	if r.HasTTL {
 		e.Long(r.TTL)
 	}
@@ -296,7 +300,7 @@ func (r *CreateRequest) Decode(d *Decoder) {
 	r.Path = d.String()
 	r.Data = d.Buffer()
 	r.ACL = decodeACLs(d)
-	r.Flags = d.Int()
+	r.Flags = CreateMode(d.Int())
 	r.TTL = -1
 	if r.HasTTL {
 		r.TTL = d.Long()
@@ -333,13 +337,21 @@ func (r *SetACLRequest) Decode(d *Decoder) {
 
 // WatcherEvent is the body of a notification.
 type WatcherEvent struct {
-	Type  int32
-	State int32
+	Type  EventType
+	State State
 	Path  string
 }
 
-func (r *WatcherEvent) Encode(e *Encoder) { e.Int(r.Type); e.Int(r.State); e.String(r.Path) }
-func (r *WatcherEvent) Decode(d *Decoder) { r.Type = d.Int(); r.State = d.Int(); r.Path = d.String() }
+func (r *WatcherEvent) Encode(e *Encoder) {
+	e.Int(int32(r.Type))
+	e.Int(int32(r.State))
+	e.String(r.Path)
+}
+func (r *WatcherEvent) Decode(d *Decoder) {
+	r.Type = EventType(d.Int())
+	r.State = State(d.Int())
+	r.Path = d.String()
+}
 
 // IntResponse carries one integer: ErrorResponse, GetAllChildrenNumberResponse.
 type IntResponse struct {

@@ -15,6 +15,8 @@ import (
 	"github.com/jcmturner/gokrb5/v8/iana/nametype"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 	"github.com/jcmturner/gokrb5/v8/types"
+
+	"github.com/zkx-dev/zkx/internal/fileread"
 )
 
 // KerberosOptions say where a login's credentials are.
@@ -52,7 +54,7 @@ type Kerberos struct {
 // keytab, logs in (so a wrong key or unknown principal fails here, named).
 func NewKerberos(o KerberosOptions) (*Kerberos, error) {
 	confPath := krb5ConfPath(o.Krb5Conf)
-	conf, err := config.Load(confPath)
+	conf, err := loadConfig(confPath)
 	if err != nil {
 		return nil, fmt.Errorf("Kerberos configuration %s: %w", confPath, err)
 	}
@@ -79,7 +81,11 @@ func NewKerberos(o KerberosOptions) (*Kerberos, error) {
 func (k *Kerberos) Principal() string { return k.principal }
 
 func (k *Kerberos) loginKeytab(principal, path string) error {
-	kt, err := keytab.Load(path)
+	kt := keytab.New()
+	b, err := fileread.ReadFile(path)
+	if err == nil {
+		err = kt.Unmarshal(b)
+	}
 	if err != nil {
 		return fmt.Errorf("keytab %s: %w", path, err)
 	}
@@ -113,7 +119,11 @@ func (k *Kerberos) loadCCache() error {
 	if err != nil {
 		return fmt.Errorf("no Kerberos credential cache: %w (run kinit, or give --keytab)", err)
 	}
-	cc, err := credentials.LoadCCache(k.ccache)
+	cc := new(credentials.CCache)
+	b, err := fileread.ReadFile(k.ccache)
+	if err == nil {
+		err = cc.Unmarshal(b)
+	}
 	if err != nil {
 		return fmt.Errorf("Kerberos credential cache %s: %w", k.ccache, err)
 	}
@@ -237,3 +247,14 @@ func samePrincipal(a, b, realm string) bool {
 
 // errNoCCacheType is a $KRB5CCNAME of a type that is not a file.
 var errNoCCacheType = errors.New("only FILE: credential caches can be read (KEYRING:, KCM: and DIR: caches cannot): kinit -c FILE:/path, or give --keytab")
+
+// loadConfig reads a krb5.conf (gokrb5's config.Load, through a file that
+// must be a regular one).
+func loadConfig(path string) (*config.Config, error) {
+	f, err := fileread.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return config.NewFromReader(f)
+}

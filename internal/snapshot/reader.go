@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/internal/jute"
 )
 
@@ -138,7 +139,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 
 // Open opens the snapshot at path; Close closes it.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := fileread.Open(path)
 	if err != nil {
 		return nil, err
 	}

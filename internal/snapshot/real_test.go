@@ -26,12 +26,12 @@ func TestRealSnapshotsAgreeWithSnapshotFormatter(t *testing.T) {
 			m := e.Members()[0]
 			c := zktest.Conn(t, e.ConnectString())
 			acl := zk.WorldACL(zk.PermAll)
-			if _, err := c.Create("/real", []byte("r"), 0, acl); err != nil {
+			if _, err := c.Create("/real", []byte("r"), zk.FlagPersistent, acl); err != nil {
 				t.Fatal(err)
 			}
 			zktest.WriteTxnKinds(t, c, "/real")
 			for i := range 30 {
-				if _, err := c.Create(fmt.Sprintf("/real/n%02d", i), []byte(strings.Repeat("x", i*10)), 0, acl); err != nil {
+				if _, err := c.Create(fmt.Sprintf("/real/n%02d", i), []byte(strings.Repeat("x", i*10)), zk.FlagPersistent, acl); err != nil {
 					t.Fatal(err)
 				}
 			}

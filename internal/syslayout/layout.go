@@ -64,7 +64,7 @@ func (l *Layout) persistent(ctx context.Context, p string, data []byte) error {
 	if err := l.parents(ctx, p); err != nil {
 		return err
 	}
-	if _, err := l.admin.Create(p, data, 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := l.admin.Create(p, data, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 		if !errors.Is(err, zk.ErrNodeExists) {
 			return fmt.Errorf("create %s: %w", p, err)
 		}
@@ -96,7 +96,7 @@ func (l *Layout) parents(ctx context.Context, p string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if _, err := l.admin.Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+		if _, err := l.admin.Create(dir, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
 	}

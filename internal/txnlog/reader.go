@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"hash/adler32"
 	"io"
-	"os"
 
+	"github.com/zkx-dev/zkx/internal/fileread"
 	"github.com/zkx-dev/zkx/internal/jute"
 )
 
@@ -90,7 +90,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 
 // Open opens the log file at path; Close closes it.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := fileread.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +304,7 @@ func decodeEntry(b []byte) (Entry, error) {
 	if txn != nil {
 		txn.decode(d)
 		if err := d.Err(); err != nil {
-			return e, fmt.Errorf("zxid 0x%x: %s record: %w", e.Header.Zxid, TypeName(e.Header.Type), err)
+			return e, fmt.Errorf("zxid 0x%x: %s record: %w", e.Header.Zxid, e.Header.Type, err)
 		}
 		e.Txn = txn
 	}

@@ -18,12 +18,12 @@ func TestRealLogsAgreeWithTxnLogToolkit(t *testing.T) {
 	e := zktest.RealWith(t, zktest.RealOptions{ExtraConfig: []string{"snapCount=30", "preAllocSize=16"}})
 	m := e.Members()[0]
 	c := zktest.Conn(t, e.ConnectString())
-	if _, err := c.Create("/real", []byte("r"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := c.Create("/real", []byte("r"), zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
 	zktest.WriteTxnKinds(t, c, "/real")
 	for i := range 40 { // enough for a snapshot, and a new log after it
-		if _, err := c.Create(fmt.Sprintf("/real/n%02d", i), []byte("data, with a comma"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := c.Create(fmt.Sprintf("/real/n%02d", i), []byte("data, with a comma"), zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,48 +6,36 @@ import (
 	"github.com/zkx-dev/zkx/internal/jute"
 )
 
-// Transaction types: ZooDefs.OpCode values as they appear in TxnHeader.type.
+// Transaction types: the ops a transaction log records (TxnHeader.type).
 const (
-	TypeCreate          int32 = 1
-	TypeDelete          int32 = 2
-	TypeSetData         int32 = 5
-	TypeSetACL          int32 = 7
-	TypeCheck           int32 = 13
-	TypeMulti           int32 = 14
-	TypeCreate2         int32 = 15
-	TypeReconfig        int32 = 16
-	TypeCreateContainer int32 = 19
-	TypeDeleteContainer int32 = 20
-	TypeCreateTTL       int32 = 21
-	TypeCreateSession   int32 = -10
-	TypeCloseSession    int32 = -11
-	TypeError           int32 = -1
+	TypeCreate          = jute.OpCreate
+	TypeDelete          = jute.OpDelete
+	TypeSetData         = jute.OpSetData
+	TypeSetACL          = jute.OpSetACL
+	TypeCheck           = jute.OpCheck
+	TypeMulti           = jute.OpMulti
+	TypeCreate2         = jute.OpCreate2
+	TypeReconfig        = jute.OpReconfig
+	TypeCreateContainer = jute.OpCreateContainer
+	TypeDeleteContainer = jute.OpDeleteContainer
+	TypeCreateTTL       = jute.OpCreateTTL
+	TypeCreateSession   = jute.OpCreateSession
+	TypeCloseSession    = jute.OpCloseSession
+	TypeError           = jute.OpError
 )
 
-// typeNames are Request.op2String's names, which TxnLogToolkit prints
-// (createTtl included).
-var typeNames = map[int32]string{
-	TypeCreate: "create", TypeDelete: "delete", TypeSetData: "setData", TypeSetACL: "setACL",
-	TypeCheck: "check", TypeMulti: "multi", TypeCreate2: "create2", TypeReconfig: "reconfig",
-	TypeCreateContainer: "createContainer", TypeDeleteContainer: "deleteContainer",
-	TypeCreateTTL: "createTtl", TypeCreateSession: "createSession", TypeCloseSession: "closeSession",
-	TypeError: "error",
+// loggedTypes are the types above, which TypeByName knows.
+var loggedTypes = []jute.Op{
+	TypeCreate, TypeDelete, TypeSetData, TypeSetACL, TypeCheck, TypeMulti, TypeCreate2, TypeReconfig,
+	TypeCreateContainer, TypeDeleteContainer, TypeCreateTTL, TypeCreateSession, TypeCloseSession, TypeError,
 }
 
-// TypeName names a transaction type as ZooKeeper's tools do ("create",
-// "closeSession", …); an unknown one is "unknown <n>".
-func TypeName(t int32) string {
-	if s, ok := typeNames[t]; ok {
-		return s
-	}
-	return fmt.Sprintf("unknown %d", t)
-}
-
-// TypeByName is TypeName's inverse, for filters; ok is false for a name
-// ZooKeeper does not log.
-func TypeByName(name string) (int32, bool) {
-	for t, n := range typeNames {
-		if n == name {
+// TypeByName is the logged type of the name ZooKeeper's tools print for
+// it (jute.Op's String: "create", "closeSession", "createTtl" …), for
+// filters; ok is false for a name ZooKeeper does not log.
+func TypeByName(name string) (jute.Op, bool) {
+	for _, t := range loggedTypes {
+		if t.String() == name {
 			return t, true
 		}
 	}
@@ -61,7 +49,7 @@ type Header struct {
 	Cxid    int32
 	Zxid    int64
 	Time    int64
-	Type    int32
+	Type    jute.Op
 }
 
 // headerSize is TxnHeader's encoded size.
@@ -72,7 +60,7 @@ func (h *Header) decode(d *jute.Decoder) {
 	h.Cxid = d.Int()
 	h.Zxid = d.Long()
 	h.Time = d.Long()
-	h.Type = d.Int()
+	h.Type = jute.Op(d.Int())
 }
 
 // Digest is TxnDigest: the tree's digest after the transaction, logged
@@ -215,10 +203,10 @@ func (t *CloseSessionTxn) decode(d *jute.Decoder) { t.Paths = d.Strings() }
 // ErrorTxn is a write that failed: the request took a zxid and its error
 // code (KeeperException.Code) is what was logged.
 type ErrorTxn struct {
-	Err int32
+	Err jute.Code
 }
 
-func (t *ErrorTxn) decode(d *jute.Decoder) { t.Err = d.Int() }
+func (t *ErrorTxn) decode(d *jute.Decoder) { t.Err = jute.Code(d.Int()) }
 
 // MultiTxn is multi: its operations in order. When one failed the
 // multi is logged anyway, as PrepRequestProcessor writes it: the
@@ -231,7 +219,7 @@ type MultiTxn struct {
 
 // Op is one operation of a multi: its type and its record.
 type Op struct {
-	Type int32
+	Type jute.Op
 	Txn  Txn
 }
 
@@ -242,7 +230,7 @@ func (t *MultiTxn) decode(d *jute.Decoder) {
 	n := d.Count(minOpSize)
 	t.Ops = make([]Op, 0, n)
 	for i := 0; i < n && d.Err() == nil; i++ {
-		typ := d.Int()
+		typ := jute.Op(d.Int())
 		data := d.Buffer()
 		if d.Err() != nil {
 			return
@@ -255,7 +243,7 @@ func (t *MultiTxn) decode(d *jute.Decoder) {
 		sub := jute.NewDecoder(data)
 		rec.decode(sub)
 		if sub.Err() != nil {
-			d.Fail(fmt.Errorf("multi operation %d (%s): %w", i, TypeName(typ), sub.Err()))
+			d.Fail(fmt.Errorf("multi operation %d (%s): %w", i, typ, sub.Err()))
 			return
 		}
 		t.Ops = append(t.Ops, Op{Type: typ, Txn: rec})
@@ -264,14 +252,14 @@ func (t *MultiTxn) decode(d *jute.Decoder) {
 
 // Failed reports whether the multi failed (one of its operations is an
 // error) and the code of the operation that failed.
-func (t *MultiTxn) Failed() (bool, int32) {
-	failed, code := false, int32(0)
+func (t *MultiTxn) Failed() (bool, jute.Code) {
+	failed, code := false, jute.ErrOK
 	for _, op := range t.Ops {
 		if op.Type != TypeError {
 			continue
 		}
 		failed = true
-		if e := op.Txn.(*ErrorTxn); e.Err != 0 && e.Err != jute.ErrRuntimeInconsistency && code == 0 {
+		if e := op.Txn.(*ErrorTxn); e.Err != jute.ErrOK && e.Err != jute.ErrRuntimeInconsistency && code == jute.ErrOK {
 			code = e.Err
 		}
 	}
@@ -280,7 +268,7 @@ func (t *MultiTxn) Failed() (bool, int32) {
 
 // newOpTxn is the record of a multi's operation type (DataTree.processTxn's
 // list; create2 as create, which older servers logged inside a multi).
-func newOpTxn(typ int32) Txn {
+func newOpTxn(typ jute.Op) Txn {
 	switch typ {
 	case TypeCreate, TypeCreate2:
 		return &CreateTxn{}
@@ -302,7 +290,7 @@ func newOpTxn(typ int32) Txn {
 
 // newTxn is the record of a logged transaction's type, as
 // SerializeUtils.deserializeTxn chooses it.
-func newTxn(typ int32) (Txn, bool) {
+func newTxn(typ jute.Op) (Txn, bool) {
 	switch typ {
 	case TypeCreateSession:
 		return &CreateSessionTxn{}, true

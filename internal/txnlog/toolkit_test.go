@@ -98,9 +98,9 @@ func compareWithToolkit(t *testing.T, path, toolkitOut string) {
 		w := want[i]
 		h := e.Header
 		where := fmt.Sprintf("%s entry %d (toolkit line %d)", filepath.Base(path), i, w.line)
-		if uint64(h.Session) != w.session || uint64(uint32(h.Cxid)) != w.cxid&0xffffffff || uint64(h.Zxid) != w.zxid || TypeName(h.Type) != w.typ {
+		if uint64(h.Session) != w.session || uint64(uint32(h.Cxid)) != w.cxid&0xffffffff || uint64(h.Zxid) != w.zxid || h.Type.String() != w.typ {
 			t.Errorf("%s: session 0x%x cxid 0x%x zxid 0x%x %s; toolkit: session 0x%x cxid 0x%x zxid 0x%x %s",
-				where, h.Session, h.Cxid, h.Zxid, TypeName(h.Type), w.session, w.cxid, w.zxid, w.typ)
+				where, h.Session, h.Cxid, h.Zxid, h.Type.String(), w.session, w.cxid, w.zxid, w.typ)
 		}
 		if date := time.UnixMilli(h.Time).UTC().Format("1/2/06, 3:04:05 PM MST"); date != w.date {
 			t.Errorf("%s: time %s; toolkit %s", where, date, w.date)
@@ -172,7 +172,7 @@ func toolkitACLList(acls []jute.ACL) string {
 func multiMatches(m *MultiTxn, detail string) error {
 	rest := detail
 	for i, op := range m.Ops {
-		tag := TypeName(op.Type) + ":"
+		tag := op.Type.String() + ":"
 		if i > 0 {
 			tag = ";" + tag
 		}
@@ -204,10 +204,10 @@ func TestFixturesAgreeWithTxnLogToolkit(t *testing.T) {
 		}
 		compareWithToolkit(t, path, string(out))
 		for _, e := range readAll(t, path) {
-			seen[TypeName(e.Header.Type)] = true
+			seen[e.Header.Type.String()] = true
 			if m, ok := e.Txn.(*MultiTxn); ok {
 				for _, op := range m.Ops {
-					seen["multi/"+TypeName(op.Type)] = true
+					seen["multi/"+op.Type.String()] = true
 				}
 			}
 		}

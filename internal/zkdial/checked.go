@@ -53,7 +53,8 @@ type checkedConn struct {
 
 // request is one request sent and not yet answered.
 type request struct {
-	xid, op  int32
+	xid      int32
+	op       jute.Op
 	path     string
 	at       time.Time
 	answered bool
@@ -259,7 +260,7 @@ func (c *checkedConn) readFailed(err error, midFrame bool) error {
 	case session && errors.As(err, &ne) && ne.Timeout() && (waiting != nil || pings > 0):
 		what := "its pings"
 		if waiting != nil {
-			what = opName(waiting.op) + " " + waiting.path + " nor its pings"
+			what = waiting.op.String() + " " + waiting.path + " nor its pings"
 		}
 		c.attempt.broke(fmt.Errorf("%s went silent: it answered neither %s for %v", c.attempt.addr, what, time.Since(c.lastSent(waiting)).Round(100*time.Millisecond)))
 	case midFrame:
@@ -407,9 +408,9 @@ func (c *checkedConn) unanswered() string {
 
 func describe(r *request) string {
 	if r.path == "" {
-		return opName(r.op)
+		return r.op.String()
 	}
-	return opName(r.op) + " " + display.Line(r.path)
+	return r.op.String() + " " + display.Line(r.path)
 }
 
 func plural(n int, noun string) string {

@@ -49,7 +49,7 @@ func connectAnswer(timeout int32, session int64) []byte {
 	})
 }
 
-func notificationOf(typ, state int32, path string) []byte {
+func notificationOf(typ jute.EventType, state jute.State, path string) []byte {
 	return frameOf(func(e *jute.Encoder) {
 		(&jute.ReplyHeader{Xid: jute.XidNotification, Zxid: -1}).Encode(e)
 		(&jute.WatcherEvent{Type: typ, State: state, Path: path}).Encode(e)
@@ -62,7 +62,7 @@ func record(r jute.Record) []byte {
 	return e.Bytes()
 }
 
-func requestOf(xid, op int32, body jute.Record) []byte {
+func requestOf(xid int32, op jute.Op, body jute.Record) []byte {
 	return frameOf(func(e *jute.Encoder) {
 		(&jute.RequestHeader{Xid: xid, Type: op}).Encode(e)
 		if body != nil {
@@ -105,12 +105,12 @@ func TestCheckedConnPassesZooKeeper(t *testing.T) {
 		{Type: jute.OpError, Err: jute.ErrNoNode}}})
 	stream := bytes.Join([][]byte{
 		connectAnswer(10000, 0x1234),
-		rawReply(1, 0, children),
-		rawReply(-2, 0, nil),
+		rawReply(1, jute.ErrOK, children),
+		rawReply(-2, jute.ErrOK, nil),
 		notificationOf(jute.EventNodeDataChanged, jute.StateSyncConnected, "/w"),
-		rawReply(3, 0, data),
+		rawReply(3, jute.ErrOK, data),
 		rawReply(2, jute.ErrNoNode, nil), // an error reply has no body
-		rawReply(4, 0, multi),
+		rawReply(4, jute.ErrOK, multi),
 	}, nil)
 	w := NewWatch([]string{"127.0.0.1:2181"}, Options{})
 	got, err := session(t, w, stream,
@@ -134,7 +134,7 @@ func TestCheckedConnPassesZooKeeper(t *testing.T) {
 func join(frames ...[]byte) []byte { return bytes.Join(frames, nil) }
 
 // rawReply is a reply frame with body as given.
-func rawReply(xid, code int32, body []byte) []byte {
+func rawReply(xid int32, code jute.Code, body []byte) []byte {
 	f := frameOf(func(e *jute.Encoder) { (&jute.ReplyHeader{Xid: xid, Zxid: 7, Err: code}).Encode(e) })
 	f = append(f, body...)
 	binary.BigEndian.PutUint32(f, uint32(len(f)-4))
@@ -162,27 +162,27 @@ func TestCheckedConnRefuses(t *testing.T) {
 		{"protocol version", frameOf(func(e *jute.Encoder) {
 			(&jute.ConnectResponse{ProtocolVersion: 7, TimeOut: 1, SessionID: 1, Passwd: make([]byte, 16)}).Encode(e)
 		}), nil, NotZooKeeper, "protocol version 7", 0},
-		{"huge vector", join(ok, rawReply(1, 0, []byte{0x7f, 0xff, 0xff, 0xff})), [][]byte{list}, BadReply,
+		{"huge vector", join(ok, rawReply(1, jute.ErrOK, []byte{0x7f, 0xff, 0xff, 0xff})), [][]byte{list}, BadReply,
 			"vector length 2147483647 (children) with 0 bytes left in a 20-byte getChildren2 reply", len(ok)},
-		{"null vector", join(ok, rawReply(1, 0, []byte{0xff, 0xff, 0xff, 0xff})), [][]byte{list}, BadReply,
+		{"null vector", join(ok, rawReply(1, jute.ErrOK, []byte{0xff, 0xff, 0xff, 0xff})), [][]byte{list}, BadReply,
 			"vector length -1 (children)", len(ok)},
-		{"string past the frame", join(ok, rawReply(1, 0, []byte{0, 0, 0, 1, 0, 0, 0, 9, 'a'})), [][]byte{list}, BadReply,
+		{"string past the frame", join(ok, rawReply(1, jute.ErrOK, []byte{0, 0, 0, 1, 0, 0, 0, 9, 'a'})), [][]byte{list}, BadReply,
 			"string length 9 (children) with 1 bytes left", len(ok)},
-		{"stat cut off", join(ok, rawReply(1, 0, []byte{0, 0, 0, 0, 1, 2})), [][]byte{list}, BadReply,
+		{"stat cut off", join(ok, rawReply(1, jute.ErrOK, []byte{0, 0, 0, 0, 1, 2})), [][]byte{list}, BadReply,
 			"stat cut off", len(ok)},
 		{"a reply shorter than its header", join(ok, []byte{0, 0, 0, 5, 0, 0, 0, 1, 0}), [][]byte{list}, BadReply,
 			"a frame of 5 bytes (a reply has 16 to", len(ok)},
 		{"a reply over the limit", join(ok, []byte{0x01, 0, 0, 0}), [][]byte{list}, BadReply, "a frame of 16777216 bytes", len(ok)},
-		{"a reply to no request", join(ok, rawReply(1001, 0, nil)), [][]byte{list}, BadReply,
+		{"a reply to no request", join(ok, rawReply(1001, jute.ErrOK, nil)), [][]byte{list}, BadReply,
 			"a reply to request 1001, which was not sent", len(ok)},
 		{"a reply twice", join(ok, rawReply(1, jute.ErrNoNode, nil), rawReply(1, jute.ErrNoNode, nil)), [][]byte{list}, BadReply,
 			"a reply to request 1, which was not sent or was answered already", len(ok) + 20},
-		{"an answer to no ping", join(ok, rawReply(-2, 0, nil)), nil, BadReply, "an answer to a ping that was not sent", len(ok)},
+		{"an answer to no ping", join(ok, rawReply(-2, jute.ErrOK, nil)), nil, BadReply, "an answer to a ping that was not sent", len(ok)},
 		{"a notification unwatched", join(ok, notificationOf(jute.EventNodeDeleted, jute.StateSyncConnected, "/flood/1")), [][]byte{list}, BadReply,
 			`a notification for "/flood/1", which this session does not watch`, len(ok)},
-		{"a session event as a notification", join(ok, notificationOf(-1, -112, "/")), nil, BadReply, "event type -1", len(ok)},
-		{"a notification's state", join(ok, notificationOf(1, 0, "/")), nil, BadReply, "state 0", len(ok)},
-		{"a multi result of no type", join(ok, rawReply(1, 0, []byte{0, 0, 0, 99, 0, 0, 0, 0, 0})),
+		{"a session event as a notification", join(ok, notificationOf(jute.EventNone, jute.StateExpired, "/")), nil, BadReply, "event type -1", len(ok)},
+		{"a notification's state", join(ok, notificationOf(jute.EventNodeCreated, jute.StateDisconnected, "/")), nil, BadReply, "state 0", len(ok)},
+		{"a multi result of no type", join(ok, rawReply(1, jute.ErrOK, []byte{0, 0, 0, 99, 0, 0, 0, 0, 0})),
 			[][]byte{requestOf(1, jute.OpMulti, &jute.MultiRequest{})}, BadReply, "a multi result of type 99", len(ok)},
 	}
 	for _, tc := range cases {
@@ -210,7 +210,7 @@ func TestCheckedConnRefuses(t *testing.T) {
 
 func TestCheckedConnNamesTheMember(t *testing.T) {
 	w := NewWatch([]string{"127.0.0.1:2181"}, Options{})
-	_, err := session(t, w, join(connectAnswer(10000, 1), rawReply(1, 0, []byte{0x7f, 0xff, 0xff, 0xff})),
+	_, err := session(t, w, join(connectAnswer(10000, 1), rawReply(1, jute.ErrOK, []byte{0x7f, 0xff, 0xff, 0xff})),
 		requestOf(1, jute.OpGetChildren, &jute.PathWatchRequest{Path: "/"}))
 	want := "127.0.0.1:2181 sent a reply that is not ZooKeeper's: vector length 2147483647 (children) with 0 bytes left in a 20-byte getChildren reply"
 	if err == nil || err.Error() != want {
@@ -227,10 +227,10 @@ func TestCheckedConnNamesTheMember(t *testing.T) {
 func TestCheckedConnWatches(t *testing.T) {
 	ok := connectAnswer(10000, 1)
 	stream := bytes.Join([][]byte{ok,
-		notificationOf(jute.EventNodeChildrenChanged, 3, "/kids"),
-		notificationOf(jute.EventNodeCreated, 3, "/later"),
-		notificationOf(jute.EventNodeDataChanged, 3, "/re"),
-		notificationOf(jute.EventNodeDeleted, 3, "/tree/a/b"),
+		notificationOf(jute.EventNodeChildrenChanged, jute.StateSyncConnected, "/kids"),
+		notificationOf(jute.EventNodeCreated, jute.StateSyncConnected, "/later"),
+		notificationOf(jute.EventNodeDataChanged, jute.StateSyncConnected, "/re"),
+		notificationOf(jute.EventNodeDeleted, jute.StateSyncConnected, "/tree/a/b"),
 	}, nil)
 	w := NewWatch([]string{"127.0.0.1:2181"}, Options{})
 	_, err := session(t, w, stream,
@@ -248,7 +248,7 @@ func TestCheckedConnWatches(t *testing.T) {
 func TestCheckedConnStall(t *testing.T) {
 	w := NewWatch([]string{"127.0.0.1:2181"}, Options{})
 	a := &attempt{addr: "127.0.0.1:2181", watch: w}
-	s := newScript(join(connectAnswer(1000, 1), rawReply(-2, 0, nil)))
+	s := newScript(join(connectAnswer(1000, 1), rawReply(-2, jute.ErrOK, nil)))
 	c := newCheckedConn(s, a, 1<<20, false)
 	c.Write(connectRequest)
 	buf := make([]byte, 64)
@@ -295,14 +295,14 @@ func BenchmarkCheckedConnReplies(b *testing.B) {
 	var stream bytes.Buffer
 	stream.Write(connectAnswer(10000, 1))
 	for xid := int32(1); xid <= batch; xid++ {
-		stream.Write(rawReply(xid, 0, body))
+		stream.Write(rawReply(xid, jute.ErrOK, body))
 	}
 	reqs := make([][]byte, batch)
 	for i := range reqs {
 		reqs[i] = requestOf(int32(i+1), jute.OpGetChildren2, &jute.PathWatchRequest{Path: "/t/d000"})
 	}
 	buf := make([]byte, 4096)
-	b.SetBytes(int64(len(rawReply(1, 0, body))))
+	b.SetBytes(int64(len(rawReply(1, jute.ErrOK, body))))
 	b.ResetTimer()
 	for i := 0; i < b.N; i += batch {
 		a := &attempt{addr: "bench:2181"}

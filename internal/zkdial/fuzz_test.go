@@ -43,7 +43,10 @@ var fuzzRequests = []func(c *zk.Conn) error{
 	},
 	func(c *zk.Conn) error { _, err := c.Sync("/"); return err },
 	func(c *zk.Conn) error { _, _, _, err := c.ExistsW("/w"); return err },
-	func(c *zk.Conn) error { _, err := c.Create("/c", []byte("x"), 0, zk.WorldACL(zk.PermAll)); return err },
+	func(c *zk.Conn) error {
+		_, err := c.Create("/c", []byte("x"), zk.FlagPersistent, zk.WorldACL(zk.PermAll))
+		return err
+	},
 }
 
 // fuzzSeeds are server streams: an honest session answering every
@@ -52,25 +55,25 @@ func fuzzSeeds() [][]byte {
 	stat := record(&jute.StatResponse{})
 	honest := join(
 		connectAnswer(10000, 0x1234),
-		rawReply(1, 0, stat),
-		rawReply(2, 0, record(&jute.GetChildren2Response{Children: []string{"zookeeper"}})),
-		rawReply(3, 0, record(&jute.GetDataResponse{Data: []byte("x")})),
-		rawReply(4, 0, record(&jute.GetACLResponse{ACL: []jute.ACL{{Perms: 31, ID: jute.Id{Scheme: "world", ID: "anyone"}}}})),
-		rawReply(5, 0, record(&jute.MultiResponse{Results: []jute.MultiResult{
+		rawReply(1, jute.ErrOK, stat),
+		rawReply(2, jute.ErrOK, record(&jute.GetChildren2Response{Children: []string{"zookeeper"}})),
+		rawReply(3, jute.ErrOK, record(&jute.GetDataResponse{Data: []byte("x")})),
+		rawReply(4, jute.ErrOK, record(&jute.GetACLResponse{ACL: []jute.ACL{{Perms: jute.PermAll, ID: jute.Id{Scheme: "world", ID: "anyone"}}}})),
+		rawReply(5, jute.ErrOK, record(&jute.MultiResponse{Results: []jute.MultiResult{
 			{Type: jute.OpCreate, Rec: &jute.PathResponse{Path: "/m"}}, {Type: jute.OpDelete}}})),
-		rawReply(6, 0, record(&jute.PathResponse{Path: "/"})),
+		rawReply(6, jute.ErrOK, record(&jute.PathResponse{Path: "/"})),
 		rawReply(7, jute.ErrNoNode, nil),
 		notificationOf(jute.EventNodeCreated, jute.StateSyncConnected, "/w"),
-		rawReply(8, 0, record(&jute.PathResponse{Path: "/c"})),
+		rawReply(8, jute.ErrOK, record(&jute.PathResponse{Path: "/c"})),
 	)
 	return [][]byte{
 		nil,
 		honest,
 		connectAnswer(0, 0x1234),
-		join(connectAnswer(10000, 1), rawReply(1, 0, stat), rawReply(2, 0, []byte{0x7f, 0xff, 0xff, 0xff})),
-		join(connectAnswer(10000, 1), rawReply(1, 0, stat), rawReply(2, 0, []byte{0xff, 0xff, 0xff, 0xff})),
+		join(connectAnswer(10000, 1), rawReply(1, jute.ErrOK, stat), rawReply(2, jute.ErrOK, []byte{0x7f, 0xff, 0xff, 0xff})),
+		join(connectAnswer(10000, 1), rawReply(1, jute.ErrOK, stat), rawReply(2, jute.ErrOK, []byte{0xff, 0xff, 0xff, 0xff})),
 		join(connectAnswer(10000, 1), []byte{0, 0, 0, 5, 0, 0, 0, 1, 0}),
-		join(connectAnswer(10000, 1), rawReply(1, 0, stat), rawReply(3, 0, record(&jute.GetDataResponse{Data: make([]byte, 64)}))),
+		join(connectAnswer(10000, 1), rawReply(1, jute.ErrOK, stat), rawReply(3, jute.ErrOK, record(&jute.GetDataResponse{Data: make([]byte, 64)}))),
 		{0x80, 0, 0, 0, 1, 2, 3, 4},
 		[]byte("HTTP/1.1 400 Bad Request\r\n\r\n"),
 	}

@@ -26,6 +26,9 @@ type guardConn struct {
 	attempt  *attempt
 	isTLS    bool
 	answerBy time.Time
+	// noProbe keeps the guard from asking addr anything over the network
+	// (whether it speaks TLS): the connection came from Options.Dialer.
+	noProbe bool
 
 	mu           sync.Mutex
 	head         [4]byte // the answer's first bytes: its frame length
@@ -109,7 +112,7 @@ func (c *guardConn) explain(err error) {
 	case c.headN > 0 && (errors.Is(err, io.EOF) || isReset(err)):
 		c.err = c.notZooKeeper(fmt.Sprintf("it sent %s and closed the connection", quote(c.head[:c.headN], 4)))
 		c.attempt.fail(c.err)
-	case (errors.Is(err, io.EOF) || isReset(err)) && !c.isTLS && speaksTLS(c.attempt.addr):
+	case (errors.Is(err, io.EOF) || isReset(err)) && !c.isTLS && !c.noProbe && speaksTLS(c.attempt.addr):
 		c.attempt.fail(errors.New("it speaks TLS on this port: the port requires TLS (give --tls-ca, and --tls-cert/--tls-key if it wants a client certificate)"))
 	case errors.Is(err, io.EOF) || isReset(err):
 		c.attempt.failSoft(errors.New("it closed the connection without answering the session request (not serving: out of its quorum? at its maxClientCnxns for this address?)"))

@@ -7,8 +7,13 @@ import (
 )
 
 // Hosts is a zk.HostProvider that hands out the servers as written
-// (host:port), from a random one on, round and round.
+// (host:port), from a random one on, round and round; or, when Prefer
+// lists them (Rank's order), from the first of Prefer on, in its order.
 type Hosts struct {
+	// Prefer is the order to try the servers in, first to last; servers
+	// it leaves out come after it, as written.
+	Prefer []string
+
 	mu      sync.Mutex
 	servers []string
 	next    int
@@ -22,8 +27,27 @@ func (h *Hosts) Init(servers []string) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.servers = append([]string(nil), servers...)
-	h.next = rand.IntN(len(servers))
+	if len(h.Prefer) == 0 {
+		h.servers = append([]string(nil), servers...)
+		h.next = rand.IntN(len(servers))
+		return nil
+	}
+	h.servers, h.next = nil, 0
+	known := map[string]bool{}
+	for _, s := range servers {
+		known[s] = true
+	}
+	for _, s := range h.Prefer {
+		if known[s] {
+			h.servers = append(h.servers, s)
+			delete(known, s)
+		}
+	}
+	for _, s := range servers {
+		if known[s] {
+			h.servers = append(h.servers, s)
+		}
+	}
 	return nil
 }
 

@@ -14,62 +14,38 @@ import (
 // WhoAmIResponse) and as go-zookeeper (structs.go) and zkwire decode it. Every length is
 // checked against the bytes the frame holds before anyone allocates what
 // it says: go-zookeeper makes a slice of whatever count the wire gives.
-var replyBodies = map[int32]struct {
-	name  string
-	check func(*bodyReader)
-}{
-	jute.OpCreate:               {"create", (*bodyReader).path},
-	jute.OpCreate2:              {"create2", func(r *bodyReader) { r.path(); r.stat() }},
-	jute.OpCreateContainer:      {"createContainer", (*bodyReader).path}, // then a stat go-zookeeper leaves unread
-	jute.OpCreateTTL:            {"createTTL", (*bodyReader).path},
-	jute.OpDelete:               {"delete", nil},
-	jute.OpExists:               {"exists", (*bodyReader).stat},
-	jute.OpGetData:              {"getData", func(r *bodyReader) { r.buffer("data"); r.stat() }},
-	jute.OpSetData:              {"setData", (*bodyReader).stat},
-	jute.OpGetACL:               {"getACL", func(r *bodyReader) { r.acls(); r.stat() }},
-	jute.OpSetACL:               {"setACL", (*bodyReader).stat},
-	jute.OpGetChildren:          {"getChildren", func(r *bodyReader) { r.strings("children") }},
-	jute.OpSync:                 {"sync", (*bodyReader).path},
-	jute.OpGetChildren2:         {"getChildren2", func(r *bodyReader) { r.strings("children"); r.stat() }},
-	jute.OpCheck:                {"check", nil},
-	jute.OpMulti:                {"multi", (*bodyReader).multi},
-	jute.OpMultiRead:            {"multiRead", (*bodyReader).multi},
-	jute.OpReconfig:             {"reconfig", func(r *bodyReader) { r.buffer("config"); r.stat() }},
-	jute.OpCheckWatches:         {"checkWatches", nil},
-	jute.OpRemoveWatches:        {"removeWatches", nil},
-	jute.OpCloseSession:         {"closeSession", nil},
-	jute.OpAuth:                 {"auth", nil},
-	jute.OpSetWatches:           {"setWatches", nil},
-	jute.OpSetWatches2:          {"setWatches2", nil},
-	jute.OpAddWatch:             {"addWatch", nil},
-	jute.OpGetAllChildrenNumber: {"getAllChildrenNumber", func(r *bodyReader) { r.int32("count") }},
-	jute.OpGetEphemerals:        {"getEphemerals", func(r *bodyReader) { r.strings("paths") }},
-	jute.OpWhoAmI:               {"whoAmI", (*bodyReader).whoAmI},
-}
-
-// opName names a request's opcode for messages.
-func opName(op int32) string {
-	switch op {
-	case jute.OpPing:
-		return "ping"
-	case jute.OpSASL:
-		return "SASL"
-	}
-	if b, ok := replyBodies[op]; ok {
-		return b.name
-	}
-	return fmt.Sprintf("opcode %d", op)
+// The replies of the ops not listed have no body (delete, check,
+// checkWatches, removeWatches, closeSession, auth, setWatches, addWatch).
+var replyBodies = map[jute.Op]func(*bodyReader){
+	jute.OpCreate:               (*bodyReader).path,
+	jute.OpCreate2:              func(r *bodyReader) { r.path(); r.stat() },
+	jute.OpCreateContainer:      (*bodyReader).path, // then a stat go-zookeeper leaves unread
+	jute.OpCreateTTL:            (*bodyReader).path,
+	jute.OpExists:               (*bodyReader).stat,
+	jute.OpGetData:              func(r *bodyReader) { r.buffer("data"); r.stat() },
+	jute.OpSetData:              (*bodyReader).stat,
+	jute.OpGetACL:               func(r *bodyReader) { r.acls(); r.stat() },
+	jute.OpSetACL:               (*bodyReader).stat,
+	jute.OpGetChildren:          func(r *bodyReader) { r.strings("children") },
+	jute.OpSync:                 (*bodyReader).path,
+	jute.OpGetChildren2:         func(r *bodyReader) { r.strings("children"); r.stat() },
+	jute.OpMulti:                (*bodyReader).multi,
+	jute.OpMultiRead:            (*bodyReader).multi,
+	jute.OpReconfig:             func(r *bodyReader) { r.buffer("config"); r.stat() },
+	jute.OpGetAllChildrenNumber: func(r *bodyReader) { r.int32("count") },
+	jute.OpGetEphemerals:        func(r *bodyReader) { r.strings("paths") },
+	jute.OpWhoAmI:               (*bodyReader).whoAmI,
 }
 
 // checkReplyBody says what is wrong with the body of a reply to op ("" when
 // nothing is); frame is the reply's length, header included, for messages.
-func checkReplyBody(op int32, body []byte, frame int) string {
-	b, ok := replyBodies[op]
-	if !ok || b.check == nil {
+func checkReplyBody(op jute.Op, body []byte, frame int) string {
+	check := replyBodies[op]
+	if check == nil {
 		return "" // nothing is read of it
 	}
-	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte %s reply", frame, b.name)}
-	b.check(r)
+	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte %s reply", frame, op)}
+	check(r)
 	return r.bad
 }
 
@@ -174,7 +150,7 @@ func (r *bodyReader) whoAmI() {
 // done, error) until the done header.
 func (r *bodyReader) multi() {
 	for r.bad == "" {
-		typ := r.int32("multi header")
+		typ := jute.Op(r.int32("multi header"))
 		done := r.need(1, "multi header") && r.decoder.Bool()
 		r.int32("multi header")
 		if r.bad != "" || done {
@@ -207,8 +183,8 @@ func (r *bodyReader) multi() {
 // changed) with the state SyncConnected and the node's path.
 func checkNotification(body []byte, frame int) (path, bad string) {
 	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte notification", frame)}
-	typ := r.int32("event type")
-	state := r.int32("state")
+	typ := jute.EventType(r.int32("event type"))
+	state := jute.State(r.int32("state"))
 	n := r.length("string", "path", 1, false)
 	if r.bad != "" {
 		return "", r.bad
@@ -218,9 +194,10 @@ func checkNotification(body []byte, frame int) (path, bad string) {
 	case typ < jute.EventNodeCreated || typ > jute.EventNodeChildrenChanged:
 		// go-zookeeper would pass a session event (-1) on as the
 		// session's own state.
-		return "", fmt.Sprintf("event type %d (ZooKeeper sends node events, 1 to 4) in %s", typ, r.what)
+		return "", fmt.Sprintf("event type %d (ZooKeeper sends node events, %d to %d) in %s",
+			typ, jute.EventNodeCreated, jute.EventNodeChildrenChanged, r.what)
 	case state != jute.StateSyncConnected:
-		return "", fmt.Sprintf("state %d (ZooKeeper sends 3, SyncConnected) in %s", state, r.what)
+		return "", fmt.Sprintf("state %d (ZooKeeper sends %d, SyncConnected) in %s", state, jute.StateSyncConnected, r.what)
 	case len(path) == 0 || path[0] != '/':
 		return "", fmt.Sprintf("path %s in %s", quote([]byte(path), 64), r.what)
 	}

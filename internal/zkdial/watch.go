@@ -26,6 +26,11 @@ type Options struct {
 	// MaxFrame bounds a frame the server may send (zkx's jute.maxbuffer
 	// for what it reads); 0 is DefaultMaxFrame.
 	MaxFrame int
+	// Dialer, when set, opens each connection instead of a TCP (or TLS)
+	// dial to addr: an in-process server's pipe. Its connections are
+	// taken as they are (TLS is not applied) and nothing is asked of addr
+	// over the network.
+	Dialer func(ctx context.Context, addr string) (net.Conn, error)
 }
 
 // DefaultMaxFrame is large enough for the listing of a node with a
@@ -125,9 +130,12 @@ func (o Options) Dial(ctx context.Context, addr string, timeout time.Duration) (
 func (o Options) dial(ctx context.Context, addr string, timeout time.Duration, a *attempt) (net.Conn, error) {
 	var conn net.Conn
 	var err error
-	if o.TLS != nil {
+	switch {
+	case o.Dialer != nil:
+		conn, err = o.Dialer(ctx, addr)
+	case o.TLS != nil:
 		conn, err = zktls.Dial(ctx, o.TLS, addr, timeout)
-	} else {
+	default:
 		conn, err = (&net.Dialer{Timeout: timeout}).DialContext(ctx, "tcp", addr)
 	}
 	if err != nil {
@@ -136,7 +144,9 @@ func (o Options) dial(ctx context.Context, addr string, timeout time.Duration, a
 	// The guard sits under the wrap, which may speak first (SASL), and
 	// sees the member's first bytes; the check sits over it, where the
 	// session reads.
-	var below net.Conn = newGuardConn(conn, a, o.TLS != nil)
+	guard := newGuardConn(conn, a, o.TLS != nil)
+	guard.noProbe = o.Dialer != nil
+	var below net.Conn = guard
 	if o.Wrap != nil {
 		if below, err = o.Wrap(below, addr); err != nil {
 			conn.Close()

@@ -46,10 +46,20 @@ func SetDataSize(path string, data []byte) int { return 4 + len(path) + 4 + len(
 // DeleteSize is the length of a delete record (path, version).
 func DeleteSize(path string) int { return 4 + len(path) + 4 }
 
+// PathWatchSize is the length of a read of one path (getData,
+// getChildren, exists: the path and the watch flag).
+func PathWatchSize(path string) int { return 4 + len(path) + 1 }
+
+// MultiSize is the length of a multi or multiRead request whose records
+// add up to records bytes over ops operations.
+func MultiSize(ops, records int) int {
+	return RequestHeader + ops*MultiOpHeader + MultiOpHeader + records
+}
+
 // CheckMulti checks the size of a multi whose records add up to records
 // bytes over ops operations; what names the multi in the error.
 func CheckMulti(what string, ops, records int) error {
-	size := RequestHeader + ops*MultiOpHeader + MultiOpHeader + records
+	size := MultiSize(ops, records)
 	if size <= MaxRequest {
 		return nil
 	}

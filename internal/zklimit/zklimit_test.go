@@ -32,7 +32,7 @@ func TestLimitMatchesServers(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		done := make(chan error, 1)
-		go func() { _, err := conn.Create(path, data, 0, acl); done <- err }()
+		go func() { _, err := conn.Create(path, data, zk.FlagPersistent, acl); done <- err }()
 		select {
 		case err := <-done:
 			if err != nil {

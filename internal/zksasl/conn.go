@@ -117,7 +117,7 @@ func (c *conn) roundTrip(xid int32, token []byte) ([]byte, error) {
 		// fails exactly as a wrong password does.
 		return nil, &zkdial.FatalError{Err: &RefusedError{Member: c.addr, Describe: c.describe, Code: h.Err}}
 	case h.Err != jute.ErrOK:
-		return nil, &zkdial.FatalError{Err: fmt.Errorf("%s: SASL %s: the server answered error %d (%s)", c.addr, c.describe, h.Err, jute.ErrName(h.Err))}
+		return nil, &zkdial.FatalError{Err: fmt.Errorf("%s: SASL %s: the server answered error %d (%s)", c.addr, c.describe, h.Err, h.Err.String())}
 	case h.Xid != xid:
 		return nil, fmt.Errorf("%s: SASL %s: an answer to request %d where %d was awaited", c.addr, c.describe, h.Xid, xid)
 	}
@@ -140,11 +140,11 @@ func (c *conn) broken(err error) error {
 // RefusedError is a server refusing the credentials.
 type RefusedError struct {
 	Member, Describe string
-	Code             int32
+	Code             jute.Code
 }
 
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("%s refused SASL %s: wrong credentials or mechanism (error %d, %s)", e.Member, e.Describe, e.Code, jute.ErrName(e.Code))
+	return fmt.Sprintf("%s refused SASL %s: wrong credentials or mechanism (error %d, %s)", e.Member, e.Describe, e.Code, e.Code.String())
 }
 
 // readFrame reads one whole frame, its length prefix included.

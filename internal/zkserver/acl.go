@@ -48,7 +48,7 @@ func validACLID(id jute.Id) bool {
 
 // fixupACL validates an ACL for create or setACL and expands the "auth"
 // scheme into the connection's authenticated ids, as PrepRequestProcessor does.
-func fixupACL(acl []jute.ACL, auth []jute.Id) ([]jute.ACL, int32) {
+func fixupACL(acl []jute.ACL, auth []jute.Id) ([]jute.ACL, jute.Code) {
 	var uniq []jute.ACL
 	for _, a := range acl {
 		dup := false
@@ -92,7 +92,7 @@ func fixupACL(acl []jute.ACL, auth []jute.Id) ([]jute.ACL, int32) {
 
 // checkACL returns ErrNoAuth unless one entry of acl grants one of the perm
 // bits to one of the connection's ids (ZooKeeperServer.checkACL).
-func checkACL(acl []jute.ACL, perm int32, auth []jute.Id) int32 {
+func checkACL(acl []jute.ACL, perm int32, auth []jute.Id) jute.Code {
 	if len(acl) == 0 {
 		return jute.ErrOK
 	}

@@ -16,7 +16,7 @@ func TestClock(t *testing.T) {
 	fixed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	srv := zktest.EmbeddedServer(t, zkserver.Config{Clock: func() time.Time { return fixed }})
 	conn, _ := gozkConnect(t, srv.ConnectString())
-	if _, err := conn.Create("/stamped", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := conn.Create("/stamped", nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
 	_, st, err := conn.Get("/stamped")

@@ -3,10 +3,14 @@ package zkserver
 import (
 	"log/slog"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/jute"
 )
 
-// Config tunes the server. The zero value gives ZooKeeper's defaults (2 s
-// ticks, sessions between 4 s and 40 s) with every four-letter word allowed.
+// Config tunes the server. The zero value gives ZooKeeper's timing
+// defaults (2 s ticks, sessions between 4 s and 40 s) with every
+// four-letter word allowed and no bounds (zkx serve sets ZooKeeper's
+// maxClientCnxns and whitelist, and bounds the tree and the watches).
 type Config struct {
 	// TickTime is ZooKeeper's basic time unit; the session timeout bounds
 	// default to 2 and 20 ticks.
@@ -33,7 +37,7 @@ type Config struct {
 	// them (ZooKeeper's UnimplementedRequestProcessor: error -6, then the
 	// connection closes), as a server before 3.6 answers addWatch (106)
 	// and before 3.7 whoAmI (107): for testing clients' fallbacks.
-	UnknownOps []int32
+	UnknownOps []jute.Op
 	// NoExtendedTypes refuses TTL nodes as a ZooKeeper started without
 	// zookeeper.extendedTypesEnabled does: a create with a TTL mode is
 	// answered unimplemented (error -6) and the session goes on.
@@ -48,6 +52,19 @@ type Config struct {
 	// request before it authenticated with SASL
 	// (sessionRequireClientSASLAuth).
 	SASLRequired bool
+	// MaxClientCnxns bounds the connections from one client address, as
+	// ZooKeeper's maxClientCnxns (60 by default there): one more is closed
+	// at once, unanswered. 0: no bound.
+	MaxClientCnxns int
+	// MaxTreeBytes bounds the tree's size (TreeBytes: paths, data, ACLs and
+	// a fixed overhead per node): a create or setData that would grow it
+	// past is refused with QUOTAEXCEEDED, as ZooKeeper refuses a write past
+	// an enforced quota. 0: no bound.
+	MaxTreeBytes int64
+	// MaxWatches bounds the watches set on the server, all sessions
+	// together: a request that would set one more is refused, not
+	// executed, with THROTTLEDOP. 0: no bound.
+	MaxWatches int
 	// ReadOnly makes a server that shows a state its caller builds through
 	// Past (a past moment rebuilt from a data directory): every write is
 	// refused with NOTREADONLY, as a read-only ZooKeeper does; its own
@@ -84,7 +101,7 @@ func (c Config) withDefaults() Config {
 }
 
 // unknownOp reports whether op is one of UnknownOps.
-func (c Config) unknownOp(op int32) bool {
+func (c Config) unknownOp(op jute.Op) bool {
 	for _, o := range c.UnknownOps {
 		if o == op {
 			return true

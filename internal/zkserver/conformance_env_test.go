@@ -90,7 +90,7 @@ func (e *env) P(rel string) string {
 }
 
 // do sends one request from a client and records the outcome.
-func (e *env) do(label, client string, op int32, req jute.Record) (jute.ReplyHeader, jute.Record) {
+func (e *env) do(label, client string, op jute.Op, req jute.Record) (jute.ReplyHeader, jute.Record) {
 	c := e.client(client)
 	resp := responseFor(op)
 	h, err := c.Call(op, req, resp)
@@ -102,8 +102,8 @@ func (e *env) do(label, client string, op int32, req jute.Record) (jute.ReplyHea
 	return h, resp
 }
 
-func (e *env) record(client, label string, op int32, h jute.ReplyHeader, resp jute.Record) {
-	line := fmt.Sprintf("%s: %s → %s", client, e.path(label), jute.ErrName(h.Err))
+func (e *env) record(client, label string, op jute.Op, h jute.ReplyHeader, resp jute.Record) {
+	line := fmt.Sprintf("%s: %s → %s", client, e.path(label), h.Err.String())
 	if isWrite(op) {
 		line += " @" + e.zxid(h.Zxid)
 	}
@@ -114,10 +114,10 @@ func (e *env) record(client, label string, op int32, h jute.ReplyHeader, resp ju
 }
 
 // must is do for steps whose success the case relies on.
-func (e *env) must(label, client string, op int32, req jute.Record) jute.Record {
+func (e *env) must(label, client string, op jute.Op, req jute.Record) jute.Record {
 	h, resp := e.do(label, client, op, req)
 	if h.Err != jute.ErrOK {
-		e.test.Fatalf("%s: %s failed: %s", client, label, jute.ErrName(h.Err))
+		e.test.Fatalf("%s: %s failed: %s", client, label, h.Err.String())
 	}
 	return resp
 }
@@ -162,21 +162,21 @@ func (e *env) recordEvents(client string, evs []jute.WatcherEvent) {
 	}
 }
 
-var eventNames = map[int32]string{
+var eventNames = map[jute.EventType]string{
 	jute.EventNone: "None", jute.EventNodeCreated: "NodeCreated", jute.EventNodeDeleted: "NodeDeleted",
 	jute.EventNodeDataChanged: "NodeDataChanged", jute.EventNodeChildrenChanged: "NodeChildrenChanged",
 	jute.EventDataWatchRemoved: "DataWatchRemoved", jute.EventChildWatchRemoved: "ChildWatchRemoved",
 	jute.EventPersistentWatchRemoved: "PersistentWatchRemoved",
 }
 
-func eventName(t int32) string {
+func eventName(t jute.EventType) string {
 	if n, ok := eventNames[t]; ok {
 		return n
 	}
 	return strconv.Itoa(int(t))
 }
 
-func isWrite(op int32) bool {
+func isWrite(op jute.Op) bool {
 	switch op {
 	case jute.OpCreate, jute.OpCreate2, jute.OpCreateContainer, jute.OpCreateTTL, jute.OpDelete,
 		jute.OpSetData, jute.OpSetACL, jute.OpMulti, jute.OpCheck:
@@ -185,7 +185,7 @@ func isWrite(op int32) bool {
 	return false
 }
 
-func responseFor(op int32) jute.Record {
+func responseFor(op jute.Op) jute.Record {
 	switch op {
 	case jute.OpCreate, jute.OpSync:
 		return &jute.PathResponse{}
@@ -296,7 +296,7 @@ func (e *env) describe(r jute.Record) string {
 		for i, res := range r.Results {
 			switch {
 			case res.Type == jute.OpError:
-				parts[i] = "error(" + jute.ErrName(res.Err) + ")"
+				parts[i] = "error(" + res.Err.String() + ")"
 			case res.Rec == nil:
 				parts[i] = "op" + strconv.Itoa(int(res.Type))
 			default:

@@ -58,7 +58,7 @@ func persistentWatchCases() []conformanceCase {
 		{"whoami_digest", func(e *env) {
 			c := e.client("d")
 			h, err := c.CallXid(jute.XidAuth, jute.OpAuth, &jute.AuthPacket{Scheme: "digest", Auth: []byte("alice:secret")}, nil)
-			e.logf("d: addauth digest alice → %s (%v)", jute.ErrName(h.Err), err)
+			e.logf("d: addauth digest alice → %s (%v)", h.Err.String(), err)
 			e.do("whoami", "d", jute.OpWhoAmI, nil)
 			e.do("whoami without credentials", "plain", jute.OpWhoAmI, nil)
 		}},
@@ -94,18 +94,18 @@ func TestConformanceNoExtendedTypes(t *testing.T) {
 // protocol_edges pins with op 999 against real ZooKeeper): error -6, then
 // the connection closes — how a 3.5 server meets addWatch.
 func TestUnknownOpsAnswerAsAnOlderServer(t *testing.T) {
-	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []int32{jute.OpAddWatch, jute.OpWhoAmI}})
+	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpAddWatch, jute.OpWhoAmI}})
 	e := newEnv(t, srv.ConnectString(), "/older")
 	c := e.client("w")
 	h, err := c.Call(jute.OpAddWatch, pathInt("/", jute.AddWatchPersistentRecursive), &jute.IntResponse{})
 	if err != nil || h.Err != jute.ErrUnimplemented {
-		t.Fatalf("addWatch on a 3.5-like server: %s, %v; want unimplemented", jute.ErrName(h.Err), err)
+		t.Fatalf("addWatch on a 3.5-like server: %s, %v; want unimplemented", h.Err.String(), err)
 	}
 	if !waitClosed(c) {
 		t.Fatal("the connection stayed open after the unknown op")
 	}
 	o := e.client("other")
 	if h, err := o.Call(jute.OpExists, watchReq("/", false), &jute.StatResponse{}); err != nil || h.Err != jute.ErrOK {
-		t.Fatalf("a known op on another session: %s, %v", jute.ErrName(h.Err), err)
+		t.Fatalf("a known op on another session: %s, %v", h.Err.String(), err)
 	}
 }

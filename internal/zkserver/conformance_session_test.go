@@ -87,7 +87,7 @@ func sessionCases() []conformanceCase {
 			var last jute.ReplyHeader
 			for _, r := range []struct {
 				label string
-				op    int32
+				op    jute.Op
 				path  string
 			}{{"watch data", jute.OpGetData, "data"}, {"watch same", jute.OpGetData, "same"},
 				{"watch kids", jute.OpGetChildren, "kids"}, {"watch gone", jute.OpGetData, "gone"},
@@ -113,7 +113,7 @@ func sessionCases() []conformanceCase {
 			if err != nil {
 				e.test.Fatal(err)
 			}
-			e.logf("w2: setWatches → xid %d %s", h.Xid, jute.ErrName(h.Err))
+			e.logf("w2: setWatches → xid %d %s", h.Xid, h.Err.String())
 			e.events("w2", 4)
 			e.do("set same", "a", jute.OpSetData, setData(e.P("same"), "1", -1))
 			e.do("create still-missing", "a", jute.OpCreate, create(e.P("still-missing"), "", jute.ModePersistent))
@@ -125,7 +125,7 @@ func sessionCases() []conformanceCase {
 			if err != nil {
 				e.test.Fatal(err)
 			}
-			e.logf("w2: setWatches2 → %s", jute.ErrName(h.Err))
+			e.logf("w2: setWatches2 → %s", h.Err.String())
 			e.do("set same again", "a", jute.OpSetData, setData(e.P("same"), "2", -1))
 			e.do("set kids/k", "a", jute.OpSetData, setData(e.P("kids/k"), "2", -1))
 			e.events("w2", 2)
@@ -144,17 +144,17 @@ func sessionCases() []conformanceCase {
 		{"protocol_edges", func(e *env) {
 			c := e.client("p")
 			f, err := c.CallRaw(jute.XidPing, jute.OpPing, nil)
-			e.logf("p: ping → xid %d err %s (%v)", f.Header.Xid, jute.ErrName(f.Header.Err), err)
+			e.logf("p: ping → xid %d err %s (%v)", f.Header.Xid, f.Header.Err.String(), err)
 			h, err := c.Call(999, nil, nil)
-			e.logf("p: op 999 → %s (%v)", jute.ErrName(h.Err), err)
+			e.logf("p: op 999 → %s (%v)", h.Err.String(), err)
 			e.logf("p: connection closed after unknown op: %v", waitClosed(c))
 			a := e.client("auth")
 			h, err = a.CallXid(jute.XidAuth, jute.OpAuth, &jute.AuthPacket{Scheme: "nosuch", Auth: []byte("x")}, nil)
-			e.logf("auth: addauth nosuch → %s (%v)", jute.ErrName(h.Err), err)
+			e.logf("auth: addauth nosuch → %s (%v)", h.Err.String(), err)
 			e.logf("auth: connection closed after failed auth: %v", waitClosed(a))
 			i := e.client("ip")
 			h, err = i.CallXid(jute.XidAuth, jute.OpAuth, &jute.AuthPacket{Scheme: "ip", Auth: []byte("x")}, nil)
-			e.logf("ip: addauth ip → %s (%v)", jute.ErrName(h.Err), err)
+			e.logf("ip: addauth ip → %s (%v)", h.Err.String(), err)
 			e.do("whoami", "ip", jute.OpWhoAmI, nil)
 		}},
 		{"packet_size_limit", func(e *env) {

@@ -29,7 +29,7 @@ var (
 	worldRead = []jute.ACL{{Perms: jute.PermRead, ID: jute.Id{Scheme: "world", ID: "anyone"}}}
 )
 
-func create(path, data string, flags int32) *jute.CreateRequest {
+func create(path, data string, flags jute.CreateMode) *jute.CreateRequest {
 	return &jute.CreateRequest{Path: path, Data: []byte(data), ACL: worldAll, Flags: flags}
 }
 
@@ -37,7 +37,7 @@ func createACL(path string, acl []jute.ACL) *jute.CreateRequest {
 	return &jute.CreateRequest{Path: path, Data: []byte("x"), ACL: acl, Flags: jute.ModePersistent}
 }
 
-func createTTL(path string, flags int32, ttl int64) *jute.CreateRequest {
+func createTTL(path string, flags jute.CreateMode, ttl int64) *jute.CreateRequest {
 	return &jute.CreateRequest{Path: path, Data: []byte("t"), ACL: worldAll, Flags: flags, TTL: ttl, HasTTL: true}
 }
 
@@ -51,7 +51,7 @@ func setData(p, data string, version int32) *jute.SetDataRequest {
 }
 
 func multi(ops ...jute.MultiOp) *jute.MultiRequest { return &jute.MultiRequest{Ops: ops} }
-func op(typ int32, rec jute.Record) jute.MultiOp   { return jute.MultiOp{Type: typ, Rec: rec} }
+func op(typ jute.Op, rec jute.Record) jute.MultiOp { return jute.MultiOp{Type: typ, Rec: rec} }
 
 // mkBase creates the case's base node.
 func (e *env) mkBase(client string) {
@@ -198,14 +198,14 @@ func deleteAndSetCases() []conformanceCase {
 			// The root's stat depends on what else the server holds: only the
 			// answer matters.
 			h, err := e.client("a").Call(jute.OpGetData, watchReq("", false), nil)
-			e.logf("a: getData empty path is root → %s (%v)", jute.ErrName(h.Err), err)
+			e.logf("a: getData empty path is root → %s (%v)", h.Err.String(), err)
 		}},
 		{"zookeeper_nodes", func(e *env) {
 			e.do("getChildren2 /zookeeper", "a", jute.OpGetChildren2, watchReq("/zookeeper", false))
 			// /zookeeper/quota's stat moves with other tests' quotas on a shared server.
 			var quota jute.GetDataResponse
 			h, err := e.client("a").Call(jute.OpGetData, watchReq("/zookeeper/quota", false), &quota)
-			e.logf("a: getData /zookeeper/quota → %s %q (%v)", jute.ErrName(h.Err), quota.Data, err)
+			e.logf("a: getData /zookeeper/quota → %s %q (%v)", h.Err.String(), quota.Data, err)
 			e.do("getACL /zookeeper/config", "a", jute.OpGetACL, pathReq("/zookeeper/config"))
 			e.do("getACL /zookeeper", "a", jute.OpGetACL, pathReq("/zookeeper"))
 			e.do("set /zookeeper/config", "a", jute.OpSetData, setData("/zookeeper/config", "x", -1))
@@ -263,7 +263,7 @@ func aclCases() []conformanceCase {
 			e.logf("%s: addauth → transport error", client)
 			return
 		}
-		e.logf("%s: addauth digest %s → %s", client, strings.SplitN(creds, ":", 2)[0], jute.ErrName(h.Err))
+		e.logf("%s: addauth digest %s → %s", client, strings.SplitN(creds, ":", 2)[0], h.Err.String())
 	}
 	return []conformanceCase{
 		{"acl_invalid", func(e *env) {

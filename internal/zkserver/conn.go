@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,7 @@ type conn struct {
 	sess     *session
 	auth     []jute.Id
 	detached bool
+	counted  bool // in its address's count (MaxClientCnxns)
 
 	out       outbox
 	done      chan struct{}
@@ -192,7 +194,7 @@ func (c *conn) closeAfterFlush() {
 }
 
 // sendEvent queues a watch notification; the caller holds s.mu.
-func (c *conn) sendEvent(eventType int32, path string) {
+func (c *conn) sendEvent(eventType jute.EventType, path string) {
 	c.push(replyFrame(jute.XidNotification, -1, jute.ErrOK,
 		&jute.WatcherEvent{Type: eventType, State: jute.StateSyncConnected, Path: path}))
 }
@@ -228,6 +230,7 @@ func (c *conn) detachLocked() {
 	}
 	c.detached = true
 	delete(c.server.conns, c)
+	c.server.releaseLocked(c)
 	c.server.watches.removeConn(c)
 	if c.sess != nil && c.sess.conn == c {
 		c.sess.conn = nil
@@ -339,6 +342,11 @@ func (c *conn) handle(buf []byte) bool {
 		s.mu.Unlock()
 		return false
 	}
+	if code := s.watchRefusalLocked(hdr.Type, buf[8:]); code != jute.ErrOK {
+		c.push(replyFrame(hdr.Xid, s.zxid, code, nil))
+		s.mu.Unlock()
+		return true
+	}
 	reply, closeAfter := s.process(c, hdr, d)
 	zxid := s.zxid
 	if fault == DropAfterApply {
@@ -379,11 +387,22 @@ func (c *conn) addAuth(hdr jute.RequestHeader, d *jute.Decoder) bool {
 		return false
 	}
 	c.addIDLocked(id)
+	s.cfg.Logger.Info("credentials added", "session", hexID(c.sess.id), "remote", c.remote, "id", id.Scheme+":"+idUser(id))
 	if id.Scheme == "digest" && s.cfg.SuperDigest != "" && id.ID == s.cfg.SuperDigest {
 		c.addIDLocked(jute.Id{Scheme: "super", ID: ""})
 	}
 	c.push(replyFrame(hdr.Xid, 0, jute.ErrOK, nil))
 	return true
+}
+
+// idUser is the user an id names, without a digest's password hash:
+// what the log may show of who authenticated.
+func idUser(id jute.Id) string {
+	if id.Scheme == "digest" {
+		user, _, _ := strings.Cut(id.ID, ":")
+		return user
+	}
+	return id.ID
 }
 
 func (c *conn) addIDLocked(id jute.Id) {

@@ -26,7 +26,7 @@ const (
 // field when it is a path (most requests), else "".
 type Request struct {
 	SessionID int64
-	Op        int32
+	Op        jute.Op
 	Path      string
 	// Paths are the paths of a multi's or a multiRead's operations.
 	Paths []string
@@ -42,7 +42,7 @@ type faults struct {
 	delay atomic.Int64 // nanos added to every reply
 }
 
-func (f *faults) before(sessionID int64, op int32, body []byte) Fault {
+func (f *faults) before(sessionID int64, op jute.Op, body []byte) Fault {
 	h := f.hook.Load()
 	if h == nil {
 		return Proceed

@@ -23,11 +23,11 @@ func dial(t *testing.T, srv *zkserver.Server) *wireclient.Conn {
 	return c
 }
 
-func mustCall(t *testing.T, c *wireclient.Conn, op int32, req jute.Record) {
+func mustCall(t *testing.T, c *wireclient.Conn, op jute.Op, req jute.Record) {
 	t.Helper()
 	h, err := c.Call(op, req, nil)
 	if err != nil || h.Err != jute.ErrOK {
-		t.Fatalf("op %d: %v %s", op, err, jute.ErrName(h.Err))
+		t.Fatalf("op %d: %v %s", op, err, h.Err.String())
 	}
 }
 
@@ -69,7 +69,7 @@ func TestDropBeforeApply(t *testing.T) {
 	srv.SetFaultHook(nil)
 	other := dial(t, srv)
 	if h, _ := other.Call(jute.OpExists, &jute.PathWatchRequest{Path: "/never"}, nil); h.Err != jute.ErrNoNode {
-		t.Fatalf("a create dropped before it was applied exists: %s", jute.ErrName(h.Err))
+		t.Fatalf("a create dropped before it was applied exists: %s", h.Err.String())
 	}
 }
 

@@ -340,12 +340,12 @@ func writeEnvironment(b *strings.Builder) {
 
 func (s *Server) writeConf(b *strings.Builder) {
 	port := 0
-	if tcp, ok := s.ln.Addr().(*net.TCPAddr); ok {
+	if tcp, ok := s.Addr().(*net.TCPAddr); ok {
 		port = tcp.Port
 	}
 	fmt.Fprintf(b, "clientPort=%d\nsecureClientPort=-1\n", port)
 	b.WriteString("dataDir=(in memory)\ndataDirSize=0\ndataLogDir=(in memory)\ndataLogSize=0\n")
-	fmt.Fprintf(b, "tickTime=%d\nmaxClientCnxns=0\n", s.cfg.TickTime.Milliseconds())
+	fmt.Fprintf(b, "tickTime=%d\nmaxClientCnxns=%d\n", s.cfg.TickTime.Milliseconds(), s.cfg.MaxClientCnxns)
 	fmt.Fprintf(b, "minSessionTimeout=%d\nmaxSessionTimeout=%d\n",
 		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds())
 	b.WriteString("clientPortListenBacklog=-1\nserverId=0\n")

@@ -24,7 +24,7 @@ func newTestConn(t testing.TB) (*Server, *conn) {
 	return s, c
 }
 
-func requestPacket(xid, op int32, body jute.Record) []byte {
+func requestPacket(xid int32, op jute.Op, body jute.Record) []byte {
 	e := jute.NewEncoder(nil)
 	(&jute.RequestHeader{Xid: xid, Type: op}).Encode(e)
 	if body != nil {

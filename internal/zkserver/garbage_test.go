@@ -61,7 +61,7 @@ func TestGarbageClosesOnlyThatConnection(t *testing.T) {
 			}
 			h, err := healthy.Call(jute.OpExists, &jute.PathWatchRequest{Path: "/zookeeper"}, &jute.StatResponse{})
 			if err != nil || h.Err != jute.ErrOK {
-				t.Fatalf("healthy client after %s: %v %s", name, err, jute.ErrName(h.Err))
+				t.Fatalf("healthy client after %s: %v %s", name, err, h.Err.String())
 			}
 		})
 	}
@@ -76,7 +76,7 @@ func TestMalformedBodyIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	for _, op := range []int32{jute.OpCreate, jute.OpGetData, jute.OpMulti, jute.OpSetWatches} {
+	for _, op := range []jute.Op{jute.OpCreate, jute.OpGetData, jute.OpMulti, jute.OpSetWatches} {
 		body := binary.BigEndian.AppendUint32(nil, 1) // xid
 		body = binary.BigEndian.AppendUint32(body, uint32(op))
 		body = append(body, 0, 0, 0, 50, 'x') // a string claiming 50 bytes
@@ -85,11 +85,11 @@ func TestMalformedBodyIsAnError(t *testing.T) {
 			t.Fatalf("op %d: %v", op, err)
 		}
 		if f.Header.Err != jute.ErrMarshallingError {
-			t.Errorf("op %d: got %s, want marshalling error", op, jute.ErrName(f.Header.Err))
+			t.Errorf("op %d: got %s, want marshalling error", op, f.Header.Err.String())
 		}
 	}
 	h, err := c.Call(jute.OpExists, &jute.PathWatchRequest{Path: "/"}, nil)
 	if err != nil || h.Err != jute.ErrOK {
-		t.Fatalf("session after malformed bodies: %v %s", err, jute.ErrName(h.Err))
+		t.Fatalf("session after malformed bodies: %v %s", err, h.Err.String())
 	}
 }

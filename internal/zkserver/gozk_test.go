@@ -57,7 +57,7 @@ func TestGoZookeeper(t *testing.T) {
 		base := zktest.Path(t)
 		acl := zk.WorldACL(zk.PermAll)
 		c, _ := gozkConnect(t, connect)
-		if _, err := c.Create(base, []byte("b"), 0, acl); err != nil {
+		if _, err := c.Create(base, []byte("b"), zk.FlagPersistent, acl); err != nil {
 			t.Fatal(err)
 		}
 		data, stat, w, err := c.GetW(base)

@@ -5,15 +5,14 @@ import "github.com/zkx-dev/zkx/internal/jute"
 // multiCreateOp is the op a create inside a multi becomes: ZooKeeper
 // rebuilds it from its flags (Op.create), so create2 turns into create, and
 // the container and TTL flags pick their own ops.
-func multiCreateOp(flags int32) int32 {
-	mode := flags
-	if mode < 0 || mode > jute.ModePersistentSequentialWithTTL {
+func multiCreateOp(mode jute.CreateMode) jute.Op {
+	if !mode.Valid() {
 		mode = jute.ModePersistent
 	}
 	switch {
-	case isTTLMode(mode):
+	case mode.IsTTL():
 		return jute.OpCreateTTL
-	case mode == jute.ModeContainer:
+	case mode.IsContainer():
 		return jute.OpCreateContainer
 	default:
 		return jute.OpCreate
@@ -30,7 +29,7 @@ func (s *Server) applyMulti(c *conn, ops []jute.MultiOp, zxid, now int64) (*jute
 	var changes []change
 	resp := &jute.MultiResponse{Results: make([]jute.MultiResult, len(ops))}
 	failed := -1
-	var failCode int32
+	var failCode jute.Code
 	for i, op := range ops {
 		typ := op.Type
 		switch typ {
@@ -69,9 +68,9 @@ func (s *Server) applyMulti(c *conn, ops []jute.MultiOp, zxid, now int64) (*jute
 
 // multiRead answers a batch of getChildren and getData; each op fails on its
 // own. Write ops in a multiRead are a marshalling error.
-func (s *Server) multiRead(c *conn, ops []jute.MultiOp) (jute.Record, int32) {
+func (s *Server) multiRead(c *conn, req *jute.MultiRequest) (jute.Record, jute.Code) {
 	resp := &jute.MultiResponse{}
-	for _, op := range ops {
+	for _, op := range req.Ops {
 		var res jute.MultiResult
 		switch op.Type {
 		case jute.OpGetChildren:

@@ -171,7 +171,7 @@ func (s *Server) notifyReloadLocked(old *tree) {
 	}
 	sort.Strings(data)
 	sort.Strings(child)
-	send := func(set map[*conn]struct{}, eventType int32, path string) {
+	send := func(set map[*conn]struct{}, eventType jute.EventType, path string) {
 		for c := range set {
 			c.sendEvent(eventType, path)
 		}

@@ -62,7 +62,7 @@ func TestPastServer(t *testing.T) {
 		t.Errorf("/app/lock: %+v %v", st, err)
 	}
 	// go-zookeeper knows no NOTREADONLY (-119): it says "unknown error".
-	if _, err := c.Create("/app/x", nil, 0, zk.WorldACL(zk.PermAll)); err == nil || !strings.Contains(err.Error(), "-119") {
+	if _, err := c.Create("/app/x", nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err == nil || !strings.Contains(err.Error(), "-119") {
 		t.Errorf("create on a read-only server: %v", err)
 	}
 	if err := c.Delete("/app/lock", -1); err == nil || !strings.Contains(err.Error(), "-119") {

@@ -30,6 +30,9 @@ type Server struct {
 	nextSessionID int64
 	timers        map[string]*time.Timer // pending TTL expiries by path
 	closed        bool
+	perAddress    map[string]int // connections by client address (MaxClientCnxns)
+	refused       int            // connections refused since refusedLogged
+	refusedLogged time.Time
 
 	lastZxid atomic.Int64 // mirror of zxid for lock-free readers (pings, 4lw)
 	stats    serverStats
@@ -42,13 +45,14 @@ func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	now := cfg.Clock()
 	return &Server{
-		cfg:      cfg,
-		started:  now,
-		tree:     newTree(),
-		watches:  newWatches(),
-		sessions: map[int64]*session{},
-		conns:    map[*conn]struct{}{},
-		timers:   map[string]*time.Timer{},
+		cfg:        cfg,
+		started:    now,
+		tree:       newTree(),
+		watches:    newWatches(),
+		sessions:   map[int64]*session{},
+		conns:      map[*conn]struct{}{},
+		timers:     map[string]*time.Timer{},
+		perAddress: map[string]int{},
 		// ZooKeeper's standalone session ids: server id 1 in the top byte,
 		// then the start time in milliseconds.
 		nextSessionID: int64(uint64(now.UnixMilli())<<24>>8) | 1<<56,
@@ -73,11 +77,23 @@ func Start(addr string, cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Addr returns the address the server listens on.
-func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+// Addr returns the address the server listens on (nil when it listens
+// nowhere: see Pipe).
+func (s *Server) Addr() net.Addr {
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Addr()
+}
 
-// ConnectString returns host:port for clients.
-func (s *Server) ConnectString() string { return s.ln.Addr().String() }
+// ConnectString returns host:port for clients ("" when the server
+// listens nowhere).
+func (s *Server) ConnectString() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
 
 func (s *Server) serve(ln net.Listener) {
 	for {
@@ -90,19 +106,49 @@ func (s *Server) serve(ln net.Listener) {
 			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors: do not spin
 			continue
 		}
-		c := newConn(s, nc)
-		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
-			nc.Close()
+		if !s.serveConn(nc) {
 			return
 		}
-		s.conns[c] = struct{}{}
-		s.mu.Unlock()
-		s.wg.Add(2)
-		go func() { defer s.wg.Done(); c.readLoop() }()
-		go func() { defer s.wg.Done(); c.writeLoop() }()
 	}
+}
+
+// serveConn serves one client connection until it ends; false when the
+// server is closed (the connection is closed then).
+func (s *Server) serveConn(nc net.Conn) bool {
+	c := newConn(s, nc)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		nc.Close()
+		return false
+	}
+	if !s.admitLocked(c) {
+		s.mu.Unlock()
+		closeAtOnce(nc)
+		return true
+	}
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	s.wg.Add(2)
+	go func() { defer s.wg.Done(); c.readLoop() }()
+	go func() { defer s.wg.Done(); c.writeLoop() }()
+	return true
+}
+
+// ErrClosed is Pipe's answer once the server is closed.
+var ErrClosed = errors.New("zkserver: server closed")
+
+// Pipe opens a client connection to the server within the process: one
+// end of an in-memory pipe, whose other end the server serves as it
+// serves a socket. A server made with New and never started serves its
+// clients this way alone, with nothing on the network.
+func (s *Server) Pipe() (net.Conn, error) {
+	client, server := net.Pipe()
+	if !s.serveConn(server) {
+		client.Close()
+		return nil, ErrClosed
+	}
+	return client, nil
 }
 
 // Close stops listening, closes every connection and waits for the
@@ -152,7 +198,7 @@ func (s *Server) nextZxid() int64 {
 // and schedules the removals it makes due. The caller holds mu.
 func (s *Server) deliver(changes []change) {
 	for _, ch := range changes {
-		s.watches.notify(ch, func(c *conn, eventType int32, path string) {
+		s.watches.notify(ch, func(c *conn, eventType jute.EventType, path string) {
 			c.sendEvent(eventType, path)
 		})
 		if s.cfg.ReadOnly {
@@ -268,7 +314,7 @@ func (st *serverStats) snapshot() statsSnapshot {
 }
 
 // replyFrame encodes a reply header and an optional body as one frame.
-func replyFrame(xid int32, zxid int64, errCode int32, body jute.Record) []byte {
+func replyFrame(xid int32, zxid int64, errCode jute.Code, body jute.Record) []byte {
 	e := jute.NewEncoder(make([]byte, 4, 64))
 	(&jute.ReplyHeader{Xid: xid, Zxid: zxid, Err: errCode}).Encode(e)
 	if body != nil {

@@ -16,6 +16,7 @@ type watchTable struct {
 	byPath    map[string]map[*conn]watchMode
 	byConn    map[*conn]map[string]struct{}
 	recursive int // registrations in recursive mode; when 0, parents are not scanned
+	total     int // registrations (watcher and path pairs), for MaxWatches
 }
 
 func newWatchTable() *watchTable {
@@ -28,7 +29,9 @@ func (w *watchTable) add(path string, c *conn, mode watchMode) {
 		watchers = map[*conn]watchMode{}
 		w.byPath[path] = watchers
 	}
-	if old, ok := watchers[c]; ok && old == watchPersistentRecursive {
+	if old, ok := watchers[c]; !ok {
+		w.total++
+	} else if old == watchPersistentRecursive {
 		w.recursive--
 	}
 	watchers[c] = mode
@@ -53,6 +56,7 @@ func (w *watchTable) remove(path string, c *conn) bool {
 	if mode == watchPersistentRecursive {
 		w.recursive--
 	}
+	w.total--
 	delete(watchers, c)
 	if len(watchers) == 0 {
 		delete(w.byPath, path)
@@ -77,7 +81,7 @@ func (w *watchTable) removeConn(c *conn) {
 // one-shot ones, as WatchManager.triggerWatch does: recursive watches on
 // path or an ancestor see every event but NodeChildrenChanged; other watches
 // only see events on their own path.
-func (w *watchTable) trigger(path string, eventType int32) map[*conn]struct{} {
+func (w *watchTable) trigger(path string, eventType jute.EventType) map[*conn]struct{} {
 	out := map[*conn]struct{}{}
 	consider := func(p string, atPath bool) {
 		for c, mode := range w.byPath[p] {
@@ -121,6 +125,9 @@ type watches struct {
 
 func newWatches() *watches { return &watches{data: newWatchTable(), child: newWatchTable()} }
 
+// count is how many watches are set, in both tables.
+func (w *watches) count() int { return w.data.total + w.child.total }
+
 func (w *watches) removeConn(c *conn) {
 	w.data.removeConn(c)
 	w.child.removeConn(c)
@@ -129,8 +136,8 @@ func (w *watches) removeConn(c *conn) {
 // notify turns one tree change into notifications, in ZooKeeper's order: the
 // node's own event first, then its parent's NodeChildrenChanged. A watcher
 // holding both a data and a child watch on a deleted node hears of it once.
-func (w *watches) notify(ch change, send func(c *conn, eventType int32, path string)) {
-	deliver := func(set map[*conn]struct{}, eventType int32, path string, skip map[*conn]struct{}) {
+func (w *watches) notify(ch change, send func(c *conn, eventType jute.EventType, path string)) {
+	deliver := func(set map[*conn]struct{}, eventType jute.EventType, path string, skip map[*conn]struct{}) {
 		for c := range set {
 			if _, ok := skip[c]; !ok {
 				send(c, eventType, path)

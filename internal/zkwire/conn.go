@@ -36,9 +36,12 @@ type Options struct {
 
 // ServerError is a request the server refused, with ZooKeeper's code
 // (jute.ErrNoNode, jute.ErrNoAuth, jute.ErrUnimplemented…).
-type ServerError struct{ Code int32 }
+type ServerError struct{ Code jute.Code }
 
 func (e *ServerError) Error() string { return fmt.Sprintf("zookeeper error %d", e.Code) }
+
+// Unwrap is the code, so that errors.Is(err, jute.ErrNoNode) holds.
+func (e *ServerError) Unwrap() error { return e.Code }
 
 // Conn is one session on one server.
 type Conn struct {
@@ -127,7 +130,7 @@ func (c *Conn) AddAuth(ctx context.Context, scheme string, creds []byte) error {
 // Call sends a request and decodes its reply into resp (when the server
 // answered without an error and resp is not nil). A server's refusal is a
 // *ServerError; the rest are transport errors or ctx's.
-func (c *Conn) Call(ctx context.Context, op int32, req, resp jute.Record) error {
+func (c *Conn) Call(ctx context.Context, op jute.Op, req, resp jute.Record) error {
 	_, err := c.CallOrdered(ctx, op, req, resp)
 	return err
 }
@@ -137,7 +140,7 @@ func (c *Conn) Call(ctx context.Context, op int32, req, resp jute.Record) error 
 // sends a session the notification of a change before any reply that
 // reflects it, so a read's answer is the state after exactly those
 // notifications: a caller that counts them knows which changes it saw.
-func (c *Conn) CallOrdered(ctx context.Context, op int32, req, resp jute.Record) (notified uint64, err error) {
+func (c *Conn) CallOrdered(ctx context.Context, op jute.Op, req, resp jute.Record) (notified uint64, err error) {
 	c.mu.Lock()
 	c.xid++
 	if c.xid <= 0 { // wrapped: the negative xids are the protocol's own
@@ -148,12 +151,12 @@ func (c *Conn) CallOrdered(ctx context.Context, op int32, req, resp jute.Record)
 	return c.exchange(ctx, xid, op, req, resp)
 }
 
-func (c *Conn) call(ctx context.Context, xid, op int32, req, resp jute.Record) error {
+func (c *Conn) call(ctx context.Context, xid int32, op jute.Op, req, resp jute.Record) error {
 	_, err := c.exchange(ctx, xid, op, req, resp)
 	return err
 }
 
-func (c *Conn) exchange(ctx context.Context, xid, op int32, req, resp jute.Record) (uint64, error) {
+func (c *Conn) exchange(ctx context.Context, xid int32, op jute.Op, req, resp jute.Record) (uint64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err // not sent: an ended wait must not race a quick reply
 	}

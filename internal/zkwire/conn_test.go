@@ -32,7 +32,7 @@ func TestCalls(t *testing.T) {
 		}
 		var se *ServerError
 		err = c.Call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: "/no/such/node"}, &jute.GetDataResponse{})
-		if !errors.As(err, &se) || se.Code != jute.ErrNoNode {
+		if !errors.As(err, &se) || se.Code != jute.ErrNoNode || !errors.Is(err, jute.ErrNoNode) {
 			t.Errorf("getData of a missing node: %v, want ErrNoNode", err)
 		}
 		if err := c.AddAuth(ctx, "digest", []byte("alice:pw")); err != nil {
@@ -128,7 +128,7 @@ func TestNotificationsInOrder(t *testing.T) {
 			t.Fatalf("read after the writes: seen %d, data %q, %v; want 3 and \"1\"", seen, got.Data, err)
 		}
 		want := []struct {
-			typ  int32
+			typ  jute.EventType
 			path string
 		}{{jute.EventNodeCreated, base}, {jute.EventNodeCreated, base + "/a"}, {jute.EventNodeDataChanged, base + "/a"}}
 		for i, wn := range want {

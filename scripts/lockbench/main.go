@@ -32,6 +32,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/recipes"
 )
 
@@ -41,7 +42,7 @@ func main() {
 		os.Exit(2)
 	}
 	server := os.Args[1]
-	n, secs, which, strategy := 10, 10, "all", recipes.Chain
+	n, secs, which, strategy := 10, 10, "all", lockstats.Chain
 	if len(os.Args) > 2 {
 		n = atoi(os.Args[2])
 	}
@@ -54,9 +55,9 @@ func main() {
 	if len(os.Args) > 5 {
 		switch os.Args[5] {
 		case "herd":
-			strategy = recipes.Herd
+			strategy = lockstats.Herd
 		case "spin":
-			strategy = recipes.Spin
+			strategy = lockstats.Spin
 		}
 	}
 	servers := strings.Split(server, ",")
@@ -161,9 +162,9 @@ func contend(name string, contenders []contender, secs int) error {
 	return nil
 }
 
-func benchMutex(servers []string, n, secs int, strategy recipes.Strategy) error {
+func benchMutex(servers []string, n, secs int, strategy lockstats.Strategy) error {
 	dir := fmt.Sprintf("/bench/zkx-%d", time.Now().UnixNano())
-	stats := recipes.NewStats()
+	stats := lockstats.NewStats()
 	ctx := context.Background()
 	contenders := make([]contender, n)
 	for i := range contenders {
@@ -172,7 +173,8 @@ func benchMutex(servers []string, n, secs int, strategy recipes.Strategy) error 
 			return err
 		}
 		defer s.Close()
-		m := recipes.NewMutex(s, dir, recipes.WithStrategy(strategy), recipes.WithPollInterval(time.Millisecond), recipes.WithStats(stats))
+		instruments := lockstats.RecipeOption(lockstats.Instruments{Stats: stats, Strategy: strategy, PollInterval: time.Millisecond}).(recipes.Option)
+		m := recipes.NewMutex(s, dir, instruments)
 		contenders[i] = contender{lock: func() error { return m.Lock(ctx) }, unlock: func() error { return m.Unlock(ctx) }}
 	}
 	if err := contend("zkx-"+strategy.String(), contenders, secs); err != nil {
@@ -242,10 +244,10 @@ func benchFloor(servers []string, secs int) error {
 	defer watcher.Close()
 	dir := fmt.Sprintf("/bench/floor-%d", time.Now().UnixNano())
 	acl := zk.WorldACL(zk.PermAll)
-	if _, err := deleter.Create("/bench", nil, 0, acl); err != nil && err != zk.ErrNodeExists {
+	if _, err := deleter.Create("/bench", nil, zk.FlagPersistent, acl); err != nil && err != zk.ErrNodeExists {
 		return err
 	}
-	if _, err := deleter.Create(dir, nil, 0, acl); err != nil {
+	if _, err := deleter.Create(dir, nil, zk.FlagPersistent, acl); err != nil {
 		return err
 	}
 	defer deleter.Delete(dir, -1)

@@ -45,7 +45,7 @@ func main() {
 	conn := connect(server)
 	defer conn.Close()
 	acl := zk.WorldACL(zk.PermAll)
-	if _, err := conn.Create(root, nil, 0, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+	if _, err := conn.Create(root, nil, zk.FlagPersistent, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		fail(fmt.Errorf("create %s: %w", root, err))
 	}
 

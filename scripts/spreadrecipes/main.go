@@ -37,14 +37,14 @@ func main() {
 	spread := func(i, n int) string { return root + "/" + parents[i*len(parents)/n] }
 	for i := 0; i < locks; i++ {
 		dir := fmt.Sprintf("%s/lock-%03d", spread(i, locks), i)
-		must(holder.Create(dir, nil, 0, acl))
+		must(holder.Create(dir, nil, zk.FlagPersistent, acl))
 		made = append(made, dir)
 		must(holder.Create(dir+"/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-", []byte("10.0.0.1"), zk.FlagEphemeral|zk.FlagSequence, acl))
 		must(waiter.Create(dir+"/_c_7c9e6679-7425-40de-944b-e07fc1f90ae7-lock-", []byte("10.0.0.2"), zk.FlagEphemeral|zk.FlagSequence, acl))
 	}
 	for i := 0; i < queues; i++ {
 		dir := fmt.Sprintf("%s/queue-%03d", spread(i, queues), i)
-		must(holder.Create(dir, nil, 0, acl))
+		must(holder.Create(dir, nil, zk.FlagPersistent, acl))
 		made = append(made, dir)
 		for j := 0; j < items; j++ {
 			p, err := holder.Create(dir+"/qn-", []byte(fmt.Sprintf(`{"job":%d}`, j)), zk.FlagSequence, acl)

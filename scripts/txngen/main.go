@@ -31,7 +31,7 @@ func main() {
 	}
 	defer c.Close()
 	acl := zk.WorldACL(zk.PermAll)
-	if _, err := c.Create(root, []byte("txngen"), 0, acl); err != nil && err != zk.ErrNodeExists {
+	if _, err := c.Create(root, []byte("txngen"), zk.FlagPersistent, acl); err != nil && err != zk.ErrNodeExists {
 		fail(err)
 	}
 	begin := time.Now()
@@ -54,13 +54,13 @@ func main() {
 	}
 	for d := range dirs {
 		dir := fmt.Sprintf("%s/d%04d", root, d)
-		if _, err := c.Create(dir, nil, 0, acl); err != nil && err != zk.ErrNodeExists {
+		if _, err := c.Create(dir, nil, zk.FlagPersistent, acl); err != nil && err != zk.ErrNodeExists {
 			fail(err)
 		}
 		for n := range per {
 			path := fmt.Sprintf("%s/n%06d", dir, n)
 			jobs <- func() error {
-				_, err := c.Create(path, []byte("value-"+strconv.Itoa(n)), 0, acl)
+				_, err := c.Create(path, []byte("value-"+strconv.Itoa(n)), zk.FlagPersistent, acl)
 				return err
 			}
 		}

@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 // A Curator peer the post-mortem scenario (internal/testkit/zktest) drives
 // line by line, so that the transaction log it leaves is known step by
 // step. Commands on stdin, answers on stdout:
-//   open NAME          a client (a session) of its own   -> opened NAME 0x<session>
+//   open NAME [USER:PASSWORD]
+//                      a client (a session) of its own, authenticated with
+//                      digest USER:PASSWORD when given -> opened NAME 0x<session>
 //   lock NAME PATH     InterProcessMutex.acquire, on a thread of its own
 //                                                         -> locked NAME PATH (once held)
 //   unlock NAME PATH   release, on the thread that holds  -> unlocked NAME PATH
@@ -36,7 +38,7 @@ public class PmPeer {
       String[] f = line.trim().split(" ");
       try {
         switch (f[0]) {
-          case "open": open(connect, f[1]); break;
+          case "open": open(connect, f[1], f.length > 2 ? f[2] : null); break;
           case "lock": lock(f[1], f[2]); break;
           case "unlock": holders.remove(f[1] + " " + f[2]).put("release"); break;
           case "lead": lead(f[1], f[2]); break;
@@ -56,8 +58,11 @@ public class PmPeer {
     System.out.flush();
   }
 
-  static void open(String connect, String name) throws Exception {
-    CuratorFramework c = CuratorFrameworkFactory.newClient(connect, 30000, 10000, new ExponentialBackoffRetry(50, 5));
+  static void open(String connect, String name, String digest) throws Exception {
+    CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(connect)
+        .sessionTimeoutMs(30000).connectionTimeoutMs(10000).retryPolicy(new ExponentialBackoffRetry(50, 5));
+    if (digest != null) b = b.authorization("digest", digest.getBytes("UTF-8"));
+    CuratorFramework c = b.build();
     c.start();
     if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) throw new IllegalStateException("no connection to " + connect);
     clients.put(name, c);

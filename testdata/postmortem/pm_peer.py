@@ -2,7 +2,10 @@
 line by line, so that the transaction log it leaves is known step by step.
 Commands on stdin, answers on stdout:
 
-  open NAME TIMEOUT    a client (a session) of its own     -> opened NAME 0x<session>
+  open NAME TIMEOUT [USER:PASSWORD]
+                       a client (a session) of its own, authenticated
+                       with digest USER:PASSWORD when given
+                                                       -> opened NAME 0x<session>
   lock NAME PATH       Lock.acquire, on a thread of its own -> locked NAME PATH (once held)
   unlock NAME PATH     Lock.release                         -> unlocked NAME PATH
   put NAME PATH DATA   Queue.put                            -> put NAME PATH DATA
@@ -51,7 +54,8 @@ def main():
             continue
         try:
             if f[0] == "open":
-                c = KazooClient(hosts=connect, timeout=float(f[2]))
+                auth = [("digest", f[3])] if len(f) > 3 else None
+                c = KazooClient(hosts=connect, timeout=float(f[2]), auth_data=auth)
                 c.start(timeout=30)
                 clients[f[1]] = c
                 say("opened %s 0x%x" % (f[1], c.client_id[0]))

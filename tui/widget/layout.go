@@ -33,8 +33,10 @@ func Block(lines []string, width, height int) string {
 }
 
 // Wrap breaks a styled line into lines of at most width cells, at spaces
-// where it can (a word longer than the line, a node's name, is broken
-// where it must): nothing is cut off.
+// where it can (a word longer than the line, a node's path, is broken
+// where it must, after a hyphen if it has one): nothing is cut off. A word
+// that fits on a line is not broken at its hyphens: in "lock-0000000003"
+// or a session's uuid a hyphen is inside a name.
 func Wrap(s string, width int) []string {
 	if width <= 0 {
 		return nil
@@ -42,8 +44,24 @@ func Wrap(s string, width int) []string {
 	if lipgloss.Width(s) <= width {
 		return []string{s}
 	}
-	return strings.Split(ansi.Wrap(s, width, ""), "\n")
+	if strings.ContainsRune(s, keptHyphen) {
+		return strings.Split(ansi.Wrap(s, width, ""), "\n") // the stand-in would not come back whole
+	}
+	// ansi.Wrap always breaks after a hyphen: in the words that fit a
+	// line a non-breaking one stands in for it while the line is wrapped,
+	// one cell wide as it is.
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		if strings.Contains(w, "-") && ansi.StringWidth(w) <= width {
+			words[i] = strings.ReplaceAll(w, "-", string(keptHyphen))
+		}
+	}
+	wrapped := ansi.Wrap(strings.Join(words, " "), width, "")
+	return strings.Split(strings.ReplaceAll(wrapped, string(keptHyphen), "-"), "\n")
 }
+
+// keptHyphen is U+2011 NON-BREAKING HYPHEN.
+const keptHyphen = '\u2011'
 
 // WrapAll wraps every line of lines (see Wrap).
 func WrapAll(lines []string, width int) []string {

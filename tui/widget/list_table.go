@@ -21,6 +21,8 @@ type ListColumn struct {
 	// hide > 0 lets the column give way on a narrow screen, hide 1
 	// first; 0 always shows.
 	Hide int
+	// Words cuts cells between words (see Column.Words).
+	Words bool
 }
 
 // ListTable is the table of a list page whose columns give way on
@@ -146,7 +148,7 @@ func layoutColumns(specs []ListColumn, widest []int, width int) []Column {
 	cols := make([]Column, len(specs))
 	rest, last := width-2*len(specs), -1
 	for i, s := range specs {
-		cols[i] = Column{Title: s.Title, Min: s.Min, Right: s.Right, tail: s.Tail}
+		cols[i] = Column{Title: s.Title, Min: s.Min, Right: s.Right, tail: s.Tail, Words: s.Words}
 		if s.Fit {
 			cols[i].Width = min(widest[i], s.Most)
 			rest -= cols[i].Width
@@ -157,17 +159,31 @@ func layoutColumns(specs []ListColumn, widest []int, width int) []Column {
 	if last >= 0 {
 		rest -= specs[last].Min // the last column's least, kept for it
 	}
-	// Shares, settled first for the columns that need less than theirs.
+	// Shares, settled first for the columns that need less than theirs,
+	// the last among them: a last column whose cells are short leaves its
+	// share to the others rather than to blank space.
 	var open []int
 	for i, s := range specs {
 		if !s.Fit && i != last {
 			open = append(open, i)
 		}
 	}
+	lastOpen := last >= 0
 	for len(open) > 0 {
-		weights := specs[last].Weight
+		weights := 0
+		if lastOpen {
+			weights += specs[last].Weight
+		}
 		for _, i := range open {
 			weights += specs[i].Weight
+		}
+		if lastOpen {
+			share := specs[last].Min + rest*specs[last].Weight/max(weights, 1)
+			if want := max(widest[last], specs[last].Min); want <= share {
+				rest -= want - specs[last].Min
+				lastOpen = false
+				continue // the others' shares again, without the last's
+			}
 		}
 		var still []int
 		used := 0

@@ -23,6 +23,9 @@ type Column struct {
 	// drop orders the columns given up when the table is too narrow:
 	// the highest first; 0 is never dropped.
 	Drop int
+	// Words cuts a cell that does not fit between words, never inside
+	// one (sentences: a state, a warning).
+	Words bool
 }
 
 // TableRow is one row: its cells (plain or styled text), the key that
@@ -275,8 +278,11 @@ func (t *Table) View(st theme.Styles, focused bool, now time.Time) string {
 			}
 			first = false
 			b.WriteString(mark)
-			if c.tail {
+			switch {
+			case c.tail:
 				cell = keepTail(cell, ws[j])
+			case c.Words:
+				cell = CutWords(cell, ws[j])
 			}
 			b.WriteString(Pad(cell, ws[j], c.Right))
 		}
@@ -332,6 +338,29 @@ func (t *Table) Visible() []TableRow {
 		out = append(out, t.All[t.Shown[i]])
 	}
 	return out
+}
+
+// CutWords cuts s to width cells at the end of a word, marking the cut
+// with "…"; a first word longer than width is cut where it must be.
+func CutWords(s string, width int) string {
+	if lipgloss.Width(s) <= width || width < 2 {
+		return s
+	}
+	end, cells, prev := 0, 0, ' ' // end: the cells before the last space that leaves room for "…"
+	for _, r := range ansi.Strip(s) {
+		if cells >= width {
+			break
+		}
+		if r == ' ' && prev != ' ' {
+			end = cells
+		}
+		cells += lipgloss.Width(string(r))
+		prev = r
+	}
+	if end == 0 {
+		return ansi.Truncate(s, width, "…")
+	}
+	return ansi.Truncate(s, end+1, "…")
 }
 
 // keepTail cuts s from the left to width cells, marking the cut with "…".

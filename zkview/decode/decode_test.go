@@ -13,6 +13,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/zkx-dev/zkx/internal/curatoritems"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from Data's output")
@@ -147,15 +149,7 @@ func gzipBytes(t testing.TB, data []byte) []byte {
 }
 
 // curatorItems builds an item set as Curator's ItemSerializer writes it.
-func curatorItems(items ...[]byte) []byte {
-	b := []byte{0, 1, 0, 1}
-	for _, it := range items {
-		b = append(b, 1)
-		b = binary.BigEndian.AppendUint32(b, uint32(len(it)))
-		b = append(b, it...)
-	}
-	return append(b, 2)
-}
+func curatorItems(items ...[]byte) []byte { return curatoritems.Encode(items) }
 
 // TestDecodeAuto pins Auto's choices, and what Data does with each
 // decoder asked for explicitly.

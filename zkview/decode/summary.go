@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zkx-dev/zkx/internal/curatoritems"
 	"github.com/zkx-dev/zkx/internal/display"
 )
 
@@ -107,7 +108,7 @@ func summaryDecoder(data []byte, depth int) Decoder {
 func summariseCuratorQueue(data []byte, maxRunes, depth int) string {
 	var parts []string
 	width := 0
-	n, _, _ := walkCuratorQueue(data, func(_ int, item []byte) bool {
+	n, _, _ := curatoritems.Walk(data, func(_ int, item []byte) bool {
 		s := summariseAt(item, maxRunes, depth+1)
 		if s == "" {
 			s = `""`

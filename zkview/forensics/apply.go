@@ -86,7 +86,7 @@ func (a *applier) Apply(e txnlog.Entry) *Step {
 	return s
 }
 
-func (a *applier) applyTxn(s *Step, h txnlog.Header, typ int32, txn txnlog.Txn) {
+func (a *applier) applyTxn(s *Step, h txnlog.Header, typ jute.Op, txn txnlog.Txn) {
 	switch t := txn.(type) {
 	case *txnlog.CreateTxn:
 		owner := int64(0)
@@ -153,7 +153,7 @@ func (a *applier) applyTxn(s *Step, h txnlog.Header, typ int32, txn txnlog.Txn) 
 
 // create is DataTree.createNode, with processTxn's fix-up of a create that
 // finds its node already there (a fuzzy snapshot's).
-func (a *applier) create(s *Step, typ int32, path string, data []byte, acl []jute.ACL, owner int64, parentCVersion int32, h txnlog.Header) {
+func (a *applier) create(s *Step, typ jute.Op, path string, data []byte, acl []jute.ACL, owner int64, parentCVersion int32, h txnlog.Header) {
 	if !a.kept(path) {
 		return
 	}

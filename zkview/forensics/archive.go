@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/zkx-dev/zkx/internal/datadir"
 	"github.com/zkx-dev/zkx/internal/snapshot"
@@ -69,11 +70,28 @@ type snapshotInfo struct {
 	latest int64
 	// digest is the tree digest of what was loaded (see nodeDigest).
 	digest uint64
+	// ahead: the tree loaded is not the one of the digest the snapshot
+	// carries — it holds changes after the digest's zxid (ZooKeeper
+	// records a transaction as processed after applying it, and a
+	// snapshot written meanwhile holds the change but not its zxid's
+	// digest). It is whole again from wholeFrom, the first replayed
+	// transaction whose logged digest is the replay's (0 until found).
+	ahead     bool
+	wholeFrom int64
 }
 
 // consistentFrom is the first zxid at which the snapshot, with the logs
-// replayed, is the tree as it was.
-func (s snapshotInfo) consistentFrom() int64 { return max(s.file.Zxid, s.digestZxid) }
+// replayed, is the tree as it was: for a snapshot ahead of its digest,
+// not before the replay found it (math.MaxInt64 until then).
+func (s snapshotInfo) consistentFrom() int64 {
+	switch {
+	case s.ahead && s.wholeFrom == 0:
+		return math.MaxInt64
+	case s.ahead:
+		return s.wholeFrom
+	}
+	return max(s.file.Zxid, s.digestZxid)
+}
 
 // loadSnapshot loads a snapshot into st, only the nodes keep keeps (nil:
 // all).
@@ -166,6 +184,8 @@ func loadSnapshot(st Store, f datadir.File, keep func(string) bool, problems *Pr
 	}
 	if d := r.Digest(); d != nil {
 		info.digestZxid = d.Zxid
+		// Only a whole tree's digest says anything (a history loads a part).
+		info.ahead = keep == nil && d.Zxid > 0 && uint64(d.Digest) != info.digest
 	}
 	return info, nil
 }

@@ -24,7 +24,7 @@ func TestKafkaControllerHistory(t *testing.T) {
 	acl := zk.WorldACL(zk.PermAll)
 	admin := zktest.Conn(t, e.ConnectString())
 	for _, p := range []string{"/kafka", "/kafka/brokers", "/kafka/brokers/ids"} {
-		if _, err := admin.Create(p, nil, 0, acl); err != nil {
+		if _, err := admin.Create(p, nil, zk.FlagPersistent, acl); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,15 +1,18 @@
 package forensics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/txnlog"
 	"github.com/zkx-dev/zkx/internal/zkserver"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // maxUndo bounds the steps kept to step back through; past it, a step back
@@ -27,14 +30,20 @@ type Position struct {
 	Approximate bool
 	// Txn is the transaction at the position; nil at a snapshot.
 	Txn *Transaction
+	// Who made Txn, when the past was opened with an audit log
+	// (PastOptions.Audit) that says.
+	Who *Who
 	// Snapshot is the file the state was rebuilt from.
 	Snapshot string
 }
 
 // Past is a data directory's tree at a moment, served read-only by an
-// embedded server on a loopback port so that any client — the explorer —
-// reads it; Step moves it one transaction back or forward, and the
-// server's watches tell its clients what changed.
+// embedded server so that a ZooKeeper client — the explorer — reads it;
+// Step moves it one transaction back or forward, and the server's watches
+// tell its clients what changed. The server listens on no port: its
+// clients reach it within the process (Dial, Connect), so no other user
+// of the machine reads through it what the data directory's permissions
+// deny them.
 type Past struct {
 	arch *Archive
 	srv  *zkserver.Server
@@ -58,6 +67,8 @@ type Past struct {
 	clock atomic.Int64 // pos.Time in ms, for Clock
 
 	loading func() (done func()) // PastOptions.Loading
+	audit   *AuditIndex          // PastOptions.Audit
+	still   bool                 // PastOptions.Still
 }
 
 // PastOptions tune OpenPast.
@@ -67,17 +78,24 @@ type PastOptions struct {
 	// load that allocates a node at a time (the explorer holds its
 	// garbage collector back).
 	Loading func() (done func())
+	// Audit, when set, is the audit log: each position names who made
+	// its transaction (Position.Who).
+	Audit *AuditIndex
+	// Still: the past is read where it opens, not stepped through — the
+	// steps replayed are not kept to be undone (a step back rebuilds from
+	// a snapshot), which is most of the memory of a long replay.
+	Still bool
 }
 
 // OpenPast rebuilds the tree of the data directory at path as it was at
-// the moment at (its end when zero) and serves it read-only on a free
-// loopback port.
+// the moment at (its end when zero) and serves it read-only, within the
+// process.
 func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 	arch, err := OpenArchive(path)
 	if err != nil {
 		return nil, err
 	}
-	srv, err := zkserver.Start("127.0.0.1:0", zkserver.Config{
+	srv := zkserver.New(zkserver.Config{
 		ReadOnly: true,
 		// The connections and the watches of the past are not on disk:
 		// the explorer is told so rather than shown today's (a read-only
@@ -87,9 +105,6 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 		// bounds; the viewer's own gets the widest.
 		MinSessionTimeout: time.Second, MaxSessionTimeout: time.Hour,
 	})
-	if err != nil {
-		return nil, err
-	}
 	zp, err := srv.Past()
 	if err != nil {
 		srv.Close()
@@ -100,6 +115,10 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 		if o.Loading != nil {
 			p.loading = o.Loading
 		}
+		if o.Audit != nil {
+			p.audit = o.Audit
+		}
+		p.still = p.still || o.Still
 	}
 	if err := p.seek(at); err != nil {
 		srv.Close()
@@ -108,8 +127,35 @@ func OpenPast(path string, at Moment, opts ...PastOptions) (*Past, error) {
 	return p, nil
 }
 
-// ConnectString is where the past is served.
-func (p *Past) ConnectString() string { return p.srv.ConnectString() }
+// Reader reads the rebuilt tree directly, not through the server: every
+// node and ACL (digest hashes included; ACLs do not stop a reader of the
+// files), for zkview.Walk — a copy of the past (export, diff, mirror)
+// without a request per node. The tree must not be stepped meanwhile.
+func (p *Past) Reader() zkview.Reader { return storeReader{st: p.st} }
+
+// pastAddress is the past's server as its clients name it: never dialled
+// (Dial answers for it), and a name that resolves nowhere (RFC 2606) were
+// anything to try.
+const pastAddress = "past.invalid:2181"
+
+// Name is the past's server as a connect string names it, for clients
+// that reach it through Dial.
+func (p *Past) Name() string { return pastAddress }
+
+// Dial opens a connection to the past's server within the process (a
+// zkview.WithDialer or introspect.Options.Dial): addr is Name's.
+func (p *Past) Dial(_ context.Context, addr string) (net.Conn, error) {
+	if addr != pastAddress {
+		return nil, fmt.Errorf("the past is served as %s, not %s", pastAddress, addr)
+	}
+	return p.srv.Pipe()
+}
+
+// Connect opens a read-only session on the past, within the process.
+func (p *Past) Connect(ctx context.Context, opts ...zkview.Option) (*zkview.Client, error) {
+	opts = append([]zkview.Option{zkview.WithReadOnly(), zkview.WithDialer(p.Dial)}, opts...)
+	return zkview.Dial(ctx, pastAddress, opts...)
+}
 
 // Close stops the server and closes the logs.
 func (p *Past) Close() error {
@@ -287,6 +333,9 @@ func (p *Past) next() (txnlog.Entry, error) {
 func (p *Past) apply(e txnlog.Entry) *Step {
 	s := p.ap.Apply(e)
 	p.digest += s.digestDelta()
+	if d := e.Digest; d != nil && p.snap.ahead && p.snap.wholeFrom == 0 && uint64(d.TreeDigest) == p.digest {
+		p.snap.wholeFrom = e.Header.Zxid // the snapshot's changes ahead are all replayed
+	}
 	if d := e.Digest; d != nil && e.Header.Zxid > p.snap.consistentFrom() && uint64(d.TreeDigest) != p.digest {
 		// The server's own check (DataTree.compareDigest): the rebuilt
 		// tree is not the one the server had.
@@ -295,7 +344,11 @@ func (p *Past) apply(e txnlog.Entry) *Step {
 			p.problems.add(fmt.Errorf("zxid 0x%x: the rebuilt tree's digest 0x%x is not the server's 0x%x: what is shown may differ from what was", e.Header.Zxid, p.digest, uint64(d.TreeDigest)))
 		}
 	}
-	p.undo = append(p.undo, s)
+	if p.still {
+		p.undo = append(p.undo[:0], s) // the position's step, nothing to undo
+	} else {
+		p.undo = append(p.undo, s)
+	}
 	if len(p.undo) > maxUndo {
 		p.undo = append([]*Step(nil), p.undo[len(p.undo)-maxUndo/2:]...)
 	}
@@ -311,6 +364,9 @@ func (p *Past) at(s *Step) {
 	}
 	t := Describe(s.Entry)
 	p.pos = Position{Zxid: s.Entry.Header.Zxid, Time: t.Time, Txn: &t, Snapshot: p.snap.file.Path}
+	if p.audit != nil {
+		p.pos.Who = p.audit.Who(&t)
+	}
 }
 
 // publish tells the server and the clock where the past is.
@@ -341,7 +397,12 @@ func (p *Past) stepForward() error {
 // stepBack undoes the transaction at the position; at the snapshot, it
 // rebuilds from an older one up to the transaction before.
 func (p *Past) stepBack() error {
-	if len(p.undo) == 0 {
+	// Undoing the steps of a fuzzy snapshot's replay before it was whole
+	// would show it holding changes not made yet (the replay found them
+	// done): the moment before is rebuilt from an older snapshot, as at
+	// the snapshot itself.
+	fuzzy := len(p.undo) > 0 && p.snap.consistentFrom() > p.snap.file.Zxid && p.undoneZxid() < p.snap.consistentFrom()
+	if len(p.undo) == 0 || fuzzy {
 		cur := p.pos.Zxid
 		older := false
 		for _, f := range p.arch.Dir.Snapshots {
@@ -367,4 +428,13 @@ func (p *Past) stepBack() error {
 	p.redo = append(p.redo, s.Entry)
 	p.at(p.current())
 	return nil
+}
+
+// undoneZxid is the position a step back by undo would move to: the
+// transaction before the current one, or the snapshot.
+func (p *Past) undoneZxid() int64 {
+	if len(p.undo) < 2 {
+		return p.snap.file.Zxid
+	}
+	return p.undo[len(p.undo)-2].Entry.Header.Zxid
 }

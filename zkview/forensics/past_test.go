@@ -1,9 +1,16 @@
 package forensics
 
 import (
+	"context"
 	"errors"
+	"os"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/connstr"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
+	"github.com/zkx-dev/zkx/zkview/introspect"
 )
 
 // servedDigest is the tree digest of what a Past serves.
@@ -148,5 +155,42 @@ func TestPastAtASnapshotsZxid(t *testing.T) {
 	}
 	if checked < 2 {
 		t.Errorf("the fixtures have %d snapshots after the first", checked)
+	}
+}
+
+// TestPastListensNowhere: the past is served to its reader in process,
+// not on a TCP port another local user could reach (they would read what
+// the data directory's permissions deny them); a client still reads it
+// whole, four-letter words included.
+func TestPastListensNowhere(t *testing.T) {
+	before, err := zktest.ListeningTCP(os.Getpid())
+	if err != nil {
+		t.Skipf("no /proc to read sockets from: %v", err)
+	}
+	p, err := OpenPast(fixtureDir, Moment{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	after, err := zktest.ListeningTCP(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) > len(before) {
+		t.Errorf("the past listens on TCP: %v (before it opened: %v)", after, before)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := p.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if children, _, err := c.Children(ctx, "/"); err != nil || !slices.Contains(children, "pm") {
+		t.Errorf("the past's root through its in-process connection: %v %v", children, err)
+	}
+	snap, err := introspect.Ask(ctx, connstr.ConnectString{Servers: []string{p.Name()}}, introspect.Options{Timeout: 5 * time.Second, Dial: p.Dial})
+	if err != nil || len(snap.Members) != 1 || snap.Members[0].Stats == nil {
+		t.Errorf("srvr through the in-process connection: %+v %v", snap, err)
 	}
 }

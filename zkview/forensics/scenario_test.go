@@ -13,7 +13,6 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
-	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -25,6 +24,10 @@ type scenario struct {
 	sessions     map[string]int64
 	chainZxid    int64
 	forceDeleted string
+	appGoodZxid  int64
+	// auditZoned is the server's audit log with zoned times, auditDir its
+	// rotated files in ZooKeeper's documented layout.
+	auditZoned, auditDir string
 }
 
 // fixtureScenario reads the fixtures' scenario.txt.
@@ -35,7 +38,8 @@ func fixtureScenario(t *testing.T) scenario {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sc := scenario{dir: fixtureDir, sessions: map[string]int64{}}
+	sc := scenario{dir: fixtureDir, sessions: map[string]int64{},
+		auditZoned: filepath.Join(fixtures, "audit", "audit-zoned.log"), auditDir: filepath.Join(fixtures, "audit", "rotated")}
 	hexNum := func(s string) int64 {
 		v, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 64)
 		if err != nil {
@@ -51,11 +55,13 @@ func fixtureScenario(t *testing.T) scenario {
 			sc.chainZxid = hexNum(fields[1])
 		case len(fields) == 2 && fields[0] == "force_deleted":
 			sc.forceDeleted = fields[1]
+		case len(fields) == 2 && fields[0] == "app_good_zxid":
+			sc.appGoodZxid = hexNum(fields[1])
 		case len(fields) == 3 && fields[0] == "session":
 			sc.sessions[fields[1]] = hexNum(fields[2])
 		}
 	}
-	if sc.chainZxid == 0 || sc.forceDeleted == "" || len(sc.sessions) != 7 {
+	if sc.chainZxid == 0 || sc.forceDeleted == "" || sc.appGoodZxid == 0 || len(sc.sessions) != 9 {
 		t.Fatalf("scenario.txt incomplete: %+v", sc)
 	}
 	return sc
@@ -64,7 +70,8 @@ func fixtureScenario(t *testing.T) scenario {
 // realScenario plays the scenario on a real ZooKeeper now.
 func realScenario(t *testing.T) scenario {
 	pm := zktest.RunPostmortem(t)
-	return scenario{dir: pm.DataDir, sessions: pm.Sessions, chainZxid: pm.ChainZxid, forceDeleted: pm.ForceDeleted}
+	return scenario{dir: pm.DataDir, sessions: pm.Sessions, chainZxid: pm.ChainZxid, forceDeleted: pm.ForceDeleted,
+		appGoodZxid: pm.AppGoodZxid, auditZoned: pm.AuditZoned, auditDir: pm.AuditDir}
 }
 
 // name turns a session id back into the scenario's name for it.
@@ -120,7 +127,7 @@ func checkScenarioHistory(t *testing.T, sc scenario) {
 	if cl.Recipe != "mutex" || cl.Format != "curator" {
 		t.Errorf("%s is a %s %s", cl.Path, cl.Format, cl.Recipe)
 	}
-	if got, want := sc.story(cl.Holdings), "A released, B released, C released, C deleted-by-other by admin, A held"; got != want {
+	if got, want := sc.story(cl.Holdings), "A released, B released, C released, C deleted-by-other by unlock, A held"; got != want {
 		t.Errorf("%s:\n got %s\nwant %s", cl.Path, got, want)
 	}
 	if n := len(cl.Holdings); n == 5 && recognize.ContenderPath(cl.Path, cl.Holdings[3].Node) != sc.forceDeleted {
@@ -178,9 +185,17 @@ func checkScenarioHistory(t *testing.T, sc scenario) {
 	}
 }
 
-func TestScenarioHistoryFromFixtures(t *testing.T) { checkScenarioHistory(t, fixtureScenario(t)) }
+func TestScenarioHistoryFromFixtures(t *testing.T) {
+	sc := fixtureScenario(t)
+	checkScenarioHistory(t, sc)
+	checkScenarioAudit(t, sc)
+}
 
-func TestScenarioHistoryOnRealZooKeeper(t *testing.T) { checkScenarioHistory(t, realScenario(t)) }
+func TestScenarioHistoryOnRealZooKeeper(t *testing.T) {
+	sc := realScenario(t)
+	checkScenarioHistory(t, sc)
+	checkScenarioAudit(t, sc)
+}
 
 // checkPastChain opens the explorer's past at the zxid where A held the
 // Curator lock with B and C queued, reads it through an ordinary client
@@ -196,7 +211,7 @@ func checkPastChain(t *testing.T, sc scenario) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := zkview.Dial(ctx, p.ConnectString(), zkview.WithReadOnly())
+	c, err := p.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

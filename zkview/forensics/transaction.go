@@ -33,7 +33,7 @@ type Transaction struct {
 	// ParentCVersion is a create's parent cversion after it.
 	ParentCVersion int32
 	// Err is an error transaction's code (KeeperException.Code).
-	Err int32
+	Err jute.Code
 	// TimeoutMs is createSession's negotiated timeout.
 	TimeoutMs int32
 	// Removed are the ephemerals a closeSession deleted; RemovedKnown is
@@ -49,7 +49,7 @@ type Transaction struct {
 	// with which error.
 	Ops       []Transaction
 	Failed    bool
-	FailedErr int32
+	FailedErr jute.Code
 	Digest    *txnlog.Digest
 	// Offset is where the entry starts in its file.
 	Offset int64
@@ -59,7 +59,7 @@ type Transaction struct {
 func Describe(e txnlog.Entry) Transaction {
 	h := e.Header
 	t := Transaction{Zxid: h.Zxid, Time: time.UnixMilli(h.Time), Session: h.Session, Cxid: h.Cxid,
-		Type: txnlog.TypeName(h.Type), Digest: e.Digest, Offset: e.Offset}
+		Type: h.Type.String(), Digest: e.Digest, Offset: e.Offset}
 	t.fill(h.Type, e.Txn)
 	if h.Type == txnlog.TypeCloseSession {
 		t.ByServer = h.Cxid == 0
@@ -67,7 +67,7 @@ func Describe(e txnlog.Entry) Transaction {
 	return t
 }
 
-func (t *Transaction) fill(typ int32, txn txnlog.Txn) {
+func (t *Transaction) fill(typ jute.Op, txn txnlog.Txn) {
 	switch r := txn.(type) {
 	case *txnlog.CreateTxn:
 		t.Path, t.Data, t.HasData, t.ACL, t.ParentCVersion = r.Path, r.Data, r.Data != nil, r.ACL, r.ParentCVersion
@@ -99,7 +99,7 @@ func (t *Transaction) fill(typ int32, txn txnlog.Txn) {
 		t.Failed, t.FailedErr = r.Failed()
 		t.Ops = make([]Transaction, len(r.Ops))
 		for i, op := range r.Ops {
-			t.Ops[i].Type = txnlog.TypeName(op.Type)
+			t.Ops[i].Type = op.Type.String()
 			t.Ops[i].fill(op.Type, op.Txn)
 		}
 	}
@@ -130,9 +130,6 @@ func (t *Transaction) Touches(prefix string) bool {
 	return false
 }
 
-// ErrName names an error code as ZooKeeper's Code does, "ok" for 0.
-func ErrName(code int32) string { return jute.ErrName(code) }
-
 // Summary tells the transaction in one line: "create /a/b (ephemeral)",
 // "closeSession (expired: closed by the server), removed /a/lock-1", "multi
 // (failed: node exists): create /a; delete /b".
@@ -158,10 +155,10 @@ func (t Transaction) Summary() string {
 			b.WriteString(", removed " + display.Line(strings.Join(t.Removed, ", ")))
 		}
 	case t.Type == "error":
-		b.WriteString(": " + ErrName(t.Err))
+		b.WriteString(": " + t.Err.String())
 	case t.Type == "multi":
 		if t.Failed {
-			b.WriteString(" (failed: " + ErrName(t.FailedErr) + ")")
+			b.WriteString(" (failed: " + t.FailedErr.String() + ")")
 		}
 		b.WriteString(":")
 		for i, op := range t.Ops {

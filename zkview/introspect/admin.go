@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/netfail"
 )
 
 // The AdminServer (ZooKeeper 3.5+, Jetty on port 8080 by default) answers
@@ -28,6 +29,9 @@ type adminClient struct {
 	http *http.Client
 }
 
+// shown is the client's URL as messages name it: without a password.
+func (a adminClient) shown() string { return display.URL(a.base) }
+
 // AdminBase checks and normalises an AdminServer URL as Options.AdminURLs
 // takes it: http or https with a host; a URL without a path gets
 // "/commands"; a trailing slash goes.
@@ -38,10 +42,15 @@ func AdminBase(raw string) (string, error) { return adminBase(raw) }
 func adminBase(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		return "", fmt.Errorf("AdminServer URL %q: %w", raw, err)
+		// url.Error repeats the URL, password and all: keep only why.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return "", fmt.Errorf("AdminServer URL %q: %w", display.URL(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return "", fmt.Errorf("AdminServer URL %q: want http://host:port/commands", raw)
+		return "", fmt.Errorf("AdminServer URL %q: want http://host:port/commands", display.URL(raw))
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	if u.Path == "" {
@@ -54,24 +63,29 @@ func adminBase(raw string) (string, error) {
 // get runs one command and decodes its answer into v (numbers as
 // json.Number where v holds interfaces).
 func (a adminClient) get(ctx context.Context, cmd string, timeout time.Duration, v any) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := netfail.Within(ctx, timeout)
 	defer cancel()
 	u := a.base + "/" + cmd
+	shown := a.shown() + "/" + cmd
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
+		return fmt.Errorf("GET %s: %w", shown, err)
 	}
 	resp, err := a.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // net/http's own message repeats the URL
+		}
+		return fmt.Errorf("GET %s: %w", shown, netfail.Describe(ctx, err, timeout))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxFourLetterAnswer))
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
+		return fmt.Errorf("GET %s: %w", shown, netfail.Describe(ctx, err, timeout))
 	}
 	if err := decodeAdminAnswer(body, v); err != nil {
-		return fmt.Errorf("GET %s: %s: %w", u, resp.Status, err)
+		return fmt.Errorf("GET %s: %s: %w", shown, resp.Status, err)
 	}
 	return nil
 }

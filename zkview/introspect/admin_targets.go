@@ -3,6 +3,7 @@ package introspect
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/netfail"
 )
 
 // adminTarget is the AdminServer of one member.
@@ -82,8 +86,10 @@ func (id adminIdentity) mayServeSecurely(opts Options) bool {
 // resolveAdmins asks every AdminServer of opts.AdminURLs, at once, which
 // member it is, and matches it to one of servers: by port, and by host
 // when several members share the port (zk1:2181, zk2:2181). URLs that
-// match no member, or the same member as another, are problems.
-func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[string]*adminTarget, []Problem) {
+// match no member, or the same member as another, are problems; URLs that
+// could not be asked at all (no answer, refused) are returned apart, for
+// the caller to presume whose they are (presumeAdmins).
+func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[string]*adminTarget, []Problem, []adminAnswer) {
 	answers := make([]adminAnswer, len(opts.AdminURLs))
 	var wg sync.WaitGroup
 	for i, raw := range opts.AdminURLs {
@@ -96,18 +102,21 @@ func resolveAdmins(ctx context.Context, servers []string, opts Options) (map[str
 	wg.Wait()
 	out := map[string]*adminTarget{}
 	var problems []Problem
+	var unreached []adminAnswer
 	for _, a := range answers {
 		switch {
+		case a.unreached:
+			unreached = append(unreached, a)
 		case a.err != nil:
 			problems = append(problems, Problem{Member: a.url, Command: "admin", Err: a.err})
 		case out[a.target.member] != nil:
 			problems = append(problems, Problem{Member: a.url, Command: "admin", Err: fmt.Errorf(
-				"it is the AdminServer of %s, as %s is", a.target.member, out[a.target.member].client.base)})
+				"it is the AdminServer of %s, as %s is", a.target.member, out[a.target.member].client.shown())})
 		default:
 			out[a.target.member] = a.target
 		}
 	}
-	return out, problems
+	return out, problems, unreached
 }
 
 // adminAnswer is what one URL of opts.AdminURLs turned out to be.
@@ -115,21 +124,25 @@ type adminAnswer struct {
 	target *adminTarget
 	err    error
 	url    string
+	// unreached: the request got no HTTP answer at all (silence, a
+	// refused connection), so which member it belongs to is not known.
+	unreached bool
 }
 
 // resolveAdmin asks one AdminServer which member it is.
 func resolveAdmin(ctx context.Context, servers []string, raw string, opts Options) (a adminAnswer) {
-	a.url = raw
+	a.url = display.URL(raw)
 	base, err := adminBase(raw)
 	if err != nil {
 		a.err = err
 		return a
 	}
-	a.url = base
+	a.url = display.URL(base)
 	t := &adminTarget{client: adminClient{base: base, http: opts.HTTPClient}}
 	conf, id, err := askIdentity(ctx, t.client, opts.Timeout)
 	if err != nil {
-		a.err = err
+		var nf *netfail.Error
+		a.err, a.unreached = err, errors.As(err, &nf)
 		return a
 	}
 	t.conf = conf

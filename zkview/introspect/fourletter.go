@@ -2,14 +2,13 @@ package introspect
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/netfail"
 	"github.com/zkx-dev/zkx/internal/zktls"
 )
 
@@ -22,22 +21,27 @@ const maxFourLetterAnswer = 256 << 20
 // 4lw.commands.whitelist.
 var errWordRefused = errors.New("not in 4lw.commands.whitelist")
 
-// askFourLetter sends cmd to the member at addr (over TLS when tlsCfg is
-// set) and reads its answer until the member closes the connection. The whole exchange, connect
-// included, ends within timeout (or when ctx does). A refusal is returned
-// as errWordRefused. Errors do not repeat cmd and addr: Problem adds them.
-func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration, tlsCfg *tls.Config) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+// askFourLetter sends cmd to the member at addr (over TLS when o.TLS is
+// set, through o.Dial when that is) and reads its answer until the member
+// closes the connection. The whole exchange, connect included, ends within
+// timeout (or when ctx does); a failure is said in plain words (netfail:
+// "no answer within 2s", "connection refused"). A refusal is returned as
+// errWordRefused. Errors do not repeat cmd and addr: Problem adds them.
+func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration, o Options) (string, error) {
+	ctx, cancel := netfail.Within(ctx, timeout)
 	defer cancel()
 	var conn net.Conn
 	var err error
-	if tlsCfg != nil { // a secure client port answers four-letter words over TLS too
-		conn, err = zktls.Dial(ctx, tlsCfg, addr, timeout)
-	} else {
+	switch {
+	case o.Dial != nil:
+		conn, err = o.Dial(ctx, addr)
+	case o.TLS != nil: // a secure client port answers four-letter words over TLS too
+		conn, err = zktls.Dial(ctx, o.TLS, addr, timeout)
+	default:
 		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	}
 	if err != nil {
-		return "", contextualErr(ctx, timeout, err)
+		return "", netfail.Describe(ctx, err, timeout)
 	}
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
@@ -46,11 +50,11 @@ func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration,
 		_ = conn.SetDeadline(deadline)
 	}
 	if _, err := io.WriteString(conn, cmd); err != nil {
-		return "", contextualErr(ctx, timeout, err)
+		return "", netfail.Describe(ctx, err, timeout)
 	}
 	b, err := io.ReadAll(io.LimitReader(conn, maxFourLetterAnswer+1))
 	if err != nil {
-		return "", contextualErr(ctx, timeout, err)
+		return "", netfail.Describe(ctx, err, timeout)
 	}
 	if len(b) > maxFourLetterAnswer {
 		return "", fmt.Errorf("answer longer than %d MiB", maxFourLetterAnswer>>20)
@@ -60,16 +64,4 @@ func askFourLetter(ctx context.Context, addr, cmd string, timeout time.Duration,
 		return text, errWordRefused
 	}
 	return text, nil
-}
-
-// contextualErr says "no answer within" when the exchange ran out of
-// time, rather than only the I/O error that caused.
-func contextualErr(ctx context.Context, timeout time.Duration, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) {
-		return fmt.Errorf("no answer within %v: %w", timeout, err)
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("%w (%v)", ctx.Err(), err)
-	}
-	return err
 }

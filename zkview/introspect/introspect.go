@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"strconv"
@@ -55,6 +56,16 @@ type Member struct {
 	// AdminNote says what the look for the member's AdminServer found,
 	// when it was looked for ("no AdminServer at …: connection refused").
 	AdminNote string `json:"admin_note,omitempty"`
+	// AdminUnanswered is the AdminServer URL presumed to be this member's
+	// (by its host, or as the only one left) when neither the member nor
+	// that URL answered.
+	AdminUnanswered string `json:"admin_unanswered,omitempty"`
+	// AdminError is why that AdminServer did not answer.
+	AdminError string `json:"admin_error,omitempty"`
+	// NoAnswer is set when an unreachable member was silent until the
+	// deadline (Error: "no answer within 2s"), as a stopped or hung
+	// process is, rather than refusing the connection.
+	NoAnswer bool `json:"no_answer,omitempty"`
 	// Stats is srvr (or server_stats): version, zxid, node count,
 	// connection count, latency, outstanding requests.
 	Stats *ServerStats `json:"stats,omitempty"`
@@ -181,14 +192,17 @@ func (in *Snapshot) Session(id int64) *Session {
 	return nil
 }
 
-// DefaultTimeout bounds each request to a member when
-// Options.Timeout is zero.
-const DefaultTimeout = 5 * time.Second
+// DefaultTimeout bounds each request to a member when Options.Timeout is
+// zero: ZooKeeper answers a four-letter word or an AdminServer command in
+// milliseconds, so a member silent this long is frozen, overloaded or cut
+// off, and is named as such rather than waited for.
+const DefaultTimeout = 2 * time.Second
 
 // Options tunes Ask.
 type Options struct {
 	// Timeout bounds each request to a member, connect included (default
-	// DefaultTimeout). An unreachable member costs one timeout.
+	// DefaultTimeout). A member that does not answer costs one timeout,
+	// in parallel with the others: it is asked nothing more.
 	Timeout time.Duration
 	// AdminURLs are members' AdminServers, "http://zk1:8080/commands" (a
 	// URL without a path gets /commands), in any order: each is matched to
@@ -209,6 +223,9 @@ type Options struct {
 	TLS *tls.Config
 	// HTTPClient asks the AdminServer (default: http.DefaultTransport).
 	HTTPClient *http.Client
+	// Dial, when set, opens the four-letter words' connections instead of
+	// a TCP (or TLS) dial to the member: an in-process server's pipe.
+	Dial func(ctx context.Context, addr string) (net.Conn, error)
 	// Touch, when set, makes a request on the caller's own ZooKeeper
 	// sessions just before the members are asked, and returns their ids:
 	// the member each is connected to then has an answer from a moment ago
@@ -220,10 +237,12 @@ type Options struct {
 // Ask asks every member of servers (host:port, as a connect string
 // lists them) what it knows: srvr, mntr, cons, wchc, wchp, dump and conf,
 // all members and words at once, each request bounded by opts.Timeout. A
-// refused word is recorded in Refused with what is therefore missing, a
-// failed one in Problems, and the rest goes on. chroot ("" or "/app")
-// maps server paths to the user's in Sessions and Tables. The error is
-// nil unless no member answered at all.
+// member that answers neither srvr nor its AdminServer is marked
+// unreachable and asked nothing more (see reach.go); MemberNotes names
+// it. A refused word is recorded in Refused with what is therefore
+// missing, a failed one in Problems, and the rest goes on. chroot ("" or
+// "/app") maps server paths to the user's in Sessions and Tables. The
+// error is nil unless no member answered at all.
 //
 // Connections, watches and their sessions are per member (a session's
 // watches live on the member it is connected to); ephemerals are in every
@@ -243,21 +262,22 @@ func Ask(ctx context.Context, target connstr.ConnectString, opts Options) (*Snap
 			opts.HTTPClient.Transport = &http.Transport{TLSClientConfig: opts.TLS}
 		}
 	}
-	var touch touchRecord
+	in := &Snapshot{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}}
+	probes := make([]*memberProbe, len(servers))
+	for i, addr := range servers {
+		probes[i] = &memberProbe{member: Member{Addr: addr}, timeout: opts.Timeout, opts: opts}
+	}
+	in.Problems = append(in.Problems, reach(ctx, probes, servers, opts)...)
+	// zkx's own sessions answered a moment before the tables are asked:
+	// their members' freshest answers are then recent (liveness.go).
 	if opts.Touch != nil {
 		tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-		touch.sessions = opts.Touch(tctx)
-		touch.at = time.Now()
+		in.touch.sessions = opts.Touch(tctx)
+		in.touch.at = time.Now()
 		cancel()
 	}
-	in := &Snapshot{At: time.Now(), Chroot: strings.TrimSuffix(chroot, "/"), Refused: []Refusal{}, Problems: []Problem{}, touch: touch}
-	admins, problems := resolveAdmins(ctx, servers, opts)
-	in.Problems = append(in.Problems, problems...)
-	probes := make([]*memberProbe, len(servers))
 	var wg sync.WaitGroup
-	for i, addr := range servers {
-		p := &memberProbe{member: Member{Addr: addr}, timeout: opts.Timeout, admin: admins[addr], opts: opts}
-		probes[i] = p
+	for _, p := range probes {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -279,11 +299,11 @@ func Ask(ctx context.Context, target connstr.ConnectString, opts Options) (*Snap
 		}
 	}
 	if !answered {
-		errs := make([]error, 0, len(in.Problems))
-		for _, p := range in.Problems {
-			errs = append(errs, errors.New(p.String()))
+		errs := make([]error, 0, len(probes))
+		for _, p := range probes {
+			errs = append(errs, fmt.Errorf("%s: %w", p.member.Addr, p.greeting.err))
 		}
-		return nil, fmt.Errorf("introspect: no member of %s answered: %w", strings.Join(servers, ","), errors.Join(errs...))
+		return nil, fmt.Errorf("no member of %s answered: %w", strings.Join(servers, ","), errors.Join(errs...))
 	}
 	in.Sessions = buildSessions(in)
 	return in, nil

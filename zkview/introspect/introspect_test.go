@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func newLockScenario(t *testing.T, servers []string, base string) *lockScenario 
 	s := &lockScenario{base: base, holder: zktest.Conn(t, strings.Join(servers, ",")), waiter: zktest.Conn(t, strings.Join(servers, ","))}
 	acl := zk.WorldACL(zk.PermAll)
 	for _, p := range []string{base, base + "/locks", base + "/locks/orders"} {
-		if _, err := s.holder.Create(p, nil, 0, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+		if _, err := s.holder.Create(p, nil, zk.FlagPersistent, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 			t.Fatalf("create %s: %v", p, err)
 		}
 	}
@@ -243,11 +244,46 @@ func TestIntrospectUnreachable(t *testing.T) {
 	closed := ln.Addr().String()
 	ln.Close()
 
+	// An AdminServer as silent as its member: its port accepts
+	// connections (the kernel does) and nothing ever answers.
+	silentAdmin, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { silentAdmin.Close() })
+	adminURL := "http://" + silentAdmin.Addr().String() + "/commands"
+
 	s := newLockScenario(t, []string{live.ConnectString()}, "/app")
 	servers := []string{live.ConnectString(), paused.ConnectString(), closed}
-	in := introspect(t, servers, "", Options{Timeout: 500 * time.Millisecond})
+	in := introspect(t, servers, "", Options{Timeout: 500 * time.Millisecond, AdminURLs: []string{adminURL}})
 	if len(in.Members) != 3 || in.Members[0].Mode != ModeStandalone {
 		t.Fatalf("members: %+v", in.Members)
+	}
+	// Each member that did not answer is named once, as a member, in
+	// plain words: the paused one with the AdminServer presumed to be its
+	// own (the only member silent until the deadline, as the URL is).
+	notes := in.MemberNotes(ReadThrough{})
+	want := []MemberNote{
+		{Member: paused.ConnectString(), AdminURL: adminURL, Kind: NoteNoAnswer,
+			Text: "member " + paused.ConnectString() + " (AdminServer :" + portOf(t, adminURL) + "): no answer within 500ms on its client port or its AdminServer; the sessions connected to it are not in the tables"},
+		{Member: closed, Kind: NoteUnreachable,
+			Text: "member " + closed + ": connection refused on its client port; the sessions connected to it are not in the tables"},
+	}
+	if len(notes) != len(want) {
+		t.Fatalf("member notes:\n%+v\nwant\n%+v", notes, want)
+	}
+	for i := range want {
+		if notes[i] != want[i] {
+			t.Errorf("note %d:\n got %+v\nwant %+v", i, notes[i], want[i])
+		}
+	}
+	for _, p := range in.Problems {
+		if bad := goInternal(p.String()); bad != "" {
+			t.Errorf("problem %q says %q", p, bad)
+		}
+	}
+	if ps := in.OtherProblems(); len(ps) != 0 {
+		t.Errorf("the silent members' problems are their notes, not others: %v", ps)
 	}
 	for _, m := range in.Members[1:] {
 		if m.Mode != ModeUnreachable || m.Error == "" || m.Serving() {
@@ -283,6 +319,26 @@ func TestIntrospectUnreachable(t *testing.T) {
 		!strings.Contains(err.Error(), "no member") || !strings.Contains(err.Error(), closed) {
 		t.Errorf("nothing answered: err = %v", err)
 	}
+}
+
+// goInternal returns the Go network stack's own words in a message meant
+// for a person, "" when there are none.
+func goInternal(msg string) string {
+	for _, bad := range []string{"use of closed network connection", "context deadline exceeded", "read tcp", "dial tcp", "i/o timeout", "Get \""} {
+		if strings.Contains(msg, bad) {
+			return bad
+		}
+	}
+	return ""
+}
+
+func portOf(t *testing.T, raw string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Port()
 }
 
 func TestIntrospectNilTables(t *testing.T) {

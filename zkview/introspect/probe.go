@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/netfail"
 )
 
 // memberProbe asks one member everything, through its AdminServer when it has
@@ -15,6 +17,11 @@ type memberProbe struct {
 	timeout time.Duration
 	admin   *adminTarget // nil: four-letter words only, unless one is discovered
 	opts    Options
+	// greeting is srvr's answer, asked of every member at once first
+	// (reach.go); adminErr is why the AdminServer presumed to be the
+	// member's did not answer, when the member did not either.
+	greeting fourLetterAnswer
+	adminErr error
 
 	mu       sync.Mutex
 	refused  []string
@@ -40,6 +47,22 @@ func (p *memberProbe) refuse(cmd string) {
 }
 
 func (p *memberProbe) run(ctx context.Context) {
+	if p.silent() {
+		// Asking more would only wait out the same timeout again.
+		p.problem("srvr", p.greeting.err)
+		m := &p.member
+		m.Mode, m.Error, m.NoAnswer = ModeUnreachable, p.greeting.err.Error(), netfail.NoAnswer(p.greeting.err)
+		m.TablesFrom = string(ModeUnreachable)
+		if p.adminErr != nil {
+			var nf *netfail.Error
+			if errors.As(p.adminErr, &nf) {
+				m.AdminError = nf.Text
+			} else {
+				m.AdminError = p.adminErr.Error()
+			}
+		}
+		return
+	}
 	if p.admin != nil {
 		p.runAdmin(ctx)
 	}
@@ -68,7 +91,7 @@ func (p *memberProbe) run(ctx context.Context) {
 // ask sends one word and reports whether it answered; a refusal, a
 // member not serving and other failures are recorded.
 func (p *memberProbe) ask(ctx context.Context, cmd string) (string, bool) {
-	text, err := askFourLetter(ctx, p.member.Addr, cmd, p.timeout, p.opts.TLS)
+	text, err := askFourLetter(ctx, p.member.Addr, cmd, p.timeout, p.opts)
 	switch {
 	case errors.Is(err, errWordRefused):
 		p.refuse(cmd)
@@ -98,8 +121,17 @@ func (p *memberProbe) parsed(cmd string, err error) bool {
 
 func (p *memberProbe) runFourLetter(ctx context.Context) {
 	m := &p.member
+	if g := p.greeting; g.asked && g.err != nil && !errors.Is(g.err, errWordRefused) && m.Stats != nil {
+		// Its AdminServer answers, its client port does not: the other
+		// words would each wait out the timeout.
+		p.problem("srvr", g.err)
+		return
+	}
 	if m.Stats == nil {
-		text, err := askFourLetter(ctx, m.Addr, "srvr", p.timeout, p.opts.TLS)
+		text, err := p.greeting.text, p.greeting.err
+		if !p.greeting.asked {
+			text, err = askFourLetter(ctx, m.Addr, "srvr", p.timeout, p.opts)
+		}
 		switch {
 		case errors.Is(err, errWordRefused):
 			p.refuse("srvr")
@@ -192,7 +224,7 @@ func (p *memberProbe) runAdmin(ctx context.Context) {
 		}
 		return
 	}
-	m.AdminURL = a.client.base
+	m.AdminURL = a.client.shown()
 	stats := st.stats()
 	m.Stats, m.Mode = &stats, stats.Mode
 	m.Conf = a.conf

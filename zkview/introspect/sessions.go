@@ -53,14 +53,17 @@ type Session struct {
 	// says (cons and the AdminServer refused, or no connection). See
 	// lastHeard for how the member's clock is read.
 	LastHeard time.Time `json:"-"`
-	// HeardBound is set when LastHeard may be later than the truth: zkx
-	// had no session of its own on the member, so the member's "now" is
-	// its freshest answer to another client, which may be a little old.
+	// HeardBound is set when LastHeard may be later than the truth (the
+	// silence longer): zkx had no session of its own on the member just
+	// touched, so the member's "now" is its freshest answer to another
+	// client, which may be a little old.
 	HeardBound bool `json:"-"`
 	// ExpiresBy is the latest the servers expire the session if its client
 	// stays silent after LastHeard (see expiresBy); zero when LastHeard or
-	// the timeout is not known.
-	ExpiresBy time.Time `json:"-"`
+	// the timeout is not known. ExpiresByApprox: no member said its
+	// tickTime, so ExpiresBy is about, and may be early by up to two ticks.
+	ExpiresBy       time.Time `json:"-"`
+	ExpiresByApprox bool      `json:"-"`
 	// HeardReadAt is when the member's connection list was read, on zkx's
 	// clock: LastHeard is known up to then.
 	HeardReadAt time.Time `json:"-"`
@@ -175,8 +178,8 @@ func buildSessions(in *Snapshot) []Session {
 	for _, a := range byID {
 		if a.member != nil && a.lastResponse > 0 {
 			if c, ok := clocks[a.member.Addr]; ok {
-				a.session.LastHeard, a.session.HeardBound, a.session.HeardReadAt = c.heard(a.lastResponse), !c.own, a.member.ConnectionsAt
-				a.session.ExpiresBy = expiresBy(a.session.LastHeard, a.session.Timeout, tickOf(in, a.member))
+				a.session.LastHeard, a.session.HeardBound, a.session.HeardReadAt = c.heard(a.lastResponse), !c.recent, c.local
+				a.session.ExpiresBy, a.session.ExpiresByApprox = expiresBy(a.session.LastHeard, a.session.Timeout, tickOf(in, a.member))
 			}
 		}
 		a.session.CreatedBy = byServerID[int64(uint64(a.session.ID)>>56)]

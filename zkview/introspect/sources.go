@@ -28,9 +28,10 @@ func (p *memberProbe) tablesFrom() string {
 
 // SourcesLine says in one line where each member's tables came from:
 // "tables: zk1:2181 4lw · zk2:2181 AdminServer · zk3:2181 refused (no
-// AdminServer at http://zk3:8080/commands: connection refused)". It is ""
-// when every member answered with four-letter words, which needs no
-// saying.
+// AdminServer at http://zk3:8080/commands: connection refused)". Members
+// that did not answer are left out: their MemberNote names them. It is
+// "" when every member that answered did with four-letter words, which
+// needs no saying.
 func (s *Snapshot) SourcesLine() string {
 	if s == nil {
 		return ""
@@ -38,6 +39,9 @@ func (s *Snapshot) SourcesLine() string {
 	plain := true
 	parts := make([]string, 0, len(s.Members))
 	for _, m := range s.Members {
+		if m.Mode == ModeUnreachable {
+			continue
+		}
 		var why []string
 		if m.TablesFrom == TablesPartial || m.TablesFrom == TablesRefused {
 			var words []string
@@ -55,7 +59,8 @@ func (s *Snapshot) SourcesLine() string {
 			why = append(why, m.AdminURL)
 		case m.AdminNote != "":
 			why = append(why, m.AdminNote)
-		case !m.Serving() && m.Error != "":
+		case m.Mode == ModeNotServing && m.Error != "":
+			// (An unreachable member's MemberNote says why.)
 			why = append(why, m.Error)
 		}
 		part := m.Addr + " " + m.TablesFrom

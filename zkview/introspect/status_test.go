@@ -2,6 +2,7 @@ package introspect
 
 import (
 	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func TestServerStatus(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := zktest.EmbeddedServer(t, zkserver.Config{FourLetterWords: c.words})
-			st, err := ServerStatus(ctx, srv.ConnectString(), time.Second, nil)
+			st, err := ServerStatus(ctx, srv.ConnectString(), time.Second, Options{})
 			if c.fails != "" {
 				if err == nil || !strings.Contains(err.Error(), c.fails) {
 					t.Fatalf("err %v, want it to contain %q", err, c.fails)
@@ -40,7 +41,7 @@ func TestServerStatus(t *testing.T) {
 		})
 	}
 	t.Run("real", func(t *testing.T) {
-		st, err := ServerStatus(ctx, zktest.Shared(t), time.Second, nil)
+		st, err := ServerStatus(ctx, zktest.Shared(t), time.Second, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,11 +51,33 @@ func TestServerStatus(t *testing.T) {
 	})
 }
 
+// TestStatuses: every member at once, each within the timeout; a paused
+// member and a closed port are told apart, in plain words.
+func TestStatuses(t *testing.T) {
+	live := zktest.EmbeddedServer(t, zkserver.Config{})
+	paused := zktest.EmbeddedServer(t, zkserver.Config{})
+	paused.Pause()
+	t.Cleanup(paused.Resume)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	got := Statuses(context.Background(), []string{live.ConnectString(), paused.ConnectString(), closed}, Options{Timeout: 300 * time.Millisecond})
+	want := []struct{ brief, trouble string }{{"", ""}, {"no answer", "no answer within 300ms"}, {"connection refused", "connection refused"}}
+	for i, w := range want {
+		if got[i].Brief() != w.brief || got[i].Trouble() != w.trouble || (got[i].Stats != nil) != (w.brief == "") {
+			t.Errorf("%s: brief %q, trouble %q, stats %v; want %q, %q", got[i].Addr, got[i].Brief(), got[i].Trouble(), got[i].Stats, w.brief, w.trouble)
+		}
+	}
+}
+
 func TestConnectionLimit(t *testing.T) {
 	ctx := context.Background()
 	check := func(t *testing.T, addr string, wantLimit int, wantKnown bool) {
 		t.Helper()
-		limit, known, err := ConnectionLimit(ctx, addr, 5*time.Second, nil)
+		limit, known, err := ConnectionLimit(ctx, addr, 5*time.Second, Options{})
 		if err != nil || limit != wantLimit || known != wantKnown {
 			t.Fatalf("ConnectionLimit = %d, %v, %v; want %d, %v", limit, known, err, wantLimit, wantKnown)
 		}
@@ -69,7 +92,7 @@ func TestConnectionLimit(t *testing.T) {
 		check(t, zktest.RealWith(t, zktest.RealOptions{MaxClientCnxns: 25}).ConnectString(), 25, true)
 	})
 	t.Run("nobody there", func(t *testing.T) {
-		if _, _, err := ConnectionLimit(ctx, "127.0.0.1:1", time.Second, nil); err == nil || !strings.Contains(err.Error(), "conf on 127.0.0.1:1") {
+		if _, _, err := ConnectionLimit(ctx, "127.0.0.1:1", time.Second, Options{}); err == nil || !strings.Contains(err.Error(), "conf on 127.0.0.1:1") {
 			t.Fatalf("err %v, want one naming conf and the address", err)
 		}
 	})

@@ -95,7 +95,8 @@ func (t *Tables) LastHeard(session int64) (zkview.Liveness, bool) {
 	if s == nil || s.LastHeard.IsZero() {
 		return zkview.Liveness{}, false
 	}
-	return zkview.Liveness{Heard: s.LastHeard, ReadAt: s.HeardReadAt, AtLeast: s.HeardBound, Timeout: s.Timeout, ExpiresBy: s.ExpiresBy}, true
+	return zkview.Liveness{Heard: s.LastHeard, ReadAt: s.HeardReadAt, AtLeast: s.HeardBound, Timeout: s.Timeout,
+		ExpiresBy: s.ExpiresBy, ExpiresByApprox: s.ExpiresByApprox}, true
 }
 
 // Watchers returns the sessions holding a data watch on path (under the

@@ -61,7 +61,9 @@ func (b *recipeBuilder) contender(m childNode, node string) Contender {
 	if m.stat.Ctime != 0 {
 		c.Created = time.UnixMilli(m.stat.Ctime)
 	}
+	c.Czxid = m.stat.Czxid
 	c.AgeMs = b.age(c)
+	b.revokeRequested(&c, m)
 	b.session(&c)
 	if c.Client == "" && c.SessionID != 0 {
 		c.Client, c.ClientFrom = clientFromData(m.data)
@@ -88,6 +90,9 @@ func (b *recipeBuilder) session(c *Contender) {
 		ms := l.Silence(b.rc.opts.Now).Milliseconds()
 		c.LastHeardMs, c.LastHeardAtLeast = &ms, l.AtLeast
 		c.Silent = l.Silent(b.rc.opts.Now)
+		if !l.ExpiresBy.IsZero() {
+			c.ExpiresBy, c.ExpiresByAbout = l.ExpiresBy.UTC().Format(time.RFC3339), l.ExpiresByApprox
+		}
 	}
 }
 
@@ -214,14 +219,18 @@ func (b *recipeBuilder) checkSilent(c Contender, role string) {
 		quiet = "for at least " + roundDuration(*c.LastHeardMs).String()
 	}
 	expiry := "when its session times out"
-	if !l.ExpiresBy.IsZero() {
-		when := "by " + l.ExpiresBy.Format("15:04:05")
+	if bound := l.ExpiryBound(); bound != "" {
+		when := bound
 		if left := l.ExpiresBy.Sub(b.rc.opts.Now); left > 0 {
 			when += fmt.Sprintf(" (in %v)", left.Round(time.Second))
 		} else {
 			when += " (due now)"
 		}
-		expiry = when + " at the latest"
+		if l.ExpiresByApprox {
+			expiry = when + " (the servers' tick is not known)"
+		} else {
+			expiry = when + " at the latest"
+		}
 	}
 	b.alarm(AlarmSilent, c.Node, "%s %s has not been heard from %s, more than a third of its %v session timeout: its process is likely frozen (a GC pause, a stopped process) or cut off from the servers, and it still holds; the servers expire its session, and free its node, %s",
 		role, b.who(c), quiet, l.Timeout.Round(time.Millisecond), expiry)

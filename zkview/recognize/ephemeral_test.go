@@ -100,7 +100,7 @@ func TestEphemeralNodeLockOnServers(t *testing.T) {
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		holder := zktest.Conn(t, connect)
-		if _, err := holder.Create(base, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := holder.Create(base, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { holder.Delete(base, -1) })

@@ -64,6 +64,7 @@ func (f *fakeTree) add(p, data string, opts ...fakeNodeOption) *fakeTree {
 	f.ensure(p)
 	n := f.nodes[p]
 	n.data = []byte(data)
+	n.stat.DataLength = int32(len(data))
 	for _, o := range opts {
 		o(n)
 	}

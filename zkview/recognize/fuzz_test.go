@@ -24,6 +24,14 @@ func FuzzRecognizeDir(f *testing.F) {
 		"x-72057594037927936-0000000001\nn_0000000002\nlock--2147483648\nlock-2147483647",
 		"ready\n3f2a6b1e-5c4d-4e8f-9a0b-1c2d3e4f5a6b",
 		"\x00\n\xff\n-0000000001\n0000000001",
+		// groups, a partitioner, leases, a TTL node
+		"0",
+		"api-1\napi-2",
+		"9f1c2b3a4d5e6f708192a3b4c5d6e7f8__party__\n0123456789abcdef0123456789abcdef-worker-b",
+		"party\nlocks",
+		"lease_holder\n2d934f0444d499e6ebaba68ffdba2549__lock__0000000000",
+		"0\n1\n2",
+		"touch",
 	} {
 		f.Add(seed, "10.0.0.5")
 	}
@@ -86,6 +94,19 @@ func FuzzRecognizeDir(f *testing.F) {
 			}
 		case *Barrier:
 			check("barrier", r.Participants)
+		case *Group:
+			check("group", r.Members)
+		case *Partitioner:
+			for _, m := range r.Members {
+				check("partitioner", []Contender{m.Contender})
+			}
+		case *Lease:
+			for _, sl := range r.Slots {
+				if sl.Holder != "" && !exists(sl.Node) {
+					t.Fatalf("lease record %s is not there", sl.Node)
+				}
+			}
+		case *Counter, *TTLNode:
 		case nil:
 		default:
 			t.Fatalf("Dir returned a %T", got)

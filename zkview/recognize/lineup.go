@@ -113,3 +113,31 @@ func LineOf(places []Place) string {
 	}
 	return ""
 }
+
+// AheadOf are the places a waiter (or candidate) waits for, nearest
+// first: the one it watches, the one that one watches, and so on up to
+// one that holds (or leads); empty when what it watches is no contender
+// of the lineup (a semaphore's waiter watching the leases).
+func AheadOf(places []Place, c Contender) []Place {
+	byNode := map[string]Place{}
+	for _, p := range places {
+		if p.Node != "" {
+			byNode[p.Node] = p
+		}
+	}
+	var out []Place
+	seen := map[string]bool{c.Node: true}
+	for next := c.WaitsFor; next != "" && !seen[next]; {
+		p, ok := byNode[next]
+		if !ok {
+			break
+		}
+		seen[next] = true
+		out = append(out, p)
+		if p.Holding() {
+			break
+		}
+		next = p.WaitsFor
+	}
+	return out
+}

@@ -28,6 +28,9 @@ type contenderVerdict struct {
 	// known: the rule is the only one, or the watch tables showed it
 	// (for this contender or another of its format).
 	known bool
+	// holdsBy is, for a contender shown waiting that may hold, the rule
+	// by which it would hold (see mayHold).
+	holdsBy *lockRule
 }
 
 // lock builds a mutex or a read-write lock from the lock nodes ms of a
@@ -35,8 +38,9 @@ type contenderVerdict struct {
 // are one queue then (the server numbers every child of a parent in one
 // sequence). Each contender is judged by its own library's rule
 // (lockview.go) over children, every child of the directory still there:
-// whether it holds, and which node it watches. Every contender that
-// believes it holds is a holder.
+// whether it holds, and which node it watches. Every contender that holds
+// for certain is a holder; one that holds only by a rule zkx cannot
+// confirm is a waiter marked MayHold.
 func (rc *recognizer) lock(d listedDir, ms []childNode, foreign []childName, children []string) *Lock {
 	contenders := lockContenders(d.path, ms)
 	l := &Lock{Path: d.path, Recipe: recMutex, Holders: []Contender{}, Waiters: []Contender{}}
@@ -56,6 +60,13 @@ func (rc *recognizer) lock(d listedDir, ms []childNode, foreign []childName, chi
 		j.rule, j.verdict, j.assumed = s.rules[ch.rule], ch.verdict, ch.note != ""
 		j.known = len(s.rules) == 1 || ch.evidence
 		note := ch.note
+		if j.assumed {
+			if holds, waits, ok := mayHold(ch.verdicts); ok {
+				j.holdsBy = &s.rules[holds]
+				j.rule, j.verdict = s.rules[waits], ch.verdicts[waits]
+				note = "" // the may-hold warning says it
+			}
+		}
 		if j.verdict.holds {
 			j.shown = b.holder(s.node, s.node.Name, "holder", true)
 		} else {
@@ -64,6 +75,10 @@ func (rc *recognizer) lock(d listedDir, ms []childNode, foreign []childName, chi
 		j.shown.Format, j.shown.View = s.format, j.rule.view
 		if rw {
 			j.shown.Kind = s.role
+		}
+		if j.holdsBy != nil {
+			j.shown.MayHold = true
+			j.shown.MayHoldReason = mayHoldReason(*j.holdsBy, j.rule, j.verdict.watch, b.tablesWhy(s.node.session()))
 		}
 		if note != "" {
 			b.warnf("%s", note)
@@ -95,34 +110,113 @@ func (rc *recognizer) lock(d listedDir, ms []childNode, foreign []childName, chi
 		l.Holders[i].Next = nextOf(js, l.Holders[i].Node, children)
 	}
 	l.Warnings, l.Alarms = b.warn, b.alarms
-	var sure []Contender // holders whose rule is known, or does not matter
-	var unsure []string
+	var mayHolders []Contender
 	for _, j := range js {
-		switch {
-		case j.verdict.holds && !j.assumed:
-			sure = append(sure, j.shown)
-		case j.verdict.holds:
-			unsure = append(unsure, j.contender.format+" "+j.shown.Node)
+		if j.holdsBy != nil {
+			mayHolders = append(mayHolders, j.shown)
 		}
 	}
-	switch broken := brokenText(l.Holders); {
-	case broken == "":
-	case brokenText(sure) != "":
+	switch broken, maybe := brokenText(l.Holders), brokenText(append(append([]Contender{}, l.Holders...), mayHolders...)); {
+	case broken != "":
 		l.Broken = true
 		l.Warnings = append([]string{broken}, l.Warnings...)
 		l.Alarms = append([]Alarm{{Kind: AlarmTwoHolders, Text: broken}}, l.Alarms...)
-	default:
-		// The second holder holds only by a rule zkx had to assume.
-		who := strings.Join(unsure, " and ") + " hold only if they run by their libraries' defaults"
-		if len(unsure) == 1 {
-			who = unsure[0] + " holds only if it runs by its library's default"
-		}
-		maybe := fmt.Sprintf("maybe %s: %s, which zkx cannot confirm without the servers' watch tables", broken, who)
+		l.Warnings = append(l.Warnings, mayHoldWarnings(mayHolders)...)
+	case maybe != "":
+		text := maybeBrokenText(l.Holders, mayHolders)
 		l.MaybeBroken = true
-		l.Warnings = append([]string{maybe}, l.Warnings...)
-		l.Alarms = append([]Alarm{{Kind: AlarmMaybeTwoHolders, Text: maybe}}, l.Alarms...)
+		l.Warnings = append([]string{text}, l.Warnings...)
+		l.Alarms = append([]Alarm{{Kind: AlarmMaybeTwoHolders, Text: text}}, l.Alarms...)
+	default:
+		l.Warnings = append(l.Warnings, mayHoldWarnings(mayHolders)...)
 	}
 	return l
+}
+
+// mayHold looks at a contender's verdicts by each rule its library may
+// run by: when one says it holds and another that it waits, it returns
+// the first of each (the default first), and ok.
+func mayHold(vs []verdict) (holds, waits int, ok bool) {
+	holds, waits = -1, -1
+	for i, v := range vs {
+		switch {
+		case v.fails != "":
+		case v.holds && holds < 0:
+			holds = i
+		case !v.holds && waits < 0:
+			waits = i
+		}
+	}
+	return holds, waits, holds >= 0 && waits >= 0
+}
+
+// tablesWhy says why zkx cannot tell which rule a session's contender
+// runs by: the tables were not read, or do not say.
+func (b *recipeBuilder) tablesWhy(session int64) string {
+	if b.rc.opts.Tables != nil && session != 0 {
+		return "the servers' watch tables do not say"
+	}
+	return "the servers' watch tables were not read"
+}
+
+// tablesRemedy is what lets zkx tell which rule a contender runs by.
+const tablesRemedy = "the servers' watch tables tell (the four-letter words wchc and wchp whitelisted, or the members' AdminServers given to zkx)"
+
+// mayHoldReason says by which rule a contender shown waiting would hold,
+// and by which it waits.
+func mayHoldReason(holdsBy, waitsBy lockRule, waitsFor, why string) string {
+	return fmt.Sprintf("holds if it runs as %s, waits for %s if it runs as %s: zkx cannot tell which (%s)", holdsBy.view, BareName(waitsFor), waitsBy.view, why)
+}
+
+// mayHoldWarnings names each waiter that may hold, in a warning.
+func mayHoldWarnings(mayHolders []Contender) []string {
+	var out []string
+	for _, c := range mayHolders {
+		out = append(out, fmt.Sprintf("%s may hold the lock: it %s, and is shown waiting; %s", roleName(c), c.MayHoldReason, tablesRemedy))
+	}
+	return out
+}
+
+// maybeBrokenText is the first warning of a lock broken only if waiters
+// that may hold do: who may hold beside whom, why zkx is not sure, and
+// what would tell.
+func maybeBrokenText(holders, mayHolders []Contender) string {
+	var sure, maybe, why []string
+	for _, h := range holders {
+		sure = append(sure, roleName(h))
+	}
+	for _, m := range mayHolders {
+		maybe = append(maybe, roleName(m))
+		why = append(why, m.Format+" "+BareName(m.Node)+" "+m.MayHoldReason)
+	}
+	text := "maybe two holders: " + strings.Join(maybe, " and ")
+	switch {
+	case len(sure) > 0:
+		text += " may hold beside " + strings.Join(sure, " and ") + ", which holds for certain"
+	default:
+		text += " may each hold"
+	}
+	return text + ": " + strings.Join(why, "; ") + "; if so, mutual exclusion is broken. " + capitalise(tablesRemedy)
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// roleName names a contender of a lock with its role in it: "kazoo
+// writer X (session S)".
+func roleName(c Contender) string {
+	w := c.Format
+	switch c.Kind {
+	case "write":
+		w += " writer"
+	case "read":
+		w += " reader"
+	}
+	return fmt.Sprintf("%s %s (session %s)", w, c.Node, c.Session)
 }
 
 // lockContenders gives every lock node its format, role and the rules its
@@ -317,6 +411,8 @@ type choice struct {
 	// evidence: the servers' watch tables showed which rule it (or
 	// another contender of its format) runs by.
 	evidence bool
+	// verdicts are its verdicts by each of its rules.
+	verdicts []verdict
 }
 
 // chooseRules decides, for every contender, which of the rules its library
@@ -339,6 +435,7 @@ func (b *recipeBuilder) chooseRules(contenders []lockContender, children []strin
 		}
 		verdicts[i] = vs
 		out[i] = b.chooseRule(s, vs)
+		out[i].verdicts = vs
 		if out[i].evidence {
 			known[s.format] = out[i].rule
 		}
@@ -366,9 +463,8 @@ func (b *recipeBuilder) chooseRule(s lockContender, vs []verdict) choice {
 	if alt < 0 {
 		return choice{verdict: vs[0]}
 	}
-	why := "the servers' watch tables were not read"
+	why := b.tablesWhy(s.node.session())
 	if t := b.rc.opts.Tables; t != nil && s.node.session() != 0 {
-		why = "the servers' watch tables do not say"
 		allKnown := true
 		for i, v := range vs {
 			if v.holds || v.watch == "" {
@@ -430,14 +526,7 @@ func brokenText(holders []Contender) string {
 	}
 	var who []string
 	for _, h := range holders {
-		w := h.Format
-		switch h.Kind {
-		case "write":
-			w += " writer"
-		case "read":
-			w += " reader"
-		}
-		who = append(who, fmt.Sprintf("%s %s (session %s)", w, h.Node, h.Session))
+		who = append(who, roleName(h))
 	}
 	return fmt.Sprintf("%s holders: mutual exclusion is broken: %s each believe they hold the lock", countWord(len(holders)), strings.Join(who, " and "))
 }
@@ -583,7 +672,7 @@ func handovers(l *Lock, js []contenderVerdict, children []string) map[string]str
 				continue
 			}
 			v := j.rule.decide(after, j.contender.node.Name)
-			who := contenderName(j.shown)
+			who := j.shown.Name()
 			switch {
 			case v.holds:
 				takes = append(takes, who)
@@ -594,7 +683,7 @@ func handovers(l *Lock, js []contenderVerdict, children []string) map[string]str
 		var others []string
 		for _, o := range l.Holders {
 			if o.Node != h.Node {
-				others = append(others, contenderName(o))
+				others = append(others, o.Name())
 			}
 		}
 		var text string
@@ -623,16 +712,6 @@ func handovers(l *Lock, js []contenderVerdict, children []string) map[string]str
 	return out
 }
 
-// contenderName names a contender in a sentence: its format, its node's
-// short name, its session.
-func contenderName(c Contender) string {
-	s := c.Format + " " + BareName(c.Node)
-	if c.Session != "" {
-		s += " (session " + c.Session + ")"
-	}
-	return s
-}
-
 // Handover says what happens when the holder's node is deleted, by the
 // model: who takes over (the waiters whose watch fires and whose library
 // then finds nothing before them), or why nobody does. "" for a node that
@@ -650,7 +729,7 @@ func (e *Election) Handover(node string) string {
 			if c.Node == "" {
 				return fmt.Sprintf("one of the %d sessions watching it, whichever creates it first", len(e.Candidates))
 			}
-			return contenderName(c) + " takes over: its watch on this node fires, and nothing is before it then"
+			return c.Name() + " takes over: its watch on this node fires, and nothing is before it then"
 		}
 	}
 	if len(e.Candidates) == 0 {

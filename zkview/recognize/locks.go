@@ -129,7 +129,7 @@ func leaseHandovers(l *Lock, maxLeases string) map[string]string {
 		case len(l.Waiters) == 0:
 			out[h.Node] = "nobody waits: one more lease is free"
 		default:
-			out[h.Node] = contenderName(l.Waiters[0]) + " counts the leases again and takes one if fewer than " + maxLeases + " are taken"
+			out[h.Node] = l.Waiters[0].Name() + " counts the leases again and takes one if fewer than " + maxLeases + " are taken"
 		}
 	}
 	return out
@@ -186,9 +186,6 @@ func (rc *recognizer) kazooSemaphore(ctx context.Context, d listedDir) (Recipe, 
 			waitsFor, dataWatch = zkview.ChildPath(lockDir, locks[i-1].Name), true
 		}
 		l.Waiters = append(l.Waiters, b.waiter(m, zkview.ChildPath(lockDir, m.Name), waitsFor, dataWatch))
-	}
-	if l.MaxLeases > 0 && len(leases) > l.MaxLeases {
-		b.warnf("%d leases are taken, more than max_leases %d", len(leases), l.MaxLeases)
 	}
 	b.checkOrphans(locks, lockDir+"/")
 	b.checkForeign(foreign, "", "kazoo semaphore")

@@ -275,8 +275,10 @@ func TestRecognizeCuratorSemaphore(t *testing.T) {
 	}}
 	for _, p := range []string{dir, dir + "/leases", dir + "/locks"} {
 		l := recAsLock(t, recognizeT(t, f, p, Options{Now: now, Tables: tables}))
-		if l.Path != dir || l.Recipe != "semaphore" || l.Format != "curator" || l.MaxLeases != 0 {
-			t.Errorf("Dir(%s): %s %s %s max %d", p, l.Path, l.Recipe, l.Format, l.MaxLeases)
+		// A lease waits while two hold: full at 2, if every client has the
+		// same maximum.
+		if l.Path != dir || l.Recipe != "semaphore" || l.Format != "curator" || l.MaxLeases != 2 || l.MaxFrom != MaxFromInferred {
+			t.Errorf("Dir(%s): %s %s %s max %d from %s", p, l.Path, l.Recipe, l.Format, l.MaxLeases, l.MaxFrom)
 		}
 		recWantNodes(t, "holders", l.Holders, "lease:leases/"+curLease(0), "lease:leases/"+curLease(1))
 		recWantNodes(t, "waiters", l.Waiters,

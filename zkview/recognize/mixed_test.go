@@ -88,20 +88,36 @@ func TestMixedLockCuratorFirst(t *testing.T) {
 	})
 
 	t.Run("no watch tables", func(t *testing.T) {
-		// Kazoo's default is assumed, and the other way is named: the
-		// lock is maybe broken, not surely.
+		// Kazoo's default (k1 holds) and extra_lock_patterns (k1 waits)
+		// disagree, and nothing tells which: k1 is no holder for certain.
+		// It stays in line, marked as one that may hold, and the lock is
+		// maybe broken, not surely.
 		l := recAsLock(t, recognizeT(t, f, dir, Options{}))
-		recWantNodes(t, "holders", l.Holders, cur, k1)
-		if l.Broken || !l.MaybeBroken || l.Alarms[0].Kind != AlarmMaybeTwoHolders ||
-			!strings.HasPrefix(l.Warnings[0], "maybe two holders: mutual exclusion is broken: curator "+cur) ||
-			!strings.Contains(l.Warnings[0], "kazoo "+k1+" holds only if it runs by its library's default") {
-			t.Errorf("broken %v, maybe %v, warnings %q, alarms %+v", l.Broken, l.MaybeBroken, l.Warnings, l.Alarms)
+		recWantNodes(t, "holders", l.Holders, cur)
+		recWantNodes(t, "waiters", l.Waiters, k1+">"+cur, k2+">"+k1)
+		w1, w2 := l.Waiters[0], l.Waiters[1]
+		if !w1.MayHold || w1.View != `Kazoo Lock with extra_lock_patterns=("-lock-",)` ||
+			w1.MayHoldReason != `holds if it runs as Kazoo Lock, waits for lock-0000000000 if it runs as Kazoo Lock with extra_lock_patterns=("-lock-",): zkx cannot tell which (the servers' watch tables were not read)` {
+			t.Errorf("k1: may hold %v, view %q, reason %q", w1.MayHold, w1.View, w1.MayHoldReason)
+		}
+		if w2.MayHold {
+			t.Errorf("k2 waits by either rule, yet may hold: %q", w2.MayHoldReason)
+		}
+		if l.Broken || !l.MaybeBroken || len(l.Alarms) != 1 || l.Alarms[0].Kind != AlarmMaybeTwoHolders || l.Alarms[0].Text != l.Warnings[0] {
+			t.Errorf("broken %v, maybe %v, alarms %+v", l.Broken, l.MaybeBroken, l.Alarms)
 		}
 		recWantWarnings(t, l.Warnings,
-			"maybe two holders: mutual exclusion is broken",
-			"mixed layouts",
-			"kazoo "+k1+`: zkx cannot tell whether it runs as Kazoo Lock or as Kazoo Lock with extra_lock_patterns=("-lock-",) (the servers' watch tables were not read); shown as the first, by which it would hold the lock; as the second it would wait for `+cur,
-			"kazoo waiter session 0x12 ("+k2+") (if it runs as Kazoo Lock, its library's default) does not count curator "+cur)
+			"maybe two holders: kazoo "+k1+" (session 0x11) may hold beside curator "+cur+" (session 0x10), which holds for certain: kazoo __lock__0000000001 holds if it runs as Kazoo Lock, waits for lock-0000000000 if it runs as Kazoo Lock with extra_lock_patterns=(\"-lock-\",): zkx cannot tell which (the servers' watch tables were not read); if so, mutual exclusion is broken. The servers' watch tables tell",
+			"mixed layouts: 1 curator and 2 kazoo contenders",
+			"kazoo waiter session 0x12 ("+k2+") (if it runs as Kazoo Lock, its library's default) does not count curator "+cur,
+			"mixed layouts cannot stay safe: kazoo "+k1+" and a new curator contender joining now")
+		if !strings.HasPrefix(l.Warnings[0], "maybe two holders: ") {
+			t.Errorf("the maybe-broken lock is not the first warning: %q", l.Warnings)
+		}
+		// Freed, the certain holder hands over to k1 either way.
+		if h := l.Holders[0]; !recEqual(h.Next, []string{k1}) || !strings.HasPrefix(l.Handover(cur), "kazoo __lock__0000000001 (session 0x11) takes over") {
+			t.Errorf("next %q, handover %q", h.Next, l.Handover(cur))
+		}
 	})
 }
 

@@ -18,31 +18,36 @@ import (
 type nodeKind int
 
 const (
-	kindForeign      nodeKind = iota // matches no pattern
-	kindCuratorLock                  // _c_<uuid>-lock-SEQ: InterProcessMutex, LeaderSelector, SemaphoreV2 locks/, zkx Mutex
-	kindGoZKLock                     // _c_<hex32>-lock-SEQ: go-zookeeper zk.Lock
-	kindCuratorRead                  // _c_<uuid>-__READ__SEQ
-	kindCuratorWrite                 // _c_<uuid>-__WRIT__SEQ
-	kindCuratorLatch                 // _c_<uuid>-latch-SEQ: LeaderLatch, zkx Election
-	kindCuratorLease                 // _c_<uuid>-lease-SEQ: SemaphoreV2 leases/
-	kindCuratorQueue                 // queue-[order]SEQ: DistributedQueue (and its priority, delay, id variants)
-	kindKazooLock                    // <hex32>__lock__SEQ: Lock, WriteLock, Election
-	kindKazooRead                    // <hex32>__rlock__SEQ: ReadLock
-	kindKazooEntry                   // entry-NNN-SEQ: Queue, LockingQueue entries/
-	kindZKWriteLock                  // x-<sessionId>-SEQ: ZooKeeper's WriteLock recipe
-	kindZKElection                   // n_SEQ: ZooKeeper's LeaderElectionSupport
-	kindZKQueue                      // qn-SEQ: ZooKeeper's DistributedQueue, Curator's SimpleDistributedQueue, zkx Queue
-	kindPlainLock                    // lock-SEQ, node_SEQ, lockid SEQ, bare SEQ: tutorial locks
-	kindPlainRead                    // <host>-R-SEQ, read-SEQ: tutorial shared locks
-	kindPlainWrite                   // <host>-W-SEQ, write-SEQ
-	kindGenericSeq                   // anything else with a sequence suffix
-	kindUUIDMember                   // <uuid>: Curator DistributedDoubleBarrier participant, zkx DoubleBarrier
-	kindHexMember                    // <hex32>: Kazoo DoubleBarrier participant, Kazoo Semaphore lease
-	kindReady                        // ready: a double barrier's ready node
-	kindLocksDir                     // locks: SemaphoreV2's internal mutex
-	kindLeasesDir                    // leases: SemaphoreV2's leases
-	kindEntriesDir                   // entries: Kazoo LockingQueue's items
-	kindTakenDir                     // taken: Kazoo LockingQueue's taken marks
+	kindForeign       nodeKind = iota // matches no pattern
+	kindCuratorLock                   // _c_<uuid>-lock-SEQ: InterProcessMutex, LeaderSelector, SemaphoreV2 locks/, zkx Mutex
+	kindGoZKLock                      // _c_<hex32>-lock-SEQ: go-zookeeper zk.Lock
+	kindCuratorRead                   // _c_<uuid>-__READ__SEQ
+	kindCuratorWrite                  // _c_<uuid>-__WRIT__SEQ
+	kindCuratorLatch                  // _c_<uuid>-latch-SEQ: LeaderLatch, zkx Election
+	kindCuratorLease                  // _c_<uuid>-lease-SEQ: SemaphoreV2 leases/
+	kindCuratorQueue                  // queue-[order]SEQ: DistributedQueue (and its priority, delay, id variants)
+	kindKazooLock                     // <hex32>__lock__SEQ: Lock, WriteLock, Election
+	kindKazooRead                     // <hex32>__rlock__SEQ: ReadLock
+	kindKazooEntry                    // entry-NNN-SEQ: Queue, LockingQueue entries/
+	kindZKWriteLock                   // x-<sessionId>-SEQ: ZooKeeper's WriteLock recipe
+	kindZKElection                    // n_SEQ: ZooKeeper's LeaderElectionSupport
+	kindZKQueue                       // qn-SEQ: ZooKeeper's DistributedQueue, Curator's SimpleDistributedQueue, zkx Queue
+	kindPlainLock                     // lock-SEQ, node_SEQ, lockid SEQ, bare SEQ: tutorial locks
+	kindPlainRead                     // <host>-R-SEQ, read-SEQ: tutorial shared locks
+	kindPlainWrite                    // <host>-W-SEQ, write-SEQ
+	kindGenericSeq                    // anything else with a sequence suffix
+	kindUUIDMember                    // <uuid>: Curator DistributedDoubleBarrier participant, zkx DoubleBarrier
+	kindHexMember                     // <hex32>: Kazoo DoubleBarrier participant, Kazoo Semaphore lease
+	kindReady                         // ready: a double barrier's ready node
+	kindLocksDir                      // locks: SemaphoreV2's internal mutex
+	kindLeasesDir                     // leases: SemaphoreV2's leases
+	kindEntriesDir                    // entries: Kazoo LockingQueue's items
+	kindTakenDir                      // taken: Kazoo LockingQueue's taken marks
+	kindKazooParty                    // <hex32>__party__: Kazoo Party member
+	kindShallowMember                 // <hex32>-<identifier>: Kazoo ShallowParty member (a SetPartitioner's party)
+	kindPartyDir                      // party: Kazoo SetPartitioner's ShallowParty
+	kindTouch                         // touch: Curator PersistentTtlNode's TTL child
+	kindLeaseHolder                   // lease_holder: Kazoo NonBlockingLease's holder record
 )
 
 // layoutFamily groups the kinds that make up one recipe in one directory.
@@ -64,6 +69,7 @@ const (
 	familyPlainRW
 	familyGeneric
 	familyParticipants
+	familyKazooParty
 )
 
 // The recipe names of a layoutFamily, as the model reports them.
@@ -75,6 +81,7 @@ const (
 	recQueue         = "queue"
 	recBarrier       = "barrier"
 	recDoubleBarrier = "double-barrier"
+	recParty         = "party"
 )
 
 // The formats, as the model reports them.
@@ -95,31 +102,36 @@ type kindInfo struct {
 }
 
 var kindTable = map[nodeKind]kindInfo{
-	kindForeign:      {"foreign", familyNone, ""},
-	kindCuratorLock:  {"curator-lock", familyCuratorLock, ""},
-	kindGoZKLock:     {"go-zookeeper-lock", familyCuratorLock, ""},
-	kindCuratorRead:  {"curator-read", familyCuratorRW, "read"},
-	kindCuratorWrite: {"curator-write", familyCuratorRW, "write"},
-	kindCuratorLatch: {"curator-latch", familyCuratorLatch, ""},
-	kindCuratorLease: {"curator-lease", familyCuratorLease, ""},
-	kindCuratorQueue: {"curator-queue-item", familyCuratorQueue, ""},
-	kindKazooLock:    {"kazoo-lock", familyKazooLock, "write"},
-	kindKazooRead:    {"kazoo-read", familyKazooLock, "read"},
-	kindKazooEntry:   {"kazoo-entry", familyKazooQueue, ""},
-	kindZKWriteLock:  {"zookeeper-writelock", familyZKLock, ""},
-	kindZKElection:   {"zookeeper-election", familyZKElection, ""},
-	kindZKQueue:      {"zookeeper-queue-item", familyZKQueue, ""},
-	kindPlainLock:    {"plain-lock", familyPlainLock, ""},
-	kindPlainRead:    {"plain-read", familyPlainRW, "read"},
-	kindPlainWrite:   {"plain-write", familyPlainRW, "write"},
-	kindGenericSeq:   {"generic-sequential", familyGeneric, ""},
-	kindUUIDMember:   {"uuid-participant", familyParticipants, ""},
-	kindHexMember:    {"hex-participant", familyParticipants, ""},
-	kindReady:        {"ready", familyParticipants, ""},
-	kindLocksDir:     {"locks-dir", familyNone, ""},
-	kindLeasesDir:    {"leases-dir", familyNone, ""},
-	kindEntriesDir:   {"entries-dir", familyNone, ""},
-	kindTakenDir:     {"taken-dir", familyNone, ""},
+	kindForeign:       {"foreign", familyNone, ""},
+	kindCuratorLock:   {"curator-lock", familyCuratorLock, ""},
+	kindGoZKLock:      {"go-zookeeper-lock", familyCuratorLock, ""},
+	kindCuratorRead:   {"curator-read", familyCuratorRW, "read"},
+	kindCuratorWrite:  {"curator-write", familyCuratorRW, "write"},
+	kindCuratorLatch:  {"curator-latch", familyCuratorLatch, ""},
+	kindCuratorLease:  {"curator-lease", familyCuratorLease, ""},
+	kindCuratorQueue:  {"curator-queue-item", familyCuratorQueue, ""},
+	kindKazooLock:     {"kazoo-lock", familyKazooLock, "write"},
+	kindKazooRead:     {"kazoo-read", familyKazooLock, "read"},
+	kindKazooEntry:    {"kazoo-entry", familyKazooQueue, ""},
+	kindZKWriteLock:   {"zookeeper-writelock", familyZKLock, ""},
+	kindZKElection:    {"zookeeper-election", familyZKElection, ""},
+	kindZKQueue:       {"zookeeper-queue-item", familyZKQueue, ""},
+	kindPlainLock:     {"plain-lock", familyPlainLock, ""},
+	kindPlainRead:     {"plain-read", familyPlainRW, "read"},
+	kindPlainWrite:    {"plain-write", familyPlainRW, "write"},
+	kindGenericSeq:    {"generic-sequential", familyGeneric, ""},
+	kindUUIDMember:    {"uuid-participant", familyParticipants, ""},
+	kindHexMember:     {"hex-participant", familyParticipants, ""},
+	kindReady:         {"ready", familyParticipants, ""},
+	kindLocksDir:      {"locks-dir", familyNone, ""},
+	kindLeasesDir:     {"leases-dir", familyNone, ""},
+	kindEntriesDir:    {"entries-dir", familyNone, ""},
+	kindTakenDir:      {"taken-dir", familyNone, ""},
+	kindKazooParty:    {"kazoo-party-member", familyKazooParty, ""},
+	kindShallowMember: {"kazoo-shallow-party-member", familyKazooParty, ""},
+	kindPartyDir:      {"party-dir", familyNone, ""},
+	kindTouch:         {"touch", familyNone, ""},
+	kindLeaseHolder:   {"lease-holder", familyNone, ""},
 }
 
 // familyInfo is what a family makes of a directory.
@@ -148,6 +160,7 @@ var familyTable = map[layoutFamily]familyInfo{
 	familyPlainRW:      {recRWLock, recFormatGeneric, true, false},
 	familyGeneric:      {recMutex, recFormatGeneric, true, false},
 	familyParticipants: {recDoubleBarrier, recFormatCurator, true, true},
+	familyKazooParty:   {recParty, recFormatKazoo, false, true},
 }
 
 // familyOrder breaks ties between families with as many members in one
@@ -155,7 +168,7 @@ var familyTable = map[layoutFamily]familyInfo{
 var familyOrder = []layoutFamily{
 	familyCuratorLock, familyCuratorRW, familyCuratorLatch, familyCuratorLease, familyCuratorQueue,
 	familyKazooLock, familyKazooQueue, familyZKLock, familyZKElection, familyZKQueue,
-	familyPlainRW, familyPlainLock, familyParticipants,
+	familyPlainRW, familyPlainLock, familyParticipants, familyKazooParty,
 }
 
 // idShape is what may sit between a pattern's lead and its mark.
@@ -222,6 +235,12 @@ var plainNames = map[string]nodeKind{
 	"leases":  kindLeasesDir,
 	"entries": kindEntriesDir,
 	"taken":   kindTakenDir,
+	// Kazoo's SetPartitioner (partitioner.py), Curator's PersistentTtlNode
+	// (PersistentTtlNode.DEFAULT_CHILD_NODE_NAME), Kazoo's NonBlockingLease
+	// (lease.py).
+	"party":        kindPartyDir,
+	"touch":        kindTouch,
+	"lease_holder": kindLeaseHolder,
 }
 
 // childName is a child's name as the tables read it.
@@ -231,7 +250,8 @@ type childName struct {
 	Seq    int32
 	HasSeq bool
 	// ID is what the pattern's id matched: the UUID, the hex id, the
-	// session id, the host, Curator's priority or delay part.
+	// session id, the host, Curator's priority or delay part; a
+	// ShallowParty member's identifier.
 	ID string
 	// Priority is Kazoo's (NNN) or Curator's priority queue's priority.
 	Priority    int
@@ -282,6 +302,10 @@ func parseChildName(name string) childName {
 		return childName{Name: name, Kind: kindUUIDMember, ID: name}
 	case recIsHex(name, 32):
 		return childName{Name: name, Kind: kindHexMember, ID: name}
+	case len(name) == 32+len(kazooPartyMark) && recIsHex(name[:32], 32) && name[32:] == kazooPartyMark:
+		return childName{Name: name, Kind: kindKazooParty, ID: name[:32]}
+	case len(name) > 32 && name[32] == '-' && recIsHex(name[:32], 32):
+		return childName{Name: name, Kind: kindShallowMember, ID: name[33:]}
 	}
 	return childName{Name: name, Kind: kindForeign}
 }

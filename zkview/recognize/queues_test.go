@@ -112,7 +112,7 @@ func TestRecognizeLockingQueue(t *testing.T) {
 		}
 		recWantWarnings(t, q.Warnings,
 			"taken/entry-100-0000000007 marks no item",
-			"consumer session 0x9 has no live connection (taken/entry-005-0000000002)")
+			"item entries/entry-005-0000000002 is stuck in flight: its consumer's session 0x9 has no live connection")
 	}
 }
 

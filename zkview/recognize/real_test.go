@@ -66,7 +66,7 @@ func recGoPeers(t *testing.T, connect, base string) {
 		recAwaitChildren(t, observer, base+"/gozk", i)
 	}
 	for _, dir := range []string{base + "/zkxmutex", base + "/zkxlatch"} {
-		if _, err := observer.Create(dir, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := observer.Create(dir, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 		marker := "-lock-"
@@ -175,6 +175,9 @@ func TestRecognizeRealPeers(t *testing.T) {
 		if h := recContenderKinds(l.Holders); !recEqual(h, []string{"lease", "lease"}) || len(l.Waiters) != 2 {
 			t.Fatalf("holders %q, %d waiters", h, len(l.Waiters))
 		}
+		if l.MaxLeases != 2 || l.MaxFrom != MaxFromInferred || l.Broken {
+			t.Errorf("max %d from %s: want 2, inferred from the waiting lease", l.MaxLeases, l.MaxFrom)
+		}
 		lease, next := l.Waiters[0], l.Waiters[1]
 		if lease.Kind != "lease" || !strings.HasPrefix(lease.Node, "leases/") || lease.WaitsFor != "leases" {
 			t.Errorf("waiting lease %+v", lease)
@@ -262,7 +265,7 @@ func TestRecognizeRealPeers(t *testing.T) {
 	t.Run("kazoo Semaphore", func(t *testing.T) {
 		for _, name := range []string{"ksem", "ksem-__lock__"} {
 			l := recAsLock(t, get(t, name))
-			if l.Path != base+"/ksem" || l.Recipe != "semaphore" || l.Format != "kazoo" || l.MaxLeases != 2 {
+			if l.Path != base+"/ksem" || l.Recipe != "semaphore" || l.Format != "kazoo" || l.MaxLeases != 2 || l.MaxFrom != MaxFromKazoo {
 				t.Fatalf("%s: %s %s %s max %d", name, l.Path, l.Format, l.Recipe, l.MaxLeases)
 			}
 			var leases []string

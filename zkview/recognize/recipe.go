@@ -1,8 +1,9 @@
 package recognize
 
 // Recipe is a recognised coordination object: a *Lock (mutex, read-write
-// lock or semaphore), an *Election, a *Queue, a *Barrier or a *Group (a
-// system's members). It is sealed
+// lock or semaphore), an *Election, a *Queue, a *Barrier, a *Group (a
+// system's or a library's members), a *Partitioner, a *Lease, a *Counter
+// or a *TTLNode. It is sealed
 // (only this package implements it), so a new kind is added here, with
 // every method, and every viewer that lists recipes shows it.
 type Recipe interface {
@@ -39,7 +40,8 @@ type Info struct {
 	// double-barrier.
 	Kind string
 	// Class is the list the recipe belongs to: ClassLock, ClassElection,
-	// ClassQueue or ClassBarrier.
+	// ClassQueue, ClassBarrier, ClassGroup, ClassPartition, ClassLease,
+	// ClassCounter or ClassTTLNode.
 	Class    string
 	Format   string
 	Warnings []string
@@ -47,13 +49,19 @@ type Info struct {
 	SystemTag
 }
 
-// The classes of recipe: a lock of any kind, an election, a queue, a barrier.
+// The classes of recipe: a lock of any kind, an election, a queue, a
+// barrier, a group of members, a partitioner, a lease, a counter, a TTL
+// node.
 const (
-	ClassLock     = "lock"
-	ClassElection = "election"
-	ClassQueue    = "queue"
-	ClassBarrier  = "barrier"
-	ClassGroup    = "group"
+	ClassLock      = "lock"
+	ClassElection  = "election"
+	ClassQueue     = "queue"
+	ClassBarrier   = "barrier"
+	ClassGroup     = "group"
+	ClassPartition = "partition"
+	ClassLease     = "lease"
+	ClassCounter   = "counter"
+	ClassTTLNode   = "ttl-node"
 )
 
 // Info implements Recipe.
@@ -78,7 +86,11 @@ func (b *Barrier) Info() Info {
 
 // Info implements Recipe.
 func (g *Group) Info() Info {
-	return Info{Path: g.Path, Kind: "members", Class: ClassGroup, Format: g.Format, Warnings: g.Warnings, SystemTag: g.SystemTag}
+	kind := g.Kind
+	if kind == "" {
+		kind = "members"
+	}
+	return Info{Path: g.Path, Kind: kind, Class: ClassGroup, Format: g.Format, Warnings: g.Warnings, SystemTag: g.SystemTag}
 }
 
 // Holding implements Recipe: members hold nothing.
@@ -86,7 +98,7 @@ func (g *Group) Holding() []Contender { return nil }
 
 // Emptied implements Recipe.
 func (g *Group) Emptied() Recipe {
-	return &Group{Path: g.Path, Format: g.Format, SystemTag: g.SystemTag}
+	return &Group{Path: g.Path, Format: g.Format, Kind: g.Kind, SystemTag: g.SystemTag}
 }
 
 // Dirs implements Recipe.
@@ -113,7 +125,8 @@ func (b *Barrier) Holding() []Contender { return nil }
 
 // Emptied implements Recipe.
 func (l *Lock) Emptied() Recipe {
-	return &Lock{Path: l.Path, Recipe: l.Recipe, Format: l.Format, MaxLeases: l.MaxLeases, SystemTag: l.SystemTag}
+	return &Lock{Path: l.Path, Recipe: l.Recipe, Format: l.Format, MaxLeases: l.MaxLeases, MaxFrom: l.MaxFrom, MaxPath: l.MaxPath,
+		MutexBySemaphore: l.MutexBySemaphore, SystemTag: l.SystemTag}
 }
 
 // Emptied implements Recipe.

@@ -61,6 +61,16 @@ type Options struct {
 	// Concurrency bounds the reads in flight (default 64), and in Scan the
 	// listings of the walk as well.
 	Concurrency int
+	// PartitionSettle is how long after its party changed a Kazoo
+	// SetPartitioner may take to take its item locks again before it is
+	// stuck (default 2 minutes: Kazoo's time_boundary is 30 s).
+	PartitionSettle time.Duration
+	// QueueStale is how long a queue's oldest due item may wait before the
+	// queue is stale (default 10 minutes).
+	QueueStale time.Duration
+	// SemaphoreMax says, by a semaphore's path, where its maximum is read
+	// from when Curator does not store it (see SemaphoreMax).
+	SemaphoreMax map[string]SemaphoreMax
 	// Visit, when set, is called by Scan with every node the walk lists,
 	// in walk order from one goroutine, before the node is recognised: a
 	// viewer counts them to show progress, and keeps directories' stats to
@@ -78,6 +88,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 64
+	}
+	if o.PartitionSettle <= 0 {
+		o.PartitionSettle = defaultPartitionSettle
+	}
+	if o.QueueStale <= 0 {
+		o.QueueStale = defaultQueueStale
 	}
 	return o
 }
@@ -378,14 +394,14 @@ func (d listedDir) walkLeaves() bool {
 // candidate reports whether d may be a recipe at all, by names alone.
 func (d listedDir) candidate() bool {
 	if len(d.names) == 0 {
-		return isBarrierName(d.path) || isEphemeralNodeCandidate(d) || systemCandidate(d)
+		return isBarrierName(d.path) || isEphemeralNodeCandidate(d) || isCounterCandidate(d) || systemCandidate(d)
 	}
 	for _, n := range d.names {
 		if n.Kind != kindForeign {
 			return true
 		}
 	}
-	return systemCandidate(d)
+	return d.isMultiLeaseCandidate() || systemCandidate(d)
 }
 
 func isBarrierName(p string) bool {
@@ -395,6 +411,40 @@ func isBarrierName(p string) bool {
 // dirHint is what the directory's surroundings say.
 type dirHint struct {
 	kazooSemaphore bool // a sibling "<path>-__lock__" exists
+	// siblings, when siblingsKnown, are the directory's siblings whose
+	// names a convention looks for (a semaphore's SharedCount, a queue's
+	// lockPath), from the parent's listing a walk already read.
+	siblings      []string
+	siblingsKnown bool
+}
+
+// conventionSiblings are the siblings of child, among the sorted names of
+// its parent, that a naming convention looks for (see dirHint).
+func conventionSiblings(children []string, child string) []string {
+	var out []string
+	for _, suffixes := range [][]string{semaphoreMaxSuffixes, lockPathNames} {
+		for _, s := range suffixes {
+			if containsSorted(children, child+s) {
+				out = append(out, child+s)
+			}
+		}
+	}
+	for _, s := range lockPathShared {
+		if containsSorted(children, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// siblingsOf are dir's siblings a convention looks for: from the hint
+// when the walk gave them, else from a listing of the parent.
+func (rc *recognizer) siblingsOf(ctx context.Context, dir string, h dirHint) ([]string, error) {
+	if h.siblingsKnown {
+		return h.siblings, nil
+	}
+	siblings, _, err := rc.list(ctx, path.Dir(dir))
+	return siblings, err
 }
 
 const kazooSemaphoreLock = "-__lock__"
@@ -403,6 +453,16 @@ const kazooSemaphoreLock = "-__lock__"
 // with redirect, a component of a recipe is recognised as the recipe.
 func (rc *recognizer) recognizePath(ctx context.Context, dir string, stat *zk.Stat, children []string, redirect bool) (Recipe, error) {
 	r, err := rc.recognizePathRaw(ctx, dir, stat, children, redirect)
+	if q, ok := r.(*Queue); ok && err == nil && redirect && q.Kind == QueueKindLockPath {
+		// A lockPath: the queue its items belong to.
+		var found *Queue
+		if found, err = rc.queueOfLockPath(ctx, q); found != nil {
+			r = found
+		}
+	}
+	if err == nil {
+		err = rc.judge(ctx, r, dirHint{})
+	}
 	if r != nil {
 		settle(r)
 	}
@@ -413,6 +473,9 @@ func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk
 	d := newListedDir(dir, stat, children)
 	if redirect && dir != "/" {
 		parent, base := path.Dir(dir), path.Base(dir)
+		if r, ok, err := rc.componentOf(ctx, dir, d); ok || err != nil {
+			return r, err
+		}
 		switch {
 		case base == "locks" || base == "leases" || base == "entries" || base == "taken":
 			pc, ps, err := rc.list(ctx, parent)
@@ -420,6 +483,9 @@ func (rc *recognizer) recognizePathRaw(ctx context.Context, dir string, stat *zk
 				return nil, err
 			}
 			pd := newListedDir(parent, ps, pc)
+			if pd.isPartitioner() {
+				return rc.partitioner(ctx, pd)
+			}
 			if pd.isMixedSemaphore() {
 				return rc.mixedSemaphore(ctx, pd)
 			}
@@ -465,12 +531,27 @@ func (rc *recognizer) recognize(ctx context.Context, d listedDir, h dirHint) (Re
 	if r != nil {
 		tagByPath(r)
 	}
+	if err == nil {
+		err = rc.judge(ctx, r, h)
+	}
 	return r, err
+}
+
+// judge adds to a recipe what takes more than its own nodes: a
+// semaphore's maximum, read elsewhere.
+func (rc *recognizer) judge(ctx context.Context, r Recipe, h dirHint) error {
+	if l, ok := r.(*Lock); ok {
+		return rc.judgeSemaphoreMax(ctx, l, h)
+	}
+	return nil
 }
 
 // recognizeLayout classifies a listed directory by the layouts of the
 // recipe libraries.
 func (rc *recognizer) recognizeLayout(ctx context.Context, d listedDir, h dirHint) (Recipe, error) {
+	if r, ok, err := rc.libraryRecipe(ctx, d); ok || err != nil {
+		return r, err
+	}
 	switch {
 	case h.kazooSemaphore:
 		return rc.kazooSemaphore(ctx, d)
@@ -487,7 +568,7 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d listedDir, h dirHin
 	}
 	fam := d.chooseFamily()
 	if fam == familyNone {
-		return nil, nil
+		return rc.ephemeralGroup(ctx, d)
 	}
 	// Lock nodes of the strong layouts share one queue whoever wrote
 	// them: a lock of one library takes in the others' (see lock).
@@ -504,9 +585,11 @@ func (rc *recognizer) recognizeLayout(ctx context.Context, d listedDir, h dirHin
 	info := familyTable[fam]
 	switch info.recipe {
 	case recQueue:
-		return rc.queue(ctx, d, fam, members, foreign)
+		return rc.queue(ctx, d, h, fam, members, foreign)
 	case recDoubleBarrier:
 		return rc.doubleBarrier(ctx, d, members, foreign)
+	case recParty:
+		return rc.party(ctx, d, members, foreign)
 	}
 	sortBySeq(members)
 	var ms []childNode

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"sort"
 	"strings"
 	"sync"
 
@@ -17,8 +19,13 @@ type Result struct {
 	Elections []Election `json:"elections"`
 	Queues    []Queue    `json:"queues"`
 	Barriers  []Barrier  `json:"barriers"`
-	// Groups are systems' membership directories (see Group).
-	Groups []Group `json:"groups"`
+	// Groups are membership directories, systems' and libraries' (see
+	// Group).
+	Groups     []Group       `json:"groups"`
+	Partitions []Partitioner `json:"partitions"`
+	Leases     []Lease       `json:"leases"`
+	Counters   []Counter     `json:"counters"`
+	TTLNodes   []TTLNode     `json:"ttl_nodes"`
 	// Partial is set when part of the tree was not read: the scan was
 	// cancelled, or some nodes could not be read (Scan's error says which).
 	Partial bool `json:"partial,omitempty"`
@@ -31,7 +38,7 @@ type Result struct {
 // All returns every recipe of the result, kind by kind, pointing into its
 // lists.
 func (res *Result) All() []Recipe {
-	all := make([]Recipe, 0, len(res.Locks)+len(res.Elections)+len(res.Queues)+len(res.Barriers)+len(res.Groups))
+	all := make([]Recipe, 0, res.Len())
 	for i := range res.Locks {
 		all = append(all, &res.Locks[i])
 	}
@@ -47,12 +54,31 @@ func (res *Result) All() []Recipe {
 	for i := range res.Groups {
 		all = append(all, &res.Groups[i])
 	}
+	for i := range res.Partitions {
+		all = append(all, &res.Partitions[i])
+	}
+	for i := range res.Leases {
+		all = append(all, &res.Leases[i])
+	}
+	for i := range res.Counters {
+		all = append(all, &res.Counters[i])
+	}
+	for i := range res.TTLNodes {
+		all = append(all, &res.TTLNodes[i])
+	}
 	return all
+}
+
+// Len is how many recipes the result holds, of every class.
+func (res *Result) Len() int {
+	return len(res.Locks) + len(res.Elections) + len(res.Queues) + len(res.Barriers) + len(res.Groups) +
+		len(res.Partitions) + len(res.Leases) + len(res.Counters) + len(res.TTLNodes)
 }
 
 // emptyResult has every list empty, not nil (JSON [] rather than null).
 func emptyResult() Result {
-	return Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}, Groups: []Group{}}
+	return Result{Locks: []Lock{}, Elections: []Election{}, Queues: []Queue{}, Barriers: []Barrier{}, Groups: []Group{},
+		Partitions: []Partitioner{}, Leases: []Lease{}, Counters: []Counter{}, TTLNodes: []TTLNode{}}
 }
 
 // recScanErrors bounds the read errors Scan's error lists.
@@ -73,12 +99,8 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	type slot struct {
-		recipe Recipe
-		err    error
-	}
 	var (
-		slots   []*slot
+		slots   []*scanSlot
 		wg      sync.WaitGroup
 		busy    = make(chan struct{}, opts.Concurrency) // directories being recognised
 		readErr []error
@@ -87,6 +109,19 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 		// parent's listing.
 		kazooSem     = map[string]bool{}
 		kazooSemLock = map[string]bool{}
+		// A multi-lease's numbered slots, seen in its listing: each is
+		// recognised with it.
+		leaseSlots = map[string]bool{}
+		// A partitioner's party/, seen in its listing.
+		parties = map[string]bool{}
+		// Directories no layout claims, by how many children they have,
+		// and how many of those the walk found ephemeral: a group whose
+		// members name themselves (Curator's GroupMember) when all are.
+		plainDirs    = map[string]int{}
+		ephemeralsIn = map[string]int{}
+		// Siblings a naming convention looks for, by directory, from
+		// its parent's listing (dirHint.siblings).
+		nearby = map[string][]string{}
 	)
 	visit := func(n zkview.WalkNode) error {
 		skip = false
@@ -106,16 +141,42 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 				kazooSemLock[zkview.ChildPath(n.Path, c)] = true
 			}
 		}
+		if n.Depth > 0 && n.Stat != nil && n.Stat.EphemeralOwner != 0 {
+			ephemeralsIn[path.Dir(n.Path)]++
+		}
 		d := newListedDir(n.Path, n.Stat, n.Children)
 		skip = d.walkLeaves()
 		if kazooSemLock[n.Path] {
 			return nil // recognised with its semaphore
 		}
-		h := dirHint{kazooSemaphore: kazooSem[n.Path]}
+		if d.isMultiLeaseCandidate() {
+			for _, c := range n.Children {
+				leaseSlots[zkview.ChildPath(n.Path, c)] = true
+			}
+		}
+		if leaseSlots[n.Path] && (d.isLease() || d.allOf(kindKazooLock)) {
+			return nil // recognised with its multi-lease
+		}
+		if d.isPartitioner() {
+			parties[zkview.ChildPath(n.Path, "party")] = true
+		}
+		if parties[n.Path] {
+			return nil // a partitioner's party: recognised with it
+		}
+		for _, c := range n.Children {
+			if near := conventionSiblings(n.Children, c); len(near) > 0 {
+				nearby[zkview.ChildPath(n.Path, c)] = near
+			}
+		}
+		h := dirHint{kazooSemaphore: kazooSem[n.Path], siblings: nearby[n.Path], siblingsKnown: n.Depth > 0}
+		delete(nearby, n.Path)
 		if n.Depth > 0 && !h.kazooSemaphore && !d.candidate() {
+			if d.allForeign() && len(d.names) <= recGroupMembers {
+				plainDirs[n.Path] = len(d.names)
+			}
 			return nil
 		}
-		s := &slot{}
+		s := &scanSlot{}
 		slots = append(slots, s)
 		select {
 		case busy <- struct{}{}:
@@ -142,6 +203,9 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 		Skip:        func(zkview.WalkNode) bool { return skip },
 	}, visit)
 	wg.Wait()
+	if walkErr == nil {
+		slots = append(slots, rc.ephemeralGroups(ctx, plainDirs, ephemeralsIn)...)
+	}
 
 	res := emptyResult()
 	res.FoundBy = FoundByWalk
@@ -155,6 +219,7 @@ func Scan(ctx context.Context, r zkview.Reader, root string, opts Options) (Resu
 			readErr = append(readErr, s.err)
 		}
 	}
+	rc.joinInFlight(&res)
 	if walkErr != nil {
 		res.Partial = true
 		return res, fmt.Errorf("scan %s: %w", root, walkErr)
@@ -192,4 +257,46 @@ func containsSorted(list []string, s string) bool {
 		}
 	}
 	return lo < len(list) && list[lo] == s
+}
+
+// scanSlot is one directory Scan recognised: what it is, or why it could
+// not tell.
+type scanSlot struct {
+	recipe Recipe
+	err    error
+}
+
+// ephemeralGroups recognises, after a walk, the directories no layout
+// claimed whose children the walk found all ephemeral, as groups (see
+// ephemeralGroup), in path order.
+func (rc *recognizer) ephemeralGroups(ctx context.Context, plainDirs, ephemeralsIn map[string]int) []*scanSlot {
+	var dirs []string
+	for dir, n := range plainDirs {
+		if n > 0 && ephemeralsIn[dir] == n {
+			dirs = append(dirs, dir)
+		}
+	}
+	sort.Strings(dirs)
+	out := make([]*scanSlot, len(dirs))
+	var wg sync.WaitGroup
+	for i, dir := range dirs {
+		out[i] = &scanSlot{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			children, stat, err := rc.list(ctx, dir)
+			if err != nil || stat == nil {
+				out[i].err = err
+				return
+			}
+			r, err := rc.ephemeralGroup(ctx, newListedDir(dir, stat, children))
+			if r != nil {
+				tagByPath(r)
+				settle(r)
+			}
+			out[i].recipe, out[i].err = r, err
+		}()
+	}
+	wg.Wait()
+	return out
 }

@@ -71,6 +71,14 @@ func tag(r Recipe, t SystemTag) {
 		r.SystemTag = t
 	case *Group:
 		r.SystemTag = t
+	case *Partitioner:
+		r.SystemTag = t
+	case *Lease:
+		r.SystemTag = t
+	case *Counter:
+		r.SystemTag = t
+	case *TTLNode:
+		r.SystemTag = t
 	}
 }
 

@@ -37,6 +37,13 @@ var clickhouseSystem = systemRecognizer{
 	},
 }
 
+// isClickHouseActive reports whether p is a DDL entry's active/: the hosts
+// executing it, part of the queue above, not a group of its own.
+func isClickHouseActive(p string) bool {
+	entry := parseChildName(parent(p))
+	return base(p) == "active" && strings.HasPrefix(entry.Name, "query-") && entry.HasSeq
+}
+
 // ddlEntry is what a DDLLogEntry says.
 type ddlEntry struct {
 	query string

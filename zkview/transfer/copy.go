@@ -13,6 +13,7 @@ import (
 // confirmed.
 type Survey struct {
 	Nodes, Ephemeral, Unreadable int
+	NoRead                       int // of Unreadable, refused for want of READ permission
 }
 
 // SurveyTree counts root's nodes, ephemerals and unreadable nodes.
@@ -23,6 +24,9 @@ func SurveyTree(ctx context.Context, r zkview.Reader, root string) (Survey, erro
 		switch {
 		case n.Err != nil:
 			s.Unreadable++
+			if zkview.IsNoAuth(n.Err) {
+				s.NoRead++
+			}
 		case zkview.IsSessionOwner(n.Stat.EphemeralOwner):
 			s.Ephemeral++
 		}

@@ -40,7 +40,7 @@ func TestMove(t *testing.T) {
 		conn := c.Conn()
 		open := zk.WorldACL(zk.PermAll)
 		for _, p := range []string{"", "/a", "/a/x", "/a/x/y", "/a/z", "/b"} {
-			if _, err := conn.Create(base+p, []byte(p), 0, open); err != nil {
+			if _, err := conn.Create(base+p, []byte(p), zk.FlagPersistent, open); err != nil {
 				t.Fatal(err)
 			}
 		}

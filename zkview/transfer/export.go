@@ -17,6 +17,7 @@ type ExportStats struct {
 	Nodes      int // records written
 	Ephemeral  int // of them ephemeral
 	Unreadable int // of them with an error instead of data
+	NoRead     int // of those, refused for want of READ permission
 	// MaskedACL counts nodes whose digest hashes the server hid (the
 	// session had no ADMIN on them): import refuses them.
 	MaskedACL int
@@ -50,6 +51,9 @@ func Export(ctx context.Context, r zkview.Reader, root string, w io.Writer, opts
 		switch {
 		case rec.Error != "":
 			st.Unreadable++
+			if zkview.IsNoAuth(n.Err) {
+				st.NoRead++
+			}
 		case rec.Ephemeral():
 			st.Ephemeral++
 		}

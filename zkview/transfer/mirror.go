@@ -26,12 +26,15 @@ type MirrorOptions struct {
 
 // MirrorOp is one planned write to the destination.
 type MirrorOp struct {
-	Op   string `json:"op"` // create, set, setacl, delete
+	// Op is create, set, setacl, delete — or skip, a node left alone (an
+	// ephemeral one) with its Reason.
+	Op   string `json:"op"`
 	Path string `json:"path"`
 	// Version is the destination's version the write is conditional on
 	// (data version for set and delete, ACL version for setacl).
 	Version *int32 `json:"version,omitempty"`
-	Bytes   *int   `json:"bytes,omitempty"` // data written by create and set
+	Bytes   *int   `json:"bytes,omitempty"`  // data written by create and set
+	Reason  string `json:"reason,omitempty"` // why a skip
 }
 
 // MirrorReport is what a mirror did (or, dry, would do).
@@ -61,8 +64,11 @@ type MirrorReport struct {
 // conditional on the version read, so a destination changed meanwhile
 // fails the transaction rather than lose that change; ACLs, which a
 // transaction cannot set, follow each transaction one by one, each
-// conditional on its ACL version. Ephemeral nodes are left alone on both
-// sides. The source's root goes to the destination's root (dst.Root()).
+// conditional on its ACL version — but an ACL change that only adds
+// permissions goes before its transaction, whose writes below the node may
+// need them. Ephemeral nodes are left alone on both sides, and the plan
+// says so (skip). The source's root goes to the destination's root
+// (dst.Root()).
 func Mirror(ctx context.Context, w *zkview.BulkWriter, src, dst Source, opts MirrorOptions) (MirrorReport, error) {
 	m := &mirror{bulk: w, opts: opts, dstRoot: dst.Root(), refused: map[string]bool{}}
 	m.rep.DryRun = opts.DryRun
@@ -87,7 +93,11 @@ type mirror struct {
 
 	ops  []zkview.WriteOp
 	acls []aclWrite
-	size int
+	// widen are ACL writes that only add permissions: written before the
+	// transaction, whose writes below such a node may need them (a node
+	// whose ACL was made read-only, its data and children to put back).
+	widen []aclWrite
+	size  int
 
 	// A subtree only the destination has, gathered to delete children
 	// first: its root (under the roots) and its records in preorder.
@@ -163,6 +173,7 @@ func (m *mirror) blocked(dst string) bool {
 
 func (m *mirror) create(ctx context.Context, dst string, rec *Record) error {
 	if rec.Ephemeral() {
+		m.plan(MirrorOp{Op: "skip", Path: dst, Reason: "ephemeral in the source (of session " + rec.EphemeralOwner + "): not recreated"})
 		m.rep.Ephemeral++
 		m.refused[dst] = true // nothing below an ephemeral anyway
 		return nil
@@ -183,12 +194,14 @@ func (m *mirror) create(ctx context.Context, dst string, rec *Record) error {
 
 func (m *mirror) update(ctx context.Context, dst string, d Difference) error {
 	if slices.Contains(d.What, WhatEphemeral) {
+		m.plan(MirrorOp{Op: "skip", Path: dst, Reason: "ephemeral on one side only: left as it is"})
 		m.rep.Ephemeral++
 		m.refuse(dst, "ephemeral on one side only: left as it is (an ephemeral node belongs to a live session)")
 		return nil
 	}
 	if d.A.Ephemeral() {
-		m.rep.Ephemeral++ // both ephemeral: their sessions' business
+		m.plan(MirrorOp{Op: "skip", Path: dst, Reason: "ephemeral on both sides: its session's"})
+		m.rep.Ephemeral++
 		return nil
 	}
 	if slices.Contains(d.What, WhatData) {
@@ -208,7 +221,12 @@ func (m *mirror) update(ctx context.Context, dst string, d Difference) error {
 		v := d.A.Aversion
 		m.plan(MirrorOp{Op: "setacl", Path: dst, Version: &v})
 		m.rep.ACLs++
-		m.acls = append(m.acls, aclWrite{path: dst, acl: acl, version: v})
+		w := aclWrite{path: dst, acl: acl, version: v}
+		if widens(d.A.ACL, d.B.ACL) {
+			m.widen = append(m.widen, w)
+		} else {
+			m.acls = append(m.acls, w)
+		}
 	}
 	return nil
 }
@@ -237,6 +255,7 @@ func (m *mirror) endSubtree(ctx context.Context) error {
 		case r.Error != "":
 			m.refuse(r.Path, "could not be read: "+r.Error)
 		case r.Ephemeral():
+			m.plan(MirrorOp{Op: "skip", Path: r.Path, Reason: "ephemeral of a live session (" + r.EphemeralOwner + "): not deleted"})
 			m.rep.Ephemeral++
 		case keep[r.Path]:
 			m.refuse(r.Path, "holds an ephemeral node of a live session (left, with it)")
@@ -281,9 +300,9 @@ func (m *mirror) add(ctx context.Context, op zkview.WriteOp) error {
 
 // flush writes the queued transaction, then the ACLs planned with it.
 func (m *mirror) flush(ctx context.Context) error {
-	ops, acls := m.ops, m.acls
-	m.ops, m.acls, m.size = nil, nil, 0
-	if len(ops) == 0 && len(acls) == 0 {
+	ops, acls, widen := m.ops, m.acls, m.widen
+	m.ops, m.acls, m.widen, m.size = nil, nil, nil, 0
+	if len(ops) == 0 && len(acls) == 0 && len(widen) == 0 {
 		return nil
 	}
 	if m.opts.DryRun {
@@ -291,6 +310,11 @@ func (m *mirror) flush(ctx context.Context) error {
 			m.rep.Transactions++
 		}
 		return nil
+	}
+	for _, a := range widen {
+		if err := m.bulk.SetACL(ctx, a.path, a.acl, a.version); err != nil {
+			return fmt.Errorf("mirror stopped: %w (%d transactions written)", err, m.rep.Transactions)
+		}
 	}
 	if len(ops) > 0 {
 		if err := m.bulk.Multi(ctx, ops); err != nil {
@@ -309,6 +333,32 @@ func (m *mirror) flush(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// widens reports whether an ACL change only adds permissions: every id of
+// from keeps at least its permissions in to.
+func widens(from, to []ACL) bool {
+	for _, f := range from {
+		kept := false
+		for _, t := range to {
+			kept = kept || (t.Scheme == f.Scheme && t.ID == f.ID && containsPerms(t.Perms, f.Perms))
+		}
+		if !kept {
+			return false
+		}
+	}
+	return true
+}
+
+// containsPerms reports whether perms (cdrwa letters) has every one of
+// want's.
+func containsPerms(perms, want string) bool {
+	for _, c := range want {
+		if !strings.ContainsRune(perms, c) {
+			return false
+		}
+	}
+	return true
 }
 
 // emptySource is a subtree with no node: a destination root that does not

@@ -202,7 +202,7 @@ func TestImportRefusals(t *testing.T) {
 		base := zktest.Path(t)
 		conn := c.Conn()
 		for _, p := range []string{"", "/src", "/src/a", "/src/a/b"} {
-			if _, err := conn.Create(base+p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+			if _, err := conn.Create(base+p, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil {
 				t.Fatal(err)
 			}
 		}

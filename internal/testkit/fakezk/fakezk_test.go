@@ -32,7 +32,7 @@ func TestHonestFakeServesGoZookeeper(t *testing.T) {
 	if ok, _, err := conn.Exists("/nothing"); ok || err != nil {
 		t.Fatalf("exists /nothing: %v %v", ok, err)
 	}
-	if _, err := conn.Create("/x", nil, 0, zk.WorldACL(zk.PermAll)); err != zk.ErrNoAuth {
+	if _, err := conn.Create("/x", nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != zk.ErrNoAuth {
 		t.Fatalf("create: %v, want no auth", err)
 	}
 }

@@ -30,7 +30,7 @@ func (p *Peer) Done() <-chan struct{} { return p.done }
 // Request is one request read from the client.
 type Request struct {
 	Xid  int32
-	Op   int32
+	Op   jute.Op
 	Path string // for the requests that carry one first
 	Body []byte // after the header
 }
@@ -93,7 +93,7 @@ func (p *Peer) ReadRequest() (Request, error) {
 }
 
 // Reply sends a reply: the header, then body unless it is nil.
-func (p *Peer) Reply(xid, code int32, body jute.Record) error {
+func (p *Peer) Reply(xid int32, code jute.Code, body jute.Record) error {
 	e := jute.NewFrameEncoder()
 	(&jute.ReplyHeader{Xid: xid, Zxid: 1, Err: code}).Encode(e)
 	if body != nil {
@@ -112,7 +112,7 @@ func (p *Peer) ReplyRaw(xid int32, body []byte) error {
 }
 
 // Notify sends a watch notification.
-func (p *Peer) Notify(eventType int32, path string) error {
+func (p *Peer) Notify(eventType jute.EventType, path string) error {
 	e := jute.NewFrameEncoder()
 	(&jute.ReplyHeader{Xid: jute.XidNotification, Zxid: -1, Err: jute.ErrOK}).Encode(e)
 	(&jute.WatcherEvent{Type: eventType, State: jute.StateSyncConnected, Path: path}).Encode(e)

@@ -186,7 +186,7 @@ func (c *Conn) write(b []byte) error {
 // Call sends a request with the next xid and waits for its reply. The reply
 // body is decoded into resp when the reply carries no error and resp is not
 // nil. The error is a transport error; server errors are in the header.
-func (c *Conn) Call(op int32, req, resp jute.Record) (jute.ReplyHeader, error) {
+func (c *Conn) Call(op jute.Op, req, resp jute.Record) (jute.ReplyHeader, error) {
 	c.mu.Lock()
 	c.xid++
 	xid := c.xid
@@ -195,7 +195,7 @@ func (c *Conn) Call(op int32, req, resp jute.Record) (jute.ReplyHeader, error) {
 }
 
 // CallXid is Call with a chosen xid (setWatches uses -8, auth -4).
-func (c *Conn) CallXid(xid, op int32, req, resp jute.Record) (jute.ReplyHeader, error) {
+func (c *Conn) CallXid(xid int32, op jute.Op, req, resp jute.Record) (jute.ReplyHeader, error) {
 	f, err := c.CallRaw(xid, op, req)
 	if err != nil {
 		return jute.ReplyHeader{}, err
@@ -211,7 +211,7 @@ func (c *Conn) CallXid(xid, op int32, req, resp jute.Record) (jute.ReplyHeader, 
 }
 
 // CallRaw sends a request and returns the raw reply frame.
-func (c *Conn) CallRaw(xid, op int32, req jute.Record) (Frame, error) {
+func (c *Conn) CallRaw(xid int32, op jute.Op, req jute.Record) (Frame, error) {
 	e := jute.NewEncoder(make([]byte, 4))
 	(&jute.RequestHeader{Xid: xid, Type: op}).Encode(e)
 	if req != nil {

@@ -1,6 +1,8 @@
 package zktest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,16 +21,19 @@ func TestWritePostmortemFixtures(t *testing.T) {
 		t.Skip("fixture generator: set ZKX_WRITE_FIXTURES=1 to rewrite testdata/postmortem from a real ZooKeeper")
 	}
 	out := postmortemTestdata()
-	for _, dir := range []string{"datadir", "snapshots", "toolkit"} {
+	for _, dir := range []string{"datadir", "audit", "snapshots", "toolkit"} {
 		if err := os.RemoveAll(filepath.Join(out, dir)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	pm := RunPostmortem(t)
+	pm := RunPostmortemWith(t, PostmortemOptions{ForceRelease: zkxUnlock})
 	copyDir(t, filepath.Join(pm.DataDir, "version-2"), filepath.Join(out, "datadir", "version-2"))
+	copyDir(t, pm.AuditDir, filepath.Join(out, "audit", "rotated"))
+	copyFile(t, pm.AuditZoned, filepath.Join(out, "audit", "audit-zoned.log"))
+	gzipFile(t, pm.ServerLog, filepath.Join(out, "audit", "zookeeper.log.gz"))
 	var facts strings.Builder
-	fmt.Fprintf(&facts, "chain_zxid 0x%x\nforce_deleted %s\n", pm.ChainZxid, pm.ForceDeleted)
-	for _, name := range []string{"A", "B", "C", "K1", "K2", "D", "admin"} {
+	fmt.Fprintf(&facts, "chain_zxid 0x%x\nforce_deleted %s\napp_good_zxid 0x%x\n", pm.ChainZxid, pm.ForceDeleted, pm.AppGoodZxid)
+	for _, name := range []string{"A", "B", "C", "K1", "K2", "D", "admin", "unlock", "ops"} {
 		fmt.Fprintf(&facts, "session %s 0x%x\n", name, pm.Sessions[name])
 	}
 	writeFile(t, filepath.Join(out, "datadir", "scenario.txt"), facts.String())
@@ -52,6 +57,35 @@ func TestWritePostmortemFixtures(t *testing.T) {
 	}
 }
 
+// zkxUnlock force-releases the lock at path with zkx unlock (go run of
+// this repository), authenticated as ops.
+func zkxUnlock(t testing.TB, connect, path string) {
+	root := filepath.Join(postmortemTestdata(), "..", "..")
+	p := RunProgram(t, 5*time.Minute, "", true, "go", "-C", root, "run", ".",
+		"--server", connect, "--auth", "digest:ops:"+PostmortemOpsPassword, "unlock", path, "--yes")
+	if p.Err != nil {
+		p.Log(t)
+		t.Fatalf("zkx unlock %s: %v", path, p.Err)
+	}
+	t.Logf("zkx unlock %s:\n%s", path, p.Stdout)
+}
+
+// gzipFile writes a gzip-compressed copy of a file.
+func gzipFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(b)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, to, buf.String())
+}
+
 // compressedSnapshot runs a real ZooKeeper that compresses its snapshots
 // with method, writes enough for one to be taken while it runs, and copies
 // the snapshots it took to dir.
@@ -61,11 +95,11 @@ func compressedSnapshot(t *testing.T, method, dir string) {
 	c := Conn(t, e.ConnectString())
 	acl := zk.WorldACL(zk.PermAll)
 	base := "/" + method
-	if _, err := c.Create(base, []byte(method), 0, acl); err != nil {
+	if _, err := c.Create(base, []byte(method), zk.FlagPersistent, acl); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 40 {
-		if _, err := c.Create(fmt.Sprintf("%s/n%02d", base, i), []byte(strings.Repeat(method, i)), 0, acl); err != nil {
+		if _, err := c.Create(fmt.Sprintf("%s/n%02d", base, i), []byte(strings.Repeat(method, i)), zk.FlagPersistent, acl); err != nil {
 			t.Fatal(err)
 		}
 	}

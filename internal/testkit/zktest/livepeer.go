@@ -311,3 +311,51 @@ func StartCuratorRecipes(t testing.TB, connect, base string) *LivePeer {
 	args := append(append([]string{}, JavaQuietFlags...), "-cp", classes+string(filepath.ListSeparator)+classpath, "RecognizeMain", connect, base)
 	return StartLivePeer(t, Java(t), args...)
 }
+
+// StartCuratorLocks compiles and starts testdata/interop/curator/LocksPeer:
+// one Curator session that takes locks as it is told, line by line
+// ("lock PATH" → "locked PATH", "read PATH", "write PATH", "unlock PATH"),
+// and printed "SESSION 0x…" first. Its session times out after
+// sessionTimeout.
+func StartCuratorLocks(t testing.TB, connect string, sessionTimeout time.Duration) *LinePeer {
+	t.Helper()
+	classpath := CompileCurator(t, filepath.Join(interopTestdata(), "curator", "LocksPeer.java"))
+	args := append(append([]string{}, JavaQuietFlags...), fmt.Sprintf("-Dpeer.sessionTimeoutMs=%d", sessionTimeout.Milliseconds()),
+		"-cp", classpath, "LocksPeer", connect)
+	return &LinePeer{LivePeer: StartLivePeer(t, Java(t), args...), taken: map[int]bool{}}
+}
+
+// StartKazooLocks starts testdata/interop/kazoo/locks_peer.py: one Kazoo
+// session that takes locks as it is told, line by line ("lock PATH
+// [EXTRA_LOCK_PATTERN...]" → "locked PATH", "unlock PATH"), and printed
+// "SESSION 0x…" first. Its session times out after sessionTimeout.
+func StartKazooLocks(t testing.TB, connect, id string, sessionTimeout time.Duration) *LinePeer {
+	t.Helper()
+	p := startLivePeerEnv(t, []string{fmt.Sprintf("PEER_SESSION_TIMEOUT=%g", sessionTimeout.Seconds())}, KazooPython(t),
+		filepath.Join(interopTestdata(), "kazoo", "locks_peer.py"), connect, id)
+	return &LinePeer{LivePeer: p, taken: map[int]bool{}}
+}
+
+// StartCuratorRoles compiles and starts testdata/interop/curator/RolePeer:
+// one Curator session (timing out after sessionTimeout) that takes each
+// ROLE:PATH in order — read or write (InterProcessReadWriteLock), mutex
+// (InterProcessMutex), latch (LeaderLatch) — and prints SESSION 0x…,
+// "QUEUED ROLE PATH" once each recipe's node is in place and "HOLDING ROLE
+// PATH" once Curator believes it holds (leads). touch, when positive,
+// makes it ask the server something that often, as a busy client does.
+// It returns once every recipe is queued.
+func StartCuratorRoles(t testing.TB, connect string, sessionTimeout, touch time.Duration, roles ...string) *LivePeer {
+	t.Helper()
+	classpath := CompileCurator(t, filepath.Join(interopTestdata(), "curator", "RolePeer.java"))
+	args := append(append([]string{}, JavaQuietFlags...),
+		fmt.Sprintf("-Dpeer.sessionTimeoutMs=%d", sessionTimeout.Milliseconds()), fmt.Sprintf("-Dpeer.touchMs=%d", touch.Milliseconds()),
+		"-cp", classpath, "RolePeer", connect)
+	p := StartLivePeer(t, Java(t), append(args, roles...)...)
+	from := 0
+	for _, r := range roles {
+		role, path, _ := strings.Cut(r, ":")
+		_, at := p.WaitLine(t, from, "QUEUED "+role+" "+path)
+		from = at + 1
+	}
+	return p
+}

@@ -30,7 +30,7 @@ func LockDirs(tb testing.TB, connect string, base string, n int) {
 	cleaner := Conn(tb, connect)
 	holder, waiter := Conn(tb, connect), Conn(tb, connect)
 	acl := zk.WorldACL(zk.PermAll)
-	if _, err := holder.Create(base, nil, 0, acl); err != nil {
+	if _, err := holder.Create(base, nil, zk.FlagPersistent, acl); err != nil {
 		tb.Fatalf("zktest: create %s: %v", base, err)
 	}
 	var created []string // deepest last

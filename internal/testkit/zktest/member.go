@@ -106,7 +106,9 @@ func (m *Member) WaitSnapshots(t testing.TB) {
 		}
 		begun, taken := 0, 0
 		for _, line := range strings.Split(string(log), "\n") {
-			if !strings.Contains(line, "[Snapshot Thread]") {
+			// "[Snapshot Thread]" under slf4j-simple, "[Snapshot
+			// Thread:…" under log4j's layout (RealOptions.Audit).
+			if !strings.Contains(line, "[Snapshot Thread") {
 				continue
 			}
 			switch {

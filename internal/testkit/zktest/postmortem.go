@@ -21,7 +21,19 @@ const (
 	PostmortemKazooLock       = PostmortemBase + "/kazoo-lock"
 	PostmortemCuratorElection = PostmortemBase + "/curator-election"
 	PostmortemKazooQueue      = PostmortemBase + "/kazoo-queue"
+	// PostmortemApp is an application's configuration that ops writes and
+	// a zkCli.sh session then changes by hand.
+	PostmortemApp = PostmortemBase + "/app"
 )
+
+// PostmortemOpsPassword is the password of the digest user ops, who
+// writes PostmortemApp and force-releases a lock ("ops:" + it).
+const PostmortemOpsPassword = "ops-secret"
+
+// The digest users the scenario's clients authenticate as (user:password).
+var postmortemDigests = map[string]string{
+	"A": "billing:billing-pw", "C": "reports:reports-pw", "K1": "worker:worker-pw", "D": "batch:batch-pw",
+}
 
 // Postmortem is what RunPostmortem left: a stopped real ZooKeeper's
 // data directory and what happened in it, step by step.
@@ -35,8 +47,29 @@ type Postmortem struct {
 	// ChainZxid is the zxid at which A held PostmortemCuratorLock and B,
 	// then C, waited behind it.
 	ChainZxid int64
-	// ForceDeleted is C's lock node that admin deleted while C held it.
+	// ForceDeleted is C's lock node that ops force-released while C held
+	// it (Sessions["unlock"] is the session that deleted it).
 	ForceDeleted string
+	// AppGoodZxid is the last transaction of ops's writes of
+	// PostmortemApp, before zkCli.sh changed it.
+	AppGoodZxid int64
+	// AuditDir is the folder of the server's audit log
+	// (zookeeper_audit.log and its rotated copies), AuditZoned the same
+	// events with zoned times, ServerLog the server's own log, the audit
+	// events among its other lines (see RealOptions.Audit).
+	AuditDir, AuditZoned, ServerLog string
+	// Server is the stopped server: Members()[0].Restart brings the
+	// scenario's end back live, on the same data directory.
+	Server *Ensemble
+}
+
+// PostmortemOptions change how the scenario plays.
+type PostmortemOptions struct {
+	// ForceRelease, when set, force-releases the lock at path (one holder,
+	// no waiter) as ops — the tests run zkx unlock with --auth
+	// digest:ops:PostmortemOpsPassword. Without it a session authenticated
+	// as ops deletes the holder's node at its version, as zkx unlock does.
+	ForceRelease func(t testing.TB, connect, path string)
 }
 
 // RunPostmortem starts a real ZooKeeper 3.8 (snapshots every 10 to 20
@@ -51,32 +84,50 @@ type Postmortem struct {
 //	PostmortemKazooLock       D holds, K1 waits; D's process is SIGKILLed and its
 //	                          session expires; K1 holds, releases
 //	PostmortemKazooLock       K2 holds and closes its session
-//	PostmortemCuratorLock     C holds; admin deletes C's node (a force-release)
+//	PostmortemCuratorLock     C holds; ops force-releases it (PostmortemOptions.ForceRelease)
 //	PostmortemBase            admin's multis: one that commits, one that fails; a TTL
 //	                          node, a container, a setACL, a failed create
+//	PostmortemApp             ops writes the application's nodes (one readable by ops
+//	                          only, one ephemeral of ops's session: AppGoodZxid); a
+//	                          zkCli.sh session changes a node's data and a node's ACL,
+//	                          deletes a node and creates another
 //	PostmortemCuratorLock     A holds to the end
 //
-// It skips (fails under ZKX_REAL_ZK=required) when ZooKeeper, Curator or
-// Kazoo is missing.
+// The server writes its audit log (RealOptions.Audit). A (Curator), C
+// (Curator), K1 and D (Kazoo) authenticate as the digest users billing,
+// reports, worker and batch; B, K2, admin and zkCli.sh do not; ops is a
+// digest user too. It skips (fails under ZKX_REAL_ZK=required) when
+// ZooKeeper, Curator, Kazoo or zkCli.sh is missing.
 func RunPostmortem(t testing.TB) *Postmortem {
+	t.Helper()
+	return RunPostmortemWith(t, PostmortemOptions{})
+}
+
+// RunPostmortemWith is RunPostmortem with options.
+func RunPostmortemWith(t testing.TB, opts PostmortemOptions) *Postmortem {
 	t.Helper()
 	curatorCP := postmortemCuratorClasspath(t)
 	python := KazooPython(t)
-	e := RealWith(t, RealOptions{ExtraConfig: []string{"snapCount=20", "preAllocSize=16"}})
+	zkCli := DebianFile(t, "zookeeper", "/bin/zkCli.sh", "apt-get install -y zookeeper")
+	e := RealWith(t, RealOptions{Audit: true, ExtraConfig: []string{"snapCount=20", "preAllocSize=16"}})
 	m := e.Members()[0]
 	connect := e.ConnectString()
-	pm := &Postmortem{DataDir: m.DataDir(), Sessions: map[string]int64{}}
+	pm := &Postmortem{DataDir: m.DataDir(), Sessions: map[string]int64{},
+		AuditDir: m.AuditDir(), AuditZoned: m.AuditZonedFile(), ServerLog: m.LogFile(), Server: e}
 
 	admin := Conn(t, connect)
 	pm.Sessions["admin"] = admin.SessionID()
 	acl := zk.WorldACL(zk.PermAll)
-	if _, err := admin.Create(PostmortemBase, []byte("post-mortem"), 0, acl); err != nil {
+	if _, err := admin.Create(PostmortemBase, []byte("post-mortem"), zk.FlagPersistent, acl); err != nil {
 		t.Fatalf("create %s: %v", PostmortemBase, err)
 	}
 	kazooPy := filepath.Join(postmortemTestdata(), "pm_peer.py")
 	curator := StartLinePeer(t, Java(t), append(append([]string{}, JavaQuietFlags...), "-cp", curatorCP, "PmPeer", connect)...)
 	kazoo := StartLinePeer(t, python, kazooPy, connect)
 	open := func(p *LinePeer, name, cmd string) {
+		if digest := postmortemDigests[name]; digest != "" {
+			cmd += " " + digest
+		}
 		line := p.Do(t, cmd, "opened "+name+" ")
 		id, err := strconv.ParseUint(strings.TrimPrefix(strings.Fields(line)[2], "0x"), 16, 64)
 		if err != nil {
@@ -149,19 +200,34 @@ func RunPostmortem(t testing.TB) *Postmortem {
 	kazoo.Do(t, "lock K2 "+kl, "locked K2 "+kl)
 	kazoo.Do(t, "close K2", "closed K2")
 
-	// A force-release: admin deletes the holder's node.
+	// A force-release: ops deletes the holder's node.
 	curator.Do(t, "lock C "+cl, "locked C "+cl)
 	children, _, err := admin.Children(cl)
 	if err != nil || len(children) != 1 {
 		t.Fatalf("children of %s while C holds: %v %v", cl, children, err)
 	}
 	pm.ForceDeleted = cl + "/" + children[0]
-	if err := admin.Delete(pm.ForceDeleted, -1); err != nil {
-		t.Fatalf("force-release %s: %v", pm.ForceDeleted, err)
+	release := opts.ForceRelease
+	if release == nil {
+		release = opsRelease
 	}
+	release(t, connect, cl)
+	if ok, _, err := admin.Exists(pm.ForceDeleted); ok || err != nil {
+		t.Fatalf("%s after the force-release: exists %v, %v", pm.ForceDeleted, ok, err)
+	}
+	pm.Sessions["unlock"] = deleterOf(t, m.DataDir(), pm.ForceDeleted)
 	curator.Do(t, "unlock C "+cl, "unlocked C "+cl)
 
 	WriteTxnKinds(t, admin, PostmortemBase)
+
+	// An application's configuration, then a change by hand.
+	ops := Conn(t, connect)
+	if err := ops.AddAuth("digest", []byte("ops:"+PostmortemOpsPassword)); err != nil {
+		t.Fatalf("ops: addAuth: %v", err)
+	}
+	pm.Sessions["ops"] = ops.SessionID()
+	pm.AppGoodZxid = writeApp(t, ops)
+	RunProgram(t, livePeerDeadline, zkCliIncident, true, zkCli, "-server", connect).ExpectLine(t, "[config, flags, instance, junk, secret]")
 
 	// A holds to the end.
 	curator.Do(t, "lock A "+cl, "locked A "+cl)
@@ -173,6 +239,70 @@ func RunPostmortem(t testing.TB) *Postmortem {
 	m.Kill(t)
 	return pm
 }
+
+// opsRelease force-releases the lock at path as zkx unlock does: a
+// session authenticated as ops deletes its one child at its version.
+func opsRelease(t testing.TB, connect, path string) {
+	c := Conn(t, connect)
+	defer c.Close()
+	if err := c.AddAuth("digest", []byte("ops:"+PostmortemOpsPassword)); err != nil {
+		t.Fatalf("ops: addAuth: %v", err)
+	}
+	children, _, err := c.Children(path)
+	if err != nil || len(children) != 1 {
+		t.Fatalf("children of %s: %v %v", path, children, err)
+	}
+	node := path + "/" + children[0]
+	_, st, err := c.Get(node)
+	if err != nil {
+		t.Fatalf("get %s: %v", node, err)
+	}
+	if err := c.Delete(node, st.Version); err != nil {
+		t.Fatalf("force-release %s: %v", node, err)
+	}
+}
+
+// writeApp writes PostmortemApp as ops: data, a node only ops may read,
+// children, an ephemeral node of ops's session. It returns the zxid of
+// the last write.
+func writeApp(t testing.TB, ops *zk.Conn) int64 {
+	t.Helper()
+	world := zk.WorldACL(zk.PermAll)
+	opsOnly := zk.DigestACL(zk.PermAll, "ops", PostmortemOpsPassword)
+	for _, n := range []struct {
+		path, data string
+		acl        []zk.ACL
+		flags      int32
+	}{
+		{PostmortemApp, "app", world, 0},
+		{PostmortemApp + "/config", "v1", world, 0},
+		{PostmortemApp + "/secret", "s3cret", opsOnly, 0},
+		{PostmortemApp + "/flags", "", world, 0},
+		{PostmortemApp + "/flags/a", "1", world, 0},
+		{PostmortemApp + "/flags/b", "2", world, 0},
+		{PostmortemApp + "/instance", "ops@host", world, zk.FlagEphemeral},
+	} {
+		if _, err := ops.Create(n.path, []byte(n.data), n.flags, n.acl); err != nil {
+			t.Fatalf("create %s: %v", n.path, err)
+		}
+	}
+	_, st, err := ops.Exists(PostmortemApp + "/instance")
+	if err != nil {
+		t.Fatalf("exists %s/instance: %v", PostmortemApp, err)
+	}
+	return st.Czxid
+}
+
+// zkCliIncident is what a zkCli.sh session (no authentication) does to
+// PostmortemApp: a node's data, a node's ACL (read and admin only: no one
+// may create below it until it is put back), a node deleted, one created.
+var zkCliIncident = strings.NewReplacer("$APP", PostmortemApp).Replace(`set $APP/config v2
+delete $APP/flags/a
+setAcl $APP/flags world:anyone:ra
+create $APP/junk x
+ls $APP
+quit
+`)
 
 // WriteTxnKinds writes, under base (which must exist), transactions of
 // the kinds recipes do not write: multis (one committed, one failed), an
@@ -198,7 +328,7 @@ func WriteTxnKinds(t testing.TB, admin *zk.Conn, base string) {
 	); !errors.Is(err, zk.ErrNodeExists) {
 		t.Fatalf("failing multi: %v, want node exists", err)
 	}
-	if _, err := admin.Create(a, nil, 0, acl); !errors.Is(err, zk.ErrNodeExists) {
+	if _, err := admin.Create(a, nil, zk.FlagPersistent, acl); !errors.Is(err, zk.ErrNodeExists) {
 		t.Fatalf("duplicate create: %v, want node exists", err)
 	}
 	if _, err := admin.Create(base+"/eph", []byte("mine"), zk.FlagEphemeral, acl); err != nil {
@@ -216,7 +346,7 @@ func WriteTxnKinds(t testing.TB, admin *zk.Conn, base string) {
 	if _, err := admin.CreateContainer(container, nil, zk.FlagContainer, acl); err != nil {
 		t.Fatalf("create container: %v", err)
 	}
-	if _, err := admin.Create(container+"/child", nil, 0, acl); err != nil {
+	if _, err := admin.Create(container+"/child", nil, zk.FlagPersistent, acl); err != nil {
 		t.Fatalf("create in container: %v", err)
 	}
 	if err := admin.Delete(container+"/child", -1); err != nil {
@@ -288,4 +418,29 @@ func postmortemTestdata() string {
 func postmortemCuratorClasspath(t testing.TB) string {
 	t.Helper()
 	return CompileCurator(t, filepath.Join(postmortemTestdata(), "PmPeer.java"))
+}
+
+// deleterOf asks ZooKeeper's TxnLogToolkit, log by log, which session
+// deleted path.
+func deleterOf(t testing.TB, dataDir, path string) int64 {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(dataDir, "version-2", "log.*"))
+	for _, log := range logs {
+		p := ZooKeeperTool(t, "org.apache.zookeeper.server.persistence.TxnLogToolkit", log)
+		for _, line := range strings.Split(p.Stdout, "\n") {
+			// "… session 0x1000011bb3a0007 cxid 0x7 zxid 0x2e delete '/pm/…"
+			before, ok := strings.CutSuffix(strings.TrimSpace(line), " delete '"+path)
+			_, session, found := strings.Cut(before, " session 0x")
+			if !ok || !found {
+				continue
+			}
+			id, err := strconv.ParseUint(strings.Fields(session)[0], 16, 64)
+			if err != nil {
+				t.Fatalf("TxnLogToolkit %s: %q: %v", log, line, err)
+			}
+			return int64(id)
+		}
+	}
+	t.Fatalf("TxnLogToolkit finds no delete of %s in %v", path, logs)
+	return 0
 }

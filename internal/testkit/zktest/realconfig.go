@@ -46,6 +46,10 @@ type RealOptions struct {
 	// "zookeeper."-prefixed system properties (QuorumPeerConfig), which is
 	// how snapshot.compression.method=gz reaches SnapStream.
 	ExtraConfig []string
+	// Audit enables ZooKeeper's audit log (audit.enable=true) and routes
+	// it to files through log4j 1.2: see AuditDir, Member.AuditDir. The
+	// members then log through log4j instead of slf4j-simple.
+	Audit bool
 	// NoExtendedTypes starts the members without
 	// zookeeper.extendedTypesEnabled (ZooKeeper's own default; the harness
 	// enables it otherwise): they create no TTL nodes.
@@ -112,6 +116,13 @@ func (e *Ensemble) configure(opts RealOptions) error {
 		}
 	}
 	for i, m := range e.members {
+		var auditLine string
+		if opts.Audit {
+			var err error
+			if auditLine, err = m.configureAudit(); err != nil {
+				return err
+			}
+		}
 		if opts.NoExtendedTypes {
 			m.jvmArgs = append(m.jvmArgs, "-Dzookeeper.extendedTypesEnabled=false") // after the harness's =true: the last one wins
 		}
@@ -152,6 +163,7 @@ func (e *Ensemble) configure(opts RealOptions) error {
 				b.WriteString(adminTLSConfig(opts.TLS))
 			}
 		}
+		b.WriteString(auditLine)
 		for _, line := range opts.ExtraConfig {
 			b.WriteString(line + "\n")
 		}
