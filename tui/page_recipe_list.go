@@ -214,6 +214,9 @@ func (p *recipeListPage) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if p.kind == kindAlarms {
+		return p.openAlarm(r.Key)
+	}
 	return push(newRecipePage(p.shared, r.Key))
 }
 
@@ -234,8 +237,12 @@ func (p *recipeListPage) rebuild() {
 	rows := make([]widget.TableRow, 0, len(p.order))
 	shown, deadlocks := p.deadlocked()
 	p.deadlocks = deadlocks
-	for _, path := range p.order {
-		rows = append(rows, p.recipeRow(shown[path], now))
+	if p.kind == kindAlarms {
+		rows = p.alarmRows(shown)
+	} else {
+		for _, path := range p.order {
+			rows = append(rows, p.recipeRow(shown[path], now))
+		}
 	}
 	p.tbl.SetSize(p.width, p.tableHeight()) // the notes above may have changed
 	p.tbl.SetRows(rows, now)
@@ -269,6 +276,9 @@ func (p *recipeListPage) scheduleRedraw() {
 // shownTimes are the moments a recipe's row counts from: its holder's
 // (or leader's) start or node's creation, and when it was last heard.
 func shownTimes(r recognize.Recipe) []time.Time {
+	if r == nil {
+		return nil // a row of no recipe (:alarms' members)
+	}
 	h := r.Holding()
 	if len(h) == 0 {
 		return nil
@@ -356,8 +366,11 @@ func (p *recipeListPage) summary() string {
 	}
 	n := len(p.order)
 	many := string(p.kind)
-	if p.kind == kindSystems {
+	switch p.kind {
+	case kindSystems:
 		many = "system objects"
+	case kindAlarms:
+		many = "recipes"
 	}
 
 	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), many), root)
@@ -402,6 +415,8 @@ func (p *recipeListPage) summary() string {
 		parts = append(parts, fmt.Sprintf("%d %s", len(systems), plural(len(systems), "system", "systems")))
 	case kindRecipes:
 		parts = append(parts, p.classCounts()...)
+	case kindAlarms:
+		parts = append(parts, p.alarmCount())
 	}
 	warned := 0
 	for _, v := range p.recipes {
