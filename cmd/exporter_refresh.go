@@ -67,7 +67,8 @@ func (w *watchtower) run(ctx context.Context) {
 			}
 			w.exp.RefreshFailed(reasonOf(err, metrics.ReasonConnect))
 			w.exp.Publish(metrics.State{At: time.Now()})
-			w.say("no session: %v; trying again in %v", err, backoff)
+			// Said once while it stays the same, whatever the backoff.
+			w.say("no session: %v; trying again after a backoff (%v, doubling to %v)", err, firstBackoff, maxBackoff)
 			if !sleepCtx(ctx, backoff) {
 				return
 			}
