@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
+
 	"github.com/zkx-dev/zkx/internal/testkit/promtest"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
@@ -143,4 +145,48 @@ func logAlerts(t *testing.T, ctx context.Context, prom *promtest.Server, when st
 	}
 	pretty, _ := json.MarshalIndent(body, "", "  ")
 	t.Logf("/api/v1/alerts (%s):\n%s", when, pretty)
+}
+
+// TestExporterElectionAndQueueInPrometheus: on real ZooKeeper 3.8, a
+// Curator LeaderLatch led by one JVM with a second in line, and a Curator
+// delay queue whose item has been due for 20 minutes. Prometheus, with
+// the repo's rules, fires ZkxQueueStale for the queue; the leader's JVM
+// frozen with SIGSTOP fires ZkxElectionLeaderSilent, which clears when
+// it is resumed.
+func TestExporterElectionAndQueueInPrometheus(t *testing.T) {
+	promtest.Program(t, "prometheus")
+	connect := zktest.Shared(t)
+	base := zktest.Path(t)
+	admin := zktest.Conn(t, connect)
+	acl := zk.WorldACL(zk.PermAll)
+	for _, p := range []string{base, base + "/jobs"} {
+		create(t, admin, p, nil, 0, acl)
+	}
+	create(t, admin, base+"/jobs/"+delayItem(time.Now().Add(-20*time.Minute), 0), []byte("a"), 0, acl)
+	leader := zktest.StartCuratorRoles(t, connect, peerSessionTimeout, 0, "latch:"+base+"/leader")
+	leader.WaitLine(t, 0, "HOLDING latch "+base+"/leader")
+	zktest.StartCuratorRoles(t, connect, peerSessionTimeout, 0, "latch:"+base+"/leader")
+
+	exporter := startExporter(t, "--server", connect, "exporter", "--tables-every", "1s", "--queue-stale", "15m", base)
+	prom := promtest.Start(t, promtest.Config{Targets: []string{exporter}, RuleFiles: []string{shippedRules}, ShortenFor: time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	queue := map[string]string{"path": base + "/jobs", "kind": "queue-stale", "recipe": "queue"}
+	if _, err := prom.WaitAlert(ctx, "ZkxQueueStale", "firing", queue); err != nil {
+		t.Fatal(err)
+	}
+	candidates, err := prom.WaitQuery(ctx, fmt.Sprintf("zkx_election_candidates{path=%q}", base+"/leader"), func(s []promtest.Sample) bool { return len(s) == 1 })
+	if err != nil || candidates[0].Value != 1 {
+		t.Errorf("zkx_election_candidates = %+v, %v; want 1", candidates, err)
+	}
+
+	leader.Pause(t)
+	election := map[string]string{"path": base + "/leader", "kind": "leader-silent", "recipe": "election"}
+	if _, err := prom.WaitAlert(ctx, "ZkxElectionLeaderSilent", "firing", election); err != nil {
+		t.Fatal(err)
+	}
+	leader.Resume(t)
+	if err := prom.WaitNoAlert(ctx, "ZkxElectionLeaderSilent", election); err != nil {
+		t.Fatal(err)
+	}
 }
