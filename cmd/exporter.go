@@ -118,7 +118,7 @@ func runExporter(cmd *cobra.Command, g *globalOptions, flags *exporterFlags, roo
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	exp := metrics.New(metrics.Options{MaxRecipes: flags.maxRecipes, RefreshEvery: flags.tablesEvery, Version: version})
+	exp := metrics.New(metrics.Options{MaxRecipes: flags.maxRecipes, RefreshEvery: flags.tablesEvery, Version: currentBuild().Version})
 	ln, err := net.Listen("tcp", flags.listen)
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", flags.listen, err)
