@@ -282,16 +282,24 @@ and whether the server confirms that watch.
 Curator's LeaderSelector and Kazoo's Election are mutexes underneath and
 cannot be told from a lock: zkx locks lists them.
 
+--check prints only the elections that need someone now — a leader whose
+session has no connection or is silent (leader-silent), candidates waiting
+with nobody leading (leaderless) — and exits 2 when there is one (0 when
+none, 3 when part of the tree could not be read).
+
 JSON objects: path, format, leader (null when nobody leads), candidates (in
-line), warnings and ensemble.
+line), warnings, alarms ([{kind: leaderless | leader-silent, node, text}])
+and ensemble.
 ` + contenderHelp + `
 ` + ensembleHelp + `
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx elections
   zkx elections -l /app/election
-  zkx elections -o json / | jq -r '.[] | "\(.path) \(.leader.client)"'`,
+  zkx elections -o json / | jq -r '.[] | "\(.path) \(.leader.client)"'
+  zkx elections --check /app || page-oncall`,
 	}, run)
 	cmd.Flags().BoolVarP(&opts.long, "long", "l", false, "show every candidate, the wait chain and the warnings")
+	cmd.Flags().BoolVar(&opts.check, "check", false, fmt.Sprintf("print only the elections that need someone now (a leader gone or silent, candidates with nobody leading) and exit %d when there is one", exitCheckAlarm))
 	return cmd
 }
 
@@ -350,6 +358,9 @@ func runElections(ctx context.Context, opts *recipeOptions, std streams) error {
 	}
 	elections := normalElections(s.res.Elections)
 	format := opts.read.format
+	if opts.check {
+		return electionsCheck(std, s, format, elections)
+	}
 	if format == cliout.JSON {
 		err = cliout.WriteJSON(std.out, electionsJSON(elections, s.ensemble))
 	} else {

@@ -59,7 +59,7 @@ recipes, go-zookeeper, zkx), sessions and the ensemble. Press ? inside for keys.
 	}
 	root.AddCommand(newVersionCommand(runVersion), newManCommand(), newServeCommand(&raw), newLockCommand(opts, runLock),
 		newLsCommand(opts, runLs), newTreeCommand(opts, runTree), newGetCommand(opts, runGet), newStatCommand(opts, runStat),
-		newLocksCommand(opts, runLocks), newQueuesCommand(opts, runQueues), newElectionsCommand(opts, runElections), newSystemsCommand(opts, runSystems), newRecipesCommand(opts, runAllRecipes),
+		newLocksCommand(opts, runLocks), newQueuesCommand(opts, runQueues), newElectionsCommand(opts, runElections), newSystemsCommand(opts, runSystems), newRecipesCommand(opts, runAllRecipes), newCheckCommand(opts, runCheckAll), newExporterCommand(opts),
 		newSessionsCommand(opts, runSessions), newUnlockCommand(opts, runUnlock), newRevokeCommand(opts, runRevoke), newDemoCommand(opts, runDemo), newContextCommand(&raw))
 	root.AddCommand(newFindCommand(opts, runFind), newExportCommand(opts, runExport), newImportCommand(opts, runImportFile),
 		newCopyCommand(opts, runCopy), newMoveCommand(opts, runMove), newSetACLCommand(opts, runSetACL), newDigestCommand(runDigest),

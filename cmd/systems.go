@@ -46,11 +46,16 @@ pending, items}], warnings}. A leader, candidate or member is a contender as
 in zkx locks; its data is what the system's bytes say (a broker's endpoints,
 a master's host:port). zkx locks, elections and queues list the same objects
 with system and role fields.
+
+--check prints only what needs someone now, one row per alarm, and exits 2
+when there is one (0 when none, 3 when part of the tree could not be read).
 ` + tablesHelp + "\n" + recipeHelp,
 		Example: `  zkx systems
   zkx systems /kafka
-  zkx systems -o json | jq '.[] | {system, root, leader: .leaders[0].leader.data}'`,
+  zkx systems -o json | jq '.[] | {system, root, leader: .leaders[0].leader.data}'
+  zkx systems --check /kafka || page-oncall`,
 	}, run)
+	cmd.Flags().BoolVar(&opts.check, "check", false, fmt.Sprintf("print only what needs someone now (a leader or controller gone or silent, a vacant role with candidates, an alarm of a system's lock or queue) and exit %d when there is one", exitCheckAlarm))
 	cmd.Flags().DurationVar(&opts.heldTooLong, "held-too-long", 10*time.Minute, "warn about DDL entries pending longer than this")
 	return cmd
 }
@@ -62,8 +67,11 @@ func runSystems(ctx context.Context, opts *recipeOptions, std streams) error {
 	if err != nil {
 		return err
 	}
-	systems := recognize.Systems(s.res)
 	format := opts.read.format
+	if opts.check {
+		return systemsCheck(std, s, format)
+	}
+	systems := recognize.Systems(s.res)
 	if format == cliout.JSON {
 		err = cliout.WriteJSON(std.out, systems)
 	} else {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +17,6 @@ import (
 	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
-	"github.com/zkx-dev/zkx/zkview/forensics"
 	"github.com/zkx-dev/zkx/zkview/introspect"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
@@ -88,6 +86,8 @@ type app struct {
 	frameQueued   bool
 	serverAskedAt time.Time // when srvr was last asked, for the header
 	membersDue    bool      // a membersDueMsg is on its way
+	// focused is the page last told it is on top (focusMsg).
+	focused page
 
 	pacer *framePacer // nil outside Run (tests draw without a program)
 
@@ -96,10 +96,8 @@ type app struct {
 	// them at the end; the first is the caller's.
 	owned []*zkview.Client
 
-	past      TimeTravel // nil on a live server
-	pastPos   forensics.Position
-	pastBusy  bool
-	pastQueue []pastStep
+	// travel moves through a data directory's past; nil on a live server.
+	travel *timeTravel
 }
 
 // newApp builds the explorer on a connected client. The caller closes the
@@ -124,11 +122,13 @@ func newApp(cfg Config) *app {
 		Introspect: cfg.Introspect, DemoLimit: cfg.DemoLimit,
 		Holds: recognize.NewHoldClock(),
 		Exec:  tea.ExecProcess,
+		live:  make(chan struct{}, 1),
 	}
-	a := &app{shared: shared, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts, past: cfg.Past}
-	if a.past != nil {
+	a := &app{shared: shared, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts}
+	if cfg.Past != nil {
 		shared.Past = true
-		a.pastOpened()
+		a.travel = newTimeTravel(cfg.Past)
+		a.message = a.travel.opened()
 	}
 	switch {
 	case cfg.Styles != nil:
@@ -193,14 +193,14 @@ func (a *app) Close() {
 func (a *app) top() page { return a.pages[len(a.pages)-1] }
 
 func (a *app) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.waitSession(a.shared.Client, a.shared.Client.Events()), a.waitTree(), a.askServer()}
+	cmds := []tea.Cmd{a.waitSession(a.shared.Client, a.shared.Client.Events()), a.waitTree(), a.waitLive(), a.askServer()}
 	if a.styled {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	for _, p := range a.pages {
 		cmds = append(cmds, p.Init())
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, a.refocus())...)
 }
 
 // waitSession delivers the next session event of the current client,
@@ -228,6 +228,25 @@ func (a *app) waitTree() tea.Cmd {
 		case <-closed: // left for another context's
 			return nil
 		}
+	}
+}
+
+// waitLive delivers the next change of the pages' live models, at most
+// one a frame however often they change.
+func (a *app) waitLive() tea.Cmd {
+	changed, done := a.shared.live, a.shared.Ctx.Done()
+	return func() tea.Msg {
+		select {
+		case <-changed:
+		case <-done:
+			return nil
+		}
+		time.Sleep(frameInterval) // what changes in the frame comes in one message
+		select {
+		case <-changed:
+		default:
+		}
+		return liveWakeMsg{}
 	}
 }
 
@@ -272,7 +291,30 @@ func (a *app) resize() {
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := a.update(msg)
-	return a, tea.Batch(cmd, a.scheduleFrame())
+	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame())
+}
+
+// refocus tells the page on top that it is, and the one it covered that it
+// no longer is, when the top changed (a page pushed, popped, the demo
+// brought back): pages that ask again what has no watch do so only on top.
+func (a *app) refocus() tea.Cmd {
+	top := a.top()
+	if top == a.focused {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for i, p := range a.pages {
+		if p == a.focused { // still on the stack, under the new top
+			np, cmd := p.Update(blurMsg{})
+			a.pages[i] = np
+			cmds = append(cmds, cmd)
+		}
+	}
+	a.focused = top
+	np, cmd := top.Update(focusMsg{})
+	a.pages[len(a.pages)-1] = np
+	a.focused = np
+	return tea.Batch(append(cmds, cmd)...)
 }
 
 func (a *app) update(msg tea.Msg) tea.Cmd {
@@ -326,6 +368,8 @@ func (a *app) update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, a.askServer())
 		}
 		return tea.Batch(append(cmds, a.broadcast(paths), a.waitTree())...)
+	case liveWakeMsg:
+		return tea.Batch(a.broadcast(liveMsg{}), a.waitLive())
 	case serverStatusMsg:
 		a.header.seeMembers(msg.addr, msg.members)
 		return a.membersLater()
@@ -475,8 +519,10 @@ func (a *app) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return a.back()
 	}
-	if cmd, ok := a.pastKey(msg); ok {
-		return cmd
+	if a.travel != nil {
+		if cmd, ok := a.travel.key(msg, a.selectedPath); ok {
+			return cmd
+		}
 	}
 	a.message = statusMsg{}
 	np, cmd := a.top().Update(msg)
@@ -567,54 +613,13 @@ func (a *app) showNotices() tea.Cmd {
 	return nil
 }
 
-// admin sets the AdminServers the servers' tables are read from (:admin
-// URL[,URL…]), the port one is looked for on every member (:admin port
-// N), clears both (:admin off), or says what they are (:admin).
+// admin runs :admin (admin.go) and has the pages ask the servers again
+// when it changed where they are asked.
 func (a *app) admin(arg string) tea.Cmd {
-	o := a.shared.introspectOptions()
-	switch fields := strings.Fields(strings.ReplaceAll(arg, ",", " ")); {
-	case len(fields) == 0:
-		urls := "none given"
-		if len(o.AdminURLs) > 0 {
-			shown := make([]string, len(o.AdminURLs))
-			for i, u := range o.AdminURLs {
-				shown[i] = display.URL(u)
-			}
-			urls = strings.Join(shown, ", ")
-		}
-		port := "not looked for"
-		if o.AdminPort > 0 {
-			port = fmt.Sprintf("looked for on port %d of a member that refuses the four-letter words", o.AdminPort)
-		}
-		a.message = statusMsg{text: "AdminServers: " + urls + "; " + port + " (:admin URL[,URL…] or :admin port N sets them)"}
+	msg, changed := setAdmin(a.shared, arg)
+	a.message = msg
+	if !changed {
 		return nil
-	case len(fields) == 1 && fields[0] == "off":
-		a.shared.setAdmin(nil, 0)
-		a.message = statusMsg{text: "no AdminServers: the servers are asked with four-letter words only"}
-	case fields[0] == "port":
-		if len(fields) != 2 {
-			a.message = statusMsg{text: ":admin port N: one port", err: true}
-			return nil
-		}
-		port, err := strconv.Atoi(fields[1])
-		if err != nil || port <= 0 || port > 65535 {
-			a.message = statusMsg{text: fmt.Sprintf(":admin port %s: not a port", display.Line(fields[1])), err: true}
-			return nil
-		}
-		a.shared.setAdmin(o.AdminURLs, port)
-		a.message = statusMsg{text: fmt.Sprintf("AdminServers looked for on port %d of every member that refuses the four-letter words; asking again", port)}
-	default:
-		urls := make([]string, 0, len(fields))
-		for _, f := range fields {
-			u, err := introspect.AdminBase(f)
-			if err != nil {
-				a.message = statusMsg{text: err.Error(), err: true}
-				return nil
-			}
-			urls = append(urls, u)
-		}
-		a.shared.setAdmin(urls, o.AdminPort)
-		a.message = statusMsg{text: "AdminServers " + strings.Join(urls, ", ") + "; asking the servers again"}
 	}
 	return a.broadcast(refreshMsg{})
 }
@@ -709,7 +714,9 @@ func (a *app) render() string {
 		if n, ok := a.top().(helpNoter); ok {
 			notes = n.HelpNotes()
 		}
-		notes = append(notes, a.pastNotes()...)
+		if a.travel != nil {
+			notes = append(notes, a.travel.notes()...)
+		}
 		body = helpView(st, helpGroups(a.shared.Keys, a.top().Title(), a.top().Keys()), notes, a.shared.Width, a.shared.Height)
 	case a.dialog != nil:
 		body = a.dialog.View(st, a.shared.Width, a.shared.Height)
@@ -717,8 +724,8 @@ func (a *app) render() string {
 		body = a.top().View()
 	}
 	head := a.header.view(st, a.width)
-	if a.past != nil {
-		head = a.pastHeader(st)
+	if a.travel != nil {
+		head = a.travel.header(st, a.width)
 	}
 	return head + "\n" + a.crumbs() + "\n" + body + "\n" + a.statusLine()
 }

@@ -48,6 +48,8 @@ var commands = []command{
 		open: openRecipeList(kindSystems)},
 	{name: "recipes", usage: "recipes [PATH]", help: "groups, partitioners, leases, counters, TTL nodes, barriers under PATH", arg: argPath,
 		open: openRecipeList(kindRecipes)},
+	{name: "alarms", usage: "alarms [PATH]", help: "every alarm holding now under PATH, and the members down (as zkx check)", arg: argPath,
+		open: openRecipeList(kindAlarms)},
 	{name: "sessions", usage: "sessions", help: "sessions: clients, ephemerals, watches",
 		open: func(a *app, _ string) tea.Cmd { return push(newSessionsPage(a.shared)) }},
 	{name: "admin", usage: "admin [URL[,URL…] | port N | off]", help: "AdminServers to read the servers' tables from, or the port to find them on",

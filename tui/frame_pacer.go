@@ -24,9 +24,12 @@ import (
 // is not there it does nothing and the renderer ticks as before
 // (TestProgramTickerFound fails first).
 //
-// Delete this file, and its call in Run and View, once the pinned Bubble
-// Tea renders on change or can pause its ticker (either issue above
-// closed and released): idle CPU is then zero without it.
+// v2.1.1, the newest release the module proxy serves, renders the same
+// way (startRenderer: a time.Ticker at WithFPS flushing on every tick, no
+// option to pause it, the same unexported field): upgrading would not let
+// the pacer go. Delete this file, and its call in Run and View, once the
+// pinned Bubble Tea renders on change or can pause its ticker (either
+// issue above closed and released): idle CPU is then zero without it.
 type framePacer struct {
 	frame time.Duration
 	find  func() pacedTicker // the program's ticker; nil while not running

@@ -58,29 +58,80 @@ func (r *introspector) take(msg introspectionMsg, now time.Time) (ok bool) {
 // while it is on top.
 const pollEvery = 5 * time.Second
 
-// poller asks the servers again every pollEvery, but only while its page
-// is on top. The app asks only the top page for its next frame, so the page
-// learns it is on top when nextFrame is called; the one frame that may
-// arrive after it left the top costs at most one more question.
-type poller struct {
-	introspector
+// refresher is the one way a page refreshes what has no watch (the
+// servers' tables): again every `every` while the page is on top, never
+// while it is not. The app tells the page when it comes on top and when
+// it leaves (focusMsg, blurMsg); the page passes them on, and asks when a
+// tick of its refresher is due (refreshDueMsg).
+type refresher struct {
+	every time.Duration
 	onTop bool
+	gen   int // of the tick that counts; a tick of an older one is ignored
+	// after delivers a tick after d (tea.Tick; tests hold it).
+	after func(d time.Duration, msg tea.Msg) tea.Cmd
 }
 
-// nextFrame is when the next question is due; 0 while one is out.
-func (p *poller) nextFrame(now time.Time) time.Duration {
-	if p.busy {
-		return 0
-	}
-	p.onTop = true
-	return max(p.answered.Add(pollEvery).Sub(now), time.Millisecond)
+// focus says the page came on top.
+func (r *refresher) focus() { r.onTop = true }
+
+// blur says the page left the top: its tick in flight is ignored.
+func (r *refresher) blur() {
+	r.onTop = false
+	r.gen++
 }
 
-// frame asks when a question is due and the page is on top.
-func (p *poller) frame(ctx context.Context, now time.Time) tea.Cmd {
-	if !p.onTop || p.busy || now.Before(p.answered.Add(pollEvery)) {
+// schedule sets the tick for the next refresh, d from now (at once when
+// overdue); none while the page is not on top.
+func (r *refresher) schedule(d time.Duration) tea.Cmd {
+	if !r.onTop {
 		return nil
 	}
-	p.onTop = false
+	r.gen++
+	after := r.after
+	if after == nil {
+		after = afterDelay
+	}
+	return after(max(d, time.Millisecond), refreshDueMsg{owner: r, gen: r.gen})
+}
+
+// due reports whether msg is the refresher's tick, with its page on top:
+// time to refresh.
+func (r *refresher) due(msg refreshDueMsg) bool {
+	return msg.owner == r && msg.gen == r.gen && r.onTop
+}
+
+// poller is an introspector refreshed every pollEvery while its page is
+// on top.
+type poller struct {
+	introspector
+	refresh refresher
+}
+
+// focus says the page came on top: it asks when the next question is due
+// (at once when overdue).
+func (p *poller) focus(now time.Time) tea.Cmd {
+	p.refresh.focus()
+	if p.busy {
+		return nil // the answer sets the next tick
+	}
+	return p.refresh.schedule(p.answered.Add(pollEvery).Sub(now))
+}
+
+// blur says the page left the top.
+func (p *poller) blur() { p.refresh.blur() }
+
+// due asks when msg is the poller's tick.
+func (p *poller) due(msg refreshDueMsg, ctx context.Context, now time.Time) tea.Cmd {
+	if !p.refresh.due(msg) {
+		return nil
+	}
 	return p.start(ctx, now)
+}
+
+// taken keeps msg's answer when it is p's (ok), and sets the next tick.
+func (p *poller) taken(msg introspectionMsg, now time.Time) (ok bool, next tea.Cmd) {
+	if !p.take(msg, now) {
+		return false, nil
+	}
+	return true, p.refresh.schedule(pollEvery)
 }

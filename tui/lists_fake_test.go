@@ -25,16 +25,69 @@ import (
 var listsEpoch = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
 
 // listsClock is a clock tests move by hand.
-type listsClock struct{ now time.Time }
+// listsClock is the fake clock of the pages' tests, and the timers of
+// their live models (zkview/live), which run when the test says.
+type listsClock struct {
+	now  time.Time
+	held []heldFunc
+}
+
+// heldFunc is a live model's timer: f, due after after.
+type heldFunc struct {
+	after time.Duration
+	f     func()
+}
 
 func (c *listsClock) Now() time.Time          { return c.now }
 func (c *listsClock) advance(d time.Duration) { c.now = c.now.Add(d) }
+
+// hold keeps a live model's timer until the test runs it.
+func (c *listsClock) hold(d time.Duration, f func()) {
+	c.held = append(c.held, heldFunc{after: d, f: f})
+}
+
+// runHeld runs the timers held for d, in order (their work runs at once).
+func (c *listsClock) runHeld(d time.Duration) {
+	var run []func()
+	kept := c.held[:0]
+	for _, h := range c.held {
+		if h.after == d {
+			run = append(run, h.f)
+		} else {
+			kept = append(kept, h)
+		}
+	}
+	c.held = kept
+	for _, f := range run {
+		f()
+	}
+}
+
+// heldCount counts the timers held for d.
+func (c *listsClock) heldCount(d time.Duration) int {
+	n := 0
+	for _, h := range c.held {
+		if h.after == d {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *listsClock) heldAfters() []time.Duration {
+	var out []time.Duration
+	for _, h := range c.held {
+		out = append(out, h.after)
+	}
+	return out
+}
 
 // listsShared is what the pages share without a server: plain styles, the fake
 // clock, no tree (pages follow nothing).
 func listsShared(t *testing.T, clock *listsClock) *sharedState {
 	return &sharedState{Ctx: t.Context(), Styles: theme.Plain(), Keys: newKeyMap(false), Now: clock.Now,
-		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}}
+		Scan: recognize.Options{HeldTooLong: 10 * time.Minute},
+		Go:   func(f func()) { f() }, After: clock.hold, Pace: clock.Now}
 }
 
 // fakeSource answers as a server would, from fields a test sets.
@@ -297,7 +350,6 @@ func newFakeList(t *testing.T, kind recipeKind, w, h int) (*pageRunner, *recipeL
 	f := &fakeSource{res: fakeScanResult(clock.now), nodes: 12345, snapshot: fakeIntrospection(clock.now),
 		dirs: map[string]recognize.Recipe{}, errs: map[string]error{}}
 	p := newRecipeListPageFrom(listsShared(t, clock), kind, "/app", f.source())
-	p.after = holdTimer
 	r := newPageRunner(t, p, w, h)
 	return r, p, f, clock
 }

@@ -32,8 +32,8 @@ type liveRunner struct {
 	pushed []page
 }
 
-// newLiveRunner forwards shared's tree reports; one per sharedState, as the
-// tree has one reader.
+// newLiveRunner forwards shared's tree reports and its live models'
+// changes; one per sharedState, as the tree has one reader.
 func newLiveRunner(t *testing.T, shared *sharedState) *liveRunner {
 	t.Helper()
 	r := &liveRunner{test: t, shared: shared, msgs: make(chan tea.Msg, 4096)}
@@ -42,6 +42,8 @@ func newLiveRunner(t *testing.T, shared *sharedState) *liveRunner {
 			select {
 			case paths := <-shared.Tree.Updates():
 				r.msgs <- treeMsg(paths)
+			case <-shared.live:
+				r.msgs <- liveMsg{}
 			case <-shared.Ctx.Done():
 				return
 			}
@@ -140,7 +142,8 @@ func liveShared(t *testing.T, connect string) *sharedState {
 	tree := zkview.NewTree(c, frameInterval)
 	t.Cleanup(tree.Close)
 	return &sharedState{Ctx: t.Context(), Client: c, Tree: tree, Styles: theme.Plain(), Keys: newKeyMap(false), Now: time.Now,
-		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}, Introspect: introspect.Options{Timeout: 5 * time.Second}}
+		Scan: recognize.Options{HeldTooLong: 10 * time.Minute}, Introspect: introspect.Options{Timeout: 5 * time.Second},
+		live: make(chan struct{}, 1)}
 }
 
 func recipeSession(t *testing.T, connect string) *recipes.Session {

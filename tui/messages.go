@@ -82,16 +82,26 @@ type scanMsg struct {
 	snapshotErr error
 }
 
-// recognizedMsg is one recipe read again.
-type recognizedMsg struct {
-	owner  *recipeListPage
-	path   string
-	recipe recognize.Recipe
-	err    error
+// focusMsg tells a page it came on top of the stack; blurMsg that it is
+// no longer on top (another page covers it). Only that page gets them.
+type (
+	focusMsg struct{}
+	blurMsg  struct{}
+)
+
+// refreshDueMsg is a tick of a page's refresher: time to ask again what
+// has no watch (introspector.go).
+type refreshDueMsg struct {
+	owner *refresher
+	gen   int
 }
 
-// introspectionDueMsg says an introspection put off by the rate limit is due.
-type introspectionDueMsg struct{ owner *recipeListPage }
+// liveWakeMsg is app's: a live model changed.
+type liveWakeMsg struct{}
+
+// liveMsg says a live model changed (zkview/live): pages that draw one
+// read it again.
+type liveMsg struct{}
 
 // aclMsg answers an ACL read.
 type aclMsg struct {
@@ -108,6 +118,10 @@ type rowStatsMsg struct {
 	errs  []error
 }
 
+// rowsDueMsg says reads of the tree's rows that were put off may be due
+// (treePane.fetch).
+type rowsDueMsg struct{ pane *treePane }
+
 // labelMsg is what recognition made of a directory.
 type labelMsg struct {
 	path  string
@@ -117,17 +131,6 @@ type labelMsg struct {
 
 // openDialogMsg asks app to show a dialog.
 type openDialogMsg struct{ dialog *widget.Dialog }
-
-// recipeMsg is a recognition of path, with the tables it used.
-type recipeMsg struct {
-	path     string
-	recipe   recognize.Recipe
-	err      error
-	tables   *introspect.Snapshot // nil when not asked, or the ask failed
-	tablesAt time.Time
-	// tablesErr is why the servers did not answer.
-	tablesErr error
-}
 
 func status(text string) tea.Cmd { return func() tea.Msg { return statusMsg{text: text} } }
 

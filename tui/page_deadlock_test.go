@@ -41,7 +41,6 @@ func TestLocksListShowsDeadlock(t *testing.T) {
 	res, in := deadlockScene(clock.now)
 	f := &fakeSource{res: res, snapshot: in, dirs: map[string]recognize.Recipe{}, errs: map[string]error{}}
 	p := newRecipeListPageFrom(listsShared(t, clock), kindLocks, "/app", f.source())
-	p.after = holdTimer
 	newPageRunner(t, p, 120, 40)
 	v := p.View()
 	for _, want := range []string{"2 locks under /app", "1 deadlock", "✗ deadlock: sessions 0xa1 and 0xa2 wait for each other in a cycle: session 0xa1 holds"} {

@@ -37,19 +37,16 @@ func (p *recipePage) View() string     { return p.view.view(true) }
 func (p *recipePage) SetFilter(f widget.Filter) { p.view.tbl.SetFilter(f) }
 func (p *recipePage) Filter() widget.Filter     { return p.view.tbl.Filter }
 
-// nextFrame asks for frames while rows flash, every second while
-// durations are on screen, and when the servers' tables are due again
-// (the page is on top: app asks only the top page).
+// nextFrame asks for frames while rows flash, and every second while
+// durations are on screen.
 func (p *recipePage) nextFrame() time.Duration {
-	now := p.shared.Now()
-	var anim time.Duration
-	switch {
+	switch now := p.shared.Now(); {
 	case p.view.tbl.Flashing(now):
-		anim = 100 * time.Millisecond
+		return 100 * time.Millisecond
 	case p.view.animates():
-		anim = time.Second
+		return time.Second
 	}
-	return soonest(anim, p.view.tablesDue(now))
+	return 0
 }
 
 func (p *recipePage) Keys() []key.Binding {
@@ -88,7 +85,8 @@ func (p *recipePage) Update(msg tea.Msg) (page, tea.Cmd) {
 		if msg.err != nil {
 			return p, failure(msg.err)
 		}
-		return p, tea.Batch(p.view.update(msg.recipe), p.forceRelease())
+		p.view.takeVerdict(msg.recipe, msg.readErr)
+		return p, p.forceRelease()
 	}
 	return p, p.view.update(msg)
 }
@@ -150,13 +148,10 @@ func (p *recipePage) acquire() tea.Cmd {
 	if p.shared.Actor.LockState(dir) != actorNone {
 		return failure(fmt.Errorf("you already hold or wait for %s (u releases)", dir))
 	}
-	actor, ctx := p.shared.Actor, p.shared.Ctx
-	return tea.Batch(status("queued for "+dir+": you appear in the chain; u stops waiting"), func() tea.Msg {
-		if err := actor.Acquire(ctx, dir, format); err != nil {
-			return statusMsg{text: err.Error(), err: true}
-		}
-		return statusMsg{text: "you hold " + dir + " (u releases)"}
-	})
+	actor := p.shared.Actor
+	return tea.Batch(status("queued for "+dir+": you appear in the chain; u stops waiting"), act(p.shared.Ctx, 0, func(ctx context.Context) (string, error) {
+		return "you hold " + dir + " (u releases)", actor.Acquire(ctx, dir, format)
+	}))
 }
 
 func (p *recipePage) release() tea.Cmd {
@@ -164,15 +159,10 @@ func (p *recipePage) release() tea.Cmd {
 	if p.shared.Actor.LockState(dir) == actorNone {
 		return failure(fmt.Errorf("you neither hold nor wait for %s", dir))
 	}
-	actor, ctx := p.shared.Actor, p.shared.Ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
-		if err := actor.Release(ctx, dir); err != nil {
-			return statusMsg{text: err.Error(), err: true}
-		}
-		return statusMsg{text: "released " + dir}
-	}
+	actor := p.shared.Actor
+	return act(p.shared.Ctx, requestTimeout, func(ctx context.Context) (string, error) {
+		return "released " + dir, actor.Release(ctx, dir)
+	})
 }
 
 // Notes implements noter: the warnings and what the servers' tables say,
@@ -281,16 +271,11 @@ func (p *recipePage) confirmRelease(h recognize.Place) tea.Cmd {
 		body = append(body, st.Warning.Render(fmt.Sprintf("It is %s's %s: %s reacts as to its holder's crash.", sys, p.view.recipe.Info().Role, sys)))
 	}
 	next := present.Next(p.view.recipe, c.Node)
-	w, ctx, session := p.shared.Writer, p.shared.Ctx, c.SessionID
+	w, session := p.shared.Writer, c.SessionID
 	return openDialog(widget.Confirm("Force-release", body, func() tea.Cmd {
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-			defer cancel()
-			if err := w.DeleteOwned(ctx, node, session); err != nil {
-				return statusMsg{text: err.Error(), err: true}
-			}
-			return statusMsg{text: "deleted " + node + "; next: " + next}
-		}
+		return act(p.shared.Ctx, requestTimeout, func(ctx context.Context) (string, error) {
+			return "deleted " + node + "; next: " + next, w.DeleteOwned(ctx, node, session)
+		})
 	}))
 }
 
@@ -299,17 +284,12 @@ func (p *recipePage) enqueue() tea.Cmd {
 	if !ok {
 		return failure(fmt.Errorf("%s is not a queue", p.view.path))
 	}
-	dir, format, actor, ctx := p.view.path, q.Format, p.shared.Actor, p.shared.Ctx
+	dir, format, actor := p.view.path, q.Format, p.shared.Actor
 	return openDialog(widget.Ask("Enqueue on "+display.Line(dir), []string{"The item's data (text):"}, "> ", "", func(data string) tea.Cmd {
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-			defer cancel()
+		return act(p.shared.Ctx, requestTimeout, func(ctx context.Context) (string, error) {
 			node, err := actor.Enqueue(ctx, dir, format, []byte(data))
-			if err != nil {
-				return statusMsg{text: err.Error(), err: true}
-			}
-			return statusMsg{text: "enqueued " + node}
-		}
+			return "enqueued " + node, err
+		})
 	}))
 }
 
@@ -322,19 +302,14 @@ func (p *recipePage) dequeue() tea.Cmd {
 		return failure(fmt.Errorf("%s is empty", p.view.path))
 	}
 	head := q.Items[0]
-	dir, format, actor, ctx := p.view.path, q.Format, p.shared.Actor, p.shared.Ctx
+	dir, format, actor := p.view.path, q.Format, p.shared.Actor
 	body := []string{"Take the head of " + display.Line(dir) + "?", "", "node  " + display.Line(head.Node), "data  " + head.Data,
 		"", "The item is removed: the consumers of this queue will not see it."}
 	return openDialog(widget.Confirm("Dequeue", body, func() tea.Cmd {
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-			defer cancel()
+		return act(p.shared.Ctx, requestTimeout, func(ctx context.Context) (string, error) {
 			data, err := actor.Dequeue(ctx, dir, format)
-			if err != nil {
-				return statusMsg{text: err.Error(), err: true}
-			}
-			return statusMsg{text: "dequeued: " + decode.Summary(data, 60)}
-		}
+			return "dequeued: " + decode.Summary(data, 60), err
+		})
 	}))
 }
 
@@ -348,23 +323,15 @@ func (p *recipePage) volunteer() tea.Cmd {
 	default:
 		return failure(fmt.Errorf("%s is not an election", dir))
 	}
-	actor, ctx := p.shared.Actor, p.shared.Ctx
-	return tea.Batch(status("standing in "+dir+"; R withdraws"), func() tea.Msg {
-		if err := actor.Volunteer(ctx, dir, format); err != nil {
-			return statusMsg{text: err.Error(), err: true}
-		}
-		return statusMsg{text: "you lead " + dir + " (R resigns)"}
-	})
+	actor := p.shared.Actor
+	return tea.Batch(status("standing in "+dir+"; R withdraws"), act(p.shared.Ctx, 0, func(ctx context.Context) (string, error) {
+		return "you lead " + dir + " (R resigns)", actor.Volunteer(ctx, dir, format)
+	}))
 }
 
 func (p *recipePage) resign() tea.Cmd {
-	dir, actor, ctx := p.view.path, p.shared.Actor, p.shared.Ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
-		if err := actor.Resign(ctx, dir); err != nil {
-			return statusMsg{text: err.Error(), err: true}
-		}
-		return statusMsg{text: "resigned from " + dir}
-	}
+	dir, actor := p.view.path, p.shared.Actor
+	return act(p.shared.Ctx, requestTimeout, func(ctx context.Context) (string, error) {
+		return "resigned from " + dir, actor.Resign(ctx, dir)
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/live"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -40,11 +41,15 @@ type recipeListPage struct {
 	deadlocks []recognize.Deadlock
 	// redrawAt is when a live duration on screen next changes.
 	redrawAt time.Time
-	// after delivers msg after d (tea.Tick; tests hold the message).
-	after func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	scan scanState
-	live liveState
+	// model keeps the listed recipes live (page_recipe_list_live.go);
+	// drawn is the version of it on screen, tables the servers' tables it
+	// read the recipes with.
+	model     *live.Model
+	drawn     uint64
+	tables    *introspect.Snapshot
+	tablesErr error
 
 	width, height int
 }
@@ -77,9 +82,10 @@ func newRecipeListPageFrom(shared *sharedState, kind recipeKind, root string, sr
 	p := &recipeListPage{
 		shared: shared, kind: kind, root: root, src: src, pageCtx: ctx, cancel: cancel,
 		recipes: map[string]recognize.Recipe{}, errs: map[string]error{},
-		live: newLiveState(), after: afterDelay,
 	}
-	p.live.introspector.ask = src.introspect
+	p.model = newLiveModel(shared, src, kind.tables(), func(path string, r recognize.Recipe) bool {
+		return kind.is(r) && r.Info().Path == path
+	})
 	p.scan.nodes = new(atomic.Int64)
 	p.tbl = widget.NewListTable(recipeColumns(kind)...)
 	return p
@@ -104,7 +110,7 @@ func (p *recipeListPage) Filter() widget.Filter     { return p.tbl.Filter }
 // Close stops the scan and lets go of every directory the page follows.
 func (p *recipeListPage) Close() {
 	p.cancel()
-	p.unfollowAll()
+	p.model.Close()
 }
 
 // rescan starts a scan; rows already found stay on screen (and live)
@@ -172,25 +178,13 @@ func (p *recipeListPage) Update(msg tea.Msg) (page, tea.Cmd) {
 			return p, nil
 		}
 		return p, p.scanned(msg)
-	case recognizedMsg:
-		if msg.owner != p {
-			return p, nil
-		}
-		return p, p.recognized(msg)
-	case introspectionMsg:
-		if !p.live.introspector.take(msg, p.shared.Now()) {
-			return p, nil
-		}
-		p.tbl.SetSize(p.width, p.tableHeight())
-		return p, p.introspected()
-	case introspectionDueMsg:
-		if msg.owner != p {
-			return p, nil
-		}
-		p.live.introspectionPending = false
-		return p, p.maybeIntrospect()
+	case liveMsg:
+		p.pull()
+		return p, nil
 	case treeMsg:
-		return p, p.treeChanged(msg)
+		p.model.TreeChanged(msg)
+		p.pull() // what the model did at once (it does its reads in the background)
+		return p, nil
 	case refreshMsg:
 		return p, p.rescan()
 	case sessionMsg:
@@ -220,6 +214,9 @@ func (p *recipeListPage) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if p.kind == kindAlarms {
+		return p.openAlarm(r.Key)
+	}
 	return push(newRecipePage(p.shared, r.Key))
 }
 
@@ -240,8 +237,12 @@ func (p *recipeListPage) rebuild() {
 	rows := make([]widget.TableRow, 0, len(p.order))
 	shown, deadlocks := p.deadlocked()
 	p.deadlocks = deadlocks
-	for _, path := range p.order {
-		rows = append(rows, p.recipeRow(shown[path], now))
+	if p.kind == kindAlarms {
+		rows = p.alarmRows(shown)
+	} else {
+		for _, path := range p.order {
+			rows = append(rows, p.recipeRow(shown[path], now))
+		}
 	}
 	p.tbl.SetSize(p.width, p.tableHeight()) // the notes above may have changed
 	p.tbl.SetRows(rows, now)
@@ -255,7 +256,7 @@ func (p *recipeListPage) scheduleRedraw() {
 	now := p.shared.Now()
 	p.redrawAt = time.Time{}
 	var tables []time.Time
-	if in := p.live.introspector.last; p.kind.tables() && in != nil {
+	if in := p.tables; p.kind.tables() && in != nil {
 		tables = append(tables, in.At)
 	}
 	for _, r := range append(p.tbl.Visible(), widget.TableRow{}) {
@@ -275,6 +276,9 @@ func (p *recipeListPage) scheduleRedraw() {
 // shownTimes are the moments a recipe's row counts from: its holder's
 // (or leader's) start or node's creation, and when it was last heard.
 func shownTimes(r recognize.Recipe) []time.Time {
+	if r == nil {
+		return nil // a row of no recipe (:alarms' members)
+	}
 	h := r.Holding()
 	if len(h) == 0 {
 		return nil
@@ -362,8 +366,11 @@ func (p *recipeListPage) summary() string {
 	}
 	n := len(p.order)
 	many := string(p.kind)
-	if p.kind == kindSystems {
+	switch p.kind {
+	case kindSystems:
 		many = "system objects"
+	case kindAlarms:
+		many = "recipes"
 	}
 
 	s := fmt.Sprintf("%d %s under %s", n, plural(n, p.kind.singular(), many), root)
@@ -408,6 +415,8 @@ func (p *recipeListPage) summary() string {
 		parts = append(parts, fmt.Sprintf("%d %s", len(systems), plural(len(systems), "system", "systems")))
 	case kindRecipes:
 		parts = append(parts, p.classCounts()...)
+	case kindAlarms:
+		parts = append(parts, p.alarmCount())
 	}
 	warned := 0
 	for _, v := range p.recipes {
@@ -426,7 +435,7 @@ func (p *recipeListPage) summary() string {
 		scanned = fmt.Sprintf("scanning again… %s nodes", display.Count(p.scan.nodes.Load()))
 	}
 	parts = append(parts, st.Dim.Render(scanned))
-	if in := p.live.introspector.last; p.kind.tables() && in != nil {
+	if in := p.tables; p.kind.tables() && in != nil {
 		// HEARD is as of this read: the list asks again only when a
 		// recipe changes (a recipe's own page asks every few seconds).
 		parts = append(parts, st.Dim.Render("server tables "+display.Duration(p.shared.Now().Sub(in.At))+" old"))
@@ -453,7 +462,7 @@ func (p *recipeListPage) notes() []string {
 	if !p.kind.tables() {
 		return out
 	}
-	in, err := p.live.introspector.last, p.live.introspector.err
+	in, err := p.tables, p.tablesErr
 	if err != nil && in == nil {
 		out = append(out, st.Warning.Render("⚠ no server tables ("+firstLine(err.Error())+"): client addresses and watches unknown"))
 	}

@@ -33,7 +33,9 @@ func (k recipeKind) tables() bool { return true }
 
 // contended reports whether the kind's members are ephemeral, so that the
 // servers' list of ephemeral nodes finds them without a walk.
-func (k recipeKind) contended() bool { return k != kindQueues && k != kindSystems && k != kindRecipes }
+func (k recipeKind) contended() bool {
+	return k != kindQueues && k != kindSystems && k != kindRecipes && k != kindAlarms
+}
 
 // class is the recognize.Class of the recipes the kind lists.
 func (k recipeKind) class() string {
@@ -80,6 +82,8 @@ func (k recipeKind) is(r recognize.Recipe) bool {
 		return r.Info().System != ""
 	case kindRecipes:
 		return slices.Contains(recipesClasses, r.Info().Class)
+	case kindAlarms:
+		return true // every recipe is followed: its alarms come and go
 	}
 	return r.Info().Class == k.class()
 }
@@ -89,7 +93,7 @@ func (k recipeKind) singular() string {
 	switch k {
 	case kindSystems:
 		return "system object"
-	case kindRecipes:
+	case kindRecipes, kindAlarms:
 		return "recipe"
 	}
 	return k.class()

@@ -38,6 +38,8 @@ func recipeColumns(k recipeKind) []widget.ListColumn {
 		}
 	case kindRecipes:
 		return otherRecipeColumns()
+	case kindAlarms:
+		return alarmColumns()
 	case kindElections:
 		return []widget.ListColumn{
 			{Title: "PATH", Weight: 4, Min: 16, Tail: true},

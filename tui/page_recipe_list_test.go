@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,7 +15,7 @@ import (
 
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
-	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/live"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
 
@@ -159,7 +160,7 @@ func TestRecipeListLiveRows(t *testing.T) {
 }
 
 func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
-	r, p, f, clock := newFakeList(t, kindLocks, 120, 40)
+	r, _, f, clock := newFakeList(t, kindLocks, 120, 40)
 	_, _, intros := f.counts()
 	if intros != 1 {
 		t.Fatalf("the scan asked the servers %d times, want 1", intros)
@@ -170,17 +171,21 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 	// A change right after the scan's question: put off to a second
 	// after it.
 	r.send(treeMsg{"/app/locks/orders"})
-	if len(r.held) != 1 || r.held[0].after != introspectEvery {
-		t.Fatalf("held %v, want one introspection a second after the last", r.held)
+	if len(clock.held) != 1 || clock.held[0].after != live.TablesEvery {
+		t.Fatalf("held %v, want one introspection a second after the last", clock.heldAfters())
 	}
-	// More changes while one is put off add nothing.
+	// More changes while one is put off add none (the recipe's next
+	// reading is put off by its own pace).
+	clock.advance(live.RecognizeEvery)
 	r.send(treeMsg{"/app/locks/orders"})
-	if len(r.held) != 1 {
-		t.Fatalf("held %d timers", len(r.held))
+	if n := clock.heldCount(live.TablesEvery); n != 1 {
+		t.Fatalf("%d introspections held", n)
 	}
-	clock.advance(introspectEvery)
+	clock.advance(live.TablesEvery)
+	clock.runHeld(live.RecognizeEvery) // the recipe's reading put off
 	recognitions := len(f.recognized)
-	r.release()
+	clock.runHeld(live.TablesEvery)
+	r.send(liveMsg{})
 	if _, _, intros = f.counts(); intros != 2 {
 		t.Fatalf("asked %d times, want 2", intros)
 	}
@@ -191,48 +196,19 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 	// Idle: frames and time ask nothing.
 	clock.advance(time.Hour)
 	r.send(frameMsg(clock.now))
-	if _, _, intros = f.counts(); intros != 2 || len(r.held) != 0 {
-		t.Errorf("idle page asked %d times, %d timers", intros, len(r.held))
+	if _, _, intros = f.counts(); intros != 2 || len(clock.held) != 0 {
+		t.Errorf("idle page asked %d times, %d timers", intros, len(clock.held))
 	}
 	// A change long after asks a little later (its watch to settle).
 	r.send(treeMsg{"/app/locks/orders"})
-	if len(r.held) != 1 || r.held[0].after != introspectSettle {
-		t.Fatalf("held %v, want one introspection %v after the change", r.held, introspectSettle)
+	if len(clock.held) != 1 || clock.held[0].after != live.TablesSettle {
+		t.Fatalf("held %v, want one introspection %v after the change", clock.heldAfters(), live.TablesSettle)
 	}
 	// Queues ask as the others do: their items in flight have consumers.
-	rq, _, fq, _ := newFakeList(t, kindQueues, 120, 40)
+	rq, _, fq, cq := newFakeList(t, kindQueues, 120, 40)
 	rq.send(treeMsg{"/app/jobs"})
-	if _, _, n := fq.counts(); n != 1 || len(rq.held) != 1 {
-		t.Errorf("a queue list asked the servers %d times, %d timers, want its scan's, and one to come after the change", n, len(rq.held))
-	}
-	_ = p
-}
-
-// TestInterimTables: until the servers are asked again, a changed recipe is
-// read with the old tables taken optimistically: a session they do not list
-// is not reported disconnected.
-func TestInterimTables(t *testing.T) {
-	in := &introspect.Snapshot{
-		Members: []introspect.Member{{Addr: "zk1:2181", Mode: introspect.ModeStandalone,
-			Connections: []introspect.Connection{{Client: "10.0.0.5:51234", SessionID: 0x1000000000000a1}}, Watches: &introspect.WatchTable{}}},
-		Sessions: []introspect.Session{{ID: 0x1000000000000a1, Client: "10.0.0.5:51234", Server: "zk1:2181", Connected: true}},
-	}
-	base := in.Tables()
-	if c, known := base.Connected(0x999); c || !known {
-		t.Fatalf("base tables: connected %v known %v for an unknown session", c, known)
-	}
-	it := interimTables{base}
-	if _, known := it.Connected(0x999); known {
-		t.Error("interim tables say a session they do not list is disconnected")
-	}
-	if _, known := base.Watches(0x1000000000000a1, "/x"); !known {
-		t.Fatal("base tables do not know the watches of a listed session")
-	}
-	if _, known := it.Watches(0x1000000000000a1, "/x"); known {
-		t.Error("interim tables say a session does not watch")
-	}
-	if c, known := it.Connected(0x1000000000000a1); !c || !known {
-		t.Errorf("interim tables lost a connected session: %v %v", c, known)
+	if _, _, n := fq.counts(); n != 1 || len(cq.held) != 1 {
+		t.Errorf("a queue list asked the servers %d times, %d timers, want its scan's, and one to come after the change", n, len(cq.held))
 	}
 }
 
@@ -298,14 +274,15 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 func TestRecipeListClosesWhatItFollows(t *testing.T) {
 	_, p, _, _ := newFakeList(t, kindLocks, 120, 40)
 	want := map[string]bool{"/app/locks/orders": true, "/app/locks/pool": true, "/app/locks/pool/leases": true, "/app/locks/pool/locks": true}
+	followed := p.model.Followed()
 	for dir := range want {
-		if !p.live.followed[dir] {
-			t.Errorf("%s not followed", dir)
+		if !slices.Contains(followed, dir) {
+			t.Errorf("%s not followed (%v)", dir, followed)
 		}
 	}
 	p.Close()
-	if len(p.live.followed) != 0 {
-		t.Errorf("still following %v", p.live.followed)
+	if f := p.model.Followed(); len(f) != 0 {
+		t.Errorf("still following %v", f)
 	}
 	if p.pageCtx.Err() == nil {
 		t.Error("Close left the page's reads running")

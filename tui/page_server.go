@@ -83,11 +83,12 @@ func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
 	case tea.KeyPressMsg:
 		widget.Navigate(p.tbl.Table, p.shared.Keys.Nav, msg)
 	case introspectionMsg:
-		if p.poll.take(msg, p.shared.Now()) {
+		if ok, next := p.poll.taken(msg, p.shared.Now()); ok {
 			p.rebuild()
 			if msg.err != nil {
-				return p, failureLine(fmt.Errorf("server: %w", msg.err))
+				return p, tea.Batch(next, failureLine(fmt.Errorf("server: %w", msg.err)))
 			}
+			return p, next
 		}
 	case membershipMsg:
 		if msg.owner == p {
@@ -98,8 +99,12 @@ func (p *serverPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		return p, tea.Batch(p.poll.start(p.pageCtx, p.shared.Now()), p.readMembership())
 	case sessionMsg:
 		return p, p.poll.start(p.pageCtx, p.shared.Now())
-	case frameMsg:
-		return p, p.poll.frame(p.pageCtx, p.shared.Now())
+	case focusMsg:
+		return p, p.poll.focus(p.shared.Now())
+	case blurMsg:
+		p.poll.blur()
+	case refreshDueMsg:
+		return p, p.poll.due(msg, p.pageCtx, p.shared.Now())
 	}
 	return p, nil
 }
@@ -111,7 +116,7 @@ func (p *serverPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 
 func (p *serverPage) nextFrame() time.Duration {
 	now := p.shared.Now()
-	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
+	return p.tbl.NextFlash(now)
 }
 
 func (p *serverPage) rebuild() {

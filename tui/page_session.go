@@ -132,10 +132,10 @@ func (p *sessionPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		}
 		widget.Navigate(p.tbl, p.shared.Keys.Nav, msg)
 	case introspectionMsg:
-		if p.poll.take(msg, p.shared.Now()) {
+		if ok, next := p.poll.taken(msg, p.shared.Now()); ok {
 			p.rebuild()
 			p.layout()
-			return p, p.tell(false)
+			return p, tea.Batch(next, p.tell(false))
 		}
 	case storyMsg:
 		if msg.owner == p && msg.gen == p.story.gen {
@@ -151,8 +151,12 @@ func (p *sessionPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		return p, p.poll.start(p.pageCtx, p.shared.Now())
 	case sessionMsg:
 		return p, p.poll.start(p.pageCtx, p.shared.Now())
-	case frameMsg:
-		return p, p.poll.frame(p.pageCtx, p.shared.Now())
+	case focusMsg:
+		return p, p.poll.focus(p.shared.Now())
+	case blurMsg:
+		p.poll.blur()
+	case refreshDueMsg:
+		return p, p.poll.due(msg, p.pageCtx, p.shared.Now())
 	}
 	return p, nil
 }
@@ -164,7 +168,7 @@ func (p *sessionPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 
 func (p *sessionPage) nextFrame() time.Duration {
 	now := p.shared.Now()
-	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
+	return p.tbl.NextFlash(now)
 }
 
 // session is what the last answer says of the session; nil when it no

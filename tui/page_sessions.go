@@ -21,8 +21,7 @@ import (
 //
 // Those tables have no watches, so the page asks again on ctrl+r, on a
 // change of the explorer's session, and every pollEvery while it is on
-// top (see poller); below another page, or with the explorer idle on
-// another page, it asks nothing.
+// top (see refresher); below another page it asks nothing.
 type sessionsPage struct {
 	shared  *sharedState
 	poll    poller
@@ -109,12 +108,12 @@ func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		}
 		widget.Navigate(p.tbl.Table, p.shared.Keys.Nav, msg)
 	case introspectionMsg:
-		if p.poll.take(msg, p.shared.Now()) {
+		if ok, next := p.poll.taken(msg, p.shared.Now()); ok {
 			p.rebuild()
 			if msg.err != nil {
-				return p, failureLine(fmt.Errorf("sessions: %w", msg.err))
+				return p, tea.Batch(next, failureLine(fmt.Errorf("sessions: %w", msg.err)))
 			}
-			return p, p.walkIfRefused()
+			return p, tea.Batch(next, p.walkIfRefused())
 		}
 	case ephemeralsMsg:
 		if msg.owner == p {
@@ -128,8 +127,12 @@ func (p *sessionsPage) Update(msg tea.Msg) (page, tea.Cmd) {
 		return p, p.poll.start(p.pageCtx, p.shared.Now())
 	case sessionMsg:
 		return p, p.poll.start(p.pageCtx, p.shared.Now())
-	case frameMsg:
-		return p, p.poll.frame(p.pageCtx, p.shared.Now())
+	case focusMsg:
+		return p, p.poll.focus(p.shared.Now())
+	case blurMsg:
+		p.poll.blur()
+	case refreshDueMsg:
+		return p, p.poll.due(msg, p.pageCtx, p.shared.Now())
 	}
 	return p, nil
 }
@@ -171,7 +174,7 @@ func (p *sessionsPage) Mouse(msg tea.MouseMsg) tea.Cmd {
 
 func (p *sessionsPage) nextFrame() time.Duration {
 	now := p.shared.Now()
-	return soonest(p.poll.nextFrame(now), p.tbl.NextFlash(now))
+	return p.tbl.NextFlash(now)
 }
 
 func (p *sessionsPage) rebuild() {

@@ -21,37 +21,41 @@ func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *li
 }
 
 // TestSessionsPollOnlyOnTop: the servers' tables have no watches: the page
-// asks again every pollEvery, but only while app asks it for frames (it is
-// on top).
+// asks again every pollEvery while it is on top — the app tells it when it
+// comes on top and when it leaves (focusMsg, blurMsg) — never while it is
+// not.
 func TestSessionsPollOnlyOnTop(t *testing.T) {
 	r, p, f, clock := newFakeSessions(t)
+	p.poll.refresh.after = holdTimer
 	if _, _, n := f.counts(); n != 1 {
 		t.Fatalf("asked %d times on opening", n)
 	}
-	// Below another page: frames come (the top one animates), nextFrame
-	// is not asked, nothing is read.
+	// Below another page (never told it is on top): time passes, frames
+	// come (the top one animates), nothing is read.
 	clock.advance(time.Minute)
 	r.send(frameMsg(clock.now))
-	if _, _, n := f.counts(); n != 1 {
-		t.Fatalf("a page not on top asked again (%d)", n)
+	if _, _, n := f.counts(); n != 1 || len(r.held) != 0 {
+		t.Fatalf("a page not on top asked again (%d), %d ticks", n, len(r.held))
 	}
-	// On top: app asks for the next frame, and when it comes, the page
-	// asks the servers.
-	if d := p.nextFrame(); d != time.Millisecond {
-		t.Errorf("nextFrame %v, want at once (overdue)", d)
+	// On top, its tables overdue: it asks at once.
+	r.send(focusMsg{})
+	if len(r.held) != 1 || r.held[0].after != time.Millisecond {
+		t.Fatalf("ticks %v on coming on top, want one at once", r.held)
 	}
-	r.send(frameMsg(clock.now))
+	r.release()
 	if _, _, n := f.counts(); n != 2 {
 		t.Fatalf("asked %d times, want 2", n)
 	}
-	if d := p.nextFrame(); d != pollEvery {
-		t.Errorf("nextFrame %v right after an answer, want %v", d, pollEvery)
+	// The answer sets the next tick, pollEvery later.
+	if len(r.held) != 1 || r.held[0].after != pollEvery {
+		t.Fatalf("ticks %v after an answer, want one in %v", r.held, pollEvery)
 	}
-	// A frame before it is due asks nothing.
-	clock.advance(time.Second)
-	r.send(frameMsg(clock.now))
-	if _, _, n := f.counts(); n != 2 {
-		t.Errorf("asked before due (%d)", n)
+	// Covered before it is due: the tick asks nothing, and sets none.
+	r.send(blurMsg{})
+	clock.advance(pollEvery)
+	r.release()
+	if _, _, n := f.counts(); n != 2 || len(r.held) != 0 {
+		t.Errorf("a covered page asked (%d), %d ticks", n, len(r.held))
 	}
 	// ctrl+r and a session change ask at once.
 	r.send(refreshMsg{})
@@ -199,8 +203,9 @@ func TestSessionsRefusedTables(t *testing.T) {
 	}
 	// A poll does not walk the tree again; ctrl+r does.
 	clock.advance(time.Minute)
-	p.nextFrame()
-	r.send(frameMsg(clock.now))
+	p.poll.refresh.after = holdTimer
+	r.send(focusMsg{})
+	r.release()
 	if walks != 1 {
 		t.Errorf("%d walks after a poll, want 1", walks)
 	}

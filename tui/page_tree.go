@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/tui/widget"
@@ -49,7 +48,7 @@ func newTreePage(shared *sharedState, start string) *treePage {
 }
 
 func (tp *treePage) Init() tea.Cmd {
-	return tp.selectionChanged()
+	return tp.selectionChanged(true)
 }
 
 func (tp *treePage) Title() string { return "tree" }
@@ -98,8 +97,7 @@ func (tp *treePage) HelpNotes() []string {
 }
 
 func (tp *treePage) nextFrame() time.Duration {
-	now := tp.shared.Now()
-	if tp.tree.flashing(now) {
+	if tp.tree.flashing(tp.shared.pace()) {
 		return 100 * time.Millisecond
 	}
 	if tp.detail.tab == tabRecipe && tp.detail.recipe != nil && tp.detail.recipe.animates() {
@@ -124,21 +122,22 @@ func (tp *treePage) goTo(p string) tea.Cmd {
 	tp.tree.setFilter(widget.Filter{})
 	if tp.tree.selectPath(p) {
 		tp.goal = ""
-		return tp.selectionChanged()
+		return tp.selectionChanged(true)
 	}
 	tp.goal = p
 	tp.expandTo(p)
 	if tp.tree.selectPath(p) {
 		tp.goal = ""
 	}
-	return tea.Batch(tp.selectionChanged(), status("going to "+p))
+	return tea.Batch(tp.selectionChanged(true), status("going to "+p))
 }
 
 // selectionChanged points the detail at the cursor and reads what the
-// rows on screen need.
-func (tp *treePage) selectionChanged() tea.Cmd {
+// rows on screen need; byUser says the user moved (the rows that came
+// into view are read at once), else the tree's changes did.
+func (tp *treePage) selectionChanged(byUser bool) tea.Cmd {
 	p := tp.tree.selectedPath()
-	return tea.Batch(tp.detail.show(p, tp.tree.labels[p]), tp.tree.fetch())
+	return tea.Batch(tp.detail.show(p, tp.tree.labelOf(p)), tp.tree.fetch(byUser))
 }
 
 func (tp *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
@@ -146,7 +145,7 @@ func (tp *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return tp, tp.key(msg)
 	case treeMsg:
-		tp.tree.onTree(msg, tp.shared.Now())
+		tp.tree.onTree(msg, tp.shared.pace())
 		var cmds []tea.Cmd
 		if tp.goal != "" {
 			if tp.tree.selectPath(tp.goal) {
@@ -156,19 +155,24 @@ func (tp *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 				tp.goal = ""
 			}
 		}
-		cmds = append(cmds, tp.detail.update(msg), tp.selectionChanged())
+		cmds = append(cmds, tp.detail.update(msg), tp.selectionChanged(false))
 		return tp, tea.Batch(cmds...)
 	case rowStatsMsg:
 		tp.tree.onStats(msg)
-		return tp, tp.selectionChanged()
+		return tp, tp.selectionChanged(false)
 	case labelMsg:
 		tp.tree.onLabel(msg)
-		return tp, tp.selectionChanged()
+		return tp, tp.selectionChanged(false)
+	case rowsDueMsg:
+		if msg.pane != tp.tree {
+			return tp, nil
+		}
+		return tp, tp.tree.onDue()
 	case sessionMsg:
 		if msg.State == zkview.Connected && msg.NewSession {
 			// Everything read under the old session may be stale.
-			tp.tree.stats, tp.tree.statErrs = map[string]*zk.Stat{}, map[string]error{}
-			return tp, tea.Batch(tp.detail.update(msg), tp.tree.fetch(), tp.detail.readACL())
+			tp.tree.forgetReads(false)
+			return tp, tea.Batch(tp.detail.update(msg), tp.tree.fetch(true), tp.detail.readACL())
 		}
 		return tp, tp.detail.update(msg)
 	case aclSetMsg:
@@ -176,8 +180,8 @@ func (tp *treePage) Update(msg tea.Msg) (page, tea.Cmd) {
 	case editBeganMsg, editorDoneMsg, editSavedMsg:
 		return tp, tp.onEdit(msg)
 	case refreshMsg:
-		tp.tree.stats, tp.tree.statErrs, tp.tree.labelled = map[string]*zk.Stat{}, map[string]error{}, map[string]int64{}
-		return tp, tea.Batch(tp.detail.update(msg), tp.tree.fetch(), tp.detail.readACL())
+		tp.tree.forgetReads(true)
+		return tp, tea.Batch(tp.detail.update(msg), tp.tree.fetch(true), tp.detail.readACL())
 	}
 	return tp, tp.detail.update(msg)
 }
@@ -240,7 +244,7 @@ func (tp *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		tp.tree.expand(tp.tree.selectedPath())
 	case key.Matches(msg, n.Left):
 		p := tp.tree.selectedPath()
-		if tp.tree.expanded[p] && p != "/" {
+		if tp.tree.isExpanded(p) && p != "/" {
 			tp.tree.collapse(p)
 		} else if p != "/" {
 			tp.tree.selectPath(path.Dir(p))
@@ -251,10 +255,10 @@ func (tp *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 		return tp.exportFile()
 	case key.Matches(msg, n.Enter):
 		p := tp.tree.selectedPath()
-		if l := tp.tree.labels[p]; l.kind != "" {
+		if l := tp.tree.labelOf(p); l.kind != "" {
 			return push(newRecipePage(tp.shared, p))
 		}
-		if tp.tree.expanded[p] && p != "/" {
+		if tp.tree.isExpanded(p) && p != "/" {
 			tp.tree.collapse(p)
 		} else {
 			tp.tree.expand(p)
@@ -280,7 +284,7 @@ func (tp *treePage) key(msg tea.KeyPressMsg) tea.Cmd {
 	default:
 		return nil
 	}
-	return tp.selectionChanged()
+	return tp.selectionChanged(true)
 }
 
 // detailKey scrolls the detail pane when it has the focus.
@@ -353,11 +357,11 @@ func (tp *treePage) Mouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		tp.tree.move(step)
 	}
-	return tp.selectionChanged()
+	return tp.selectionChanged(true)
 }
 
 func (tp *treePage) View() string {
-	now := tp.shared.Now()
+	now := tp.shared.pace() // the rows' flashes last a second of real time
 	if tp.narrow() {
 		if tp.focus == focusDetail {
 			return tp.detail.view(true)
@@ -398,7 +402,7 @@ func (tp *treePage) remove() tea.Cmd {
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	st := tp.tree.stats[p]
+	st := tp.tree.statOf(p)
 	if n, ok := tp.shared.Tree.Get(p); ok && n.Stat != nil {
 		st = n.Stat
 	}
@@ -409,20 +413,15 @@ func (tp *treePage) remove() tea.Cmd {
 		return failure(fmt.Errorf("%s has %d children: D deletes it with everything below", p, st.NumChildren))
 	}
 	version := st.Version
-	w, ctx := tp.shared.Writer, tp.shared.Ctx
+	w := tp.shared.Writer
 	body := []string{"Delete " + display.Line(p) + fmt.Sprintf(" (version %d)?", version)}
 	if st.EphemeralOwner != 0 {
 		body = append(body, "", tp.shared.Styles.Warning.Render(fmt.Sprintf("It is an ephemeral node of session %s: its owner is not told.", display.Hex(st.EphemeralOwner))))
 	}
 	return openDialog(widget.Confirm("Delete", body, func() tea.Cmd {
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-			defer cancel()
-			if err := w.Delete(ctx, p, version); err != nil {
-				return statusMsg{text: err.Error(), err: true}
-			}
-			return statusMsg{text: "deleted " + p}
-		}
+		return act(tp.shared.Ctx, requestTimeout, func(ctx context.Context) (string, error) {
+			return "deleted " + p, w.Delete(ctx, p, version)
+		})
 	}))
 }
 
@@ -431,19 +430,14 @@ func (tp *treePage) removeTree() tea.Cmd {
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	w, ctx := tp.shared.Writer, tp.shared.Ctx
+	w := tp.shared.Writer
 	d := widget.Ask("Delete a whole subtree", []string{
 		"Delete " + display.Line(p) + " and everything below it?",
 		tp.shared.Styles.Warning.Render("This cannot be undone. Ephemeral owners and lock holders are not told."),
 		"Type the path to go ahead:"}, "path> ", "", func(string) tea.Cmd {
-		return tea.Batch(status("deleting "+p+"…"), func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-			defer cancel()
-			if err := w.DeleteRecursive(ctx, p); err != nil {
-				return statusMsg{text: err.Error(), err: true}
-			}
-			return statusMsg{text: "deleted " + p + " and everything below it"}
-		})
+		return tea.Batch(status("deleting "+p+"…"), act(tp.shared.Ctx, 5*time.Minute, func(ctx context.Context) (string, error) {
+			return "deleted " + p + " and everything below it", w.DeleteRecursive(ctx, p)
+		}))
 	})
 	d.MustType = p
 	return openDialog(d)

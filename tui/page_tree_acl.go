@@ -34,9 +34,7 @@ func (tp *treePage) setACL() tea.Cmd {
 			return failure(err)
 		}
 		set := func() tea.Cmd {
-			return func() tea.Msg {
-				ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-				defer cancel()
+			return withTimeout(ctx, requestTimeout, func(ctx context.Context) tea.Msg {
 				if _, err := w.SetACL(ctx, p, acl, version); err != nil {
 					if zkview.IsBadVersion(err) {
 						return statusMsg{text: fmt.Sprintf("%s's ACL changed since it was read (version %d): not set; look again", p, version), err: true}
@@ -44,7 +42,7 @@ func (tp *treePage) setACL() tea.Cmd {
 					return statusMsg{text: err.Error(), err: true}
 				}
 				return aclSetMsg{path: p, text: "ACL of " + p + " set to " + zkview.FormatACLSpec(acl)}
-			}
+			})
 		}
 		if granted, unsure := zkview.GrantsAdmin(acl, ids); !granted {
 			why := []string{"It grants ADMIN to none of this session's identities:", "the explorer could never change this ACL again (only a super user could)."}

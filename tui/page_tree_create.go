@@ -82,14 +82,9 @@ func (tp *treePage) askData(p string, mode zkview.CreateMode, ttl time.Duration)
 		kind += " " + ttl.String()
 	}
 	return openDialog(widget.Ask("Data for "+display.Line(p)+" ("+kind+")", []string{"Text to store (may be empty):"}, "data> ", "", func(data string) tea.Cmd {
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-			defer cancel()
+		return act(ctx, requestTimeout, func(ctx context.Context) (string, error) {
 			created, err := w.CreateAs(ctx, p, []byte(data), mode, ttl)
-			if err != nil {
-				return statusMsg{text: err.Error(), err: true}
-			}
-			return statusMsg{text: "created " + created + " (" + kind + ")"}
-		}
+			return "created " + created + " (" + kind + ")", err
+		})
 	}))
 }

@@ -47,13 +47,11 @@ func (tp *treePage) edit() tea.Cmd {
 	if err := protected(p); err != nil {
 		return failure(err)
 	}
-	c, ctx := tp.shared.Client, tp.shared.Ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	c := tp.shared.Client
+	return withTimeout(tp.shared.Ctx, requestTimeout, func(ctx context.Context) tea.Msg {
 		s, err := edit.Begin(ctx, c, p)
 		return editBeganMsg{edit: s, err: err}
-	}
+	})
 }
 
 // runEditor suspends the explorer and runs the editor on the session's file.
@@ -117,17 +115,15 @@ func (tp *treePage) discard(s *edit.Session) tea.Cmd {
 
 // save writes data conditionally on the version the edit started from.
 func (tp *treePage) save(s *edit.Session, data []byte) tea.Cmd {
-	c, ctx, from := tp.shared.Client, tp.shared.Ctx, s.Version
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	c, from := tp.shared.Client, s.Version
+	return withTimeout(tp.shared.Ctx, requestTimeout, func(ctx context.Context) tea.Msg {
 		st, conflict, err := s.Save(ctx, c, data)
 		m := editSavedMsg{edit: s, data: data, from: from, conflict: conflict, err: err}
 		if st != nil {
 			m.to = st.Version
 		}
 		return m
-	}
+	})
 }
 
 // afterSave reports the write, or asks what to do about a node that

@@ -165,9 +165,7 @@ func (tp *treePage) copyOrMove(move bool) tea.Cmd {
 		if err != nil {
 			return failure(err)
 		}
-		return tea.Batch(status("reading "+src+"…"), func() tea.Msg {
-			sctx, cancel := context.WithTimeout(ctx, transferTimeout)
-			defer cancel()
+		return tea.Batch(status("reading "+src+"…"), withTimeout(ctx, transferTimeout, func(sctx context.Context) tea.Msg {
 			survey, err := transfer.SurveyTree(sctx, c, src)
 			if err != nil {
 				return statusMsg{text: err.Error(), err: true}
@@ -192,7 +190,7 @@ func (tp *treePage) copyOrMove(move bool) tea.Cmd {
 					return copyOrMoveNow(ctx, c, w, src, dst, move)
 				})
 			})}
-		})
+		}))
 	}))
 }
 

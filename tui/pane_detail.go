@@ -116,13 +116,11 @@ func (d *detailPane) release() {
 }
 
 func (d *detailPane) readACL() tea.Cmd {
-	c, ctx, p := d.shared.Client, d.shared.Ctx, d.path
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	c, p := d.shared.Client, d.path
+	return withTimeout(d.shared.Ctx, requestTimeout, func(ctx context.Context) tea.Msg {
 		acl, st, err := c.ACL(ctx, p)
 		return aclMsg{path: p, acl: acl, stat: st, err: err}
-	}
+	})
 }
 
 func (d *detailPane) openRecipe() tea.Cmd {
@@ -218,6 +216,12 @@ func (d *detailPane) update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, d.recipe.update(msg))
 		}
 		return tea.Batch(cmds...)
+	}
+	switch msg.(type) {
+	case focusMsg, blurMsg:
+		// The Recipe tab asks the servers again when its recipe changes,
+		// not on a timer: only a recipe's own page polls.
+		return nil
 	}
 	if d.recipe != nil {
 		return d.recipe.update(msg)

@@ -81,11 +81,19 @@ func (d *detailPane) historyLines() []string {
 		lines = append(lines, st.Dim.Render("children: reading…"))
 	}
 	if persistent, why := d.shared.Tree.WatchMode(); persistent {
-		lines = append(lines, st.Dim.Render("by a persistent watch: no re-arming, each change read after its event"))
+		lines = append(lines, st.Dim.Render("by a persistent watch: no re-arming, read at most every "+zkview.ReadEvery.String()))
 	} else if why != nil {
 		lines = append(lines, st.Dim.Render("by one-shot watches, set again after each event: "+firstLine(why.Error())))
 	}
+	changes := h.DroppedChanges
+	for _, e := range h.Entries {
+		changes += e.Changes
+	}
 	kept := fmt.Sprintf("%d %s kept, newest first (at most %d a node", len(h.Entries), plural(len(h.Entries), "change", "changes"), zkview.HistoryPerNode)
+	if changes > len(h.Entries)+h.Dropped {
+		kept = fmt.Sprintf("%s %s in %d %s kept, newest first (at most %d a node", display.Count(int64(changes)), plural(changes, "change", "changes"),
+			len(h.Entries), plural(len(h.Entries), "read", "reads"), zkview.HistoryPerNode)
+	}
 	if h.Dropped > 0 {
 		kept += fmt.Sprintf("; %d older let go", h.Dropped)
 	}
@@ -93,7 +101,9 @@ func (d *detailPane) historyLines() []string {
 	if len(h.Entries) == 0 {
 		return append(lines, st.Dim.Render("no change seen yet: changes appear here as the watches see them"))
 	}
-	for i := len(h.Entries) - 1; i >= 0; i-- {
+	// Only what the pane can show is drawn: a busy node's 200 entries of
+	// 50 names each are not formatted at every frame.
+	for i := len(h.Entries) - 1; i >= 0 && len(lines) < d.scroll+d.height; i-- {
 		lines = append(lines, d.historyEntry(h.Entries[i])...)
 	}
 	return lines
@@ -125,6 +135,13 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 		who = "ephemeral of " + st.Ephemeral.Render(display.Hex(e.Owner))
 		width = max(width-lipgloss.Width(who)-3, 10)
 	}
+	// An entry that stands for several changes (a burst read together,
+	// counted from the versions) says how many, and shows the two reads
+	// it compares: what came and went between them is gone.
+	many := ""
+	if e.Unseen > 0 {
+		many = " " + st.Warning.Render(fmt.Sprintf("%d changes", e.Changes)) + st.Dim.Render(" between two reads:")
+	}
 	switch e.Kind {
 	case zkview.ChangeData:
 		what = fmt.Sprintf(" v%d · %s → %s", e.Version, byteSize(e.OldSize), byteSize(e.NewSize))
@@ -152,10 +169,7 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 		}
 		detail += who
 	}
-	if e.Unseen > 0 {
-		what += st.Warning.Render(fmt.Sprintf("  +%d %s not seen apart", e.Unseen, plural(e.Unseen, "change", "changes")))
-	}
-	out := []string{head + what}
+	out := []string{head + many + what}
 	if detail != "" {
 		out = append(out, "    "+detail)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // TestHistoryTab: in a read-only explorer, H on a node shows the changes
@@ -43,9 +44,7 @@ func TestHistoryTab(t *testing.T) {
 	if err := writer.Delete("/app/config/feature-x", -1); err != nil {
 		t.Fatal(err)
 	}
-	// No settle: with the clock fixed, the row whose count moved flashes
-	// for ever, and frames keep coming. The screen is complete once the
-	// row's live count is back to none.
+	// The screen is complete once the row's live count is back to none.
 	// The header's zxid follows the tree's stats as they arrive: wait for
 	// the delete's, which the golden shows.
 	_, st, err := writer.Exists("/app/config")
@@ -87,4 +86,23 @@ func TestHistoryTab(t *testing.T) {
 	// H again goes back to the data.
 	d.key("H")
 	d.waitFor("the Data tab", func(s string) bool { return !strings.Contains(s, "followed since") })
+}
+
+// TestHistoryEntryCountsChanges: an entry that stands for a burst read
+// together says how many changes the versions counted, and names only what
+// differs between its two reads.
+func TestHistoryEntryCountsChanges(t *testing.T) {
+	clock := &listsClock{now: listsEpoch}
+	d := newDetailPane(listsShared(t, clock))
+	d.width = 100
+	burst := zkview.HistoryEntry{Change: zkview.Change{Kind: zkview.ChangeChildren, Zxid: 0x42, Seen: clock.now,
+		Added: []string{"w0-1", "w0-2"}, Removed: []string{"w0-0"}}, Unseen: 290, Changes: 293}
+	lines := d.historyEntry(burst)
+	if !strings.Contains(lines[0], "children 293 changes between two reads: +2 −1") || !strings.Contains(lines[1], "+w0-1 +w0-2 −w0-0") {
+		t.Errorf("a burst's entry:\n%s", strings.Join(lines, "\n"))
+	}
+	one := zkview.HistoryEntry{Change: zkview.Change{Kind: zkview.ChangeChildren, Zxid: 0x43, Seen: clock.now, Added: []string{"w0-3"}}, Changes: 1}
+	if lines := d.historyEntry(one); strings.Contains(lines[0], "changes") || !strings.Contains(lines[0], "children +1 −0") {
+		t.Errorf("a single change's entry:\n%s", strings.Join(lines, "\n"))
+	}
 }

@@ -29,12 +29,10 @@ func (d *detailPane) readQuota() tea.Cmd {
 	if c == nil || p == "" {
 		return nil
 	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	return withTimeout(ctx, requestTimeout, func(ctx context.Context) tea.Msg {
 		q, err := c.QuotaFor(ctx, p)
 		return quotaMsg{path: p, quota: q, err: err}
-	}
+	})
 }
 
 // quotaFields are the Stat tab's quota rows.

@@ -15,6 +15,7 @@ import (
 	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/live"
 	"github.com/zkx-dev/zkx/zkview/present"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
@@ -22,188 +23,158 @@ import (
 // recipePane is the live picture of one recipe directory: a lock's wait
 // chain (holder ← waiter ← waiter, with sessions, clients, how long ago
 // each was heard from, who watches whom), a queue's items in order, an
-// election's candidates with the leader marked. It follows the directory's
-// children through the live tree and recognises it again when they change.
-// What it shows is what recognize computed.
+// election's candidates with the leader marked. A live.Model (zkview/live)
+// follows the directory's children through the live tree and recognises
+// it again when they change; the pane draws what it holds. What it shows
+// is what recognize computed.
 //
 // The servers' tables (client addresses, connections, when each session
-// was last heard from, observed watches) have no watches: they are asked
-// again when the recipe changes (at most once every tablesEvery) and every
-// tablesPoll while the page is on top, never while it is not.
+// was last heard from, observed watches) have no watches: the model asks
+// them again when the recipe changes (at most once every
+// live.TablesEvery), and the page's refresher every tablesPoll while the
+// page is on top, never while it is not.
 type recipePane struct {
 	shared *sharedState
 	path   string
+	model  *live.Model
+	drawn  uint64 // the model's version on screen
+	// refresh asks the servers again every tablesPoll while the pane's
+	// page is on top (the recipe page passes focus and blur on).
+	refresh refresher
 
-	recipe   recognize.Recipe // nil: not (or no longer) a recipe
-	err      error
-	gone     bool // the directory does not exist (a container goes with its last child)
-	loaded   bool
-	loading  bool
-	dirty    bool // changed while a load was running
-	tables   *introspect.Snapshot
-	tablesAt time.Time // when the tables were read; zero before the first answer
-	tablesOK bool      // the tables are recent enough for a recognition
-	// tablesErr is why the last ask failed (the tables shown are older).
-	tablesErr error
-	// onTop is set when app asked the page for its next frame: the page is
-	// on top, and its tables are asked again every tablesPoll.
-	onTop bool
+	recipe    recognize.Recipe // nil: not (or no longer) a recipe
+	err       error
+	gone      bool // the directory does not exist (a container goes with its last child)
+	loaded    bool
+	tables    *introspect.Snapshot
+	tablesAt  time.Time // when the tables were read; zero before the first answer
+	tablesErr error     // why the last ask failed (the tables shown are older)
 
-	followed map[string]bool // directories expanded in the tree
-	tbl      *widget.Table
-	width    int
-	height   int
+	tbl    *widget.Table
+	width  int
+	height int
 }
 
-const (
-	// tablesEvery is the least time between two rounds of server
-	// questions while the recipe changes.
-	tablesEvery = time.Second
-	// tablesPoll is how often the page on top asks the servers again: a
-	// contender's session may go quiet, lose its connection or vanish
-	// without any change to the recipe's nodes.
-	tablesPoll = 3 * time.Second
-)
+// tablesPoll is how often the page on top asks the servers again: a
+// contender's session may go quiet, lose its connection or vanish without
+// any change to the recipe's nodes.
+const tablesPoll = 3 * time.Second
 
 func newRecipePane(shared *sharedState, p string) *recipePane {
-	return &recipePane{shared: shared, path: p, followed: map[string]bool{}, tbl: widget.NewTable()}
+	return newRecipePaneFrom(shared, p, clientSource(shared))
+}
+
+// newRecipePaneFrom builds the pane on any source (tests give canned
+// answers).
+func newRecipePaneFrom(shared *sharedState, p string, src source) *recipePane {
+	v := &recipePane{shared: shared, path: p, tbl: widget.NewTable(), refresh: refresher{every: tablesPoll}}
+	src.recognize = v.withVerdicts(src.recognize)
+	v.model = newLiveModel(shared, src, true, nil)
+	return v
+}
+
+// withVerdicts reads a directory as read does, then, for a lock's page,
+// reads its alarms again after a sync (syncedIfAlarmed) and finds the
+// deadlocks it is in with the servers' last tables (withDeadlocks).
+func (v *recipePane) withVerdicts(read func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error)) func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error) {
+	c := v.shared.Client
+	return func(ctx context.Context, dir string, opts recognize.Options) (recognize.Recipe, error) {
+		r, err := read(ctx, dir, opts)
+		if err != nil || c == nil {
+			return r, err
+		}
+		if r, err = syncedIfAlarmed(ctx, c, dir, opts, r); err != nil {
+			return r, err
+		}
+		if l, ok := r.(*recognize.Lock); ok {
+			if tables := v.model.Snapshot().Tables; tables != nil {
+				r = withDeadlocks(ctx, c, l, tables, opts)
+			}
+		}
+		return r, nil
+	}
+}
+
+// takeVerdict shows a recognition read outside the model (after a sync,
+// for an action); the model's next reading replaces it.
+func (v *recipePane) takeVerdict(r recognize.Recipe, err error) {
+	if r == nil && err == nil && v.recipe != nil {
+		// Emptied, not another thing: still that recipe, in that format,
+		// to whoever joins it next.
+		r = v.recipe.Emptied()
+	}
+	v.recipe, v.err, v.gone, v.loaded = r, err, zkview.IsNoNode(err), true
+	if v.gone {
+		v.recipe, v.err = nil, nil
+	}
+	v.tbl.Cols = v.columns()
+	v.tbl.SetRows(v.rows(), v.shared.Now())
 }
 
 func (v *recipePane) init() tea.Cmd {
-	v.follow(v.path)
-	return v.load()
+	v.model.Follow(v.path)
+	v.pull()
+	return nil
 }
 
-func (v *recipePane) follow(dir string) {
-	if !v.followed[dir] {
-		v.followed[dir] = true
-		v.shared.expand(dir)
-	}
-}
+func (v *recipePane) close() { v.model.Close() }
 
-func (v *recipePane) close() {
-	for dir := range v.followed {
-		v.shared.collapse(dir)
+// pull draws what the model holds now, when it changed since last drawn.
+func (v *recipePane) pull() {
+	snap := v.model.Snapshot()
+	if snap.Version == v.drawn && v.loaded {
+		return
 	}
-	v.followed = map[string]bool{}
-}
-
-// load recognises the directory again in a command, asking the servers
-// first unless their tables are fresh.
-func (v *recipePane) load() tea.Cmd {
-	if v.loading {
-		v.dirty = true
-		return nil
+	v.drawn = snap.Version
+	e := snap.Entries[v.path]
+	v.recipe, v.err, v.gone, v.loaded = e.Recipe, e.Err, e.Gone, e.Loaded
+	if v.gone {
+		v.recipe = nil
 	}
-	v.loading, v.dirty = true, false
-	c, ctx, p := v.shared.Client, v.shared.Ctx, v.path
-	tables := v.tables
-	fresh := v.tablesOK && v.shared.Now().Sub(v.tablesAt) < tablesEvery
-	askOpts := v.shared.introspectOptions()
-	opts := v.shared.scanOptions(nil) // tables and clock set below, once read
-	now := v.shared.Now
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, introspectRequestTimeout)
-		defer cancel()
-		msg := recipeMsg{path: p}
-		if !fresh {
-			in, err := introspect.Ask(ctx, c.Target(), askOpts)
-			if err == nil {
-				tables, msg.tables, msg.tablesAt = in, in, now()
-			} else {
-				msg.tablesErr = err
-			}
-		}
-		if tables != nil {
-			opts.Tables = tables.Tables()
-		}
-		opts.Now = now()
-		msg.recipe, msg.err = recognize.Dir(ctx, c, p, opts)
-		if msg.err == nil {
-			msg.recipe, msg.err = syncedIfAlarmed(ctx, c, p, opts, msg.recipe)
-		}
-		if l, ok := msg.recipe.(*recognize.Lock); ok && tables != nil {
-			msg.recipe = withDeadlocks(ctx, c, l, tables, opts)
-		}
-		return msg
+	v.tables, v.tablesErr = snap.Tables, snap.TablesErr
+	if snap.Tables != nil || snap.TablesErr != nil {
+		v.tablesAt = snap.TablesAnswered
 	}
+	v.tbl.Cols = v.columns()
+	v.tbl.SetRows(v.rows(), v.shared.Now())
 }
 
 func (v *recipePane) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case recipeMsg:
-		if msg.path != v.path {
-			return nil
-		}
-		v.loading, v.loaded = false, true
-		if msg.recipe == nil && msg.err == nil && v.recipe != nil {
-			// Emptied, not another thing: still that recipe, in that
-			// format, to whoever joins it next.
-			msg.recipe = v.recipe.Emptied()
-		}
-		v.recipe, v.err, v.gone = msg.recipe, msg.err, zkview.IsNoNode(msg.err)
-		if v.gone {
-			v.err = nil
-		}
-		switch {
-		case msg.tables != nil:
-			v.tables, v.tablesAt, v.tablesOK, v.tablesErr = msg.tables, msg.tablesAt, true, nil
-		case msg.tablesErr != nil:
-			v.tablesErr = msg.tablesErr
-			v.tablesAt = v.shared.Now() // try again after tablesPoll, not at once
-		}
-		for _, dir := range v.dirs() {
-			v.follow(dir)
-		}
-		v.tbl.Cols = v.columns()
-		v.tbl.SetRows(v.rows(), v.shared.Now())
-		if v.dirty {
-			return v.load()
-		}
-		return nil
+	case liveMsg:
+		v.pull()
 	case treeMsg:
-		for _, p := range msg {
-			if v.followed[p] {
-				return v.load()
-			}
-		}
+		v.model.TreeChanged(msg)
+		v.pull()
 	case sessionMsg:
 		if msg.State == zkview.Connected {
-			return v.load()
+			v.model.Refresh()
+			v.pull()
 		}
 	case refreshMsg:
-		v.tablesOK = false
-		return v.load()
-	case frameMsg:
-		if v.onTop && !v.loading && v.shared.Now().Sub(v.tablesAt) >= tablesPoll {
-			v.onTop, v.tablesOK = false, false
-			return v.load()
+		v.model.Refresh()
+		v.pull()
+	case focusMsg:
+		v.refresh.focus()
+		due := tablesPoll // the first answer is on its way
+		if !v.tablesAt.IsZero() {
+			due = v.tablesAt.Add(tablesPoll).Sub(v.shared.Now())
 		}
+		return v.refresh.schedule(due)
+	case blurMsg:
+		v.refresh.blur()
+	case refreshDueMsg:
+		if v.refresh.due(msg) {
+			v.model.AskTables()
+			v.pull()
+			return v.refresh.schedule(tablesPoll)
+		}
+	case frameMsg:
 		if v.loaded {
 			v.tbl.SetRows(v.rows(), v.shared.Now()) // durations move on
 		}
 	}
 	return nil
-}
-
-// tablesDue is how long until the page on top asks the servers again.
-func (v *recipePane) tablesDue(now time.Time) time.Duration {
-	if v.loading {
-		return 0
-	}
-	v.onTop = true
-	return max(v.tablesAt.Add(tablesPoll).Sub(now), time.Millisecond)
-}
-
-// dirs are the directories whose children make up the recipe: its own,
-// and those its members live in (a semaphore's locks/ and leases/, a
-// Kazoo semaphore's sibling lock directory, a locking queue's entries/
-// and taken/).
-func (v *recipePane) dirs() []string {
-	if v.recipe == nil {
-		return []string{v.path}
-	}
-	return v.recipe.Dirs()
 }
 
 func (v *recipePane) setSize(w, h int) {

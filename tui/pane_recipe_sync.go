@@ -17,9 +17,10 @@ import (
 
 // syncedVerdictMsg is the recipe read again after a sync, for an action.
 type syncedVerdictMsg struct {
-	path   string
-	recipe recipeMsg
-	err    error // the sync failed: nothing was read again
+	path    string
+	recipe  recognize.Recipe
+	readErr error // the recognition's
+	err     error // the sync failed: nothing was read again
 }
 
 // syncedVerdict syncs the explorer's member and recognises the recipe
@@ -38,9 +39,8 @@ func (v *recipePane) syncedVerdict() tea.Cmd {
 			return syncedVerdictMsg{path: p, err: fmt.Errorf("no sync with the leader before the verdict: %w", err)}
 		}
 		opts.Now = now()
-		msg := recipeMsg{path: p}
-		msg.recipe, msg.err = recognize.Dir(ctx, c, p, opts)
-		return syncedVerdictMsg{path: p, recipe: msg}
+		r, err := recognize.Dir(ctx, c, p, opts)
+		return syncedVerdictMsg{path: p, recipe: r, readErr: err}
 	}
 }
 

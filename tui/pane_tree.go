@@ -29,37 +29,76 @@ type treeRow struct {
 
 // treePane is the lazy tree: the children of expanded nodes come from
 // the live zkview.Tree (child watches); the rows on screen get their stat
-// (child count, ephemeral owner) read once when they come into view, and
-// again when their parent's children change; the collapsed ones on screen
-// are also counted live by the Tree (Tree.Show: a children watch each,
-// for the rows on screen only). Rows are flattened once per change, never
-// per frame, so drawing and scrolling cost the same with 100 children or
-// 100,000.
+// (child count, ephemeral owner) read once when they come into view; the
+// collapsed ones on screen are then counted live by the Tree (Tree.Show: a
+// children watch each, for the rows on screen only), which also tells when
+// one is deleted and created again. Rows are flattened once per change,
+// never per frame, so drawing and scrolling cost the same with 100
+// children or 100,000.
+//
+// Under churn the rows themselves come and go faster than anyone reads
+// them: a row the tree's changes put on screen is read only once it has
+// stayed there for rowSettle (one the user scrolls to, at once), and a
+// directory's recipe label is read again at most once per labelEvery.
 type treePane struct {
-	shared   *sharedState
-	root     string
-	expanded map[string]bool
-	rows     []treeRow
-	shown    []int // indexes into rows that pass the filter
-	filter   widget.Filter
-	cursor   int // index into shown
-	offset   int
-	width    int
-	height   int
+	shared *sharedState
+	root   string
+	// nodes is what the pane knows of each row's node (and of the
+	// expanded ones), by path.
+	nodes  map[string]*rowNode
+	rows   []treeRow
+	shown  []int // indexes into rows that pass the filter
+	filter widget.Filter
+	cursor int // index into shown
+	offset int
+	width  int
+	height int
 
-	stats    map[string]*zk.Stat
-	statErrs map[string]error
-	asked    map[string]bool // stats asked for and not yet answered
-
-	labels   map[string]dirLabel
-	labelled map[string]int64 // pzxid a label was read at
-	labeling map[string]bool
-
-	seen    map[string]bool // rows drawn before: only they flash
-	flashes map[string]time.Time
-
+	onScreen []string // the rows of the window as last fetched
 	counting []string // the rows last handed to Tree.Show
+	// dueAt is when a row's read put off by rowSettle or labelEvery is
+	// due; duePending says a rowsDueMsg is on its way.
+	dueAt      time.Time
+	duePending bool
 }
+
+// rowNode is the tree pane's state of one node.
+type rowNode struct {
+	expanded bool
+	stat     *zk.Stat
+	statErr  error
+	asked    bool // its stat is asked for and not answered yet
+
+	label      dirLabel
+	labelled   bool      // a label was read (label may be none)
+	labelPzxid int64     // the Pzxid the label was read at
+	labelAt    time.Time // when the last label read began
+	labeling   bool
+
+	// opening is set when the user expands the node, until its children
+	// are listed; promptUntil is then a moment after the listing until
+	// which its rows are the user's doing, read at once.
+	opening      bool
+	promptUntil  time.Time
+	seen         bool // drawn before: only such rows flash
+	childrenSeen bool // some child of it was drawn
+	// listed are its children as the pane last took them (expanded): a
+	// child not among them is new, and flashes.
+	listed []string
+	flash  time.Time // when it last changed on screen (shared.pace's clock)
+	// shownSince is when the row came into the window (zero: not in it).
+	shownSince time.Time
+}
+
+const (
+	// rowSettle is how long a row the tree's changes brought into the
+	// window stays there before its stat is read: children that come
+	// and go under churn are drawn from their parent's listing alone.
+	rowSettle = 250 * time.Millisecond
+	// labelEvery is how often, at most, a directory whose children keep
+	// changing is recognised again for its label.
+	labelEvery = 2 * time.Second
+)
 
 // dirLabel is a recognised recipe directory's label, e.g. "lock·curator".
 type dirLabel struct {
@@ -78,33 +117,76 @@ func (l dirLabel) String() string {
 const maxLabelChildren = 10000
 
 func newTreePane(shared *sharedState, root string) *treePane {
-	t := &treePane{
-		shared: shared, root: root, expanded: map[string]bool{},
-		stats: map[string]*zk.Stat{}, statErrs: map[string]error{}, asked: map[string]bool{},
-		labels: map[string]dirLabel{}, labelled: map[string]int64{}, labeling: map[string]bool{},
-		seen: map[string]bool{}, flashes: map[string]time.Time{},
-	}
+	t := &treePane{shared: shared, root: root, nodes: map[string]*rowNode{}}
 	t.expand(root)
 	return t
 }
 
+// node returns the state of path, creating it.
+func (t *treePane) node(path string) *rowNode {
+	n := t.nodes[path]
+	if n == nil {
+		n = &rowNode{}
+		t.nodes[path] = n
+	}
+	return n
+}
+
+// isExpanded reports whether path's children are shown.
+func (t *treePane) isExpanded(path string) bool {
+	n := t.nodes[path]
+	return n != nil && n.expanded
+}
+
+// labelOf is path's recipe label (none when not recognised).
+func (t *treePane) labelOf(path string) dirLabel {
+	if n := t.nodes[path]; n != nil {
+		return n.label
+	}
+	return dirLabel{}
+}
+
+// statOf is the stat the pane read of path (nil: not read).
+func (t *treePane) statOf(path string) *zk.Stat {
+	if n := t.nodes[path]; n != nil {
+		return n.stat
+	}
+	return nil
+}
+
+// forgetReads drops every stat (and with labels, every label's Pzxid) read
+// so far: they are read again as the rows show (a new session, ctrl+r).
+func (t *treePane) forgetReads(labels bool) {
+	for _, n := range t.nodes {
+		n.stat, n.statErr = nil, nil
+		if labels {
+			n.labelled = false
+		}
+	}
+}
+
 func (t *treePane) expand(p string) {
-	if t.expanded[p] {
+	n := t.node(p)
+	if n.expanded {
 		return
 	}
-	t.expanded[p] = true
+	n.expanded = true
 	t.shared.expand(p)
+	if t.shared.Tree != nil {
+		listed, _ := t.shared.Tree.Get(p)
+		n.opening = !listed.ChildrenLoaded
+	}
 	t.rebuild()
 }
 
 func (t *treePane) collapse(p string) {
-	if !t.expanded[p] {
+	if !t.isExpanded(p) {
 		return
 	}
 	// Collapsing a node lets go of everything expanded below it too.
-	for q := range t.expanded {
-		if q == p || strings.HasPrefix(q, strings.TrimSuffix(p, "/")+"/") {
-			delete(t.expanded, q)
+	for q, n := range t.nodes {
+		if n.expanded && (q == p || strings.HasPrefix(q, strings.TrimSuffix(p, "/")+"/")) {
+			n.expanded = false
 			t.shared.collapse(q)
 		}
 	}
@@ -112,10 +194,12 @@ func (t *treePane) collapse(p string) {
 }
 
 func (t *treePane) close() {
-	for p := range t.expanded {
-		t.shared.collapse(p)
+	for p, n := range t.nodes {
+		if n.expanded {
+			n.expanded = false
+			t.shared.collapse(p)
+		}
 	}
-	t.expanded = map[string]bool{}
 	t.count(nil)
 }
 
@@ -130,14 +214,14 @@ func (t *treePane) count(paths []string) {
 }
 
 // rebuild flattens the expanded tree into rows, keeping the cursor on
-// the same path.
+// the same path, and forgets the nodes no longer in it.
 func (t *treePane) rebuild() {
 	selected := t.selectedPath()
 	t.rows = t.rows[:0]
 	var walk func(p, name string, depth int)
 	walk = func(p, name string, depth int) {
 		t.rows = append(t.rows, treeRow{path: p, name: name, depth: depth})
-		if !t.expanded[p] {
+		if !t.isExpanded(p) {
 			return
 		}
 		n, ok := t.shared.Tree.Get(p)
@@ -145,7 +229,7 @@ func (t *treePane) rebuild() {
 			return
 		}
 		children := n.Children
-		if _, recipe := t.labels[p]; recipe {
+		if t.labelOf(p).kind != "" {
 			children = inSequenceOrder(children)
 		}
 		for _, c := range children {
@@ -153,6 +237,17 @@ func (t *treePane) rebuild() {
 		}
 	}
 	walk(t.root, t.root, 0)
+	if len(t.nodes) > len(t.rows) {
+		inRows := make(map[string]bool, len(t.rows))
+		for _, r := range t.rows {
+			inRows[r.path] = true
+		}
+		for p, n := range t.nodes {
+			if !inRows[p] && !n.expanded {
+				delete(t.nodes, p) // gone, or below a collapsed row
+			}
+		}
+	}
 	t.refilter()
 	if selected != "" {
 		t.selectPath(selected)
@@ -293,35 +388,42 @@ func (t *treePane) window() []treeRow {
 }
 
 // onTree handles the live tree's changes: an expanded node whose
-// children changed reflows the rows and has its children's stats read
-// again (counts may have moved).
+// children changed reflows the rows (its new children flash when its
+// children were on screen already), and a collapsed row's count the Tree
+// read is taken.
 func (t *treePane) onTree(paths []string, now time.Time) {
 	changed := false
 	for _, p := range paths {
-		if !t.expanded[p] {
+		if !t.isExpanded(p) {
 			continue
 		}
 		changed = true
+		parent := t.node(p)
 		n, _ := t.shared.Tree.Get(p)
-		for _, c := range n.Children {
-			cp := zkview.ChildPath(p, c)
-			if t.seen[cp] {
-				continue
-			}
-			if t.seen[p] && n.ChildrenLoaded && t.seenChildren(p) {
-				t.flashes[cp] = now // a new child of a node already shown
+		if parent.opening && n.ChildrenLoaded {
+			parent.opening, parent.promptUntil = false, t.shared.pace().Add(rowSettle)
+		}
+		if parent.seen && parent.childrenSeen && n.ChildrenLoaded && parent.listed != nil {
+			for _, c := range n.Children {
+				if _, was := slices.BinarySearch(parent.listed, c); !was {
+					t.node(zkview.ChildPath(p, c)).flash = now // a new child of a node already shown
+				}
 			}
 		}
-		// Children's stats may be stale now: forget those on screen so
-		// they are read again (an error too: a node gone may be back).
+		if n.ChildrenLoaded {
+			parent.listed = n.Children // sorted, and never changed in place by the Tree
+		}
+		// A child too big to be counted is not followed: its stat may be
+		// stale now (it may have gone and come back), so it is read again.
 		for _, r := range t.window() {
 			if path.Dir(r.path) == p {
-				delete(t.stats, r.path)
-				delete(t.statErrs, r.path)
+				if cn := t.nodes[r.path]; cn != nil && cn.stat != nil && cn.stat.NumChildren > zkview.CountedChildrenLimit {
+					cn.stat, cn.statErr = nil, nil
+				}
 			}
 		}
 		if n.Stat != nil {
-			t.stats[p] = n.Stat
+			parent.stat = n.Stat
 		}
 	}
 	t.takeCounts(paths, now)
@@ -334,60 +436,78 @@ func (t *treePane) onTree(paths []string, now time.Time) {
 // rows; a count that moved flashes.
 func (t *treePane) takeCounts(paths []string, now time.Time) {
 	for _, p := range paths {
-		if t.expanded[p] || t.shared.Tree == nil {
-			continue
-		}
-		old, ok := t.stats[p]
-		if !ok {
+		rn := t.nodes[p]
+		if rn == nil || rn.expanded || rn.stat == nil || t.shared.Tree == nil {
 			continue // not a row whose stat was read
 		}
 		n, _ := t.shared.Tree.Get(p)
-		if n.Stat == nil || old != nil && n.Stat.Pzxid < old.Pzxid {
+		if n.Stat == nil || rn.stat != nil && n.Stat.Pzxid < rn.stat.Pzxid {
 			continue
 		}
-		if old != nil && old.NumChildren != n.Stat.NumChildren && t.seen[p] {
-			t.flashes[p] = now
+		if rn.stat != nil && rn.stat.NumChildren != n.Stat.NumChildren && rn.seen {
+			rn.flash = now
 		}
-		t.stats[p] = n.Stat
-		delete(t.statErrs, p)
+		rn.stat, rn.statErr = n.Stat, nil
 	}
-}
-
-// seenChildren reports whether some child of p was drawn already, that
-// is whether p's children were on screen before this change.
-func (t *treePane) seenChildren(p string) bool {
-	for q := range t.seen {
-		if path.Dir(q) == p {
-			return true
-		}
-	}
-	return false
 }
 
 // fetch returns the reads the rows on screen still need: stats, and
-// recipe labels for directories.
-func (t *treePane) fetch() tea.Cmd {
+// recipe labels for directories. byUser says the window moved because the
+// user moved it (its new rows are read at once); otherwise a row new in it
+// waits rowSettle, and is not read at all if it is gone by then.
+func (t *treePane) fetch(byUser bool) tea.Cmd {
+	now := t.shared.pace() // not Now: it stands still in golden tests and on the past
 	var need, live []string
 	var cmds []tea.Cmd
-	for _, r := range t.window() {
-		t.seen[r.path] = true
-		// Counted: a collapsed row known to be small enough, or one
-		// counted already whose stat is being read again.
-		st, known := t.stats[r.path]
-		if !t.expanded[r.path] && (st != nil && st.NumChildren <= zkview.CountedChildrenLimit ||
-			!known && t.statErrs[r.path] == nil && slices.Contains(t.counting, r.path)) {
-			live = append(live, r.path)
-		}
-		if !known && !t.asked[r.path] && t.statErrs[r.path] == nil {
-			need = append(need, r.path)
-			t.asked[r.path] = true
-		}
-		if st != nil && labelable(r.path, st) && !t.labeling[r.path] {
-			if at, ok := t.labelled[r.path]; !ok || at != st.Pzxid {
-				t.labeling[r.path] = true
-				cmds = append(cmds, t.label(r.path, st.Pzxid))
+	window := t.window()
+	inWindow := make(map[string]bool, len(window))
+	t.dueAt = time.Time{}
+	for _, r := range window {
+		inWindow[r.path] = true
+		n := t.node(r.path)
+		if n.shownSince.IsZero() {
+			n.shownSince = now
+			if parent := t.nodes[path.Dir(r.path)]; byUser || r.depth > 0 && parent != nil && now.Before(parent.promptUntil) {
+				n.shownSince = now.Add(-rowSettle)
 			}
 		}
+		n.seen = true
+		if r.depth > 0 {
+			if parent := t.nodes[path.Dir(r.path)]; parent != nil {
+				parent.childrenSeen = true
+			}
+		}
+		// Counted: a collapsed row known to be small enough, or one
+		// counted already whose stat is being read again.
+		if !n.expanded && (n.stat != nil && n.stat.NumChildren <= zkview.CountedChildrenLimit ||
+			n.stat == nil && n.statErr == nil && slices.Contains(t.counting, r.path)) {
+			live = append(live, r.path)
+		}
+		if n.stat == nil && !n.asked && n.statErr == nil {
+			if ready := n.shownSince.Add(rowSettle); now.Before(ready) {
+				t.due(ready)
+			} else {
+				need = append(need, r.path)
+				n.asked = true
+			}
+		}
+		if n.stat != nil && labelable(r.path, n.stat) && !n.labeling && (!n.labelled || n.labelPzxid != n.stat.Pzxid) {
+			if next := n.labelAt.Add(labelEvery); n.labelled && now.Before(next) {
+				t.due(next)
+			} else {
+				n.labeling, n.labelAt = true, now
+				cmds = append(cmds, t.label(r.path, n.stat.Pzxid))
+			}
+		}
+	}
+	for _, p := range t.onScreen {
+		if n := t.nodes[p]; n != nil && !inWindow[p] {
+			n.shownSince = time.Time{}
+		}
+	}
+	t.onScreen = t.onScreen[:0]
+	for _, r := range window {
+		t.onScreen = append(t.onScreen, r.path)
 	}
 	t.count(live)
 	if len(need) > 0 {
@@ -397,7 +517,29 @@ func (t *treePane) fetch() tea.Cmd {
 			return rowStatsMsg{paths: need, stats: stats, errs: errs}
 		})
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, t.scheduleDue(now))...)
+}
+
+// due notes a read put off until at.
+func (t *treePane) due(at time.Time) {
+	if t.dueAt.IsZero() || at.Before(t.dueAt) {
+		t.dueAt = at
+	}
+}
+
+// scheduleDue sets one rowsDueMsg for the earliest read put off.
+func (t *treePane) scheduleDue(now time.Time) tea.Cmd {
+	if t.dueAt.IsZero() || t.duePending {
+		return nil
+	}
+	t.duePending = true
+	return afterDelay(max(t.dueAt.Sub(now), time.Millisecond), rowsDueMsg{pane: t})
+}
+
+// onDue takes a rowsDueMsg: the reads put off may be due.
+func (t *treePane) onDue() tea.Cmd {
+	t.duePending = false
+	return t.fetch(false)
 }
 
 // labelable reports whether a row may carry a recipe label: a directory
@@ -412,16 +554,14 @@ func labelable(p string, st *zk.Stat) bool {
 
 // label recognises one directory (or lock node) for its tree label.
 func (t *treePane) label(p string, pzxid int64) tea.Cmd {
-	c, ctx, opts := t.shared.Client, t.shared.Ctx, t.shared.scanOptions(nil)
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	c, opts := t.shared.Client, t.shared.scanOptions(nil)
+	return withTimeout(t.shared.Ctx, requestTimeout, func(ctx context.Context) tea.Msg {
 		r, err := recognize.Dir(ctx, c, p, opts)
 		if err != nil {
 			return labelMsg{path: p, pzxid: pzxid}
 		}
 		return labelMsg{path: p, pzxid: pzxid, label: labelOf(r)}
-	}
+	})
 }
 
 // labelOf names what recognition found: [lock·curator], [rwlock·kazoo],
@@ -443,40 +583,41 @@ func labelOf(r recognize.Recipe) dirLabel {
 }
 
 func (t *treePane) onStats(msg rowStatsMsg) {
+	now := t.shared.pace()
 	for i, p := range msg.paths {
-		delete(t.asked, p)
+		n := t.nodes[p]
+		if n == nil {
+			continue // its row went meanwhile
+		}
+		n.asked = false
 		if msg.errs[i] != nil {
-			t.statErrs[p] = msg.errs[i]
+			n.statErr = msg.errs[i]
 			continue
 		}
 		if msg.stats[i] == nil {
 			continue // gone; the parent's child watch removes the row
 		}
-		if old := t.stats[p]; old != nil && old.NumChildren != msg.stats[i].NumChildren {
-			t.flashes[p] = t.shared.Now()
+		if n.stat != nil && n.stat.NumChildren != msg.stats[i].NumChildren {
+			n.flash = now
 		}
-		t.stats[p] = msg.stats[i]
-		delete(t.statErrs, p)
+		n.stat, n.statErr = msg.stats[i], nil
 	}
 }
 
 func (t *treePane) onLabel(msg labelMsg) {
-	delete(t.labeling, msg.path)
-	t.labelled[msg.path] = msg.pzxid
-	if msg.label.kind == "" {
-		delete(t.labels, msg.path)
+	n := t.nodes[msg.path]
+	if n == nil {
 		return
 	}
-	t.labels[msg.path] = msg.label
+	n.labeling, n.labelled, n.labelPzxid, n.label = false, true, msg.pzxid, msg.label
 }
 
 // flashing reports whether a row still flashes.
 func (t *treePane) flashing(now time.Time) bool {
-	for p, at := range t.flashes {
-		if now.Sub(at) < widget.FlashFor {
+	for _, n := range t.nodes {
+		if !n.flash.IsZero() && now.Sub(n.flash) < widget.FlashFor {
 			return true
 		}
-		delete(t.flashes, p)
 	}
 	return false
 }
@@ -496,15 +637,19 @@ func (t *treePane) view(focused bool, now time.Time) string {
 func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) string {
 	st := t.shared.Styles
 	n, _ := t.shared.Tree.Get(r.path)
-	stat := t.stats[r.path]
-	if t.expanded[r.path] && n.Stat != nil {
+	rn := t.nodes[r.path]
+	if rn == nil {
+		rn = &rowNode{}
+	}
+	stat := rn.stat
+	if rn.expanded && n.Stat != nil {
 		stat = n.Stat // expanded: the child watch keeps it current
 	}
 	marker := "  "
 	switch {
-	case t.expanded[r.path] && n.Loading:
+	case rn.expanded && n.Loading:
 		marker = "… "
-	case t.expanded[r.path]:
+	case rn.expanded:
 		marker = "▾ "
 	case stat == nil || stat.NumChildren > 0:
 		marker = "▸ "
@@ -527,13 +672,13 @@ func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) str
 			right = append(right, st.Ephemeral.Render("●"+shortSession(stat.EphemeralOwner)))
 		}
 	}
-	if err := t.statErrs[r.path]; err != nil {
+	if err := rn.statErr; err != nil {
 		right = append(right, st.Error.Render(shortErr(err)))
-	} else if n.Err != nil && t.expanded[r.path] && !zkview.IsNoNode(n.Err) {
+	} else if n.Err != nil && rn.expanded && !zkview.IsNoNode(n.Err) {
 		right = append(right, st.Error.Render(shortErr(n.Err)))
 	}
-	if l, ok := t.labels[r.path]; ok {
-		right = append(right, st.Label.Render("["+l.String()+"]"))
+	if rn.label.kind != "" {
+		right = append(right, st.Label.Render("["+rn.label.String()+"]"))
 	}
 	rightText := ""
 	if len(right) > 0 {
@@ -550,7 +695,7 @@ func (t *treePane) rowView(r treeRow, selected, focused bool, now time.Time) str
 		return st.Selected.Render(widget.StripStyles(line))
 	case selected:
 		return st.SelectedDim.Render(widget.StripStyles(line))
-	case now.Sub(t.flashes[r.path]) < widget.FlashFor:
+	case !rn.flash.IsZero() && now.Sub(rn.flash) < widget.FlashFor:
 		return st.Flash.Render(widget.StripStyles(line))
 	}
 	return line

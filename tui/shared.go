@@ -21,10 +21,6 @@ import (
 // instead of waiting on a lost server.
 const requestTimeout = 10 * time.Second
 
-// introspectRequestTimeout bounds a recognition that also asks every
-// member for its session tables first.
-const introspectRequestTimeout = requestTimeout + 5*time.Second
-
 // sharedState is what every page shares (gh-dash's ProgramContext): the
 // connection, the live tree, look and keys, and the clock. Pages read it;
 // only app changes it.
@@ -67,8 +63,57 @@ type sharedState struct {
 	// (tea.ExecProcess; tests run it without a terminal).
 	Exec func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd
 
+	// live is told when a live model changed (zkview/live): app waits on
+	// it and hands the pages a liveMsg.
+	live chan struct{}
+	// Go and After run the live models' work and timers: nil for
+	// goroutines and time.AfterFunc (tests run the work at once and the
+	// timers on their word). Pace is the clock reads are paced by: nil for
+	// time.Now — never Now, which stands still in golden tests and on the
+	// past.
+	Go    func(func())
+	After func(time.Duration, func())
+	Pace  func() time.Time
+
 	// Width and Height are those of the page area below the header.
 	Width, Height int
+}
+
+// liveChanged tells app that a live model changed; it never blocks.
+func (s *sharedState) liveChanged() {
+	if s.live == nil {
+		return
+	}
+	select {
+	case s.live <- struct{}{}:
+	default:
+	}
+}
+
+// pace is the clock reads are paced by (Pace, else time.Now).
+func (s *sharedState) pace() time.Time {
+	if s.Pace != nil {
+		return s.Pace()
+	}
+	return time.Now()
+}
+
+// goLive runs a live model's work (shared.Go, else a goroutine).
+func (s *sharedState) goLive(f func()) {
+	if s.Go != nil {
+		s.Go(f)
+		return
+	}
+	go f()
+}
+
+// afterLive runs a live model's timer (shared.After, else time.AfterFunc).
+func (s *sharedState) afterLive(d time.Duration, f func()) {
+	if s.After != nil {
+		s.After(d, f)
+		return
+	}
+	time.AfterFunc(d, f)
 }
 
 // adminSetting is what :admin set: AdminServer URLs, and the port to look

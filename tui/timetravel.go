@@ -49,12 +49,23 @@ type pastMovedMsg struct {
 	touching string
 }
 
-// pastKey handles the keys of the past; false when msg is not one of them
-// (or the explorer is on a live server).
-func (a *app) pastKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if a.past == nil {
-		return nil, false
-	}
+// timeTravel is the explorer on a data directory's past: its keys, the
+// step under way and those pressed meanwhile, the header and the help's
+// notes. The app holds one only on a past (Config.Past).
+type timeTravel struct {
+	past  TimeTravel
+	pos   forensics.Position
+	busy  bool
+	queue []pastStep
+}
+
+func newTimeTravel(past TimeTravel) *timeTravel {
+	return &timeTravel{past: past, pos: past.Position()}
+}
+
+// key handles the keys of the past; false when msg is not one of them.
+// selected names the node the page on top is about, for { and }.
+func (t *timeTravel) key(msg tea.KeyPressMsg, selected func() string) (tea.Cmd, bool) {
 	var back bool
 	touching := ""
 	switch {
@@ -63,22 +74,21 @@ func (a *app) pastKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, pastKeys.Next):
 	case key.Matches(msg, pastKeys.PrevNode), key.Matches(msg, pastKeys.NextNode):
 		back = key.Matches(msg, pastKeys.PrevNode)
-		if touching = a.selectedPath(); touching == "" {
-			a.message = statusMsg{text: "select a node (the tree, or a recipe's page) to step to the transactions touching it", err: true}
-			return nil, true
+		if touching = selected(); touching == "" {
+			return failure(errors.New("select a node (the tree, or a recipe's page) to step to the transactions touching it")), true
 		}
 	default:
 		return nil, false
 	}
 	req := pastStep{back: back, touching: touching}
-	if a.pastBusy {
+	if t.busy {
 		// One step at a time; keys pressed meanwhile follow in order.
-		if len(a.pastQueue) < maxPastQueue {
-			a.pastQueue = append(a.pastQueue, req)
+		if len(t.queue) < maxPastQueue {
+			t.queue = append(t.queue, req)
 		}
 		return nil, true
 	}
-	return a.runPastStep(req), true
+	return t.step(req), true
 }
 
 // pastStep is a step asked for.
@@ -90,15 +100,38 @@ type pastStep struct {
 // maxPastQueue bounds the steps waiting behind one under way.
 const maxPastQueue = 64
 
-// runPastStep steps in a command: a step back past a snapshot rebuilds
-// the tree, which is no work for Update.
-func (a *app) runPastStep(req pastStep) tea.Cmd {
-	a.pastBusy = true
-	tt := a.past
+// step steps in a command: a step back past a snapshot rebuilds the tree,
+// which is no work for Update.
+func (t *timeTravel) step(req pastStep) tea.Cmd {
+	t.busy = true
+	tt := t.past
 	return func() tea.Msg {
 		pos, err := tt.Step(req.back, req.touching)
 		return pastMovedMsg{pos: pos, err: err, touching: req.touching}
 	}
+}
+
+// moved takes a step's outcome: what the status line says of it, the next
+// step queued, and whether the explorer moved (then the pages read what
+// they show again).
+func (t *timeTravel) moved(msg pastMovedMsg) (status statusMsg, next tea.Cmd, moved bool) {
+	t.busy = false
+	t.pos = msg.pos
+	if len(t.queue) > 0 && msg.err == nil {
+		next = t.step(t.queue[0])
+		t.queue = t.queue[1:]
+	} else {
+		t.queue = nil // at an end, what was pressed meanwhile is moot
+	}
+	switch {
+	case errors.Is(msg.err, forensics.ErrNoMore) && msg.touching != "":
+		return statusMsg{text: "no transaction that way touches " + display.Line(msg.touching), err: true}, next, false
+	case errors.Is(msg.err, forensics.ErrNoMore):
+		return statusMsg{text: msg.err.Error(), err: true}, next, false
+	case msg.err != nil:
+		return statusMsg{text: "step: " + msg.err.Error(), err: true}, next, false
+	}
+	return statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}, next, true
 }
 
 // selectedPath is the node the page on top is about.
@@ -112,29 +145,14 @@ func (a *app) selectedPath() string {
 	return ""
 }
 
-// pastMoved takes a step's outcome into the header and the status line.
+// pastMoved takes a step's outcome into the header and the status line;
+// the pages read what they show again, as on ctrl+r: a step back brings
+// stats older than those on screen, which a page that trusts zxids only to
+// grow would take for stale.
 func (a *app) pastMoved(msg pastMovedMsg) tea.Cmd {
-	a.pastBusy = false
-	a.pastPos = msg.pos
-	var next tea.Cmd
-	if len(a.pastQueue) > 0 && msg.err == nil {
-		next = a.runPastStep(a.pastQueue[0])
-		a.pastQueue = a.pastQueue[1:]
-	} else {
-		a.pastQueue = nil // at an end, what was pressed meanwhile is moot
-	}
-	switch {
-	case errors.Is(msg.err, forensics.ErrNoMore) && msg.touching != "":
-		a.message = statusMsg{text: "no transaction that way touches " + display.Line(msg.touching), err: true}
-	case errors.Is(msg.err, forensics.ErrNoMore):
-		a.message = statusMsg{text: msg.err.Error(), err: true}
-	case msg.err != nil:
-		a.message = statusMsg{text: "step: " + msg.err.Error(), err: true}
-	default:
-		a.message = statusMsg{text: "at zxid " + display.Hex(msg.pos.Zxid) + ": " + pastWhat(msg.pos)}
-		// The pages read what they show again, as on ctrl+r: a step back
-		// brings stats older than those on screen, which a page that
-		// trusts zxids only to grow would take for stale.
+	status, next, moved := a.travel.moved(msg)
+	a.message = status
+	if moved {
 		return tea.Batch(next, a.broadcast(refreshMsg{}))
 	}
 	return next
@@ -182,16 +200,16 @@ func pastWhatWho(pos forensics.Position) (what, who, short string) {
 	return what, "", ""
 }
 
-// pastHeader is the header line on the past: where, the moment, what
+// header is the header line on the past: where, the moment, what
 // happened then and who did it. Who did it, when the audit log says,
 // shows whole: for room, the transaction's path is cut in its middle, then
 // the session (the status line names it) and the moment's date go.
-func (a *app) pastHeader(st theme.Styles) string {
+func (t *timeTravel) header(st theme.Styles, width int) string {
 	label, value := st.HeaderLabel.Render, st.HeaderValue.Render
-	pos := a.pastPos
+	pos := t.pos
 	// The data directory's name says which it is; the whole path is in
 	// the help, and the moment needs the room.
-	dir := a.past.Where()
+	dir := t.past.Where()
 	if filepath.Base(dir) == "version-2" {
 		dir = filepath.Dir(dir)
 	}
@@ -200,7 +218,7 @@ func (a *app) pastHeader(st theme.Styles) string {
 		where = append(where[:19], '…')
 	}
 	badge := st.Badge.Render("READ-ONLY")
-	width := a.width - lipgloss.Width(badge) - 1
+	width -= lipgloss.Width(badge) + 1
 	what, who, short := pastWhatWho(pos)
 	what, who, short = display.Line(what), display.Line(who), display.Line(short)
 	if pos.Who == nil {
@@ -236,23 +254,19 @@ func (a *app) pastHeader(st theme.Styles) string {
 	return widget.Fit(line, width) + " " + badge
 }
 
-// pastNotes are the help's lines about the past.
-func (a *app) pastNotes() []string {
-	if a.past == nil {
-		return nil
-	}
+// notes are the help's lines about the past.
+func (t *timeTravel) notes() []string {
 	return []string{
-		"The past of " + display.Line(a.past.Where()) + ", rebuilt from its snapshot and logs, read-only.",
+		"The past of " + display.Line(t.past.Where()) + ", rebuilt from its snapshot and logs, read-only.",
 		"< > step one transaction back or forward; { } step to the previous or next transaction touching the selected node (the tree's, or a recipe page's directory).",
 		"Ages are measured to the moment shown. Client addresses and watches are not on disk: the sessions of the past have none.",
 	}
 }
 
-// pastOpened says how to move, once the first frame is up.
-func (a *app) pastOpened() {
-	a.pastPos = a.past.Position()
-	a.message = statusMsg{text: fmt.Sprintf("the past at zxid %s, read-only: < > step a transaction, { } the previous/next touching the selected node, ? help",
-		display.Hex(a.pastPos.Zxid))}
+// opened says how to move, once the first frame is up.
+func (t *timeTravel) opened() statusMsg {
+	return statusMsg{text: fmt.Sprintf("the past at zxid %s, read-only: < > step a transaction, { } the previous/next touching the selected node, ? help",
+		display.Hex(t.pos.Zxid))}
 }
 
 // pastClock is the clock of a past explorer: the moment shown.

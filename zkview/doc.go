@@ -6,7 +6,8 @@
 //     changes as events, errors that name the path and the server, and
 //     writes only through a Writer, which a read-only client never hands out.
 //   - Tree: a lazy mirror of what is shown or expanded, kept current by
-//     one-shot watches re-armed on every event, its updates coalesced.
+//     persistent watches (one-shot ones on servers before 3.6), a busy
+//     node read at most once per ReadEvery, its updates coalesced.
 //   - Walk and Pool: pipelined, bounded reads of a whole subtree over one
 //     connection or several.
 //   - Node details: data (through zkview/decode), stats with human times
@@ -14,8 +15,9 @@
 //
 // Beside it: zkview/decode (data decoders, a leaf), zkview/introspect (the
 // servers' own tables: four-letter words and AdminServer on every member)
-// and zkview/recognize (recipes and systems recognised from the nodes,
-// reading through this package's Reader).
+// zkview/recognize (recipes and systems recognised from the nodes,
+// reading through this package's Reader) and zkview/live (recipes kept
+// current from a Tree).
 //
 // zkview knows nothing of the TUI; it never watches a whole tree.
 package zkview

@@ -14,14 +14,19 @@ import (
 // persistent watch on each where the server offers them (3.6+), else by
 // one-shot watches set again on every event (tree_persistent.go). It never
 // watches more than it was asked to, and it tells of changes at most once
-// per interval. What its watches
-// see change is kept as each node's history (bounded: see HistoryPerNode).
+// per interval. A node that keeps changing is read again at most once per
+// ReadEvery, however many events come in between (settle): a busy ensemble
+// costs the viewer the same few reads a second as a quiet one. What its
+// watches see change is kept as each node's history (bounded: see
+// HistoryPerNode), the changes between two reads counted from the node's
+// versions.
 type Tree struct {
-	client   *Client
-	ctx      context.Context
-	cancel   context.CancelFunc
-	interval time.Duration
-	now      func() time.Time
+	client    *Client
+	ctx       context.Context
+	cancel    context.CancelFunc
+	interval  time.Duration
+	readEvery time.Duration
+	now       func() time.Time
 
 	mu       sync.Mutex
 	nodes    map[string]*NodeState
@@ -35,7 +40,7 @@ type Tree struct {
 	// generation; wantCounted is the set last asked for, started once it
 	// has stayed for showDelay.
 	counted      map[string]int
-	wantCounted  map[string]bool
+	wantCounted  map[string]time.Time // path → since when it is asked for
 	countPending bool
 	gen          int
 	dirty        map[string]struct{}
@@ -63,8 +68,25 @@ type NodeState struct {
 	Changed        time.Time
 }
 
+// ReadEvery is how often, at most, the Tree reads again a node it follows
+// while the node keeps changing: the events in between are read together,
+// and the history counts them from the node's versions. A change after a
+// quiet moment is read at once.
+const ReadEvery = 100 * time.Millisecond
+
+// gone forgets what was read of a node found deleted, by either of its
+// watches: the other may read it only later (ReadEvery), and must not show
+// its data or children as current meanwhile.
+func (n *NodeState) gone() {
+	n.Stat, n.Data, n.DataLoaded, n.Children, n.ChildrenLoaded = nil, nil, false, nil, false
+}
+
 // TreeOption tunes a Tree.
 type TreeOption func(*Tree)
+
+// TreeReadEvery sets how often, at most, a followed node is read again
+// (default ReadEvery).
+func TreeReadEvery(d time.Duration) TreeOption { return func(t *Tree) { t.readEvery = d } }
 
 // TreeClock sets the clock that stamps when changes were seen (tests fix
 // it); the default is time.Now.
@@ -79,10 +101,10 @@ func TreeOneShot() TreeOption { return func(t *Tree) { t.oneShot = true } }
 func NewTree(c *Client, interval time.Duration, opts ...TreeOption) *Tree {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Tree{
-		client: c, ctx: ctx, cancel: cancel, interval: interval, now: time.Now,
+		client: c, ctx: ctx, cancel: cancel, interval: interval, readEvery: ReadEvery, now: time.Now,
 		nodes: map[string]*NodeState{}, expanded: map[string]int{}, watched: map[string]int{},
 		expandRefs: map[string]int{}, watchRefs: map[string]int{},
-		counted: map[string]int{}, wantCounted: map[string]bool{},
+		counted: map[string]int{}, wantCounted: map[string]time.Time{},
 		dirty: map[string]struct{}{}, updates: make(chan []string, 1),
 		hist: map[string]*nodeHistory{}, reconnected: make(chan struct{}),
 	}
@@ -236,7 +258,12 @@ func (t *Tree) loadChildren(path string, gen int) {
 	if w := t.pw.use(); w != nil && t.loadChildrenPersistent(w, path, gen) {
 		return
 	}
+	var last time.Time
 	for t.current(t.expanded, path, gen) {
+		if !t.settle(last, t.readEvery, nil) {
+			return
+		}
+		last = time.Now()
 		reconnected := t.nextConnect()
 		children, stat, w, err := t.client.ChildrenW(t.ctx, path)
 		gone := IsNoNode(err)
@@ -258,7 +285,7 @@ func (t *Tree) loadChildren(path string, gen int) {
 				t.record(path, childrenSide, Snapshot{Exists: true, Stat: stat, Children: children, HasChildren: true})
 			}
 		} else if IsNoNode(n.Err) || w != nil {
-			n.Stat, n.Children, n.ChildrenLoaded = nil, nil, false
+			n.gone()
 			if gone && err == nil && t.currentLocked(t.expanded, path, gen) {
 				t.record(path, childrenSide, Snapshot{})
 			}
@@ -281,7 +308,12 @@ func (t *Tree) loadData(path string, gen int) {
 	if w := t.pw.use(); w != nil && t.loadDataPersistent(w, path, gen) {
 		return
 	}
+	var last time.Time
 	for t.current(t.watched, path, gen) {
+		if !t.settle(last, t.readEvery, nil) {
+			return
+		}
+		last = time.Now()
 		reconnected := t.nextConnect()
 		data, stat, w, err := t.client.GetW(t.ctx, path)
 		if IsNoNode(err) {
@@ -306,7 +338,7 @@ func (t *Tree) loadData(path string, gen int) {
 		} else {
 			n.Data, n.DataLoaded = nil, false
 			if IsNoNode(err) {
-				n.Stat = nil
+				n.gone()
 				if following && w != nil {
 					t.record(path, dataSide, Snapshot{})
 				}
@@ -323,6 +355,27 @@ func (t *Tree) loadData(path string, gen int) {
 		if !t.await(w) {
 			return
 		}
+	}
+}
+
+// settle waits out the rest of every since last (the previous read, zero
+// for none), so that the events of a burst are read together: one read an
+// interval however many events it holds. False when stop closes (nil:
+// never) or the Tree does first.
+func (t *Tree) settle(last time.Time, every time.Duration, stop <-chan struct{}) bool {
+	wait := every - time.Since(last)
+	if last.IsZero() || wait <= 0 {
+		return t.ctx.Err() == nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-stop:
+		return false
+	case <-t.ctx.Done():
+		return false
 	}
 }
 

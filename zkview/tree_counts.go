@@ -20,36 +20,60 @@ const (
 	// showDelay is how long a path must stay shown before it is counted:
 	// rows scrolled past leave no watches behind.
 	showDelay = 250 * time.Millisecond
+	// CountEvery is how often, at most, a counted node is read again while
+	// its children keep changing: it is not on screen in full, a few reads
+	// a second show its count moving.
+	CountEvery = 500 * time.Millisecond
 )
 
 // Show keeps the stat (the child count) of paths current, replacing the
-// previous set. Paths past MaxCounted are ignored; a path stops being
-// followed once it has more than CountedChildrenLimit children, and the
-// viewer should not pass one it knows to be bigger (the first read lists
-// the children).
+// previous set. A path is counted once it has been asked for without a
+// break for showDelay: rows that only pass through the screen (scrolled
+// past, or children that come and go under churn) cost nothing. Paths past
+// MaxCounted are ignored; a path stops being followed once it has more
+// than CountedChildrenLimit children, and the viewer should not pass one
+// it knows to be bigger (the first read lists the children).
 func (t *Tree) Show(paths []string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(paths) > MaxCounted {
 		paths = paths[:MaxCounted]
 	}
-	want := make(map[string]bool, len(paths))
+	now := time.Now()
+	want := make(map[string]time.Time, len(paths))
 	for _, p := range paths {
-		want[p] = true
+		since, ok := t.wantCounted[p]
+		if !ok {
+			since = now
+		}
+		want[p] = since
 	}
 	t.wantCounted = want
 	for p := range t.counted {
-		if !want[p] {
+		if _, ok := want[p]; !ok {
 			delete(t.counted, p) // its loader stops at its watch's next event
 		}
 	}
-	for p := range want {
-		if _, ok := t.counted[p]; !ok && !t.countPending {
-			t.countPending = true
-			time.AfterFunc(showDelay, t.startCounts)
-			break
+	t.scheduleCounts(now)
+}
+
+// scheduleCounts sets startCounts for when the first path asked for and
+// not counted yet will have been asked for showDelay; the caller holds mu.
+func (t *Tree) scheduleCounts(now time.Time) {
+	if t.countPending {
+		return
+	}
+	var first time.Time
+	for p, since := range t.wantCounted {
+		if _, ok := t.counted[p]; !ok && (first.IsZero() || since.Before(first)) {
+			first = since
 		}
 	}
+	if first.IsZero() {
+		return
+	}
+	t.countPending = true
+	time.AfterFunc(max(first.Add(showDelay).Sub(now), 0), t.startCounts)
 }
 
 // Counted reports whether path's child count is kept live.
@@ -60,7 +84,8 @@ func (t *Tree) Counted(path string) bool {
 	return ok
 }
 
-// startCounts starts following the paths still shown after showDelay.
+// startCounts starts following the paths asked for since showDelay at
+// least, and schedules itself again for the others.
 func (t *Tree) startCounts() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -68,20 +93,27 @@ func (t *Tree) startCounts() {
 	if t.ctx.Err() != nil {
 		return
 	}
-	for p := range t.wantCounted {
-		if _, ok := t.counted[p]; ok {
+	now := time.Now()
+	for p, since := range t.wantCounted {
+		if _, ok := t.counted[p]; ok || now.Sub(since) < showDelay {
 			continue
 		}
 		t.gen++
 		t.counted[p] = t.gen
 		go t.loadCount(p, t.gen)
 	}
+	t.scheduleCounts(now)
 }
 
 // loadCount keeps path's stat current with a children watch; the names it
 // reads are not kept.
 func (t *Tree) loadCount(path string, gen int) {
+	var last time.Time
 	for t.current(t.counted, path, gen) {
+		if !t.settle(last, CountEvery, nil) {
+			return
+		}
+		last = time.Now()
 		reconnected := t.nextConnect()
 		_, stat, w, err := t.client.ChildrenW(t.ctx, path)
 		if err != nil {
@@ -89,10 +121,14 @@ func (t *Tree) loadCount(path string, gen int) {
 				continue
 			}
 			// Gone or unreadable: no longer counted, so that showing it
-			// again (a node gone and back) starts again.
+			// again (a node gone and back) starts again, once it has been
+			// shown for showDelay from now.
 			t.mu.Lock()
 			if t.currentLocked(t.counted, path, gen) {
 				delete(t.counted, path)
+				if _, ok := t.wantCounted[path]; ok {
+					t.wantCounted[path] = time.Now()
+				}
 			}
 			t.mu.Unlock()
 			return

@@ -29,6 +29,9 @@ type HistoryEntry struct {
 	// (children that came and went). The server counts them; what they
 	// held is gone.
 	Unseen int
+	// Changes is how many changes the entry stands for: those it shows
+	// (one data change, or each name added and removed) and the Unseen.
+	Changes int
 }
 
 // NodeHistory is what the Tree saw change of one node while it followed it.
@@ -36,6 +39,8 @@ type NodeHistory struct {
 	Path    string
 	Entries []HistoryEntry // oldest first
 	Dropped int            // older entries let go (HistoryPerNode)
+	// DroppedChanges is how many changes the dropped entries stood for.
+	DroppedChanges int
 	// DataSince and ChildrenSince are when the Tree began following the
 	// node's data and children without a break; zero when it does not.
 	DataSince, ChildrenSince time.Time
@@ -52,12 +57,13 @@ const (
 // nodeHistory is a node's kept changes and, per watch, the last state seen
 // (the baseline the next read is compared with).
 type nodeHistory struct {
-	entries []HistoryEntry
-	dropped int
-	last    time.Time // of the latest change or baseline, for eviction
-	base    [2]Snapshot
-	based   [2]bool
-	since   [2]time.Time
+	entries        []HistoryEntry
+	dropped        int
+	droppedChanges int
+	last           time.Time // of the latest change or baseline, for eviction
+	base           [2]Snapshot
+	based          [2]bool
+	since          [2]time.Time
 }
 
 // History returns what the Tree saw change of path.
@@ -70,7 +76,7 @@ func (t *Tree) History(path string) NodeHistory {
 		return out
 	}
 	out.Entries = append([]HistoryEntry(nil), h.entries...)
-	out.Dropped = h.dropped
+	out.Dropped, out.DroppedChanges = h.dropped, h.droppedChanges
 	if h.based[dataSide] {
 		out.DataSince = h.since[dataSide]
 	}
@@ -99,11 +105,40 @@ func (t *Tree) record(path string, side historySide, next Snapshot) {
 		// changed, the children's version says how many changes there were.
 		changes = []Change{{Path: path, Kind: ChangeChildren, Zxid: next.Stat.Pzxid, Seen: now, Time: now}}
 	}
+	if side == childrenSide {
+		for _, c := range changes {
+			for _, name := range c.Removed {
+				t.recordGone(ChildPath(path, name), now)
+			}
+		}
+	}
 	for i, c := range changes {
 		h.add(c, side == dataSide)
 		if i == len(changes)-1 && unseen > 0 {
-			h.entries[len(h.entries)-1].Unseen = unseen
+			last := &h.entries[len(h.entries)-1]
+			last.Unseen = unseen
+			last.Changes += unseen
 		}
+	}
+}
+
+// recordGone records, in the history of a child its parent's listing no
+// longer has, its deletion, when its own watches still hold it as there:
+// they are read at most once per ReadEvery, and the viewer may let go of
+// it (its row went) before they read it gone. The caller holds mu.
+func (t *Tree) recordGone(path string, now time.Time) {
+	h := t.hist[path]
+	if h == nil {
+		return
+	}
+	for _, side := range []historySide{dataSide, childrenSide} {
+		if !h.based[side] || !h.base[side].Exists {
+			continue
+		}
+		for _, c := range Diff(path, h.base[side], Snapshot{}, now) {
+			h.add(c, side == dataSide)
+		}
+		h.base[side], h.last = Snapshot{}, now
 	}
 }
 
@@ -172,7 +207,10 @@ func (t *Tree) evictHistory() {
 // sighting of a creation or deletion completes the first (with the data,
 // when the data watch saw it) instead of adding another.
 func (h *nodeHistory) add(c Change, withData bool) {
-	e := HistoryEntry{Change: c, HasData: withData, OldSize: len(c.Old), NewSize: len(c.New)}
+	e := HistoryEntry{Change: c, HasData: withData, OldSize: len(c.Old), NewSize: len(c.New), Changes: 1}
+	if c.Kind == ChangeChildren {
+		e.Changes = len(c.Added) + len(c.Removed)
+	}
 	e.Old, e.New = cut(c.Old), cut(c.New)
 	e.Added, e.MoreAdded = cutNames(c.Added)
 	e.Removed, e.MoreRem = cutNames(c.Removed)
@@ -186,6 +224,9 @@ func (h *nodeHistory) add(c Change, withData bool) {
 	}
 	h.entries = append(h.entries, e)
 	if over := len(h.entries) - HistoryPerNode; over > 0 {
+		for _, old := range h.entries[:over] {
+			h.droppedChanges += old.Changes
+		}
 		h.entries = append(h.entries[:0], h.entries[over:]...)
 		h.dropped += over
 	}

@@ -15,7 +15,7 @@ import (
 // node, its children, its creation and deletion, with no re-arming and so
 // no moment without a watch; the node is read again after each event, on
 // the same session, so each read is known to reflect the events before
-// it. A server without them (before 3.6), or a watch session that ends,
+// it. A node that keeps changing is read at most once per ReadEvery. A server without them (before 3.6), or a watch session that ends,
 // leaves the Tree on one-shot watches, set again on every read (loadData,
 // loadChildren); WatchMode says which. Child counts of collapsed rows
 // (tree_counts.go) stay on one-shot watches: many, brief, and one read
@@ -64,11 +64,12 @@ func newTreeWatch(t *Tree, oneShot bool) *treeWatch {
 }
 
 // start opens the watch session and checks that the server answers
-// addWatch, then hands its events to the loaders.
+// addWatch; its notifications wake the loaders as they are decoded
+// (deliver).
 func (tw *treeWatch) start() {
 	ctx, cancel := context.WithTimeout(tw.tree.ctx, watchDialTimeout)
 	defer cancel()
-	w, err := tw.tree.client.DialWatcher(ctx)
+	w, err := tw.tree.client.DialWatcherFunc(ctx, tw.deliver)
 	if err == nil {
 		// Probe on / and take it off again: the answer is all that matters.
 		if err = w.Add(ctx, "/", false); err == nil {
@@ -89,17 +90,11 @@ func (tw *treeWatch) start() {
 	if err != nil {
 		return
 	}
-	go func() {
-		<-tw.tree.ctx.Done()
+	select {
+	case <-w.Done():
+		tw.lose(w.Err())
+	case <-tw.tree.ctx.Done():
 		w.Close()
-	}()
-	for {
-		ev, err := w.Next(tw.tree.ctx)
-		if err != nil {
-			tw.lose(err)
-			return
-		}
-		tw.deliver(ev)
 	}
 }
 
@@ -172,11 +167,13 @@ func (tw *treeWatch) lose(err error) {
 }
 
 // deliver wakes the loaders of the event's node that care for its kind.
+// It runs on the watch session's reading goroutine for every notification,
+// so it allocates nothing and never blocks: a loader already woken stays
+// woken, and reads once for every event since (see settle).
 func (tw *treeWatch) deliver(ev WatchEvent) {
 	tw.mu.Lock()
-	subs := append([]*pathSub(nil), tw.subs[ev.Path]...)
-	tw.mu.Unlock()
-	for _, s := range subs {
+	defer tw.mu.Unlock()
+	for _, s := range tw.subs[ev.Path] {
 		if ev.Type == NodeChildrenChanged && s.side != childrenSide || ev.Type == NodeDataChanged && s.side != dataSide {
 			continue
 		}
@@ -271,6 +268,20 @@ func (s *pathSub) waitEvent(ctx context.Context) (ok, lost bool) {
 	}
 }
 
+// settle waits until the loader may read again (Tree.settle), then takes
+// the events that came meanwhile: the read that follows reflects them all.
+// False when the loader is let go of or the Tree closed.
+func (s *pathSub) settle(t *Tree, last time.Time) bool {
+	if !t.settle(last, t.readEvery, s.stop) {
+		return false
+	}
+	select {
+	case <-s.wake:
+	default:
+	}
+	return true
+}
+
 // loadDataPersistent keeps path's data current through the persistent
 // watch; false when the watch session ended and the caller should go on
 // with one-shot watches.
@@ -280,7 +291,12 @@ func (t *Tree) loadDataPersistent(w *Watcher, path string, gen int) bool {
 		return t.ctx.Err() != nil
 	}
 	defer t.pw.unsubscribe(s)
+	var last time.Time
 	for t.current(t.watched, path, gen) {
+		if !s.settle(t, last) {
+			return true
+		}
+		last = time.Now()
 		data, stat, _, err := w.Get(t.ctx, path)
 		if err != nil && !IsNoNode(err) && !IsNoAuth(err) {
 			return t.ctx.Err() != nil // the session went: one-shot from here
@@ -296,7 +312,7 @@ func (t *Tree) loadDataPersistent(w *Watcher, path string, gen int) bool {
 				t.record(path, dataSide, Snapshot{Exists: true, Data: data, HasData: true, Stat: stat})
 			}
 		case IsNoNode(err):
-			n.Stat, n.Data, n.DataLoaded = nil, nil, false
+			n.gone()
 			if following {
 				t.record(path, dataSide, Snapshot{})
 			}
@@ -319,7 +335,12 @@ func (t *Tree) loadChildrenPersistent(w *Watcher, path string, gen int) bool {
 		return t.ctx.Err() != nil
 	}
 	defer t.pw.unsubscribe(s)
+	var last time.Time
 	for t.current(t.expanded, path, gen) {
+		if !s.settle(t, last) {
+			return true
+		}
+		last = time.Now()
 		children, stat, _, err := w.Children(t.ctx, path)
 		if err != nil && !IsNoNode(err) && !IsNoAuth(err) {
 			return t.ctx.Err() != nil
@@ -336,7 +357,7 @@ func (t *Tree) loadChildrenPersistent(w *Watcher, path string, gen int) bool {
 				t.record(path, childrenSide, Snapshot{Exists: true, Stat: stat, Children: children, HasChildren: true})
 			}
 		case IsNoNode(err):
-			n.Stat, n.Children, n.ChildrenLoaded = nil, nil, false
+			n.gone()
 			if following {
 				t.record(path, childrenSide, Snapshot{})
 			}

@@ -76,6 +76,10 @@ type Watcher struct {
 	target connstr.ConnectString
 	server string
 
+	// handler, when set, takes each notification on the connection's
+	// reading goroutine instead of the queue (DialWatcherFunc).
+	handler func(WatchEvent)
+
 	mu     sync.Mutex
 	queue  []WatchEvent
 	wake   chan struct{} // has a value when queue may have grown
@@ -85,13 +89,26 @@ type Watcher struct {
 }
 
 // DialWatcher opens a Watcher's session to the server the client is
-// connected to.
+// connected to; its notifications wait in a queue for Next.
 func (c *Client) DialWatcher(ctx context.Context) (*Watcher, error) {
+	return c.dialWatcher(ctx, nil)
+}
+
+// DialWatcherFunc is DialWatcher for a reader that only needs to be told:
+// each notification goes to handle as it is decoded, on the connection's
+// reading goroutine, and none is queued (Next and Pending have nothing).
+// handle must not block: a burst of thousands of notifications then costs
+// their decoding and handle's calls, nothing more.
+func (c *Client) DialWatcherFunc(ctx context.Context, handle func(WatchEvent)) (*Watcher, error) {
+	return c.dialWatcher(ctx, handle)
+}
+
+func (c *Client) dialWatcher(ctx context.Context, handle func(WatchEvent)) (*Watcher, error) {
 	server := c.conn.Server()
 	if server == "" {
 		return nil, fmt.Errorf("persistent watch: not connected")
 	}
-	w := &Watcher{target: c.target, server: server, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	w := &Watcher{target: c.target, server: server, handler: handle, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	conn, err := c.dialWireConn(ctx, server, w.notified)
 	if err != nil {
 		return nil, fmt.Errorf("persistent watch on %s: %w", server, err)
@@ -116,6 +133,10 @@ func (w *Watcher) notified(ev jute.WatcherEvent, seq uint64) {
 		t = NodeChildrenChanged
 	default:
 		return // the server's own state events, watch-removed events
+	}
+	if w.handler != nil {
+		w.handler(WatchEvent{Type: t, Path: w.target.Rel(ev.Path), Seq: seq, Seen: time.Now()})
+		return
 	}
 	w.mu.Lock()
 	if w.err == nil && len(w.queue) >= maxQueuedEvents {

@@ -111,6 +111,8 @@ var alarmWords = map[string]string{
 	recognize.AlarmQueueStale:      "STALE",
 	recognize.AlarmItemStuck:       "STUCK ITEM",
 	recognize.AlarmAllocationStuck: "STUCK",
+	recognize.AlarmLeaderless:      "LEADERLESS",
+	recognize.AlarmLeaderSilent:    "LEADER SILENT",
 }
 
 // AlarmWord names an alarm's kind in a few cells: "DEADLOCK", "2
@@ -126,7 +128,7 @@ func AlarmWord(kind string) string {
 // holders, a holder gone or silent are red; the others warnings.
 func AlarmSeverity(kind string) Severity {
 	switch kind {
-	case recognize.AlarmDeadlock, recognize.AlarmTwoHolders, recognize.AlarmSilent, recognize.AlarmGoneHolder:
+	case recognize.AlarmDeadlock, recognize.AlarmTwoHolders, recognize.AlarmSilent, recognize.AlarmGoneHolder, recognize.AlarmLeaderless:
 		return Bad
 	}
 	return Warn

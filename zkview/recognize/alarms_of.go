@@ -1,10 +1,12 @@
 package recognize
 
 // AlarmsOf are a recipe's alarms: the conditions that call for someone
-// now (a lock's, a queue's, a partitioner's); none for the others.
+// now (a lock's, an election's, a queue's, a partitioner's); none for the others.
 func AlarmsOf(r Recipe) []Alarm {
 	switch r := r.(type) {
 	case *Lock:
+		return r.Alarms
+	case *Election:
 		return r.Alarms
 	case *Queue:
 		return r.Alarms

@@ -23,6 +23,7 @@ func (rc *recognizer) election(d listedDir, fam layoutFamily, ms []childNode, fo
 	b.checkOrphans(ms, "")
 	b.checkForeign(foreign, "", e.Format+" election")
 	b.checkWrap(namesOf(ms), "")
+	e.Alarms = b.leaderAlarms(e)
 	e.Warnings = b.warn
 	return e
 }

@@ -87,8 +87,10 @@ func (rc *recognizer) ephemeralNode(ctx context.Context, d listedDir) (Recipe, e
 		b.warnf("%d sessions watch %s itself: every release wakes all of them, and all race to create it (the herd effect)", len(waiters), path.Base(d.path))
 	}
 	if recipe == recElection {
-		return &Election{Path: d.path, Format: recFormatEphemeralNode, Leader: &holder,
-			Candidates: nonNilContenders(waiters), Warnings: b.warn}, nil
+		e := &Election{Path: d.path, Format: recFormatEphemeralNode, Leader: &holder, Candidates: nonNilContenders(waiters)}
+		e.Alarms = b.leaderAlarms(e)
+		e.Warnings = b.warn
+		return e, nil
 	}
 	l := &Lock{Path: d.path, Recipe: recMutex, Format: recFormatEphemeralNode,
 		Holders: []Contender{holder}, Waiters: nonNilContenders(waiters), Warnings: b.warn, Alarms: b.alarms}

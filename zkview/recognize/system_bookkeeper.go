@@ -116,6 +116,7 @@ func (rc *recognizer) bookkeeperAuditor(ctx context.Context, d listedDir) (Recip
 			b.warnf("the election node names %s as auditor but %s is first in line", elected, e.Leader.Data)
 		}
 	}
+	e.Alarms = b.leaderAlarms(e)
 	e.Warnings = b.warn
 	return e, true, nil
 }

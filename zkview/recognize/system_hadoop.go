@@ -112,6 +112,7 @@ func (rc *recognizer) hadoopElector(ctx context.Context, dir string) (Recipe, bo
 	case okActive && okLast && !bytes.Equal(lockData, crumb):
 		b.warnf("%s names %s but the lock is held by %s: the last active has not been fenced (or fencing failed)", hadoopBreadCrumb, last.text, active.text)
 	}
+	e.Alarms = b.leaderAlarms(e)
 	e.Warnings = b.warn
 	return e, true, nil
 }

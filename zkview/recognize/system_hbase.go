@@ -133,6 +133,7 @@ func (rc *recognizer) hbaseMaster(ctx context.Context, root string, fromMaster b
 		}
 		e.Candidates = append(e.Candidates, c)
 	}
+	e.Alarms = b.leaderAlarms(e)
 	e.Warnings = b.warn
 	return e, true, nil
 }

@@ -89,6 +89,7 @@ func (rc *recognizer) helixController(ctx context.Context, d listedDir) (Recipe,
 	if s, bad := helixSessionMismatch(simple, stat.EphemeralOwner); bad {
 		b.warnf("LEADER's SESSION_ID is %s but session %s owns the node: the controller that wrote it is gone", s, leader.Session)
 	}
+	e.Alarms = b.leaderAlarms(e)
 	e.Warnings = b.warn
 	return e, true, nil
 }

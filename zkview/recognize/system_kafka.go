@@ -190,6 +190,7 @@ func (rc *recognizer) kafkaController(ctx context.Context, d listedDir) (Recipe,
 	if epochKnown {
 		rc.kafkaCheckPartitions(ctx, root, epoch, brokers, b)
 	}
+	e.Alarms = b.leaderAlarms(e)
 	e.Warnings = b.warn
 	return e, true, nil
 }

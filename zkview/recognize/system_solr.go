@@ -156,6 +156,7 @@ func (rc *recognizer) solrElection(ctx context.Context, d listedDir) (Recipe, bo
 			b.warnf("%s exists but nobody is in the election", rel)
 		}
 	}
+	e.Alarms = b.leaderAlarms(e)
 	e.Warnings = b.warn
 	return e, true, nil
 }

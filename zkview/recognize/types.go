@@ -189,6 +189,9 @@ type Election struct {
 	Leader     *Contender  `json:"leader"`
 	Candidates []Contender `json:"candidates"`
 	Warnings   []string    `json:"warnings"`
+	// Alarms are the conditions of Warnings that call for someone now:
+	// leaderless, leader-silent.
+	Alarms []Alarm `json:"alarms,omitempty"`
 }
 
 // Queue is a recognised queue.

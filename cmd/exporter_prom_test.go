@@ -1,0 +1,192 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/testkit/promtest"
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
+)
+
+// shippedRules is the repo's alert rules, from this package's directory.
+const shippedRules = "../docs/alerts/zkx.rules.yml"
+
+// startExporter runs zkx exporter in this process on a free port until
+// the test ends, and returns its host:port.
+func startExporter(t *testing.T, args ...string) string {
+	t.Helper()
+	addr := fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))
+	root := newRootCommand()
+	var errs strings.Builder
+	root.SetOut(io.Discard)
+	root.SetErr(&lockedWriter{out: &errs})
+	root.SetArgs(append(args, "--listen", addr))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("zkx exporter: %v", err)
+		}
+		t.Logf("zkx exporter's stderr:\n%s", errs.String())
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err == nil {
+			resp.Body.Close()
+			return addr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("zkx exporter does not answer on %s: %v", addr, err)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("zkx exporter ended: %v", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// TestExporterInPrometheus: real Prometheus scrapes the exporter, with
+// the repo's rules (their for: shortened to a second), on real ZooKeeper
+// 3.8 where a Curator InterProcessMutex holds and a Kazoo Lock without
+// extra_lock_patterns takes the lock too (Kazoo sees only its own names):
+// a real two-holder lock. The series and ZkxLockTwoHolders fire with the
+// lock's path and recipe; when the Kazoo contender releases, the alert
+// clears. Then the Curator holder is frozen (SIGSTOP): silent-holder.
+func TestExporterInPrometheus(t *testing.T) {
+	promtest.Program(t, "prometheus")
+	connect := zktest.Shared(t)
+	base := zktest.Path(t)
+	dir := base + "/lock"
+	cur := zktest.StartCuratorLock(t, connect, dir, peerSessionTimeout)
+	cur.WaitLine(t, 0, "HOLDING")
+	kz := zktest.StartKazooLock(t, connect, dir, "k1", peerSessionTimeout)
+	kz.WaitLine(t, 0, "HOLDING") // Kazoo itself says it holds
+
+	exporter := startExporter(t, "--server", connect, "exporter", "--tables-every", "1s", base)
+	prom := promtest.Start(t, promtest.Config{Targets: []string{exporter}, RuleFiles: []string{shippedRules}, ShortenFor: time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if _, err := prom.WaitScraped(ctx, "up"); err != nil {
+		t.Fatal(err)
+	}
+	lock := map[string]string{"path": dir, "kind": "two-holders", "recipe": "mutex"}
+	firing, err := prom.WaitAlert(ctx, "ZkxLockTwoHolders", "firing", lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if firing.Labels["severity"] != "critical" || firing.Labels["job"] != promtest.DefaultJob ||
+		!strings.Contains(firing.Annotations["summary"], "zkx locks -l "+dir) {
+		t.Errorf("ZkxLockTwoHolders: labels %v, summary %q", firing.Labels, firing.Annotations["summary"])
+	}
+	logAlerts(t, ctx, prom, "firing")
+	holders, err := prom.WaitQuery(ctx, fmt.Sprintf("zkx_lock_holders{path=%q}", dir), func(s []promtest.Sample) bool { return len(s) == 1 })
+	if err != nil || holders[0].Value != 2 {
+		t.Errorf("zkx_lock_holders{path=%q} = %+v, %v; want 2", dir, holders, err)
+	}
+	if up, err := prom.Query(ctx, "zkx_up"); err != nil || len(up) != 1 || up[0].Value != 1 {
+		t.Errorf("zkx_up = %+v, %v; want 1", up, err)
+	}
+	members, err := prom.Query(ctx, "zkx_member_up")
+	if err != nil || len(members) == 0 || members[0].Value != 1 {
+		t.Errorf("zkx_member_up = %+v, %v; want each member up", members, err)
+	}
+
+	kz.Send(t, "release")
+	if err := prom.WaitNoAlert(ctx, "ZkxLockTwoHolders", lock); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prom.WaitQuery(ctx, fmt.Sprintf("zkx_lock_holders{path=%q} == 1", dir), func(s []promtest.Sample) bool { return len(s) == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	logAlerts(t, ctx, prom, "cleared")
+
+	// A frozen holder: its server stops hearing from it, and after a
+	// third of its session timeout it is silent.
+	cur.Pause(t)
+	silent := map[string]string{"path": dir, "kind": "silent-holder"}
+	if _, err := prom.WaitAlert(ctx, "ZkxLockHolderSilent", "firing", silent); err != nil {
+		t.Fatal(err)
+	}
+	cur.Resume(t)
+	if err := prom.WaitNoAlert(ctx, "ZkxLockHolderSilent", silent); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// logAlerts logs /api/v1/alerts as Prometheus answers it, for the record.
+func logAlerts(t *testing.T, ctx context.Context, prom *promtest.Server, when string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, prom.URL+"/api/v1/alerts", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Errorf("GET /api/v1/alerts: %v", err)
+		return
+	}
+	defer resp.Body.Close()
+	var body any
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Errorf("GET /api/v1/alerts: %v", err)
+		return
+	}
+	pretty, _ := json.MarshalIndent(body, "", "  ")
+	t.Logf("/api/v1/alerts (%s):\n%s", when, pretty)
+}
+
+// TestExporterElectionAndQueueInPrometheus: on real ZooKeeper 3.8, a
+// Curator LeaderLatch led by one JVM with a second in line, and a Curator
+// delay queue whose item has been due for 20 minutes. Prometheus, with
+// the repo's rules, fires ZkxQueueStale for the queue; the leader's JVM
+// frozen with SIGSTOP fires ZkxElectionLeaderSilent, which clears when
+// it is resumed.
+func TestExporterElectionAndQueueInPrometheus(t *testing.T) {
+	promtest.Program(t, "prometheus")
+	connect := zktest.Shared(t)
+	base := zktest.Path(t)
+	admin := zktest.Conn(t, connect)
+	acl := zk.WorldACL(zk.PermAll)
+	for _, p := range []string{base, base + "/jobs"} {
+		create(t, admin, p, nil, 0, acl)
+	}
+	create(t, admin, base+"/jobs/"+delayItem(time.Now().Add(-20*time.Minute), 0), []byte("a"), 0, acl)
+	leader := zktest.StartCuratorRoles(t, connect, peerSessionTimeout, 0, "latch:"+base+"/leader")
+	leader.WaitLine(t, 0, "HOLDING latch "+base+"/leader")
+	zktest.StartCuratorRoles(t, connect, peerSessionTimeout, 0, "latch:"+base+"/leader")
+
+	exporter := startExporter(t, "--server", connect, "exporter", "--tables-every", "1s", "--queue-stale", "15m", base)
+	prom := promtest.Start(t, promtest.Config{Targets: []string{exporter}, RuleFiles: []string{shippedRules}, ShortenFor: time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	queue := map[string]string{"path": base + "/jobs", "kind": "queue-stale", "recipe": "queue"}
+	if _, err := prom.WaitAlert(ctx, "ZkxQueueStale", "firing", queue); err != nil {
+		t.Fatal(err)
+	}
+	candidates, err := prom.WaitQuery(ctx, fmt.Sprintf("zkx_election_candidates{path=%q}", base+"/leader"), func(s []promtest.Sample) bool { return len(s) == 1 })
+	if err != nil || candidates[0].Value != 1 {
+		t.Errorf("zkx_election_candidates = %+v, %v; want 1", candidates, err)
+	}
+
+	leader.Pause(t)
+	election := map[string]string{"path": base + "/leader", "kind": "leader-silent", "recipe": "election"}
+	if _, err := prom.WaitAlert(ctx, "ZkxElectionLeaderSilent", "firing", election); err != nil {
+		t.Fatal(err)
+	}
+	leader.Resume(t)
+	if err := prom.WaitNoAlert(ctx, "ZkxElectionLeaderSilent", election); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,123 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/testkit/zktest"
+	"github.com/zkx-dev/zkx/internal/zkserver"
+)
+
+// scrapeValue reads one series' value from the exporter's /metrics;
+// ok is false when the series is absent.
+func scrapeValue(t *testing.T, addr, series string) (float64, bool) {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatalf("scrape %s: %v", addr, err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), series+" "); ok {
+			v, err := strconv.ParseFloat(rest, 64)
+			if err != nil {
+				t.Fatalf("%s: value %q: %v", series, rest, err)
+			}
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// waitSeries waits until a series satisfies ok, or fails the test.
+func waitSeries(t *testing.T, addr, series, what string, ok func(v float64, present bool) bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v, present := scrapeValue(t, addr, series)
+		if ok(v, present) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30s for %s: %s is %v (present %v)", what, series, v, present)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestExporterSurvivesSessionExpiry: the exporter serves a stale queue's
+// alarm; its session is expired by the server; the expiry is counted, a
+// new session is made and the alarm is served again from the model
+// rebuilt on it.
+func TestExporterSurvivesSessionExpiry(t *testing.T) {
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	connect := srv.ConnectString()
+	base := zktest.Path(t)
+	admin := zktest.Conn(t, connect)
+	acl := zk.WorldACL(zk.PermAll)
+	for _, p := range []string{base, base + "/jobs"} {
+		create(t, admin, p, nil, 0, acl)
+	}
+	create(t, admin, base+"/jobs/"+delayItem(time.Now().Add(-20*time.Minute), 0), []byte("a"), 0, acl)
+
+	before := srv.SessionIDs()
+	addr := startExporter(t, "--server", connect, "exporter", "--tables-every", "200ms", "--queue-stale", "15m", base)
+	alarm := fmt.Sprintf(`zkx_recipe_alarm{kind="queue-stale",path=%q,recipe="queue"}`, base+"/jobs")
+	waitSeries(t, addr, alarm, "the stale queue's alarm", func(v float64, ok bool) bool { return ok && v == 1 })
+	waitSeries(t, addr, "zkx_up", "zkx_up 1", func(v float64, ok bool) bool { return ok && v == 1 })
+
+	expired := 0
+	for _, id := range srv.SessionIDs() {
+		if !slices.Contains(before, id) && srv.ExpireSession(id) {
+			expired++
+		}
+	}
+	// The exporter's session, and the watched tree's watch-only session
+	// (zkview.Tree sets its persistent watches on a session of its own).
+	if expired != 2 {
+		t.Fatalf("expired %d sessions, want the exporter's two", expired)
+	}
+	waitSeries(t, addr, `zkx_refresh_errors_total{reason="session-expired"}`, "the expiry counted", func(v float64, ok bool) bool { return ok && v >= 1 })
+	waitSeries(t, addr, "zkx_up", "zkx_up 1 on a new session", func(v float64, ok bool) bool { return ok && v == 1 })
+	waitSeries(t, addr, alarm, "the alarm served again", func(v float64, ok bool) bool { return ok && v == 1 })
+	waitSeries(t, addr, "zkx_up", "zkx_up 1", func(v float64, ok bool) bool { return ok && v == 1 })
+	if ids := srv.SessionIDs(); len(ids) != len(before)+2 {
+		t.Errorf("sessions after the expiry: %x, want those before the exporter (%x) and its two new ones", ids, before)
+	}
+}
+
+// TestExporterRetriesAHostileServer: a "server" that answers garbage
+// keeps the exporter serving /metrics with zkx_up 0, and its failed
+// connects counted, again after a backoff.
+func TestExporterRetriesAHostileServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = c.Write([]byte("HTTP/1.0 400 Bad Request\r\n\r\nthis is not ZooKeeper"))
+			c.Close()
+		}
+	}()
+	addr := startExporter(t, "--server", ln.Addr().String(), "exporter")
+	waitSeries(t, addr, `zkx_refresh_errors_total{reason="connect"}`, "two failed connects", func(v float64, ok bool) bool { return ok && v >= 2 })
+	if v, ok := scrapeValue(t, addr, "zkx_up"); !ok || v != 0 {
+		t.Errorf("zkx_up = %v (present %v), want 0", v, ok)
+	}
+}
