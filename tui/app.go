@@ -85,7 +85,9 @@ type app struct {
 
 	frameQueued   bool
 	serverAskedAt time.Time // when srvr was last asked, for the header
-	membersDue    bool      // a membersDueMsg is on its way
+	// members asks the members again for the header every membersEvery
+	// after their last answer (the header is always shown: always on top).
+	members refresher
 	// focused is the page last told it is on top (focusMsg).
 	focused page
 
@@ -125,6 +127,8 @@ func newApp(cfg Config) *app {
 		live:  make(chan struct{}, 1),
 	}
 	a := &app{shared: shared, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts}
+	a.members = refresher{every: membersEvery}
+	a.members.focus()
 	if cfg.Past != nil {
 		shared.Past = true
 		a.travel = newTimeTravel(cfg.Past)
@@ -270,14 +274,6 @@ func (a *app) askServer() tea.Cmd {
 // idles is named within it.
 const membersEvery = 15 * time.Second
 
-// membersLater schedules the header's next ask, unless one is scheduled.
-func (a *app) membersLater() tea.Cmd {
-	if a.membersDue {
-		return nil
-	}
-	a.membersDue = true
-	return tea.Tick(membersEvery, func(time.Time) tea.Msg { return membersDueMsg{} })
-}
 
 // chrome is the header line, the breadcrumb line and the status line.
 const chrome = 3
@@ -372,13 +368,14 @@ func (a *app) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(a.broadcast(liveMsg{}), a.waitLive())
 	case serverStatusMsg:
 		a.header.seeMembers(msg.addr, msg.members)
-		return a.membersLater()
-	case membersDueMsg:
-		a.membersDue = false
-		if a.shared.Now().Sub(a.serverAskedAt) >= membersEvery {
-			return a.askServer()
+		return a.members.schedule(membersEvery)
+	case refreshDueMsg:
+		if msg.owner == &a.members {
+			if a.members.due(msg) {
+				return a.askServer()
+			}
+			return nil
 		}
-		return a.membersLater()
 	case introspectionMsg:
 		// A page's answer names the members that do not answer too.
 		a.header.seeSnapshot(msg.snapshot)

@@ -32,9 +32,6 @@ type serverStatusMsg struct {
 	members []introspect.MemberStatus
 }
 
-// membersDueMsg says it is time to ask the members again for the header.
-type membersDueMsg struct{}
-
 // statusMsg puts a line on the status bar: an outcome or an error.
 type statusMsg struct {
 	text string
