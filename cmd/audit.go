@@ -15,6 +15,7 @@ import (
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/internal/auditlog"
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/zkview/forensics"
 )
 
@@ -241,7 +242,7 @@ func runAudit(cmd *cobra.Command, args []string, f auditCmdFlags) error {
 			if batch[i].err != nil {
 				problems = append(problems, batch[i].err)
 				out.Flush()
-				fmt.Fprintln(cmd.ErrOrStderr(), "zkx audit:", batch[i].err)
+				fmt.Fprintln(cmd.ErrOrStderr(), "zkx audit:", cliout.Clean(batch[i].err.Error()))
 				continue
 			}
 			if err := write(&batch[i].event); err != nil {
@@ -322,15 +323,17 @@ func appendAuditRow(b []byte, clock *txnTable, e *auditlog.Event) []byte {
 	if op == auditlog.OpEphemeral {
 		op = ephemeralDeletion
 	}
-	b = pad(b, op, 17)
+	// Every field is the log's text: escaped, as a crafted log or a user's
+	// name may hold anything (appendLine).
+	b = pad(b, display.Line(op), 17)
 	b = append(b, "  "...)
-	b = pad(b, e.Result, 7)
+	b = pad(b, display.Line(e.Result), 7)
 	b = append(b, "  "...)
 	if e.Znode != "" {
 		b = append(appendLine(b, e.Znode), "  "...)
 	}
 	if e.ZnodeType != "" {
-		b = append(append(b, e.ZnodeType...), "  "...)
+		b = append(appendLine(b, e.ZnodeType), "  "...)
 	}
 	if e.ACL != "" {
 		b = append(appendLine(append(b, "acl "...), e.ACL), "  "...)
@@ -339,7 +342,7 @@ func appendAuditRow(b []byte, clock *txnTable, e *auditlog.Event) []byte {
 		b = appendLine(append(b, "by the server ("...), e.User)
 		b = append(b, ')')
 	} else {
-		b = append(b, (&forensics.Who{Match: forensics.MatchEvent, Client: forensics.Client{User: e.User, IP: e.IP}}).Text()...)
+		b = appendLine(b, (&forensics.Who{Match: forensics.MatchEvent, Client: forensics.Client{User: e.User, IP: e.IP}}).Text())
 	}
 	return append(trimBlanks(b), '\n')
 }

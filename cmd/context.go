@@ -7,6 +7,7 @@ import (
 
 	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/cmd/config"
+	"github.com/zkx-dev/zkx/internal/display"
 )
 
 // newContextCommand manages the contexts file, as kubectl config does.
@@ -107,7 +108,8 @@ The file is ` + displayConfigPath() + ` (--config picks another):
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "# context %s\n%s", cliout.Clean(name), b)
+			// YAML leaves bidi overrides and zero-width runes as they are.
+			fmt.Fprintf(cmd.OutOrStdout(), "# context %s\n%s", cliout.Clean(name), display.Text(string(b)))
 			return nil
 		},
 	}

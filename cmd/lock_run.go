@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zkx-dev/zkx/cmd/cliout"
 	"github.com/zkx-dev/zkx/recipes"
 )
 
@@ -56,7 +57,9 @@ func runLocked(ctx context.Context, o lockRunOptions) int {
 		// we write our own messages: serialise the two.
 		o.Stderr = &lockedWriter{out: o.Stderr}
 	}
-	logf := func(format string, args ...any) { fmt.Fprintf(o.Stderr, "zkx lock: "+format+"\n", args...) }
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(o.Stderr, "zkx lock: %s\n", cliout.Clean(fmt.Sprintf(format, args...)))
+	}
 
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)

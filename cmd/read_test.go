@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -18,12 +19,19 @@ func TestMain(m *testing.M) { zktest.Main(m) }
 // error RunE returned.
 func run(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
+	return runContext(context.Background(), t, args...)
+}
+
+// runContext is run with a context that ends the command (zkx watch runs
+// until it does).
+func runContext(ctx context.Context, t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
 	root := newRootCommand()
 	var out, errs bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&errs)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	return out.String(), errs.String(), err
 }
 

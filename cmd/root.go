@@ -85,10 +85,13 @@ func Run(buildVersion string) int {
 	if err != nil && !errors.As(err, &status) {
 		// What the user typed (--server, $ZK_SERVERS) and what the
 		// network sent may hold escape sequences: shown, not obeyed.
-		fmt.Fprintln(os.Stderr, "zkx:", display.Text(err.Error()))
+		fmt.Fprintln(os.Stderr, errorLine(err))
 	}
 	return exitCode(err)
 }
+
+// errorLine is how zkx prints a command's error on stderr.
+func errorLine(err error) string { return "zkx: " + display.Text(err.Error()) }
 
 // exitCode is the exit status for a command's error: its own status (it
 // has said why), 3 for a partial result, 1 for any other failure.

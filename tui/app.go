@@ -689,10 +689,12 @@ func (a *app) mouse(msg tea.MouseMsg) tea.Cmd {
 
 func (a *app) View() tea.View {
 	a.pacer.framed()
-	v := tea.NewView(a.render())
+	// Every frame passes here: the last guard against text a view forgot
+	// to escape (theme.Clean).
+	v := tea.NewView(theme.Clean(a.render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "zkx " + a.header.connect
+	v.WindowTitle = "zkx " + display.Line(a.header.connect)
 	return v
 }
 
@@ -739,7 +741,7 @@ func (a *app) crumbs() string {
 		}
 	}
 	if f, ok := a.top().(filterable); ok && f.Filter().Active() && a.input == nil {
-		line += st.Dim.Render("  filter: ") + st.Match.Render(f.Filter().Text)
+		line += st.Dim.Render("  filter: ") + st.Match.Render(display.Line(f.Filter().Text))
 	}
 	return widget.Fit(line, a.width)
 }
@@ -751,11 +753,14 @@ func (a *app) statusLine() string {
 		return a.input.View(st, a.width)
 	}
 	if a.message.text != "" {
+		// Escaped here, where it is drawn: a page may set a message
+		// without the statusMsg that escapes it.
+		text := firstLine(a.message.text)
 		more := st.Dim.Render(" … ! shows all")
 		if a.message.err {
-			return widget.FitWords(st.Error.Render("✗ ")+a.message.text, a.width, more)
+			return widget.FitWords(st.Error.Render("✗ ")+text, a.width, more)
 		}
-		return widget.FitWords(st.Info.Render("✓ ")+a.message.text, a.width, more)
+		return widget.FitWords(st.Info.Render("✓ ")+text, a.width, more)
 	}
 	right := keyHints(st, []key.Binding{a.shared.Keys.Global.Command, a.shared.Keys.Global.Help, a.shared.Keys.Global.Back})
 	left := fitHints(st, enabled(a.top().Keys()), max(a.width-lipgloss.Width(right)-2, 0))

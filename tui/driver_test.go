@@ -24,6 +24,9 @@ type driver struct {
 	app  *app
 	msgs chan tea.Msg
 	quit bool
+	// onFrame, when set, is called after every message the app took, as
+	// Bubble Tea would draw a frame then.
+	onFrame func()
 }
 
 func newDriver(t testing.TB, app *app, width, height int) *driver {
@@ -58,6 +61,9 @@ func (d *driver) send(msg tea.Msg) {
 	default:
 		_, cmd := d.app.Update(msg)
 		d.run(cmd)
+		if d.onFrame != nil {
+			d.onFrame()
+		}
 	}
 }
 

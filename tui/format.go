@@ -40,12 +40,14 @@ func humanDuration(d time.Duration) string {
 	return display.Duration(d)
 }
 
-// firstLine is the first line of a message, for one-line places.
+// firstLine is the first line of a message, for one-line places, with
+// nothing a terminal would act on: errors and the servers' answers quote
+// names and text from the server (display.Line).
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimRight(s[:i], ":") + " …"
+		return display.Line(strings.TrimRight(s[:i], ":")) + " …"
 	}
-	return s
+	return display.Line(s)
 }
 
 // plural picks the word for n.

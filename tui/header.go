@@ -151,18 +151,18 @@ func (h *header) where(st theme.Styles, full bool) string {
 	var where string
 	switch {
 	case full || h.server == "":
-		where = value(h.connect)
+		where = value(display.Line(h.connect))
 		if h.server != "" && h.server != h.connect {
-			where += label(" → ") + value(h.server)
+			where += label(" → ") + value(display.Line(h.server))
 		}
 	default:
-		where = label("→ ") + value(h.server)
+		where = label("→ ") + value(display.Line(h.server))
 	}
 	if h.context != "" {
-		where = label("context ") + value(h.context) + label(": ") + where
+		where = label("context ") + value(display.Line(h.context)) + label(": ") + where
 	}
 	if h.stats != nil {
-		mode := string(h.stats.Mode)
+		mode := display.Line(string(h.stats.Mode))
 		if h.stats.ReadOnly && mode != string(introspect.ModeReadOnly) {
 			mode += ", read-only"
 		}

@@ -248,7 +248,7 @@ func (p *findPage) head() string {
 	what := st.Label.Render(p.query.String()) + st.Dim.Render(" under "+display.Line(p.root)+" · ")
 	switch {
 	case p.err != nil:
-		return what + st.Error.Render(p.err.Error())
+		return what + st.Error.Render(firstLine(p.err.Error()))
 	case p.capped:
 		return what + st.Warning.Render(fmt.Sprintf("stopped at the first %s matches of %s nodes (zkx find lists them all)",
 			display.Count(findLimit), display.Count(p.visited)))

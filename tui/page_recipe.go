@@ -171,7 +171,7 @@ func (p *recipePage) Notes() []string {
 	var out []string
 	if p.view.recipe != nil {
 		for _, w := range p.view.recipe.Info().Warnings {
-			out = append(out, "⚠ "+w)
+			out = append(out, "⚠ "+display.Line(w))
 		}
 	}
 	return append(out, p.view.tablesLines(p.shared.Now())...)

@@ -127,7 +127,7 @@ func (p *serverPage) rebuild() {
 	st := p.shared.Styles
 	rows := make([]widget.TableRow, 0, len(in.Members))
 	for _, m := range in.Members {
-		cells := []string{display.Line(m.Addr), modeStyle(st, m.Mode).Render(string(m.Mode)), "", "", "", "", "", "", tablesCell(st, m), ""}
+		cells := []string{display.Line(m.Addr), modeStyle(st, m.Mode).Render(display.Line(string(m.Mode))), "", "", "", "", "", "", tablesCell(st, m), ""}
 		if s := m.Stats; s != nil {
 			mode := string(m.Mode)
 			if s.ReadOnly && m.Mode != introspect.ModeReadOnly {
@@ -142,7 +142,7 @@ func (p *serverPage) rebuild() {
 			cells[7] = fmt.Sprintf("%d/%.1f/%d ms", s.LatencyMin, s.LatencyAvg, s.LatencyMax)
 		}
 		if m.Error != "" && m.Mode != introspect.ModeUnreachable { // an unreachable member's note says why, whole
-			cells[9] = st.Error.Render(display.Line(firstLine(m.Error)))
+			cells[9] = st.Error.Render(firstLine(m.Error))
 		}
 		rows = append(rows, widget.TableRow{Key: m.Addr, Cells: cells})
 	}
@@ -292,7 +292,7 @@ func (p *serverPage) monitor(height int) []string {
 	}
 	sort.Strings(keys)
 	if p.filter.Active() {
-		title += st.Dim.Render(fmt.Sprintf(" · %d of %d keys match %s", len(keys), len(m.Monitor), p.filter.Text))
+		title += st.Dim.Render(fmt.Sprintf(" · %d of %d keys match %s", len(keys), len(m.Monitor), display.Line(p.filter.Text)))
 	} else {
 		title += st.Dim.Render(fmt.Sprintf(" · %d keys · / filters them", len(keys)))
 	}
@@ -315,7 +315,7 @@ func (p *serverPage) monitor(height int) []string {
 	grid := make([]string, rows)
 	for i := 0; i < shown; i++ {
 		k := keys[i]
-		cell := st.Dim.Render(widget.Pad(k, kw, false)) + " " + widget.Pad(display.Line(m.Monitor[k]), vw, false)
+		cell := st.Dim.Render(widget.Pad(display.Line(k), kw, false)) + " " + widget.Pad(display.Line(m.Monitor[k]), vw, false)
 		row := i % rows
 		if grid[row] != "" {
 			grid[row] += "   "

@@ -26,7 +26,7 @@ func (tp *treePage) setACL() tea.Cmd {
 	version, current := d.aclStat.Aversion, zkview.FormatACLSpec(d.acl)
 	w, ctx, st, ids := tp.shared.Writer, tp.shared.Ctx, tp.shared.Styles, tp.shared.Client.Identities()
 	return openDialog(widget.Ask("Set the ACL of "+display.Line(p), []string{
-		fmt.Sprintf("Now (version %d): %s", version, current),
+		fmt.Sprintf("Now (version %d): %s", version, display.Line(current)),
 		"New ACL — scheme:id:perms, comma-separated, perms of cdrwa:",
 		"world:anyone:r  digest:user:HASH:cdrwa (zkx digest user:password)  ip:10.0.0.0/8:r  auth::cdrwa"}, "acl> ", current, func(text string) tea.Cmd {
 		acl, err := zkview.ParseACL(text)
@@ -50,7 +50,7 @@ func (tp *treePage) setACL() tea.Cmd {
 				why = []string{"It grants ADMIN only to ip entries, which may not include", "the address the server sees for this session."}
 			}
 			return openDialog(widget.Confirm("Set the ACL of "+display.Line(p), []string{
-				current + "  →  " + zkview.FormatACLSpec(acl), "", st.Warning.Render(why[0]), st.Warning.Render(why[1]), "", "Set it anyway?"}, set))
+				display.Line(current + "  →  " + zkview.FormatACLSpec(acl)), "", st.Warning.Render(why[0]), st.Warning.Render(why[1]), "", "Set it anyway?"}, set))
 		}
 		return set()
 	}))

@@ -96,7 +96,7 @@ func (tp *treePage) afterEditor(s *edit.Session) tea.Cmd {
 	case outcome == edit.Invalid:
 		st := tp.shared.Styles
 		body := []string{
-			st.Error.Render(err.Error()),
+			st.Error.Render(display.Line(err.Error())),
 			"",
 			"The data of " + display.Line(s.Path) + " was JSON: zkx writes it back only as JSON.",
 		}

@@ -253,7 +253,7 @@ func (d *detailPane) lines() []string {
 		case zkview.IsNoAuth(d.aclErr):
 			return fieldLines(st, zkview.FormatACL(nil)[:0], zkview.Field{Name: "acl", Value: zkview.NoAccessText})
 		case d.aclErr != nil:
-			return []string{st.Error.Render(d.aclErr.Error())}
+			return []string{st.Error.Render(firstLine(d.aclErr.Error()))}
 		}
 		lines := fieldLines(st, zkview.FormatACL(d.acl))
 		if d.shared.Writer != nil {
@@ -274,9 +274,9 @@ func (d *detailPane) missing(n zkview.NodeState) string {
 	case n.Err != nil && zkview.IsNoNode(n.Err):
 		return st.Error.Render("this node no longer exists")
 	case n.Err != nil && zkview.IsConnectionLoss(n.Err):
-		return st.Warning.Render(n.Err.Error()) + st.Dim.Render(": read again once reconnected")
+		return st.Warning.Render(firstLine(n.Err.Error())) + st.Dim.Render(": read again once reconnected")
 	case n.Err != nil && !zkview.IsNoAuth(n.Err):
-		return st.Error.Render(n.Err.Error())
+		return st.Error.Render(firstLine(n.Err.Error()))
 	}
 	return st.Dim.Render("reading…")
 }
@@ -311,12 +311,14 @@ func (d *detailPane) dataLines(n zkview.NodeState, stat *zk.Stat) []string {
 func fieldLines(st theme.Styles, fields []zkview.Field, extra ...zkview.Field) []string {
 	fields = append(fields, extra...)
 	w := 0
-	for _, f := range fields {
-		w = max(w, len(f.Name))
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = display.Line(f.Name) // an ACL entry's id is the server's text
+		w = max(w, len(names[i]))
 	}
 	out := make([]string, 0, len(fields))
-	for _, f := range fields {
-		out = append(out, st.HeaderLabel.Render(fmt.Sprintf("%-*s", w, f.Name))+"  "+f.Value)
+	for i, f := range fields {
+		out = append(out, st.HeaderLabel.Render(fmt.Sprintf("%-*s", w, names[i]))+"  "+f.Value)
 	}
 	return out
 }

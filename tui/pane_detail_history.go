@@ -76,7 +76,7 @@ func (d *detailPane) historyLines() []string {
 	case !h.ChildrenSince.IsZero():
 		lines = append(lines, st.Dim.Render("children followed since "+clock(h.ChildrenSince)))
 	case d.childrenFollowable() != nil && !errors.Is(d.childrenFollowable(), errCountUnread):
-		lines = append(lines, st.Dim.Render("children: not followed: "+d.childrenFollowable().Error()))
+		lines = append(lines, st.Dim.Render("children: not followed: "+firstLine(d.childrenFollowable().Error())))
 	default:
 		lines = append(lines, st.Dim.Render("children: reading…"))
 	}

@@ -315,7 +315,7 @@ func (v *recipePane) summary() []string {
 	w := max(v.width, 20)
 	switch {
 	case v.err != nil:
-		return append(widget.Wrap(st.Error.Render(v.err.Error()), w), "")
+		return append(widget.Wrap(st.Error.Render(display.Line(v.err.Error())), w), "")
 	case !v.loaded:
 		return []string{st.Dim.Render("recognising " + display.Line(v.path) + "…"), ""}
 	case v.gone:
@@ -360,7 +360,7 @@ func (v *recipePane) summary() []string {
 		add(st.Dim.Render("HEARD: since its server last answered it (⚠ silent) · AGE: of its node"))
 	}
 	for _, wn := range warnings {
-		add(st.Warning.Render("⚠ " + wn))
+		add(st.Warning.Render("⚠ " + display.Line(wn)))
 	}
 	for _, l := range v.tablesLines(now) {
 		add(l)

@@ -629,7 +629,7 @@ func (t *treePane) view(focused bool, now time.Time) string {
 		lines = append(lines, t.rowView(r, t.offset+i == t.cursor, focused, now))
 	}
 	if len(t.shown) <= 1 && t.filter.Active() {
-		lines = append(lines, st.Dim.Render("  nothing loaded matches "+t.filter.Text))
+		lines = append(lines, st.Dim.Render("  nothing loaded matches "+display.Line(t.filter.Text)))
 	}
 	return widget.Block(lines, t.width, t.height)
 }

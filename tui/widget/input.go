@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zkx-dev/zkx/internal/display"
 	"github.com/zkx-dev/zkx/tui/theme"
 )
 
@@ -118,9 +119,11 @@ func commonPrefix(ss []string) string {
 // View draws the prompt, the value and a block where the cursor is, and
 // the completions on offer.
 func (in *LineInput) View(st theme.Styles, width int) string {
-	line := st.Title.Render(in.Prompt) + in.Value + "█"
+	// The value may be a path or a name from the server (a default, a
+	// completion): shown escaped, kept as it is.
+	line := st.Title.Render(in.Prompt) + display.Line(in.Value) + "█"
 	if len(in.choices) > 1 {
-		line += "  " + st.Dim.Render(strings.Join(in.choices, "  "))
+		line += "  " + st.Dim.Render(display.Line(strings.Join(in.choices, "  ")))
 	}
 	return Fit(line, width)
 }

@@ -1,0 +1,450 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zkx-dev/zkx/internal/testkit/hostile"
+	"github.com/zkx-dev/zkx/tui/theme"
+	"github.com/zkx-dev/zkx/zkview"
+	"github.com/zkx-dev/zkx/zkview/forensics"
+)
+
+// hostileOpen says how the hostile-text test opens each command of the
+// registry and what escaped text shows it read the scene: every command
+// must have a row, so a new page is not left out.
+var hostileOpen = map[string]struct {
+	arg   string // the argument after the name
+	shows string // on the screen once the page has read the scene; "" for nothing to wait for
+}{
+	"tree":      {"", ""},
+	"locks":     {hostile.Base, `zero\u200bwidth  #1`},
+	"queues":    {hostile.Base, `\u200bwidth`},
+	"elections": {hostile.Base, `\u200bwidth`},
+	"systems":   {hostile.Base, `hbase`},
+	"recipes":   {hostile.Base, `\u200bwidth`},
+	"sessions":  {"", `op\x1b`},
+	"admin":     {hostile.Text("admin"), ""},
+	"server":    {"", `member\x1b[8m`},
+	"demo":      {"", ""},
+	"cd":        {hostile.Dir, `dir\u202eevi`},
+	"ctx":       {"", `ctx-ok\x1b[8m`},
+	"q":         {"", ""},
+}
+
+// TestHostileTextNeverReachesTheTerminal opens every page of the
+// explorer's registry on a scene full of hostile text (hostile.Serve: node
+// names, data, recipes, systems, ACLs, the servers' answers, the contexts,
+// the session's own credentials), presses every key each page offers —
+// the dialogs they open, the help, the pages they lead to — and scans
+// every frame drawn on the way, before and after the explorer's last
+// guard (theme.Clean): no byte a terminal would act on may be in it but
+// the styles' own SGR sequences.
+func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
+	connect := hostile.Serve(t).Addr
+	t.Setenv("TMPDIR", t.TempDir()) // what the edits that fail leave
+	for _, styled := range []bool{false, true} {
+		name := "plain"
+		if styled {
+			name = "styled"
+		}
+		t.Run(name, func(t *testing.T) {
+			d, scan := hostileExplorer(t, connect, styled)
+			crawled := map[string]bool{}
+			for _, c := range commands {
+				open, ok := hostileOpen[c.name]
+				if !ok {
+					t.Errorf(":%s is not in hostileOpen: add how the hostile-text test opens it", c.name)
+					continue
+				}
+				line := c.name
+				if open.arg != "" {
+					line += " " + open.arg
+				}
+				cr := &crawler{t: t, d: d, start: line, crawled: crawled}
+				began := time.Now()
+				cr.reach(nil)
+				if open.shows != "" && !cr.await(open.shows) {
+					t.Errorf(":%s: %q never showed; the screen:\n%s", line, open.shows, d.screen())
+				}
+				cr.crawl(nil, 0)
+				t.Logf(":%s crawled in %v", c.name, time.Since(began).Round(time.Millisecond))
+			}
+			// More of the tree: names that only list, an ACL, text and
+			// JSON to edit.
+			for _, p := range []string{hostile.Base + "/listed", hostile.Dir + "/acl", hostile.Dir + "/text", hostile.Dir + "/json"} {
+				cr := &crawler{t: t, d: d, start: "cd " + p, crawled: crawled}
+				cr.reach(nil)
+				cr.crawl(nil, 0)
+			}
+			// The dialogs the issue names, each awaited: the crawl above
+			// meets them too, but at the machine's pace.
+			for _, s := range []struct {
+				start string
+				steps []string // a key, then what it must show, …
+			}{
+				{"locks " + hostile.Base, []string{"enter", "holding", "F", "Force-release"}},
+				{"locks " + hostile.Base, []string{"enter", "holding", "r", "Revoke"}},
+				{"locks " + hostile.Base, []string{"enter", "holding", "w", "Warnings on"}},
+				{"locks " + hostile.Base, []string{"enter", "holding", "!", "Messages and notes"}},
+				{"cd " + hostile.Dir + "/json", []string{"e", "Not JSON any more"}},
+				{"cd " + hostile.Dir, []string{"n", "New node under"}},
+				{"cd " + hostile.Dir + "/acl", []string{"]", "cZxid", "]", `digest:user\x1b`, "A", "Set the ACL"}},
+				{"cd " + hostile.Dir, []string{"?", "any key closes"}},
+			} {
+				cr := &crawler{t: t, d: d, start: s.start, crawled: crawled}
+				cr.reach(nil)
+				// The page has read the scene: a list its rows, the tree the
+				// node it went to.
+				kind, arg, _ := strings.Cut(s.start, " ")
+				ready := func(screen string) bool { return strings.Contains(screen, hostileOpen[kind].shows) }
+				if kind == "cd" {
+					ready = func(screen string) bool {
+						return d.app.selectedPath() == arg && strings.Contains(screen, " · version ")
+					}
+				}
+				if !cr.awaitScreen(ready) {
+					t.Errorf("%q: the page never showed the scene (selected %q):\n%s", s.start, d.app.selectedPath(), d.screen())
+					continue
+				}
+				for i := 0; i+1 < len(s.steps); i += 2 {
+					d.key(s.steps[i])
+					if !cr.await(s.steps[i+1]) {
+						t.Errorf("%q, then %v: %q never showed; the screen:\n%s", s.start, s.steps[:i+1], s.steps[i+1], d.screen())
+						break
+					}
+				}
+			}
+			scan.report(t)
+		})
+	}
+}
+
+// hostileExplorer opens an explorer on connect with hostile credentials,
+// connect string and contexts; every frame it draws is scanned.
+func hostileExplorer(t *testing.T, connect string, styled bool) (*driver, *frameScanner) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	dial := func(ctx context.Context) (*zkview.Client, error) {
+		return zkview.Dial(ctx, connect, zkview.WithAuth("digest", []byte(hostile.DigestUser+":"+hostile.Password)))
+	}
+	c, err := dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	styles := theme.Plain()
+	if styled {
+		styles = theme.New(true)
+	}
+	contexts := Contexts{
+		List: func() ([]ContextInfo, error) {
+			return []ContextInfo{{Name: hostile.Text("ctx-ok"), Server: hostile.Text("server")}, {Name: hostile.Text("ctx-fail"), Server: hostile.Text("server")}}, nil
+		},
+		Open: func(ctx context.Context, name string) (Connection, error) {
+			if strings.HasPrefix(name, "ctx-fail") {
+				return Connection{}, fmt.Errorf("dial %s: the server said %s", name, hostile.Text("refusal"))
+			}
+			c, err := dial(ctx)
+			return Connection{Client: c, Connect: hostile.Text("connect again"), ContextName: name}, err
+		},
+	}
+	app := newApp(Config{Client: c, Connect: hostile.Text("connect"), ContextName: hostile.Text("context"), Styles: &styles,
+		Contexts: contexts, Now: func() time.Time { return fixedTime.Add(90 * time.Second) }})
+	// The editor writes hostile text, and JSON that is not JSON.
+	app.shared.Exec = func(c *exec.Cmd, done tea.ExecCallback) tea.Cmd {
+		return func() tea.Msg {
+			return done(os.WriteFile(c.Args[len(c.Args)-1], []byte(`{"broken": "`+hostile.UTF8("edited")), 0o600))
+		}
+	}
+	scan := &frameScanner{styled: styled, found: map[string]map[string]bool{}}
+	d := newDriver(t, app, 120, 40)
+	d.onFrame = func() { scan.frame(app) }
+	d.waitText("hostile")
+	return d, scan
+}
+
+// crawler presses every key a page offers, and goes down the pages they
+// open, from a command line.
+type crawler struct {
+	t     *testing.T
+	d     *driver
+	start string // the command line that opens the first page
+	// crawled are the pages crawled already, by type and title.
+	crawled map[string]bool
+}
+
+// await delivers messages until the screen shows text, for at most 20 s.
+func (cr *crawler) await(text string) bool {
+	return cr.awaitScreen(func(screen string) bool { return strings.Contains(screen, text) })
+}
+
+// awaitScreen delivers messages until cond holds for the screen, for at
+// most 20 s.
+func (cr *crawler) awaitScreen(cond func(screen string) bool) bool {
+	deadline := time.After(20 * time.Second)
+	for !cond(cr.d.screen()) {
+		select {
+		case msg := <-cr.d.msgs:
+			cr.d.send(msg)
+		case <-deadline:
+			return false
+		}
+	}
+	return true
+}
+
+// settle delivers what arrives until nothing has for a moment. The
+// crawl's coverage does not hang on it: every frame on the way is
+// scanned, and what each page must show is awaited.
+func (cr *crawler) settle() {
+	for {
+		select {
+		case msg := <-cr.d.msgs:
+			cr.d.send(msg)
+		case <-time.After(20 * time.Millisecond):
+			return
+		}
+	}
+}
+
+// maxCrawlDepth bounds how many pages deep the crawl goes below a
+// command's page.
+const maxCrawlDepth = 2
+
+// reach opens the command's page afresh and presses keys, as the crawl
+// came down.
+func (cr *crawler) reach(keys []string) {
+	a := cr.d.app
+	a.dialog, a.help, a.input = nil, false, nil
+	a.popTo(0)
+	if tp, ok := a.pages[0].(*treePage); ok {
+		tp.detail.setTab(tabData) // as the crawl came down: from the data
+	}
+	cr.d.run(a.run(cr.start))
+	if cr.d.onFrame != nil {
+		cr.d.onFrame()
+	}
+	cr.settle()
+	for _, k := range keys {
+		cr.d.key(k)
+		cr.settle()
+	}
+}
+
+// crawl presses each key the page on top offers (keys is how it was
+// reached), closing what they open and going down the pages they push.
+func (cr *crawler) crawl(keys []string, depth int) {
+	a := cr.d.app
+	top := a.top()
+	id := fmt.Sprintf("%T %s %s", top, top.Title(), a.selectedPath())
+	if cr.crawled[id] {
+		return
+	}
+	cr.crawled[id] = true
+	var presses [][]string
+	for _, b := range top.Keys() {
+		if !b.Enabled() || len(b.Keys()) == 0 {
+			continue
+		}
+		k := b.Keys()[0]
+		if key.Matches(keyPress(k), a.shared.Keys.Global.Back) || k == "ctrl+c" {
+			continue
+		}
+		presses = append(presses, []string{k})
+	}
+	// The explorer's own keys on every page, and the rows below the first.
+	presses = append(presses, []string{"!"}, []string{"w"}, []string{"?"}, []string{"j", "enter"}, []string{"j", "j", "enter"})
+	for _, p := range presses {
+		cr.d.send(keyPress(p[0]))
+		cr.settle()
+		for _, k := range p[1:] {
+			cr.d.key(k)
+			cr.settle()
+		}
+		here := append(slices.Clone(keys), p...)
+		cr.t.Logf("%q %s: %q", cr.start, strings.Join(here, " "), cr.outcome(top))
+		switch {
+		case a.dialog != nil || a.help || a.input != nil:
+			cr.d.key("esc")
+			cr.settle()
+		case a.top() != top && slices.Contains(a.pages, top):
+			if depth < maxCrawlDepth {
+				cr.crawl(here, depth+1)
+			}
+		}
+		if a.top() != top {
+			cr.reach(keys)
+			top = a.top()
+		}
+	}
+}
+
+// outcome says what the last keys did, for the log: a dialog, the help,
+// a page, a message.
+func (cr *crawler) outcome(top page) string {
+	a := cr.d.app
+	switch {
+	case a.dialog != nil:
+		return "a dialog: " + strings.TrimSpace(strings.SplitN(strings.TrimLeft(a.dialog.View(theme.Plain(), 100, 40), " \n╭┌─"), "\n", 3)[1])
+	case a.help:
+		return "the help"
+	case a.input != nil:
+		return "the input line " + a.input.Prompt
+	case a.top() != top:
+		return fmt.Sprintf("the page %q", a.top().Title())
+	case a.message.text != "":
+		return "the message " + a.message.text
+	}
+	return "-"
+}
+
+// frameScanner checks every frame an explorer draws for what a terminal
+// would act on.
+type frameScanner struct {
+	styled bool
+	frames int
+	// found is what was found, by where and the line it was on: the
+	// kinds of control found on it.
+	found map[string]map[string]bool
+}
+
+// frame scans what the app draws now: the screen as its views made it
+// (before theme.Clean), what View hands Bubble Tea, and the window title.
+func (s *frameScanner) frame(a *app) {
+	s.frames++
+	raw := a.render()
+	v := a.View()
+	if cleaned := theme.Clean(raw); cleaned != raw {
+		// Something theme.Clean had to escape: a view forgot, or the
+		// guard mistook the styles' own for it.
+		raws, cleans := strings.Split(raw, "\n"), strings.Split(cleaned, "\n")
+		for i := range min(len(raws), len(cleans)) {
+			if raws[i] != cleans[i] {
+				line := strings.TrimSpace(cleans[i])
+				where := fmt.Sprintf("theme.Clean changed the line %q", line[:min(len(line), 90)])
+				if s.found[where] == nil {
+					s.found[where] = map[string]bool{}
+				}
+				s.found[where]["escaped by the guard"] = true
+				break
+			}
+		}
+	}
+	for what, text := range map[string]string{"the screen": raw, "View": v.Content, "the window title": v.WindowTitle} {
+		for _, f := range hostile.Controls(text, hostile.Allow{SGR: s.styled && what != "the window title"}) {
+			where := what + ": " + f.Line
+			if s.found[where] == nil {
+				s.found[where] = map[string]bool{}
+			}
+			s.found[where][f.What] = true
+		}
+	}
+}
+
+// report fails the test for every line a control was found on, saying
+// which.
+func (s *frameScanner) report(t *testing.T) {
+	t.Helper()
+	t.Logf("%d frames scanned", s.frames)
+	if s.frames < 100 {
+		t.Errorf("only %d frames scanned: the crawl did not get far", s.frames)
+	}
+	for _, where := range sortedKeys(s.found) {
+		t.Errorf("%s\n\t%s", where, strings.Join(sortedKeys(s.found[where]), ", "))
+	}
+}
+
+// sortedKeys is for messages.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestHostileTextNeverReachesThePastsScreen steps an explorer on a data
+// directory's past through transactions and audit events full of hostile
+// text — paths, users, addresses, the directory's own name, a step's
+// error — and scans every frame, as the test above does.
+func TestHostileTextNeverReachesThePastsScreen(t *testing.T) {
+	connect := hostile.Serve(t).Addr
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := zkview.Dial(ctx, connect, zkview.WithReadOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	plain := theme.Plain()
+	app := newApp(Config{Client: c, Connect: hostile.Text("connect"), ReadOnly: true, Styles: &plain, Past: &hostilePast{}, Path: hostile.Dir})
+	scan := &frameScanner{found: map[string]map[string]bool{}}
+	d := newDriver(t, app, 120, 40)
+	d.onFrame = func() { scan.frame(app) }
+	cr := &crawler{t: t, d: d, start: "cd " + hostile.Dir, crawled: map[string]bool{}}
+	cr.reach(nil)
+	d.key(">")
+	if !cr.await(`auditor\x1b[8m`) {
+		t.Errorf("the audit log's user never showed; the screen:\n%s", d.screen())
+	}
+	for _, k := range []string{">", ">", ">", "<", "{", "}", "?", "esc", "!", "esc"} {
+		d.key(k)
+		cr.settle()
+		cr.t.Logf("%s: %q", k, cr.outcome(app.top()))
+	}
+	cr.crawl(nil, 0)
+	scan.report(t)
+}
+
+// hostilePast is a past whose transactions and audit events are full of
+// hostile text; it steps through them without a server, the explorer
+// reading the hostile scene meanwhile.
+type hostilePast struct{ at int }
+
+func (p *hostilePast) positions() []forensics.Position {
+	ip := hostile.UTF8("ip")
+	return []forensics.Position{
+		{Zxid: 0x100, Time: fixedTime, Approximate: true, Snapshot: hostile.Text("snapshot.100")},
+		{Zxid: 0x101, Time: fixedTime, Txn: &forensics.Transaction{Zxid: 0x101, Type: "setData", Path: hostile.Dir + "/" + hostile.Text("txn"), Session: hostile.Holder},
+			Who: &forensics.Who{Match: forensics.MatchEvent, Client: forensics.Client{User: hostile.Text("auditor") + "," + ip, IP: ip},
+				Operation: hostile.Text("op"), Znode: hostile.Text("znode"), Result: hostile.Text("result")}},
+		{Zxid: 0x102, Time: fixedTime, Txn: &forensics.Transaction{Zxid: 0x102, Type: "closeSession", Session: hostile.Waiter, ByServer: true,
+			Removed: []string{hostile.CuratorLock + "/" + hostile.Text("removed")}, RemovedKnown: true},
+			Who: &forensics.Who{ByServer: true, Client: forensics.Client{User: hostile.Text("server user")}, Session: &forensics.Client{User: hostile.Text("owner"), IP: ip}}},
+		{Zxid: 0x103, Time: fixedTime, Txn: &forensics.Transaction{Zxid: 0x103, Type: "create", Path: hostile.Base + "/" + hostile.Text("created"), Session: hostile.Kazoo},
+			Who: &forensics.Who{Match: forensics.MatchSession, Client: forensics.Client{User: hostile.Text("session user"), IP: ip}}},
+	}
+}
+
+func (p *hostilePast) Position() forensics.Position { return p.positions()[p.at] }
+
+func (p *hostilePast) Step(back bool, touching string) (forensics.Position, error) {
+	if touching != "" {
+		return p.Position(), fmt.Errorf("no transaction touches %s: the log says %s", touching, hostile.Text("why"))
+	}
+	next := p.at + 1
+	if back {
+		next = p.at - 1
+	}
+	if next < 0 || next >= len(p.positions()) {
+		return p.Position(), forensics.ErrNoMore
+	}
+	p.at = next
+	return p.Position(), nil
+}
+
+func (p *hostilePast) Where() string    { return "/var/lib/" + hostile.Text("data") + "/version-2" }
+func (p *hostilePast) Clock() time.Time { return fixedTime }
