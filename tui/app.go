@@ -274,7 +274,6 @@ func (a *app) askServer() tea.Cmd {
 // idles is named within it.
 const membersEvery = 15 * time.Second
 
-
 // chrome is the header line, the breadcrumb line and the status line.
 const chrome = 3
 
