@@ -83,7 +83,17 @@ type app struct {
 	dialog    *widget.Dialog
 	help      bool
 
-	frameQueued   bool
+	frameQueued bool
+	// The screen is drawn at most once per frameInterval: Bubble Tea asks
+	// for it after every message, and under churn messages come faster
+	// than its renderer (renderFPS) shows them. view is the screen last
+	// drawn, at viewAt (pace clock); while viewHeld, View gives it again
+	// and a redrawMsg on its way draws the screen when the interval is
+	// up.
+	view          tea.View
+	viewAt        time.Time
+	viewHeld      bool
+	redrawDue     bool
 	serverAskedAt time.Time // when srvr was last asked, for the header
 	// members asks the members again for the header every membersEvery
 	// after their last answer (the header is always shown: always on top).
@@ -285,8 +295,24 @@ func (a *app) resize() {
 }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(redrawMsg); ok {
+		a.redrawDue = false
+	}
 	cmd := a.update(msg)
-	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame())
+	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame(), a.holdView())
+}
+
+// holdView says whether the next View may give the screen last drawn: it
+// does when that was drawn less than a frame ago, and then a redrawMsg
+// comes when the frame is up, so that what changed meanwhile is drawn.
+func (a *app) holdView() tea.Cmd {
+	since := a.shared.pace().Sub(a.viewAt)
+	a.viewHeld = !a.viewAt.IsZero() && since >= 0 && since < frameInterval
+	if !a.viewHeld || a.redrawDue {
+		return nil
+	}
+	a.redrawDue = true
+	return tea.Tick(frameInterval-since, func(time.Time) tea.Msg { return redrawMsg{} })
 }
 
 // refocus tells the page on top that it is, and the one it covered that it
@@ -402,6 +428,8 @@ func (a *app) update(msg tea.Msg) tea.Cmd {
 		}
 		a.popTo(0)
 		return tree.goTo(msg.path)
+	case redrawMsg:
+		return nil // Update drew it (holdView)
 	case frameMsg:
 		a.frameQueued = false
 		return a.broadcast(msg)
@@ -688,12 +716,16 @@ func (a *app) mouse(msg tea.MouseMsg) tea.Cmd {
 
 func (a *app) View() tea.View {
 	a.pacer.framed()
+	if a.viewHeld {
+		return a.view
+	}
 	// Every frame passes here: the last guard against text a view forgot
 	// to escape (theme.Clean).
 	v := tea.NewView(theme.Clean(a.render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "zkx " + display.Line(a.header.connect)
+	a.view, a.viewAt = v, a.shared.pace()
 	return v
 }
 

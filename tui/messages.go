@@ -42,6 +42,9 @@ type statusMsg struct {
 // pushMsg opens a page on top of the current one.
 type pushMsg struct{ page page }
 
+// redrawMsg draws the screen a View held back (app.holdView).
+type redrawMsg struct{}
+
 // frameMsg redraws what changes with time alone (durations, flashes);
 // it is scheduled only while something on screen needs it.
 type frameMsg time.Time
