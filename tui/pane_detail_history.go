@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -161,13 +162,16 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 		}
 	case zkview.ChangeChildren:
 		what = fmt.Sprintf(" +%d −%d", len(e.Added)+e.MoreAdded, len(e.Removed)+e.MoreRem)
-		detail = names(e)
+		detail = names(e, width)
 	}
 	if who != "" {
 		if detail != "" {
 			detail += st.Dim.Render(" · ")
 		}
 		detail += who
+	}
+	if e.Unseen > 0 && lipgloss.Width(head+many+what) > d.width {
+		many = " " + st.Warning.Render(fmt.Sprintf("%d changes", e.Changes)) + st.Dim.Render(":") // the whole count, not cut
 	}
 	out := []string{head + many + what}
 	if detail != "" {
@@ -189,19 +193,34 @@ func preview(data []byte, size, width int) string {
 }
 
 // names lists the children added and removed.
-func names(e zkview.HistoryEntry) string {
-	var parts []string
-	for _, n := range e.Added {
-		parts = append(parts, "+"+display.Line(n))
+//
+// Only the names that can show in width columns are drawn (the line is
+// cut there): under churn each entry holds up to 50 names, and every frame
+// draws every entry on screen.
+func names(e zkview.HistoryEntry, width int) string {
+	var b strings.Builder
+	add := func(part string) bool {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(part)
+		return utf8.RuneCountInString(b.String()) <= width
 	}
-	if e.MoreAdded > 0 {
-		parts = append(parts, fmt.Sprintf("+%d more", e.MoreAdded))
+	for _, n := range e.Added {
+		if !add("+" + display.Line(n)) {
+			return b.String()
+		}
+	}
+	if e.MoreAdded > 0 && !add(fmt.Sprintf("+%d more", e.MoreAdded)) {
+		return b.String()
 	}
 	for _, n := range e.Removed {
-		parts = append(parts, "−"+display.Line(n))
+		if !add("−" + display.Line(n)) {
+			return b.String()
+		}
 	}
 	if e.MoreRem > 0 {
-		parts = append(parts, fmt.Sprintf("−%d more", e.MoreRem))
+		add(fmt.Sprintf("−%d more", e.MoreRem))
 	}
-	return strings.Join(parts, " ")
+	return b.String()
 }
