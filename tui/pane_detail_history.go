@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -98,7 +99,10 @@ func (d *detailPane) historyLines() []string {
 	if h.Dropped > 0 {
 		kept += fmt.Sprintf("; %d older let go", h.Dropped)
 	}
-	lines = append(lines, st.Dim.Render(kept+")"), "")
+	for _, l := range widget.Wrap(kept+")", max(d.width, 20)) { // the totals are read whole, not cut
+		lines = append(lines, st.Dim.Render(l))
+	}
+	lines = append(lines, "")
 	if len(h.Entries) == 0 {
 		return append(lines, st.Dim.Render("no change seen yet: changes appear here as the watches see them"))
 	}
