@@ -132,6 +132,7 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 		zxid = display.Hex(e.Zxid)
 	}
 	zxid = fmt.Sprintf("%-6s", zxid)
+	plainHead := when + "  " + zxid + "  " + string(e.Kind) // its width, read without the styles' escapes
 	head := st.Dim.Render(when+"  "+zxid) + "  " + st.Label.Render(string(e.Kind))
 	var what, detail, who string
 	width := max(d.width-6, 10)
@@ -143,9 +144,10 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 	// An entry that stands for several changes (a burst read together,
 	// counted from the versions) says how many, and shows the two reads
 	// it compares: what came and went between them is gone.
-	many := ""
+	many, count := "", ""
 	if e.Unseen > 0 {
-		many = " " + st.Warning.Render(fmt.Sprintf("%d changes", e.Changes)) + st.Dim.Render(" between two reads:")
+		count = fmt.Sprintf("%d changes", e.Changes)
+		many = " " + st.Warning.Render(count) + st.Dim.Render(" between two reads:")
 	}
 	switch e.Kind {
 	case zkview.ChangeData:
@@ -174,8 +176,8 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 		}
 		detail += who
 	}
-	if e.Unseen > 0 && lipgloss.Width(head+many+what) > d.width {
-		many = " " + st.Warning.Render(fmt.Sprintf("%d changes", e.Changes)) + st.Dim.Render(":") // the whole count, not cut
+	if e.Unseen > 0 && utf8.RuneCountInString(plainHead+" "+count+" between two reads:"+what) > d.width {
+		many = " " + st.Warning.Render(count) + st.Dim.Render(":") // the whole count, not cut
 	}
 	out := []string{head + many + what}
 	if detail != "" {
