@@ -84,9 +84,9 @@ type app struct {
 	help      bool
 
 	frameQueued bool
-	// The screen is drawn at most once per frameInterval: Bubble Tea asks
-	// for it after every message, and under churn messages come faster
-	// than its renderer (renderFPS) shows them. view is the screen last
+	// The screen is drawn at most once per frameInterval (holdView):
+	// Bubble Tea asks for it after every message, and under churn messages
+	// come faster than its renderer (renderFPS) shows them. view is the screen last
 	// drawn, at viewAt (pace clock); while viewHeld, View gives it again
 	// and a redrawMsg on its way draws the screen when the interval is
 	// up.
@@ -299,20 +299,32 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.redrawDue = false
 	}
 	cmd := a.update(msg)
-	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame(), a.holdView())
+	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame(), a.holdView(msg))
 }
 
+// changesDrawEvery is the least time between two screens drawn for what
+// the servers changed: the Tree reads a node no faster (zkview.ReadEvery).
+// What the user does, and the frames an animating page asks for, are
+// drawn by the frame (frameInterval).
+const changesDrawEvery = zkview.ReadEvery
+
 // holdView says whether the next View may give the screen last drawn: it
-// does when that was drawn less than a frame ago, and then a redrawMsg
-// comes when the frame is up, so that what changed meanwhile is drawn.
-func (a *app) holdView() tea.Cmd {
+// does when that was drawn less than a frame ago (changesDrawEvery ago for
+// a change from the servers), and then a redrawMsg comes when the time is
+// up, so that what changed meanwhile is drawn.
+func (a *app) holdView(msg tea.Msg) tea.Cmd {
+	every := changesDrawEvery
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseMsg, tea.WindowSizeMsg, frameMsg, redrawMsg:
+		every = frameInterval
+	}
 	since := a.shared.pace().Sub(a.viewAt)
-	a.viewHeld = !a.viewAt.IsZero() && since >= 0 && since < frameInterval
+	a.viewHeld = !a.viewAt.IsZero() && since >= 0 && since < every
 	if !a.viewHeld || a.redrawDue {
 		return nil
 	}
 	a.redrawDue = true
-	return tea.Tick(frameInterval-since, func(time.Time) tea.Msg { return redrawMsg{} })
+	return tea.Tick(every-since, func(time.Time) tea.Msg { return redrawMsg{} })
 }
 
 // refocus tells the page on top that it is, and the one it covered that it
