@@ -33,7 +33,8 @@ go build -o "$work/churnbench" ./scripts/churnbench
 case "$kind" in
   serve)
     go build -o "$work/zkx-server" .
-    "$work/zkx-server" serve --listen "127.0.0.1:$port" &
+    # cons is counted: every four-letter word answered, no connection bound.
+    "$work/zkx-server" serve --listen "127.0.0.1:$port" --4lw-whitelist "*" --max-client-cnxns 0 &
     server_pid=$! ;;
   zookeeper)
     scripts/zk-standalone.sh "$port" &

@@ -83,9 +83,21 @@ type app struct {
 	dialog    *widget.Dialog
 	help      bool
 
-	frameQueued   bool
+	frameQueued bool
+	// The screen is drawn at most once per frameInterval (holdView):
+	// Bubble Tea asks for it after every message, and under churn messages
+	// come faster than its renderer (renderFPS) shows them. view is the screen last
+	// drawn, at viewAt (pace clock); while viewHeld, View gives it again
+	// and a redrawMsg on its way draws the screen when the interval is
+	// up.
+	view          tea.View
+	viewAt        time.Time
+	viewHeld      bool
+	redrawDue     bool
 	serverAskedAt time.Time // when srvr was last asked, for the header
-	membersDue    bool      // a membersDueMsg is on its way
+	// members asks the members again for the header every membersEvery
+	// after their last answer (the header is always shown: always on top).
+	members refresher
 	// focused is the page last told it is on top (focusMsg).
 	focused page
 
@@ -125,6 +137,8 @@ func newApp(cfg Config) *app {
 		live:  make(chan struct{}, 1),
 	}
 	a := &app{shared: shared, cancel: cancel, demo: cfg.Demo, contexts: cfg.Contexts}
+	a.members = refresher{every: membersEvery}
+	a.members.focus()
 	if cfg.Past != nil {
 		shared.Past = true
 		a.travel = newTimeTravel(cfg.Past)
@@ -270,15 +284,6 @@ func (a *app) askServer() tea.Cmd {
 // idles is named within it.
 const membersEvery = 15 * time.Second
 
-// membersLater schedules the header's next ask, unless one is scheduled.
-func (a *app) membersLater() tea.Cmd {
-	if a.membersDue {
-		return nil
-	}
-	a.membersDue = true
-	return tea.Tick(membersEvery, func(time.Time) tea.Msg { return membersDueMsg{} })
-}
-
 // chrome is the header line, the breadcrumb line and the status line.
 const chrome = 3
 
@@ -290,8 +295,36 @@ func (a *app) resize() {
 }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(redrawMsg); ok {
+		a.redrawDue = false
+	}
 	cmd := a.update(msg)
-	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame())
+	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame(), a.holdView(msg))
+}
+
+// changesDrawEvery is the least time between two screens drawn for what
+// the servers changed: the Tree reads a node no faster (zkview.ReadEvery).
+// What the user does, and the frames an animating page asks for, are
+// drawn by the frame (frameInterval).
+const changesDrawEvery = zkview.ReadEvery
+
+// holdView says whether the next View may give the screen last drawn: it
+// does when that was drawn less than a frame ago (changesDrawEvery ago for
+// a change from the servers), and then a redrawMsg comes when the time is
+// up, so that what changed meanwhile is drawn.
+func (a *app) holdView(msg tea.Msg) tea.Cmd {
+	every := changesDrawEvery
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseMsg, tea.WindowSizeMsg, frameMsg, redrawMsg:
+		every = frameInterval
+	}
+	since := a.shared.pace().Sub(a.viewAt)
+	a.viewHeld = !a.viewAt.IsZero() && since >= 0 && since < every
+	if !a.viewHeld || a.redrawDue {
+		return nil
+	}
+	a.redrawDue = true
+	return tea.Tick(every-since, func(time.Time) tea.Msg { return redrawMsg{} })
 }
 
 // refocus tells the page on top that it is, and the one it covered that it
@@ -372,13 +405,14 @@ func (a *app) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(a.broadcast(liveMsg{}), a.waitLive())
 	case serverStatusMsg:
 		a.header.seeMembers(msg.addr, msg.members)
-		return a.membersLater()
-	case membersDueMsg:
-		a.membersDue = false
-		if a.shared.Now().Sub(a.serverAskedAt) >= membersEvery {
-			return a.askServer()
+		return a.members.schedule(membersEvery)
+	case refreshDueMsg:
+		if msg.owner == &a.members {
+			if a.members.due(msg) {
+				return a.askServer()
+			}
+			return nil
 		}
-		return a.membersLater()
 	case introspectionMsg:
 		// A page's answer names the members that do not answer too.
 		a.header.seeSnapshot(msg.snapshot)
@@ -406,6 +440,8 @@ func (a *app) update(msg tea.Msg) tea.Cmd {
 		}
 		a.popTo(0)
 		return tree.goTo(msg.path)
+	case redrawMsg:
+		return nil // Update drew it (holdView)
 	case frameMsg:
 		a.frameQueued = false
 		return a.broadcast(msg)
@@ -692,12 +728,16 @@ func (a *app) mouse(msg tea.MouseMsg) tea.Cmd {
 
 func (a *app) View() tea.View {
 	a.pacer.framed()
+	if a.viewHeld {
+		return a.view
+	}
 	// Every frame passes here: the last guard against text a view forgot
 	// to escape (theme.Clean).
 	v := tea.NewView(theme.Clean(a.render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "zkx " + display.Line(a.header.connect)
+	a.view, a.viewAt = v, a.shared.pace()
 	return v
 }
 

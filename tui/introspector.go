@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zkx-dev/zkx/zkview/introspect"
+	"github.com/zkx-dev/zkx/zkview/live"
 )
 
 // introspector asks the servers for their tables (srvr, mntr, cons,
@@ -134,4 +135,40 @@ func (p *poller) taken(msg introspectionMsg, now time.Time) (ok bool, next tea.C
 		return false, nil
 	}
 	return true, p.refresh.schedule(pollEvery)
+}
+
+// tablesRefresher asks a live model's servers again every `every` while
+// its page is on top: a contender's session may go quiet, lose its
+// connection or vanish without any change to the recipes' nodes, which
+// is all the model follows by itself.
+type tablesRefresher struct {
+	refresh refresher
+	model   *live.Model
+	now     func() time.Time
+}
+
+func newTablesRefresher(model *live.Model, every time.Duration, now func() time.Time) tablesRefresher {
+	return tablesRefresher{refresh: refresher{every: every}, model: model, now: now}
+}
+
+// update takes the page's focus, blur and the refresher's ticks; asked is
+// set when the model was asked again (the page draws what it did at once).
+func (t *tablesRefresher) update(msg tea.Msg) (cmd tea.Cmd, asked bool) {
+	switch msg := msg.(type) {
+	case focusMsg:
+		t.refresh.focus()
+		due := t.refresh.every // the first answer is on its way
+		if at := t.model.Snapshot().TablesAnswered; !at.IsZero() {
+			due = at.Add(t.refresh.every).Sub(t.now())
+		}
+		return t.refresh.schedule(due), false
+	case blurMsg:
+		t.refresh.blur()
+	case refreshDueMsg:
+		if t.refresh.due(msg) {
+			t.model.AskTables()
+			return t.refresh.schedule(t.refresh.every), true
+		}
+	}
+	return nil, false
 }

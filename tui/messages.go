@@ -32,9 +32,6 @@ type serverStatusMsg struct {
 	members []introspect.MemberStatus
 }
 
-// membersDueMsg says it is time to ask the members again for the header.
-type membersDueMsg struct{}
-
 // statusMsg puts a line on the status bar: an outcome or an error.
 type statusMsg struct {
 	text string
@@ -44,6 +41,9 @@ type statusMsg struct {
 
 // pushMsg opens a page on top of the current one.
 type pushMsg struct{ page page }
+
+// redrawMsg draws the screen a View held back (app.holdView).
+type redrawMsg struct{}
 
 // frameMsg redraws what changes with time alone (durations, flashes);
 // it is scheduled only while something on screen needs it.

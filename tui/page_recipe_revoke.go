@@ -76,14 +76,12 @@ func (p *recipePage) confirmRevoke(l *recognize.Lock, c recognize.Contender) tea
 	}
 	w, ctx, session := p.shared.Writer, p.shared.Ctx, c.SessionID
 	return openDialog(widget.Confirm("Revoke", body, func() tea.Cmd {
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-			defer cancel()
+		return act(ctx, requestTimeout, func(ctx context.Context) (string, error) {
 			stat, err := w.SetOwned(ctx, node, []byte(recognize.RevokeMarker), session)
 			if err != nil {
-				return statusMsg{text: err.Error(), err: true}
+				return "", err
 			}
-			return statusMsg{text: "asked " + present.Label(c) + " to release (__REVOKE__ at " + time.UnixMilli(stat.Mtime).Format("15:04:05") + "); F forces it if it never does"}
-		}
+			return "asked " + present.Label(c) + " to release (__REVOKE__ at " + time.UnixMilli(stat.Mtime).Format("15:04:05") + "); F forces it if it never does", nil
+		})
 	}))
 }

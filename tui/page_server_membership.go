@@ -33,10 +33,7 @@ func (p *serverPage) readMembership() tea.Cmd {
 	if c == nil {
 		return nil
 	}
-	ctx := p.pageCtx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	return withTimeout(p.pageCtx, requestTimeout, func(ctx context.Context) tea.Msg {
 		m := membershipMsg{owner: p}
 		data, _, err := c.ReadSystemNode(ctx, "/zookeeper/config")
 		if err == nil {
@@ -45,7 +42,7 @@ func (p *serverPage) readMembership() tea.Cmd {
 		m.memErr = err
 		m.who, m.whoErr = c.WhoAmI(ctx)
 		return m
-	}
+	})
 }
 
 // membershipLines draws the block: who we are, then the configuration.

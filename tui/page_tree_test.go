@@ -28,9 +28,20 @@ func goldenScreen(t *testing.T, screen string) {
 
 // arrangeGoldenState writes the nodes of the golden screens: JSON config,
 // a Curator-layout lock with a holder and two waiters (each its own
-// session, names fixed so screens repeat), and a qn- queue.
-func arrangeGoldenState(t *testing.T, connect string) {
+// session, names fixed so screens repeat), and a qn- queue. hear has each
+// contender's session ask the server something: the servers' tables then
+// say it was heard from that moment (cons lresp is on the real clock,
+// which golden screens cannot fix), as a live client's ping would.
+func arrangeGoldenState(t *testing.T, connect string) (hear func(testing.TB)) {
 	t.Helper()
+	var contenders []*zk.Conn
+	hear = func(tb testing.TB) {
+		for _, s := range contenders {
+			if _, _, err := s.Exists("/"); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
 	admin := zktest.Conn(t, connect)
 	for _, p := range []string{"/app", "/app/locks", "/app/locks/orders", "/app/jobs"} {
 		mustCreate(t, admin, p, "", 0)
@@ -39,6 +50,7 @@ func arrangeGoldenState(t *testing.T, connect string) {
 	prev := ""
 	for i := 0; i < 3; i++ {
 		s := zktest.Conn(t, connect)
+		contenders = append(contenders, s)
 		name := fmt.Sprintf("/app/locks/orders/_c_0000000%d-aaaa-bbbb-cccc-000000000000-lock-", i)
 		node := mustCreate(t, s, name, fmt.Sprintf("10.0.0.%d", i+5), zk.FlagEphemeral|zk.FlagSequence)
 		if prev != "" {
@@ -52,12 +64,13 @@ func arrangeGoldenState(t *testing.T, connect string) {
 	for _, item := range []string{`{"job":"resize","id":1}`, `{"job":"email","id":2}`} {
 		mustCreate(t, admin, "/app/jobs/qn-", item, zk.FlagSequence)
 	}
+	return hear
 }
 
 func TestTreePageScreens(t *testing.T) {
 	srv := goldenServer(t)
 	app := newTestApp(t, srv.ConnectString(), false)
-	arrangeGoldenState(t, srv.ConnectString())
+	hear := arrangeGoldenState(t, srv.ConnectString())
 	d := newDriver(t, app, 120, 32)
 	d.waitText("zookeeper")
 
@@ -80,6 +93,7 @@ func TestTreePageScreens(t *testing.T) {
 	})
 	t.Run("recipe tab", func(t *testing.T) {
 		d.tb = t
+		hear(t) // the explorer reads the servers' tables as it opens the tab
 		d.key(":")
 		d.typeText("cd /app/locks/orders")
 		d.key("enter")

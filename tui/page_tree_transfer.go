@@ -32,13 +32,11 @@ func (tp *treePage) exportFile() tea.Cmd {
 	return openDialog(widget.Ask("Export "+display.Line(root), []string{
 		"Write " + display.Line(root) + " and everything below it (data, ACLs, stat) as JSON Lines to:",
 		"(zkx import FILE recreates it; an existing file is not overwritten)"}, "file> ", name+".jsonl", func(file string) tea.Cmd {
-		return tea.Batch(status("exporting "+root+" to "+file+"…"), func() tea.Msg {
+		return tea.Batch(status("exporting "+root+" to "+file+"…"), withTimeout(ctx, transferTimeout, func(ctx context.Context) tea.Msg {
 			f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 			if err != nil {
 				return statusMsg{text: fmt.Sprintf("export: %v (choose another name)", err), err: true}
 			}
-			ctx, cancel := context.WithTimeout(ctx, transferTimeout)
-			defer cancel()
 			var r zkview.Reader = c
 			if bulk, err := c.DialBulk(ctx, 4); err == nil {
 				defer bulk.Close()
@@ -53,7 +51,7 @@ func (tp *treePage) exportFile() tea.Cmd {
 			}
 			return statusMsg{text: fmt.Sprintf("exported %s nodes of %s to %s (%d ephemeral, %d unreadable)", display.Count(st.Nodes), root, file, st.Ephemeral, st.Unreadable),
 				err: st.Unreadable > 0}
-		})
+		}))
 	}))
 }
 
@@ -186,17 +184,16 @@ func (tp *treePage) copyOrMove(move bool) tea.Cmd {
 					survey.Ephemeral, map[bool]string{true: " and DELETED with the source: their owners lose them"}[move])))
 			}
 			return openDialogMsg{dialog: widget.Confirm(verb, body, func() tea.Cmd {
-				return tea.Batch(status(strings.ToLower(verb)+"ing "+src+"…"), func() tea.Msg {
+				return tea.Batch(status(strings.ToLower(verb)+"ing "+src+"…"), withTimeout(ctx, transferTimeout, func(ctx context.Context) tea.Msg {
 					return copyOrMoveNow(ctx, c, w, src, dst, move)
-				})
+				}))
 			})}
 		}))
 	}))
 }
 
+// copyOrMoveNow copies or moves src to dst, within ctx's time.
 func copyOrMoveNow(ctx context.Context, c *zkview.Client, w *zkview.Writer, src, dst string, move bool) tea.Msg {
-	ctx, cancel := context.WithTimeout(ctx, transferTimeout)
-	defer cancel()
 	bw, err := w.DialBulk(ctx)
 	if err != nil {
 		return statusMsg{text: err.Error(), err: true}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/tui/widget"
 	"github.com/zkx-dev/zkx/zkview"
 )
 
@@ -97,7 +99,10 @@ func (d *detailPane) historyLines() []string {
 	if h.Dropped > 0 {
 		kept += fmt.Sprintf("; %d older let go", h.Dropped)
 	}
-	lines = append(lines, st.Dim.Render(kept+")"), "")
+	for _, l := range widget.Wrap(kept+")", max(d.width, 20)) { // the totals are read whole, not cut
+		lines = append(lines, st.Dim.Render(l))
+	}
+	lines = append(lines, "")
 	if len(h.Entries) == 0 {
 		return append(lines, st.Dim.Render("no change seen yet: changes appear here as the watches see them"))
 	}
@@ -127,6 +132,7 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 		zxid = display.Hex(e.Zxid)
 	}
 	zxid = fmt.Sprintf("%-6s", zxid)
+	plainHead := when + "  " + zxid + "  " + string(e.Kind) // its width, read without the styles' escapes
 	head := st.Dim.Render(when+"  "+zxid) + "  " + st.Label.Render(string(e.Kind))
 	var what, detail, who string
 	width := max(d.width-6, 10)
@@ -138,9 +144,10 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 	// An entry that stands for several changes (a burst read together,
 	// counted from the versions) says how many, and shows the two reads
 	// it compares: what came and went between them is gone.
-	many := ""
+	many, count := "", ""
 	if e.Unseen > 0 {
-		many = " " + st.Warning.Render(fmt.Sprintf("%d changes", e.Changes)) + st.Dim.Render(" between two reads:")
+		count = fmt.Sprintf("%d changes", e.Changes)
+		many = " " + st.Warning.Render(count) + st.Dim.Render(" between two reads:")
 	}
 	switch e.Kind {
 	case zkview.ChangeData:
@@ -161,13 +168,16 @@ func (d *detailPane) historyEntry(e zkview.HistoryEntry) []string {
 		}
 	case zkview.ChangeChildren:
 		what = fmt.Sprintf(" +%d −%d", len(e.Added)+e.MoreAdded, len(e.Removed)+e.MoreRem)
-		detail = names(e)
+		detail = names(e, width)
 	}
 	if who != "" {
 		if detail != "" {
 			detail += st.Dim.Render(" · ")
 		}
 		detail += who
+	}
+	if e.Unseen > 0 && utf8.RuneCountInString(plainHead+" "+count+" between two reads:"+what) > d.width {
+		many = " " + st.Warning.Render(count) + st.Dim.Render(":") // the whole count, not cut
 	}
 	out := []string{head + many + what}
 	if detail != "" {
@@ -189,19 +199,34 @@ func preview(data []byte, size, width int) string {
 }
 
 // names lists the children added and removed.
-func names(e zkview.HistoryEntry) string {
-	var parts []string
-	for _, n := range e.Added {
-		parts = append(parts, "+"+display.Line(n))
+//
+// Only the names that can show in width columns are drawn (the line is
+// cut there): under churn each entry holds up to 50 names, and every frame
+// draws every entry on screen.
+func names(e zkview.HistoryEntry, width int) string {
+	var b strings.Builder
+	add := func(part string) bool {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(part)
+		return utf8.RuneCountInString(b.String()) <= width
 	}
-	if e.MoreAdded > 0 {
-		parts = append(parts, fmt.Sprintf("+%d more", e.MoreAdded))
+	for _, n := range e.Added {
+		if !add("+" + display.Line(n)) {
+			return b.String()
+		}
+	}
+	if e.MoreAdded > 0 && !add(fmt.Sprintf("+%d more", e.MoreAdded)) {
+		return b.String()
 	}
 	for _, n := range e.Removed {
-		parts = append(parts, "−"+display.Line(n))
+		if !add("−" + display.Line(n)) {
+			return b.String()
+		}
 	}
 	if e.MoreRem > 0 {
-		parts = append(parts, fmt.Sprintf("−%d more", e.MoreRem))
+		add(fmt.Sprintf("−%d more", e.MoreRem))
 	}
-	return strings.Join(parts, " ")
+	return b.String()
 }

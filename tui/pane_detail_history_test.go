@@ -101,6 +101,16 @@ func TestHistoryEntryCountsChanges(t *testing.T) {
 	if !strings.Contains(lines[0], "children 293 changes between two reads: +2 −1") || !strings.Contains(lines[1], "+w0-1 +w0-2 −w0-0") {
 		t.Errorf("a burst's entry:\n%s", strings.Join(lines, "\n"))
 	}
+	// In a narrow pane the count and the figures stay whole, the words go;
+	// the names stop where the line is cut.
+	d.width = 40
+	burst.Added = []string{"w0-000000001", "w0-000000002", "w0-000000003", "w0-000000004", "w0-000000005"}
+	lines = d.historyEntry(burst)
+	if !strings.Contains(lines[0], "children 293 changes: +5 −1") || !strings.HasPrefix(lines[1], "    +w0-000000001 +w0-000000002 +w0-000000003") ||
+		strings.Contains(lines[1], "w0-000000005") {
+		t.Errorf("a burst's entry, 40 columns:\n%s", strings.Join(lines, "\n"))
+	}
+	d.width = 100
 	one := zkview.HistoryEntry{Change: zkview.Change{Kind: zkview.ChangeChildren, Zxid: 0x43, Seen: clock.now, Added: []string{"w0-3"}}, Changes: 1}
 	if lines := d.historyEntry(one); strings.Contains(lines[0], "changes") || !strings.Contains(lines[0], "children +1 −0") {
 		t.Errorf("a single change's entry:\n%s", strings.Join(lines, "\n"))

@@ -40,7 +40,7 @@ type recipePane struct {
 	drawn  uint64 // the model's version on screen
 	// refresh asks the servers again every tablesPoll while the pane's
 	// page is on top (the recipe page passes focus and blur on).
-	refresh refresher
+	refresh tablesRefresher
 
 	recipe    recognize.Recipe // nil: not (or no longer) a recipe
 	err       error
@@ -67,9 +67,10 @@ func newRecipePane(shared *sharedState, p string) *recipePane {
 // newRecipePaneFrom builds the pane on any source (tests give canned
 // answers).
 func newRecipePaneFrom(shared *sharedState, p string, src source) *recipePane {
-	v := &recipePane{shared: shared, path: p, tbl: widget.NewTable(), refresh: refresher{every: tablesPoll}}
+	v := &recipePane{shared: shared, path: p, tbl: widget.NewTable()}
 	src.recognize = v.withVerdicts(src.recognize)
 	v.model = newLiveModel(shared, src, true, nil)
+	v.refresh = newTablesRefresher(v.model, tablesPoll, shared.Now)
 	return v
 }
 
@@ -154,21 +155,12 @@ func (v *recipePane) update(msg tea.Msg) tea.Cmd {
 	case refreshMsg:
 		v.model.Refresh()
 		v.pull()
-	case focusMsg:
-		v.refresh.focus()
-		due := tablesPoll // the first answer is on its way
-		if !v.tablesAt.IsZero() {
-			due = v.tablesAt.Add(tablesPoll).Sub(v.shared.Now())
-		}
-		return v.refresh.schedule(due)
-	case blurMsg:
-		v.refresh.blur()
-	case refreshDueMsg:
-		if v.refresh.due(msg) {
-			v.model.AskTables()
+	case focusMsg, blurMsg, refreshDueMsg:
+		cmd, asked := v.refresh.update(msg)
+		if asked {
 			v.pull()
-			return v.refresh.schedule(tablesPoll)
 		}
+		return cmd
 	case frameMsg:
 		if v.loaded {
 			v.tbl.SetRows(v.rows(), v.shared.Now()) // durations move on

@@ -32,16 +32,14 @@ func (v *recipePane) syncedVerdict() tea.Cmd {
 		opts.Tables = v.tables.Tables()
 	}
 	now := v.shared.Now
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	return withTimeout(ctx, requestTimeout, func(ctx context.Context) tea.Msg {
 		if err := c.Sync(ctx, p); err != nil {
 			return syncedVerdictMsg{path: p, err: fmt.Errorf("no sync with the leader before the verdict: %w", err)}
 		}
 		opts.Now = now()
 		r, err := recognize.Dir(ctx, c, p, opts)
 		return syncedVerdictMsg{path: p, recipe: r, readErr: err}
-	}
+	})
 }
 
 // syncedIfAlarmed is r, or when r alarms (a lock with two holders) the

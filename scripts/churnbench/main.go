@@ -15,9 +15,9 @@
 //   - rss: the explorer's VmRSS 60 s into the churn (and every minute
 //     after, with -minutes).
 //
-// The server must answer the four-letter word cons (zkx serve does;
-// ZooKeeper needs 4lw.commands.whitelist=*, as scripts/zk-standalone.sh
-// sets).
+// The server must answer the four-letter word cons (zkx serve with
+// --4lw-whitelist '*'; ZooKeeper with 4lw.commands.whitelist=*, as
+// scripts/zk-standalone.sh sets); churnbench stops when it does not.
 //
 //	go run ./scripts/churnbench -zkx ZKX -churngen CHURNGEN -server HOST:PORT [-path /storm] [-minutes 1] [-label NAME] [-screens DIR]
 package main
@@ -154,14 +154,20 @@ func (b *bench) counters() (recved, sent int64) {
 	local := b.localAddrs()
 	text := fourLetter(b.server, "cons")
 	re := regexp.MustCompile(`/([0-9.:\[\]a-f]+)\[\d+\]\(queued=\d+,recved=(\d+),sent=(\d+)`)
+	found := false
 	for _, m := range re.FindAllStringSubmatch(text, -1) {
 		if !local[m[1]] {
 			continue
 		}
+		found = true
 		r, _ := strconv.ParseInt(m[2], 10, 64)
 		s, _ := strconv.ParseInt(m[3], 10, 64)
 		recved += r
 		sent += s
+	}
+	if !found {
+		// A server that refuses cons would read as no traffic at all.
+		fail(fmt.Errorf("cons on %s lists none of the explorer's connections: %.200q", b.server, text))
 	}
 	return recved, sent
 }
