@@ -33,6 +33,7 @@ var hostileOpen = map[string]struct {
 	"elections": {hostile.Base, `\u200bwidth`},
 	"systems":   {hostile.Base, `hbase`},
 	"recipes":   {hostile.Base, `\u200bwidth`},
+	"alarms":    {hostile.Base, `\u200bwidth`},
 	"sessions":  {"", `op\x1b`},
 	"admin":     {hostile.Text("admin"), ""},
 	"server":    {"", `member\x1b[8m`},
