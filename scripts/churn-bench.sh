@@ -12,7 +12,8 @@
 # Usage: scripts/churn-bench.sh serve|zookeeper MINUTES ZKX [ZKX...]
 # e.g.   git stash; go build -o /tmp/zkx-main .; git stash pop; go build -o /tmp/zkx-new .
 #        scripts/churn-bench.sh serve 1 /tmp/zkx-main /tmp/zkx-new
-# Environment: PORT (default 21810), SCREENS (a directory for the screens
+# Environment: PORT (default 21810), RATE (cap the churn at RATE operations a
+# second, e.g. 16000 as in issue 29; default: as fast as the server answers), SCREENS (a directory for the screens
 # seen idle, under churn and after it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,5 +49,5 @@ done
 echo "# $kind on 127.0.0.1:$port, $(nproc) cores, churn for $minutes min" >&2
 for zkx in "$@"; do
   "$work/churnbench" -zkx "$zkx" -churngen "$work/churngen" -server "127.0.0.1:$port" -minutes "$minutes" \
-    -label "$(basename "$zkx")" ${SCREENS:+-screens "$SCREENS"}
+    -label "$(basename "$zkx")" -rate "${RATE:-0}" ${SCREENS:+-screens "$SCREENS"}
 done

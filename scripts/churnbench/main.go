@@ -19,7 +19,7 @@
 // --4lw-whitelist '*'; ZooKeeper with 4lw.commands.whitelist=*, as
 // scripts/zk-standalone.sh sets); churnbench stops when it does not.
 //
-//	go run ./scripts/churnbench -zkx ZKX -churngen CHURNGEN -server HOST:PORT [-path /storm] [-minutes 1] [-label NAME] [-screens DIR]
+//	go run ./scripts/churnbench -zkx ZKX -churngen CHURNGEN -server HOST:PORT [-path /storm] [-minutes 1] [-label NAME] [-screens DIR] [-rate OPS]
 package main
 
 import (
@@ -48,6 +48,7 @@ func main() {
 	minutes := flag.Int("minutes", 1, "how long the churn runs (RSS is read every minute)")
 	label := flag.String("label", "", "names the run in the output line")
 	screens := flag.String("screens", "", "a directory to write the screens seen idle and under churn")
+	rate := flag.Int("rate", 0, "cap the churn at this many operations per second (0: as fast as the server answers)")
 	flag.Parse()
 	if *zkxBin == "" || *churngen == "" {
 		fail(errors.New("-zkx and -churngen are needed"))
@@ -68,7 +69,11 @@ func main() {
 	idleLat := b.latencies(30)
 	b.screen(*screens, *label+"-idle")
 
-	churn := exec.Command(*churngen, *server, *dir, strconv.Itoa(*minutes*60+5))
+	args := []string{*server, *dir, strconv.Itoa(*minutes*60 + 5)}
+	if *rate > 0 {
+		args = append(args, "8", "16", strconv.Itoa(*rate))
+	}
+	churn := exec.Command(*churngen, args...)
 	churn.Stderr = os.Stderr
 	if err := churn.Start(); err != nil {
 		fail(err)
