@@ -130,6 +130,14 @@ func (p *recipeListPage) scanned(msg scanMsg) tea.Cmd {
 	for _, path := range stale {
 		cmds = append(cmds, p.recognize(path))
 	}
+	for _, path := range order {
+		if !slices.Contains(stale, path) {
+			// Read with the tables asked for while the tree was
+			// walked: a waiter listed there may have set its watch
+			// after them, and nothing in the tree changes when it does.
+			cmds = append(cmds, p.settle(path))
+		}
+	}
 	return tea.Batch(cmds...)
 }
 
