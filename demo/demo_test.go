@@ -41,6 +41,7 @@ func headless(t *testing.T, connect, redisAddr string, o HeadlessOptions) map[Ki
 // in the herd, none for spin and Redis (which try many times per
 // acquisition instead), and no violation and no unsafe write anywhere.
 func TestHeadlessShowsTheLesson(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		const n = 5
 		lanes := headless(t, connect, redistest.Embedded(t).Addr(), HeadlessOptions{
@@ -108,6 +109,7 @@ func checkStall(t *testing.T, lanes map[Kind]LaneResult) {
 }
 
 func TestStallIsUnsafeOnlyWithoutAToken(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		checkStall(t, headless(t, connect, redistest.Embedded(t).Addr(), stallOptions()))
 	})
@@ -116,6 +118,7 @@ func TestStallIsUnsafeOnlyWithoutAToken(t *testing.T) {
 // TestStallOnRealRedis: the same on Debian's redis-server, whose keys
 // expire on their own.
 func TestStallOnRealRedis(t *testing.T) {
+	t.Parallel()
 	s := redistest.Real(t)
 	o := stallOptions()
 	o.Lanes = []Kind{Chain, Redis}
@@ -127,6 +130,7 @@ func TestStallOnRealRedis(t *testing.T) {
 // before: 2/3 of the lease is the least a renewed lease has left), and
 // nobody overlaps.
 func TestCrashedHolderIsRecovered(t *testing.T) {
+	t.Parallel()
 	const timeout = 500 * time.Millisecond
 	lanes := headless(t, zktest.Embedded(t), redistest.Embedded(t).Addr(), HeadlessOptions{
 		Lanes: []Kind{Chain, Spin, Redis}, Contenders: 3, Duration: 3 * time.Second,
@@ -147,6 +151,7 @@ func TestCrashedHolderIsRecovered(t *testing.T) {
 // TestWatchdogOutlastsTheLease: holders holding longer than the lease keep
 // the lock through the watchdog's renewals.
 func TestWatchdogOutlastsTheLease(t *testing.T) {
+	t.Parallel()
 	lanes := headless(t, zktest.Embedded(t), redistest.Embedded(t).Addr(), HeadlessOptions{
 		Lanes: []Kind{Redis}, Contenders: 2, Duration: 2 * time.Second,
 		Lane: LaneConfig{Hold: 700 * time.Millisecond, Poll: 20 * time.Millisecond, Lease: 300 * time.Millisecond},
@@ -158,6 +163,7 @@ func TestWatchdogOutlastsTheLease(t *testing.T) {
 }
 
 func TestCheckerCountsOverlapsAndStaleTokens(t *testing.T) {
+	t.Parallel()
 	c := NewChecker()
 	c.Enter(1, 10)
 	c.Exit(1)
@@ -182,6 +188,7 @@ func TestCheckerCountsOverlapsAndStaleTokens(t *testing.T) {
 }
 
 func TestFencedStore(t *testing.T) {
+	t.Parallel()
 	s := NewFencedStore()
 	a := s.Grant()
 	if got := s.Write(a, 10); got != Accepted {
@@ -210,6 +217,7 @@ func TestFencedStore(t *testing.T) {
 }
 
 func TestParseKinds(t *testing.T) {
+	t.Parallel()
 	got, err := ParseKinds("redis, chain,redis")
 	if err != nil || len(got) != 2 || got[0] != Chain || got[1] != Redis {
 		t.Fatalf("ParseKinds = %v, %v; want [chain redis]", got, err)
@@ -222,6 +230,7 @@ func TestParseKinds(t *testing.T) {
 }
 
 func TestTokenOwner(t *testing.T) {
+	t.Parallel()
 	if got := tokenOwner(redisOwner(12) + ":abcdef"); got != 12 {
 		t.Fatalf("tokenOwner = %d, want 12", got)
 	}
@@ -234,6 +243,7 @@ func TestTokenOwner(t *testing.T) {
 // reports the server's CPU where it can be read; counts past the limit
 // are not run, and the result says why.
 func TestSweepStopsAtTheServersLimit(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var reads int

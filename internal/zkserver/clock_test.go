@@ -13,6 +13,7 @@ import (
 // TestClock: a fixed clock stamps nodes and seeds session ids, so tests
 // can draw the same screens every run.
 func TestClock(t *testing.T) {
+	t.Parallel()
 	fixed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	srv := zktest.EmbeddedServer(t, zkserver.Config{Clock: func() time.Time { return fixed }})
 	conn, _ := gozkConnect(t, srv.ConnectString())

@@ -186,12 +186,14 @@ func checkScenarioHistory(t *testing.T, sc scenario) {
 }
 
 func TestScenarioHistoryFromFixtures(t *testing.T) {
+	t.Parallel()
 	sc := fixtureScenario(t)
 	checkScenarioHistory(t, sc)
 	checkScenarioAudit(t, sc)
 }
 
 func TestScenarioHistoryOnRealZooKeeper(t *testing.T) {
+	t.Parallel()
 	sc := realScenario(t)
 	checkScenarioHistory(t, sc)
 	checkScenarioAudit(t, sc)
