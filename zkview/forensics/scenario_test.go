@@ -289,6 +289,12 @@ func checkPastChain(t *testing.T, sc scenario) {
 	}
 }
 
-func TestPastChainFromFixtures(t *testing.T) { checkPastChain(t, fixtureScenario(t)) }
+func TestPastChainFromFixtures(t *testing.T) {
+	t.Parallel()
+	checkPastChain(t, fixtureScenario(t))
+}
 
-func TestPastChainOnRealZooKeeper(t *testing.T) { checkPastChain(t, realScenario(t)) }
+func TestPastChainOnRealZooKeeper(t *testing.T) {
+	t.Parallel()
+	checkPastChain(t, realScenario(t))
+}
