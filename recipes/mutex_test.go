@@ -395,3 +395,29 @@ func TestMutexFaults(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestMutexCancelledCreateLeavesNothing: a Lock whose context ends while
+// its create is on the wire returns with nothing of its attempt left on the
+// server: it waits (at most the session timeout) for the create's answer
+// and deletes the node it made.
+func TestMutexCancelledCreateLeavesNothing(t *testing.T) {
+	t.Parallel()
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	dir := zktest.Path(t)
+	ctx := testContext(t)
+	sa := dialTest(t, srv.ConnectString())
+	if err := NewMutex(sa, dir).Lock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sb := dialTest(t, srv.ConnectString())
+	srv.SetSessionReplyDelay(sb.ID(), 300*time.Millisecond) // the create's answer comes after the context ends
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	if err := NewMutex(sb, dir).Lock(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Lock with a context ending before the create's answer: %v", err)
+	}
+	srv.SetSessionReplyDelay(sb.ID(), 0)
+	if c := children(t, sa, dir); len(c) != 1 {
+		t.Fatalf("the cancelled Lock left nodes: %v", c)
+	}
+}
