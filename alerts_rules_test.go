@@ -38,6 +38,7 @@ const (
 // TestAlertRulesPromtool runs promtool on the shipped rules: their syntax
 // and expressions (check rules), and their unit tests (test rules).
 func TestAlertRulesPromtool(t *testing.T) {
+	t.Parallel()
 	promtool := promtest.Program(t, "promtool")
 	for _, args := range [][]string{{"check", "rules", rulesFile}, {"test", "rules", rulesTestFile}} {
 		p := zktest.RunProgram(t, 2*time.Minute, "", true, promtool, args...)
@@ -91,6 +92,7 @@ func readYAML(t *testing.T, path string, v any) {
 // shipped alert has a severity, a summary that names the next step, and
 // promtool tests both firing and not firing.
 func TestAlertRulesCoverEveryAlert(t *testing.T) {
+	t.Parallel()
 	var rules ruleGroups
 	var tests ruleTests
 	readYAML(t, rulesFile, &rules)
@@ -145,6 +147,7 @@ var alarmKindRow = regexp.MustCompile("^\\| `([a-z-]+)` \\|")
 // and that every kind of that table has an alert rule: a kind added in
 // code, in the contract or in the rules alone fails here.
 func TestAlarmKindsDocumented(t *testing.T) {
+	t.Parallel()
 	inCode := alarmKindConstants(t)
 	doc, err := os.ReadFile(metricsDoc)
 	if err != nil {
@@ -267,6 +270,7 @@ func (f *fakeExporter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // exporter, and sees through the API a two-holders alarm fire and clear,
 // and the exporter-down alert fire and clear.
 func TestShippedRulesInPrometheus(t *testing.T) {
+	t.Parallel()
 	exporter := &fakeExporter{}
 	web := httptest.NewServer(exporter)
 	t.Cleanup(web.Close)

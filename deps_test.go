@@ -19,6 +19,7 @@ var dependencyFloors = []struct{ module, floor, why string }{
 // TestDependencyFloors: go.mod requires each module of dependencyFloors
 // at its floor or later.
 func TestDependencyFloors(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ func acquisitions(screen string) []int {
 // contender to each lane, q leaves the demo page and q again quits, and
 // the process exits cleanly.
 func TestDemoEndToEnd(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	m := newTmux(t, "demo")

@@ -22,6 +22,7 @@ import (
 // chain, acquires (and sees "you" wait behind the holder, then hold once
 // the holder goes), releases, and quits.
 func TestExplorerEndToEnd(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	connect := startServe(t, bin)
 	base := "/e2e"

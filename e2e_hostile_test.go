@@ -59,6 +59,7 @@ var hostileCases = []hostileCase{
 // ends by itself, with the status, the named error and within the time of
 // its case, and never panics.
 func TestHostileServers(t *testing.T) {
+	t.Parallel()
 	bin := goBuild(t)
 	for _, hc := range hostileCases {
 		t.Run(hc.fake+" "+strings.Join(hc.args, " "), func(t *testing.T) {
@@ -90,6 +91,7 @@ func TestHostileServers(t *testing.T) {
 // TestNoTerminalInjection: an escape sequence or a bell in --server or in
 // $ZK_SERVERS reaches the terminal escaped, never raw.
 func TestNoTerminalInjection(t *testing.T) {
+	t.Parallel()
 	bin := goBuild(t)
 	evil := "127.0.0.1:1\x1b]0;pwned\x07\x1b[2J"
 	for name, run := range map[string]func() (int, string, time.Duration){
@@ -144,6 +146,7 @@ func runBinary(t *testing.T, bin string, env []string, args ...string) (int, str
 // does not answer, it says what it waits for, and q quits at once with
 // status 0.
 func TestExplorerConnectScreen(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for _, fake := range []string{"pings-only", "silent"} {
 		t.Run(fake, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 // lock node, the header names who deleted it — ops, from its address —
 // whole; a step back, the header names who created the node before it.
 func TestPastExplorerNamesWho(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	facts, err := os.ReadFile(filepath.Join("testdata", "postmortem", "datadir", "scenario.txt"))
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // steps to A's release (B holds, C waits), < steps back to the chain, }
 // (the next transaction touching the lock) moves on to B's release.
 func TestPastExplorerSteps(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	facts, err := os.ReadFile(filepath.Join("testdata", "postmortem", "datadir", "scenario.txt"))
 	if err != nil {

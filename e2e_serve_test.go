@@ -13,6 +13,7 @@ import (
 // says it listens stops it cleanly (exit 0), as the demo's sweep and the
 // interop tests stop it: the signal is caught before the announcement.
 func TestServeStopsCleanlyAtOnce(t *testing.T) {
+	t.Parallel()
 	bin := goBuild(t)
 	for i := 0; i < 5; i++ {
 		cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0")

@@ -21,6 +21,7 @@ import (
 // the test compares them with the layout taken away (box drawing, padding,
 // line breaks).
 func TestOneSceneSameWords(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	connect := startServe(t, bin)
 	dir := "/words/rw"
@@ -158,6 +159,7 @@ func waitNodes(t *testing.T, bin, connect, dir string, n int) {
 // delete, not the person answering its question: answered after the
 // timeout has passed, it still deletes, and says what happened.
 func TestUnlockAnswerAfterTimeout(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	connect := startServe(t, bin)
 	dir := "/late/lock"

@@ -136,6 +136,7 @@ func moduleFiles(t *testing.T) []goFile {
 // tests import the test kits, and that CONTRIBUTING.md shows the import
 // graph and every package folder as they are.
 func TestLayers(t *testing.T) {
+	t.Parallel()
 	files := moduleFiles(t)
 	graph := map[string]map[string]bool{} // non-test imports, by package
 	for _, f := range files {
@@ -232,6 +233,7 @@ func layerProblem(dir string, test bool, imp string) string {
 // TestLayerRules pins what the floors allow, so that TestLayers passing
 // means something.
 func TestLayerRules(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		dir  string
 		test bool

@@ -174,6 +174,7 @@ func checkLink(file, target string) string {
 // anchor a heading of the Markdown file it points to. Links to the web are
 // not fetched.
 func TestMarkdownLinksResolve(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -208,6 +209,7 @@ func TestMarkdownLinksResolve(t *testing.T) {
 
 // TestLinkChecker pins what the checker reads as a link and how it resolves.
 func TestLinkChecker(t *testing.T) {
+	t.Parallel()
 	doc := strings.Join([]string{
 		"# zkx: the `demo`",
 		"See [the demo](docs/demo.md#herd), ![picture](docs/demo.png) and [web](https://example.com).",
@@ -261,6 +263,7 @@ var upPath = regexp.MustCompile("(?:^|[\\s\"'(=:,{\\[`-])(\\.\\./[^\\s\"'`)\\]},
 // TestMarkdownLinksResolve's; other mentions in Markdown are read from the
 // document's folder.
 func TestNoPathOutsideRepository(t *testing.T) {
+	t.Parallel()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 )
 
 func TestCapacityFit(t *testing.T) {
+	t.Parallel()
 	one := Capacity{PerMember: 60, Members: 1, Total: 60}
 	cases := []struct {
 		name             string

@@ -16,6 +16,7 @@ import (
 // recognisers find every recipe in it with the right format, holders and
 // waiters, and that Close removes it all.
 func TestSeedIsRecognised(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
@@ -140,6 +141,7 @@ func TestSeedIsRecognised(t *testing.T) {
 // TestSeedRotates checks that seeded holders hand over when Rotate is set,
 // while the stuck lock's holder stays.
 func TestSeedRotates(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Embedded(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

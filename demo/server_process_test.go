@@ -6,6 +6,7 @@ import (
 )
 
 func TestProcStatCPU(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		stat string
 		want time.Duration

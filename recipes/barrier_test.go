@@ -14,6 +14,7 @@ import (
 // and removes it: the waiter goes. Waiting on a barrier that is not set
 // returns at once.
 func TestBarrier(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		path := base + "/gate"
@@ -65,6 +66,7 @@ func TestBarrier(t *testing.T) {
 // TestBarrierWaitEnds checks the other ways a Wait ends: its context, and
 // the loss of its session.
 func TestBarrierWaitEnds(t *testing.T) {
+	t.Parallel()
 	t.Run("context", func(t *testing.T) {
 		zktest.Each(t, func(t *testing.T, connect string) {
 			base := zktest.Path(t)

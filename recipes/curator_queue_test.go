@@ -19,6 +19,7 @@ var curatorQueueItemName = regexp.MustCompile(`^queue-\d{10}$`)
 // items in order, oldest node first; nodes of other shapes (a
 // SimpleDistributedQueue's qn-, a delay queue's queue-|…|) are left alone.
 func TestCuratorQueue(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t) + "/jobs"
 		ctx := testContext(t)
@@ -75,6 +76,7 @@ func TestCuratorQueue(t *testing.T) {
 // as Curator's consumers remove it, and reported by name; the next is
 // taken as usual.
 func TestCuratorQueueNotItemSet(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)

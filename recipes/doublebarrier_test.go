@@ -25,6 +25,7 @@ var (
 // double barrier: nobody passes Enter before all have called it, nobody
 // returns from Leave before all have called it, and nothing is left.
 func TestDoubleBarrier(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		const n = 5
@@ -76,6 +77,7 @@ func TestDoubleBarrier(t *testing.T) {
 // formats: ephemeral participants named by a UUID (Curator) or 32 hex
 // digits (Kazoo), and a persistent "ready" node.
 func TestDoubleBarrierLayout(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		for _, tc := range []struct {
@@ -133,6 +135,7 @@ func TestDoubleBarrierLayout(t *testing.T) {
 // follows Curator's DistributedDoubleBarrier request by request: the peer
 // waits for the ready node one of ours creates, and all leave.
 func TestDoubleBarrierCuratorPeer(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -173,6 +176,7 @@ func TestDoubleBarrierCuratorPeer(t *testing.T) {
 // barrier filling: a cancelled one removes its node and does not count,
 // one on an expired session reports it, misuse is refused.
 func TestDoubleBarrierEnterEnds(t *testing.T) {
+	t.Parallel()
 	t.Run("cancel", func(t *testing.T) {
 		zktest.Each(t, func(t *testing.T, connect string) {
 			dir := zktest.Path(t)

@@ -27,6 +27,7 @@ var (
 // two leaders at once, the leader's view agrees with ZooKeeper's, and
 // fencing tokens grow from one leader to the next.
 func TestElectionOneLeader(t *testing.T) {
+	t.Parallel()
 	for _, format := range []Format{Curator, Kazoo} {
 		t.Run(format.String(), func(t *testing.T) {
 			zktest.Each(t, func(t *testing.T, connect string) {
@@ -96,6 +97,7 @@ func TestElectionOneLeader(t *testing.T) {
 // TestElectionLayout checks the nodes both formats write, their data and
 // owner, the token, and that a resigned election leaves nothing behind.
 func TestElectionLayout(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		for _, tc := range []struct {
@@ -128,6 +130,7 @@ func TestElectionLayout(t *testing.T) {
 // campaign: ErrNoLeader on a missing or empty election (nodes of other
 // recipes do not count), else the leader's node, session and data.
 func TestElectionLeader(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -189,6 +192,7 @@ func TestElectionLeader(t *testing.T) {
 // Resign leave no node (at once: the cleanup is done when they return),
 // and the candidate behind a withdrawn one moves up.
 func TestElectionCancel(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -261,6 +265,7 @@ func TestElectionCancel(t *testing.T) {
 // only candidates join (no change of leader), the observer does no reads:
 // it waits on a watch, it does not poll.
 func TestElectionObserve(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -361,6 +366,7 @@ func TestElectionObserve(t *testing.T) {
 // leader's Done closes, the next candidate leads, and the old leader may
 // campaign again.
 func TestElectionNodeDeleted(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -402,6 +408,7 @@ func TestElectionNodeDeleted(t *testing.T) {
 // TestElectionFaults injects what only the embedded server can produce on
 // demand.
 func TestElectionFaults(t *testing.T) {
+	t.Parallel()
 	t.Run("leader's session expires", func(t *testing.T) {
 		srv := zktest.EmbeddedServer(t, zkserver.Config{})
 		dir := zktest.Path(t)

@@ -21,6 +21,7 @@ import (
 // Kazoo counts and names zkx's member; zkx lists Kazoo's with its
 // identifier and session; each sees the other leave.
 func TestInteropPartyKazoo(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/party"
 	ctx := testContext(t)
@@ -70,6 +71,7 @@ func TestInteropPartyKazoo(t *testing.T) {
 // zkx lists Curator's member; zkx's node, deleted by someone else, comes
 // back and Curator sees it again.
 func TestInteropGroupMemberCurator(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/members"
 	ctx := testContext(t)
@@ -120,6 +122,7 @@ func TestInteropGroupMemberCurator(t *testing.T) {
 // count at once; no increment is lost, and each library reads the total.
 // Then each reads what another set alone.
 func TestInteropSharedCount(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	path := zktest.Path(t) + "/counts/hits"
 	ctx := testContext(t)
@@ -192,6 +195,7 @@ func TestInteropSharedCount(t *testing.T) {
 // node; a CuratorQueue's puts are handed by a Curator consumer to its
 // QueueConsumer item by item, in order.
 func TestInteropCuratorQueue(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/jobs"
 	ctx := testContext(t)

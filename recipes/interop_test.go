@@ -227,6 +227,7 @@ func javaArgs(classpath string, args ...string) []string {
 // TestInteropMutexCurator: Curator InterProcessMutex contenders and zkx
 // Mutexes (Curator layout) on one path exclude each other.
 func TestInteropMutexCurator(t *testing.T) {
+	t.Parallel()
 	java, cp := curatorContender(t)
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir, log := zktest.Path(t), newHoldLog(t)
@@ -246,6 +247,7 @@ func TestInteropMutexCurator(t *testing.T) {
 // TestInteropMutexKazoo: Kazoo Lock contenders and zkx Mutexes in Kazoo's
 // layout on one path exclude each other.
 func TestInteropMutexKazoo(t *testing.T) {
+	t.Parallel()
 	py := zktest.KazooPython(t)
 	script := filepath.Join("..", "testdata", "interop", "kazoo", "contender.py")
 	zktest.Each(t, func(t *testing.T, connect string) {
@@ -281,6 +283,7 @@ func worldACL() []zk.ACL { return zk.WorldACL(zk.PermAll) }
 // (InterProcessReadWriteLock) and zkx RWMutex readers and writers on one
 // path: readers share, writers hold alone.
 func TestInteropRWMutexCurator(t *testing.T) {
+	t.Parallel()
 	java, cp := curatorContender(t)
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir, log := zktest.Path(t), newHoldLog(t)
@@ -299,6 +302,7 @@ func TestInteropRWMutexCurator(t *testing.T) {
 // TestInteropRWMutexKazoo: Kazoo WriteLocks and zkx RWMutex readers and
 // writers in Kazoo's layout on one path.
 func TestInteropRWMutexKazoo(t *testing.T) {
+	t.Parallel()
 	py := zktest.KazooPython(t)
 	script := filepath.Join("..", "testdata", "interop", "kazoo", "contender.py")
 	zktest.Each(t, func(t *testing.T, connect string) {
@@ -335,6 +339,7 @@ func holdRW(s *Session, rw *RWMutex, dir string, log holdLog, id string, reader 
 // TestInteropElectionCurator: Curator LeaderLatches and zkx Elections on one
 // path: one leader at a time.
 func TestInteropElectionCurator(t *testing.T) {
+	t.Parallel()
 	java, cp := curatorContender(t)
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir, log := zktest.Path(t), newHoldLog(t)

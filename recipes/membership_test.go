@@ -18,6 +18,7 @@ var partyNodeName = regexp.MustCompile(`^[0-9a-f]{32}__party__$`)
 // identifier under a persistent directory; a child of another shape is not
 // a member; leaving deletes the node, and a closed session's member goes.
 func TestPartyJoinLeave(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t) + "/party"
 		ctx := testContext(t)
@@ -78,6 +79,7 @@ func TestPartyJoinLeave(t *testing.T) {
 // TestPartyLeaveAfterDelete: a member whose node someone else deleted is
 // told so by Leave (Kazoo's leave returns False).
 func TestPartyLeaveAfterDelete(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -100,6 +102,7 @@ func TestPartyLeaveAfterDelete(t *testing.T) {
 // the current payload (Curator's PersistentNode); an id another session
 // holds is refused; Leave deletes the node and stops keeping it.
 func TestGroupMember(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t) + "/members"
 		ctx := testContext(t)

@@ -16,6 +16,7 @@ import (
 // failing so, after a pause had expired every session). ensureDir makes the
 // parent again instead of failing with NoNode.
 func TestEnsureDirParentRemoved(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	s := dialTest(t, srv.ConnectString())
 	other := dialTest(t, srv.ConnectString())

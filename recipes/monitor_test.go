@@ -20,6 +20,7 @@ import (
 // up when go-zookeeper stops waiting for the silent server, two thirds of
 // the 30 s session timeout later; the test waits a third of that.
 func TestMonitorHoldingLostWhileRewatching(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	// NewSession, not Dial: a Session made by Dial closes its connection
 	// when lost, which ends the request at once and hides the wait.

@@ -20,6 +20,7 @@ import (
 // TestMutexExclusion runs contenders with their own sessions on one lock:
 // never two inside, and fencing tokens grow in the order of entry.
 func TestMutexExclusion(t *testing.T) {
+	t.Parallel()
 	for _, strategy := range []lockstats.Strategy{lockstats.Chain, lockstats.Herd, lockstats.Spin} {
 		t.Run(strategy.String(), func(t *testing.T) {
 			zktest.Each(t, func(t *testing.T, connect string) {
@@ -84,6 +85,7 @@ var (
 // the lock directory's kind: a container for Curator (the server removes it
 // once empty), a persistent node for Kazoo, which assumes its directory stays.
 func TestMutexLayout(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		for _, tc := range []struct {
@@ -124,6 +126,7 @@ func TestMutexLayout(t *testing.T) {
 }
 
 func TestMutexTryLockAndCancel(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -166,6 +169,7 @@ func TestMutexTryLockAndCancel(t *testing.T) {
 // who a release notifies: the next waiter only (textbook chain), the next
 // two (chain with lookahead), or all (herd).
 func TestMutexChainWakesOne(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		opts      []Option
@@ -232,6 +236,7 @@ func TestMutexChainWakesOne(t *testing.T) {
 // TestMutexFaults injects the failures the recipe must survive, which only
 // the embedded server can produce on demand.
 func TestMutexFaults(t *testing.T) {
+	t.Parallel()
 	t.Run("connection dropped during the create", func(t *testing.T) {
 		srv := zktest.EmbeddedServer(t, zkserver.Config{})
 		s := dialTest(t, srv.ConnectString())
@@ -390,3 +395,29 @@ func TestMutexFaults(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestMutexCancelledCreateLeavesNothing: a Lock whose context ends while
+// its create is on the wire returns with nothing of its attempt left on the
+// server: it waits (at most the session timeout) for the create's answer
+// and deletes the node it made.
+func TestMutexCancelledCreateLeavesNothing(t *testing.T) {
+	t.Parallel()
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	dir := zktest.Path(t)
+	ctx := testContext(t)
+	sa := dialTest(t, srv.ConnectString())
+	if err := NewMutex(sa, dir).Lock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sb := dialTest(t, srv.ConnectString())
+	srv.SetSessionReplyDelay(sb.ID(), 300*time.Millisecond) // the create's answer comes after the context ends
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	if err := NewMutex(sb, dir).Lock(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Lock with a context ending before the create's answer: %v", err)
+	}
+	srv.SetSessionReplyDelay(sb.ID(), 0)
+	if c := children(t, sa, dir); len(c) != 1 {
+		t.Fatalf("the cancelled Lock left nodes: %v", c)
+	}
+}

@@ -501,6 +501,7 @@ func (c fenceCounts) String() string {
 // TestNemesisFence checks the referee itself: each case feeds it a history
 // and expects what it must find.
 func TestNemesisFence(t *testing.T) {
+	t.Parallel()
 	tok := func(zxid int64) Token { return Token{Zxid: zxid, Session: zxid * 100, Path: fmt.Sprintf("/n%d", zxid)} }
 	lost := fmt.Errorf("wrapped: %w", ErrSessionLost)
 	type want struct{ overlaps, stale, inconsistent, unmet, obligations uint64 }

@@ -269,6 +269,7 @@ func auditRound(s *Session, recipes []*nemesisRecipe, counts *auditCounts) {
 // TestNemesisEmbedded runs the nemesis against the embedded server, a few
 // seconds by default.
 func TestNemesisEmbedded(t *testing.T) {
+	t.Parallel()
 	d := nemesisDuration(t, 5*time.Second)
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	// The address twice: go-zookeeper waits a second before it tries the
@@ -296,6 +297,7 @@ func TestNemesisEmbedded(t *testing.T) {
 // seconds by default. Half the contenders may use every member; the others
 // are pinned to one, so that cutting a member off expires their sessions.
 func TestNemesisReal(t *testing.T) {
+	t.Parallel()
 	d := nemesisDuration(t, 30*time.Second)
 	e := zktest.Real(t, 3)
 	members := e.Members()

@@ -12,6 +12,7 @@ import (
 // TestObserverTellsTheWait checks a waiter reports, in order, its node, what
 // it watches, the notification and the acquisition.
 func TestObserverTellsTheWait(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)

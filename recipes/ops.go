@@ -158,8 +158,10 @@ func (s *Session) mkdirs(ctx context.Context, dir string, create func(string) (s
 // mode, or exactly dir/prefix with a plain one (making dir when missing),
 // and returns its name. After a connection loss it looks for a child with
 // our prefix owned by our session before trying again, so a create whose
-// answer was lost leaves no orphan. If ctx ends first, a background cleanup
-// removes the node should the create succeed.
+// answer was lost leaves no orphan. If ctx ends first, the node is removed
+// should the create succeed: for up to the session timeout before
+// returning, as a cancelled wait's node is (abandon), then in the
+// background.
 func (s *Session) createProtected(ctx context.Context, dir, prefix string, data []byte, acl []zk.ACL, mode int32, stats *lockstats.Stats) (string, error) {
 	for {
 		if err := s.alive(); err != nil {
@@ -175,7 +177,7 @@ func (s *Session) createProtected(ctx context.Context, dir, prefix string, data 
 		select {
 		case r = <-ch:
 		case <-ctx.Done():
-			go s.cleanupCreate(dir, prefix, ch)
+			s.cleanupCreateSoon(dir, prefix, ch)
 			return "", ctx.Err()
 		case <-s.done:
 			return "", s.Err()
@@ -242,6 +244,23 @@ func (s *Session) findOwn(ctx context.Context, dir, prefix string, stats *lockst
 
 // cleanupTimeout bounds the work done after a caller has gone.
 const cleanupTimeout = 30 * time.Second
+
+// cleanupCreateSoon runs cleanupCreate, waiting for it at most the session
+// timeout: the caller that gave up usually returns with nothing of its
+// attempt left on the server.
+func (s *Session) cleanupCreateSoon(dir, prefix string, pending <-chan result[string]) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.cleanupCreate(dir, prefix, pending)
+	}()
+	wait := time.NewTimer(s.timeout)
+	defer wait.Stop()
+	select {
+	case <-done:
+	case <-wait.C: // it goes on in the background
+	}
+}
 
 // cleanupCreate removes the node of a create the caller stopped waiting
 // for: it waits for the create's answer (if pending) and deletes what was

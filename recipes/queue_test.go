@@ -26,6 +26,7 @@ var queueItemName = regexp.MustCompile(`^qn-\d{10}$`)
 // session, started before the queue exists: every item is taken exactly
 // once, and each consumer takes its items in the order they were put.
 func TestQueueFIFO(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		const items, consumers = 60, 4
@@ -96,6 +97,7 @@ func TestQueueFIFO(t *testing.T) {
 // exist yet: it waits on a watch for the directory, and returns the item a
 // producer then puts.
 func TestQueueTakeBlocks(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -125,6 +127,7 @@ func TestQueueTakeBlocks(t *testing.T) {
 // woken by its child watch, once. Only the embedded server tells a test when
 // a request has arrived.
 func TestQueueTakeWakesOnWatch(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	dir := zktest.Path(t)
 	ctx := testContext(t)
@@ -165,6 +168,7 @@ func TestQueueTakeWakesOnWatch(t *testing.T) {
 // while A returned the first item again (CI caught this in TestQueueFIFO).
 // Only the embedded server can hold a request.
 func TestQueueNoTakeOfAReplacedItem(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	dir := zktest.Path(t)
 	ctx := testContext(t)
@@ -208,6 +212,7 @@ func TestQueueNoTakeOfAReplacedItem(t *testing.T) {
 // TestQueuePeekPollLen checks the non-blocking calls on an absent, a
 // filled and an emptied queue; children of other shapes are ignored.
 func TestQueuePeekPollLen(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -251,6 +256,7 @@ func TestQueuePeekPollLen(t *testing.T) {
 // persistent sequential "qn-" nodes, taken by listing, sorting by sequence,
 // reading and deleting. Each side takes what the other put, in order.
 func TestQueueInterop(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -301,6 +307,7 @@ func TestQueueInterop(t *testing.T) {
 // existing directory: they return promptly with the context's error, leave
 // no node behind, and the next item goes to the next Take.
 func TestQueueTakeCancel(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -343,6 +350,7 @@ func TestQueueTakeCancel(t *testing.T) {
 // to a take's delete and to a put's create, a dropped connection and an
 // expired session while a Take waits.
 func TestQueueFaults(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		fault     zkserver.Fault

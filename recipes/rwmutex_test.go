@@ -68,6 +68,7 @@ func recv(t *testing.T, what string, ch <-chan error) {
 }
 
 func TestRWMutexReadersShare(t *testing.T) {
+	t.Parallel()
 	for _, f := range rwFormats {
 		t.Run(f.String(), func(t *testing.T) {
 			zktest.Each(t, func(t *testing.T, connect string) {
@@ -178,6 +179,7 @@ func (c *rwChecker) leave(write bool) {
 // by a reader goroutine and a writer goroutine at once: never a writer
 // with anyone else inside, and the tokens follow the order of entry.
 func TestRWMutexExclusion(t *testing.T) {
+	t.Parallel()
 	for _, f := range rwFormats {
 		t.Run(f.String(), func(t *testing.T) {
 			zktest.Each(t, func(t *testing.T, connect string) {
@@ -243,6 +245,7 @@ func rwRounds(ctx context.Context, rw *RWMutex, write bool, rounds int, c *rwChe
 // predecessor W1 (and with lookahead R0), R3 the lowest writer W1 and
 // nothing else. Then R3 waits through both writers in turn.
 func TestRWMutexReaderWatchesLowestWriter(t *testing.T) {
+	t.Parallel()
 	for _, f := range rwFormats {
 		t.Run(f.String(), func(t *testing.T) {
 			zktest.Each(t, func(t *testing.T, connect string) {
@@ -333,6 +336,7 @@ var (
 // the tokens against the nodes, and that nodes of other shapes in the
 // directory are ignored.
 func TestRWMutexLayout(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		for _, tc := range []struct {
@@ -383,6 +387,7 @@ func TestRWMutexLayout(t *testing.T) {
 // TestRWMutexCancel cancels waits of each kind behind holders of each
 // kind: the wait returns the context's error and leaves no node.
 func TestRWMutexCancel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name                string
 		holdWrite, waitRead bool
@@ -435,6 +440,7 @@ func TestRWMutexCancel(t *testing.T) {
 // its Done closes, the waiter of the other kind gets the lock, and the
 // holder's unlock says the session is lost.
 func TestRWMutexSessionExpiry(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		write bool // the holder's kind; the waiter is of the other

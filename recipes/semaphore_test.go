@@ -55,6 +55,7 @@ func waitCount(t *testing.T, s *Session, dir string, n int) []string {
 // than 3 inside, and 3 at once when the first three hold together. Each
 // Semaphore is shared by two goroutines of one session.
 func TestSemaphoreBound(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		const leases, sessions, rounds = 3, 4, 6
@@ -115,6 +116,7 @@ func TestSemaphoreBound(t *testing.T) {
 }
 
 func TestSemaphoreTryAcquire(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -157,6 +159,7 @@ func TestSemaphoreTryAcquire(t *testing.T) {
 }
 
 func TestSemaphoreRefuses(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	s := dialTest(t, srv.ConnectString())
 	for _, tc := range []struct {
@@ -186,6 +189,7 @@ func TestSemaphoreRefuses(t *testing.T) {
 // an acquirer between lock and lease would: TryAcquire waits for it while a
 // lease is free, and gives up (leaving no node) once none is.
 func TestSemaphoreTryAcquireWaitsOnlyForFreeLeases(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)
@@ -237,6 +241,7 @@ func TestSemaphoreTryAcquireWaitsOnlyForFreeLeases(t *testing.T) {
 // internal lock) and for the internal lock: each returns the context's
 // error and leaves no node, lease or lock.
 func TestSemaphoreCancel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		// queued waits before the cancelled one: 0 makes it wait for a
@@ -291,6 +296,7 @@ func TestSemaphoreCancel(t *testing.T) {
 // lease's Done closes, the waiter gets the slot, and Release says the
 // session is lost.
 func TestSemaphoreSessionExpiry(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	dir := zktest.Path(t)
 	ctx := testContext(t)
@@ -319,6 +325,7 @@ func TestSemaphoreSessionExpiry(t *testing.T) {
 // the internal lock under locks/ while an acquirer waits, tokens matching
 // the nodes.
 func TestSemaphoreLayout(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		ctx := testContext(t)

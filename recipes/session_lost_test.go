@@ -16,6 +16,7 @@ import (
 // faults). A Session made by Dial closes its connection when lost, so the
 // lock goes within a timeout.
 func TestSessionLostIsGone(t *testing.T) {
+	t.Parallel()
 	e := zktest.Real(t, 3)
 	leader := e.Leader(t)
 	var mine, other *zktest.Member // the client's server, the third one

@@ -16,6 +16,7 @@ import (
 // count writes nothing and returns the newer one; Set writes whatever was
 // there; WaitChange wakes on another session's write.
 func TestSharedCount(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		path := zktest.Path(t) + "/counts/jobs"
 		ctx := testContext(t)
@@ -67,6 +68,7 @@ func TestSharedCount(t *testing.T) {
 
 // TestSharedCountAdd: sessions adding at once lose no increment.
 func TestSharedCountAdd(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		path := zktest.Path(t)
 		ctx := testContext(t)
@@ -96,6 +98,7 @@ func TestSharedCountAdd(t *testing.T) {
 // TestSharedCountNotACount: a node holding anything but 4 bytes is
 // refused, by name.
 func TestSharedCountNotACount(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		path := zktest.Path(t)
 		s := dialTest(t, connect)

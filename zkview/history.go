@@ -58,26 +58,19 @@ type Change struct {
 	NoOld bool
 }
 
-// Diff lists the changes from prev to next (data before children).
+// Diff lists the changes from prev to next (data before children). A node
+// deleted and created again between the two reads (its Czxid moved) is
+// both changes, not a change of its data or children.
 func Diff(path string, prev, next Snapshot, seen time.Time) []Change {
 	switch {
 	case !prev.Exists && !next.Exists:
 		return nil
 	case !prev.Exists:
-		c := Change{Path: path, Kind: ChangeCreated, New: next.Data, Seen: seen}
-		if next.Stat != nil {
-			c.Zxid, c.Time, c.Version = next.Stat.Czxid, time.UnixMilli(next.Stat.Ctime), next.Stat.Version
-			if IsSessionOwner(next.Stat.EphemeralOwner) {
-				c.Owner = next.Stat.EphemeralOwner
-			}
-		}
-		return []Change{c}
+		return []Change{created(path, next, seen)}
 	case !next.Exists:
-		c := Change{Path: path, Kind: ChangeDeleted, Old: prev.Data, Seen: seen, Time: seen}
-		if prev.Stat != nil && IsSessionOwner(prev.Stat.EphemeralOwner) {
-			c.Owner = prev.Stat.EphemeralOwner
-		}
-		return []Change{c}
+		return []Change{deleted(path, prev, seen)}
+	case prev.Stat != nil && next.Stat != nil && prev.Stat.Czxid != next.Stat.Czxid:
+		return []Change{deleted(path, prev, seen), created(path, next, seen)}
 	}
 	var out []Change
 	if prev.HasData && next.HasData && next.Stat != nil && prev.Stat != nil &&
@@ -96,6 +89,28 @@ func Diff(path string, prev, next Snapshot, seen time.Time) []Change {
 		}
 	}
 	return out
+}
+
+// created is the creation of the node next shows.
+func created(path string, next Snapshot, seen time.Time) Change {
+	c := Change{Path: path, Kind: ChangeCreated, New: next.Data, Seen: seen}
+	if next.Stat != nil {
+		c.Zxid, c.Time, c.Version = next.Stat.Czxid, time.UnixMilli(next.Stat.Ctime), next.Stat.Version
+		if IsSessionOwner(next.Stat.EphemeralOwner) {
+			c.Owner = next.Stat.EphemeralOwner
+		}
+	}
+	return c
+}
+
+// deleted is the deletion of the node prev shows; ZooKeeper tells neither
+// its zxid nor its time, so it is dated when it was seen.
+func deleted(path string, prev Snapshot, seen time.Time) Change {
+	c := Change{Path: path, Kind: ChangeDeleted, Old: prev.Data, Seen: seen, Time: seen}
+	if prev.Stat != nil && IsSessionOwner(prev.Stat.EphemeralOwner) {
+		c.Owner = prev.Stat.EphemeralOwner
+	}
+	return c
 }
 
 func diffNames(before, after []string) (added, removed []string) {

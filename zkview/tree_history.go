@@ -113,6 +113,16 @@ func (t *Tree) record(path string, side historySide, next Snapshot) {
 		}
 	}
 	for i, c := range changes {
+		if c.Kind == ChangeDeleted && prev.Stat != nil {
+			if kept, known := h.deletionBefore(prev.Stat.Czxid); known {
+				// The other watch saw this node deleted and created
+				// again before this one read it: the deletion is kept.
+				if kept != nil {
+					kept.completeWith(newHistoryEntry(c, side == dataSide))
+				}
+				continue
+			}
+		}
 		h.add(c, side == dataSide)
 		if i == len(changes)-1 && unseen > 0 {
 			last := &h.entries[len(h.entries)-1]
@@ -207,19 +217,10 @@ func (t *Tree) evictHistory() {
 // sighting of a creation or deletion completes the first (with the data,
 // when the data watch saw it) instead of adding another.
 func (h *nodeHistory) add(c Change, withData bool) {
-	e := HistoryEntry{Change: c, HasData: withData, OldSize: len(c.Old), NewSize: len(c.New), Changes: 1}
-	if c.Kind == ChangeChildren {
-		e.Changes = len(c.Added) + len(c.Removed)
-	}
-	e.Old, e.New = cut(c.Old), cut(c.New)
-	e.Added, e.MoreAdded = cutNames(c.Added)
-	e.Removed, e.MoreRem = cutNames(c.Removed)
+	e := newHistoryEntry(c, withData)
 	if prev := h.lastLifecycle(); prev != nil && prev.Kind == c.Kind &&
 		(c.Kind == ChangeDeleted || prev.Zxid == c.Zxid) {
-		if withData && !prev.HasData {
-			prev.HasData = true
-			prev.Old, prev.New, prev.OldSize, prev.NewSize, prev.Version = e.Old, e.New, e.OldSize, e.NewSize, e.Version
-		}
+		prev.completeWith(e)
 		return
 	}
 	h.entries = append(h.entries, e)
@@ -230,6 +231,41 @@ func (h *nodeHistory) add(c Change, withData bool) {
 		h.entries = append(h.entries[:0], h.entries[over:]...)
 		h.dropped += over
 	}
+}
+
+func newHistoryEntry(c Change, withData bool) HistoryEntry {
+	e := HistoryEntry{Change: c, HasData: withData, OldSize: len(c.Old), NewSize: len(c.New), Changes: 1}
+	if c.Kind == ChangeChildren {
+		e.Changes = len(c.Added) + len(c.Removed)
+	}
+	e.Old, e.New = cut(c.Old), cut(c.New)
+	e.Added, e.MoreAdded = cutNames(c.Added)
+	e.Removed, e.MoreRem = cutNames(c.Removed)
+	return e
+}
+
+// completeWith gives e the data of another sighting of the same change,
+// when only that one read it.
+func (e *HistoryEntry) completeWith(other HistoryEntry) {
+	if other.HasData && !e.HasData {
+		e.HasData = true
+		e.Old, e.New, e.OldSize, e.NewSize, e.Version = other.Old, other.New, other.OldSize, other.NewSize, other.Version
+	}
+}
+
+// deletionBefore looks for a kept creation later than czxid (the node
+// that incarnation was replaced by). known is whether there is one; the
+// deletion kept before it, if any, is returned.
+func (h *nodeHistory) deletionBefore(czxid int64) (deletion *HistoryEntry, known bool) {
+	for i := range h.entries {
+		switch e := &h.entries[i]; {
+		case e.Kind == ChangeDeleted:
+			deletion = e
+		case e.Kind == ChangeCreated && e.Zxid > czxid:
+			return deletion, true
+		}
+	}
+	return nil, false
 }
 
 // lastLifecycle is the latest creation or deletion kept, if any.

@@ -51,6 +51,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // TestReleaseChecksTheToken: a holder whose key now holds someone else's
 // token (its lease ran out and another took the lock) must not delete it.
 func TestReleaseChecksTheToken(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, addr string) {
 		ctx, c := testContext(t), client(t, addr)
 		st := lockstats.NewStats()
@@ -92,6 +93,7 @@ func TestReleaseChecksTheToken(t *testing.T) {
 // TestTryLockAndRetry: a held lock refuses TryLock, and Lock retries until
 // the holder releases.
 func TestTryLockAndRetry(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, addr string) {
 		ctx, c := testContext(t), client(t, addr)
 		st := lockstats.NewStats()
@@ -122,6 +124,7 @@ func TestTryLockAndRetry(t *testing.T) {
 // TestWatchdogKeepsTheLock: a holder holding for several leases keeps the
 // lock, renewed every lease/3.
 func TestWatchdogKeepsTheLock(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, addr string) {
 		ctx, c := testContext(t), client(t, addr)
 		var renewals atomic.Uint64
@@ -149,6 +152,7 @@ func TestWatchdogKeepsTheLock(t *testing.T) {
 // TestAbandonedLockExpires: a holder that dies (the watchdog stops with
 // it) leaves the key to its lease; then the next client takes it.
 func TestAbandonedLockExpires(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, addr string) {
 		ctx, c := testContext(t), client(t, addr)
 		var renewals atomic.Uint64
@@ -178,6 +182,7 @@ func TestAbandonedLockExpires(t *testing.T) {
 // while the holder could not renew), the next renewal finds it and Done
 // closes.
 func TestWatchdogNoticesALostLock(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, addr string) {
 		ctx, c := testContext(t), client(t, addr)
 		a := New(c, "lock:lost", WithLease(300*time.Millisecond))
@@ -201,6 +206,7 @@ func TestWatchdogNoticesALostLock(t *testing.T) {
 // past the lease frees an abandoned lock: the expiry the failure scenarios
 // rely on (without ClockTTL no lease would ever run out).
 func TestMiniredisExpiresOnItsClock(t *testing.T) {
+	t.Parallel()
 	m := redistest.Embedded(t)
 	ctx, c := testContext(t), client(t, m.Addr())
 	now := time.Now()
@@ -224,6 +230,7 @@ func TestMiniredisExpiresOnItsClock(t *testing.T) {
 // TestHandshakeLeavesNoServerErrors: Redis 7.0 counts every refused
 // command; the client's connect handshake must not add any.
 func TestHandshakeLeavesNoServerErrors(t *testing.T) {
+	t.Parallel()
 	s := redistest.Real(t)
 	ctx, c := testContext(t), client(t, s.Addr)
 	a := New(c, "lock:handshake")

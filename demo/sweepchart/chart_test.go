@@ -119,6 +119,7 @@ func coordinates(t *testing.T, points string) [][2]float64 {
 }
 
 func TestOneLinePerLanePerPanel(t *testing.T) {
+	t.Parallel()
 	res := embeddedSweep()
 	root := parse(t, "sweep", res)
 	for i, p := range panelsOf(t, root) {
@@ -195,6 +196,7 @@ func tickValues(t *testing.T, panel node, class string) []float64 {
 }
 
 func TestTicksCoverTheData(t *testing.T) {
+	t.Parallel()
 	single := demo.SweepResult{Points: []demo.SweepPoint{{Lane: "chain", Contenders: 7, AcquisitionsPerSecond: 0.37, NotificationsPerAcquisition: 0}}}
 	for name, res := range map[string]demo.SweepResult{"embedded": embeddedSweep(), "one point, all zero": single} {
 		t.Run(name, func(t *testing.T) {
@@ -226,6 +228,7 @@ func TestTicksCoverTheData(t *testing.T) {
 }
 
 func TestTitleAndLabelsAreEscaped(t *testing.T) {
+	t.Parallel()
 	title := `sweep on <zk1:2181> & "zk2" 'x' ` + "\x1b[2J"
 	res := embeddedSweep()
 	res.Points[0].Lane = `chain<&">`
@@ -247,6 +250,7 @@ func TestTitleAndLabelsAreEscaped(t *testing.T) {
 }
 
 func TestStoppedSweepSaysSo(t *testing.T) {
+	t.Parallel()
 	res := embeddedSweep()
 	res.Stopped = "stopped before 800 contenders: maxClientCnxns is 1000"
 	root := parse(t, "sweep", res)
@@ -257,6 +261,7 @@ func TestStoppedSweepSaysSo(t *testing.T) {
 }
 
 func TestRefusesWhatItCannotDraw(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	nan := embeddedSweep()
 	nan.Points[3].AcquisitionsPerSecond = math.NaN()
@@ -288,6 +293,7 @@ func TestRefusesWhatItCannotDraw(t *testing.T) {
 }
 
 func TestWritesTheFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sweep.svg")
 	if err := Write(path, "sweep", embeddedSweep()); err != nil {
 		t.Fatal(err)

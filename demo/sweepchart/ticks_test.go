@@ -7,6 +7,7 @@ import (
 )
 
 func TestNiceAxis(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lo, hi  float64
 		minStep float64
@@ -45,6 +46,7 @@ func TestNiceAxis(t *testing.T) {
 // evenly spaced by 1, 2 or 5 times a power of ten, and never print the same
 // label twice.
 func TestNiceAxisCovers(t *testing.T) {
+	t.Parallel()
 	for _, hi := range []float64{0.003, 0.9, 1, 3.55, 9.99, 10, 47.84, 99, 101, 186.61, 999, 3392.2, 9378.4, 12345, 1e6} {
 		for _, lo := range []float64{0, hi / 3, hi * 0.9} {
 			a := niceAxis(lo, hi, maxTicks, 0)

@@ -92,6 +92,7 @@ func sameEvent(a, b Event) bool {
 // loggers' lines — and finds the same events, in time order, with every
 // field.
 func TestLayoutsReadAlike(t *testing.T) {
+	t.Parallel()
 	zone := serverZone(t)
 	rotated, p1 := readAll(t, []string{rotatedDir}, Options{Location: zone})
 	zoned, p2 := readAll(t, []string{zonedFile}, Options{Location: time.UTC}) // its own zone wins
@@ -150,6 +151,7 @@ func TestLayoutsReadAlike(t *testing.T) {
 // TestAuthenticatedUsers: the users a digest-authenticated session logs
 // are its user's name and its address, in no fixed order.
 func TestAuthenticatedUsers(t *testing.T) {
+	t.Parallel()
 	events, _ := readAll(t, []string{zonedFile}, Options{})
 	users := map[string]bool{}
 	for _, e := range events {
@@ -188,6 +190,7 @@ func fixtureLines(t *testing.T, path string) []string {
 // each a *LineError naming the file and line, the events around it read
 // as they are, none made up.
 func TestDamagedLogs(t *testing.T) {
+	t.Parallel()
 	lines := fixtureLines(t, zonedFile)
 	whole := len(lines)
 	check := func(name, text string, wantEvents int, want error, wantLine int) {
@@ -228,6 +231,7 @@ func TestDamagedLogs(t *testing.T) {
 // TestOtherLoggersAndText: a file of other lines gives no event and no
 // problem; one with CRLF line ends reads as with LF.
 func TestOtherLoggersAndText(t *testing.T) {
+	t.Parallel()
 	var other []string
 	b, err := os.ReadFile(serverLog)
 	if err != nil {
@@ -260,6 +264,7 @@ func TestOtherLoggersAndText(t *testing.T) {
 // TestOpenErrors: a missing file, an empty folder, a broken gzip stream
 // are errors naming the path.
 func TestOpenErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.log")
 	if _, err := Open([]string{missing}, Options{}); err == nil || !strings.Contains(err.Error(), missing) {
@@ -300,6 +305,7 @@ func TestOpenErrors(t *testing.T) {
 // TestFolderPicksAuditFiles: in a folder, the files named audit are read
 // and the others left; without such a name, every file is.
 func TestFolderPicksAuditFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, text := range map[string]string{"zookeeper_audit.log": "a", "zookeeper_audit.log.1": "b", "zookeeper.log": "c", ".hidden_audit": "d"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -321,6 +327,7 @@ func TestFolderPicksAuditFiles(t *testing.T) {
 // over with a warning naming it, and one given by name is refused at once
 // (a reader would wait for its writer for ever).
 func TestNamedPipeNeverHangs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "zookeeper_audit.log"), []byte("a"), 0o644); err != nil {
 		t.Fatal(err)
@@ -345,6 +352,7 @@ func TestNamedPipeNeverHangs(t *testing.T) {
 // TestSkip: the events Skip passes over are counted and not read; the
 // others read as without it; a broken line is reported whatever Skip says.
 func TestSkip(t *testing.T) {
+	t.Parallel()
 	all, _ := readAll(t, []string{zonedFile}, Options{})
 	asked := 0
 	skip := func(session int64, znode []byte) bool {

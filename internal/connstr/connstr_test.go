@@ -7,6 +7,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in      string
 		servers []string
@@ -48,6 +49,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestChrootMapping(t *testing.T) {
+	t.Parallel()
 	cs, err := Parse("zk1/app")
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestEncodeDecodeRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, items := range [][][]byte{
 		{},
 		{[]byte("one")},
@@ -35,6 +36,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 // writes them (the decoders' fixtures, written by Curator itself, pin the
 // rest: zkview/decode's TestCuratorItemSetEncoding).
 func TestEncodeLayout(t *testing.T) {
+	t.Parallel()
 	want := []byte{0x00, 0x01, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0x02, 'h', 'i', 0x02}
 	if got := Encode([][]byte{[]byte("hi")}); !bytes.Equal(got, want) {
 		t.Errorf("Encode(hi) = %x, want %x", got, want)
@@ -42,6 +44,7 @@ func TestEncodeLayout(t *testing.T) {
 }
 
 func TestDecodeRefuses(t *testing.T) {
+	t.Parallel()
 	one := Encode([][]byte{[]byte("hi")})
 	for _, tc := range []struct {
 		name string
@@ -67,6 +70,7 @@ func TestDecodeRefuses(t *testing.T) {
 }
 
 func TestTrailingBytesIgnored(t *testing.T) {
+	t.Parallel()
 	data := append(Encode([][]byte{[]byte("a"), []byte("b")}), 'x', 'y', 'z')
 	items, err := Decode(data)
 	if err != nil || len(items) != 2 || string(items[1]) != "b" {
@@ -82,6 +86,7 @@ func TestTrailingBytesIgnored(t *testing.T) {
 }
 
 func TestWalkStops(t *testing.T) {
+	t.Parallel()
 	data := Encode([][]byte{[]byte("a"), []byte("b"), []byte("c")})
 	var seen []string
 	n, _, err := Walk(data, func(i int, b []byte) bool {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		kind Kind
@@ -38,6 +39,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestOpen(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	v2 := filepath.Join(dir, "version-2")
 	if err := os.Mkdir(v2, 0o755); err != nil {

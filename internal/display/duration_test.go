@@ -6,6 +6,7 @@ import (
 )
 
 func TestDuration(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		d          time.Duration
 		want       string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"plain", "plain"},
 		{"two\nlines\tand tab\r", `two\nlines\tand tab\r`},
@@ -22,6 +23,7 @@ func TestLine(t *testing.T) {
 }
 
 func TestAppendEscapedCountsAndCuts(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	st := AppendEscaped(&b, []byte("a\r\nb\x01\xffcdefgh"), true, 8)
 	if got, want := b.String(), "a\nb\\x01\\xff"; got != want {
@@ -33,6 +35,7 @@ func TestAppendEscapedCountsAndCuts(t *testing.T) {
 }
 
 func TestHex(t *testing.T) {
+	t.Parallel()
 	if got := Hex(-1); got != "0xffffffffffffffff" {
 		t.Errorf("Hex(-1) = %s", got)
 	}
@@ -45,6 +48,7 @@ func TestHex(t *testing.T) {
 }
 
 func TestText(t *testing.T) {
+	t.Parallel()
 	in := "no member answered:\n  127.0.0.1:1\x1b]0;owned\x07: refused\r\n\ttab"
 	want := "no member answered:\n  127.0.0.1:1\\x1b]0;owned\\x07: refused\n\ttab"
 	if got := Text(in); got != want {
@@ -53,6 +57,7 @@ func TestText(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
+	t.Parallel()
 	value := "rtl\u202eevil zero\u200bwidth del\x7f bom\ufeff tag\U000e0041 ok: ü 名前 \U0001F600"
 	enc, err := json.Marshal(map[string]string{"name": value})
 	if err != nil {

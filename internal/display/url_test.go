@@ -3,6 +3,7 @@ package display
 import "testing"
 
 func TestURL(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ raw, want string }{
 		{"http://zk1:8080/commands", "http://zk1:8080/commands"},
 		{"http://admin:S3cret@zk1:8080/commands", "http://admin:xxxxx@zk1:8080/commands"},

@@ -11,6 +11,7 @@ import (
 )
 
 func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	regular := filepath.Join(dir, "file")
 	os.WriteFile(regular, []byte("text"), 0o600)

@@ -70,6 +70,7 @@ func encode(r Record) []byte {
 }
 
 func TestDecoderRejectsHostileLengths(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]byte{
 		"buffer longer than input": {0, 0, 0, 10, 1, 2},
 		"negative buffer length":   {0xff, 0xff, 0xff, 0xfe},
@@ -95,6 +96,7 @@ func TestDecoderRejectsHostileLengths(t *testing.T) {
 }
 
 func TestNullStringsAndBuffers(t *testing.T) {
+	t.Parallel()
 	d := NewDecoder([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
 	if s := d.String(); s != "" || d.Err() != nil {
 		t.Fatalf("null string: %q %v", s, d.Err())
@@ -105,6 +107,7 @@ func TestNullStringsAndBuffers(t *testing.T) {
 }
 
 func TestInvalidUTF8BecomesReplacement(t *testing.T) {
+	t.Parallel()
 	d := NewDecoder([]byte{0, 0, 0, 3, 'a', 0xff, 'b'})
 	if s := d.String(); s != "a\uFFFDb" {
 		t.Fatalf("got %q", s)

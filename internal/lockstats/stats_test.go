@@ -8,6 +8,7 @@ import (
 // TestHistogramQuantiles: quantiles land within the histogram's 6% of the
 // truth, and Reset forgets.
 func TestHistogramQuantiles(t *testing.T) {
+	t.Parallel()
 	var h Histogram
 	for i := 1; i <= 1000; i++ {
 		h.Record(time.Duration(i) * time.Millisecond)
@@ -33,6 +34,7 @@ func TestHistogramQuantiles(t *testing.T) {
 // TestStatsHandoff: an acquisition counts as a handoff only when a release
 // happened while it waited.
 func TestStatsHandoff(t *testing.T) {
+	t.Parallel()
 	st := NewStats()
 	st.MarkAcquired(time.Time{}) // did not wait
 	waited := time.Now()

@@ -16,6 +16,7 @@ import (
 // returns, from a silent port, a closed one, a connection the server
 // closes, read in plain words with the cause kept.
 func TestDescribeRealFailures(t *testing.T) {
+	t.Parallel()
 	silent, err := net.Listen("tcp", "127.0.0.1:0") // accepts (the kernel does), never answers
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +105,7 @@ func TestDescribeRealFailures(t *testing.T) {
 // TestDescribeCallersDeadline: when the caller's own time ran out first,
 // the server is not said to be silent for the request's whole deadline.
 func TestDescribeCallersDeadline(t *testing.T) {
+	t.Parallel()
 	parent, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	<-parent.Done()

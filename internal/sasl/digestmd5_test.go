@@ -22,6 +22,7 @@ func fixedNonce(n string) func() (string, error) { return func() (string, error)
 // TestDigestMD5RFCExample: the client's response and the rspauth it
 // expects are the RFC's.
 func TestDigestMD5RFCExample(t *testing.T) {
+	t.Parallel()
 	c := NewDigestMD5("chris", "secret", "imap", "elwood.innosoft.com")
 	c.cnonce = fixedNonce(rfc2831.cnonce)
 	first, more, err := c.Step(nil)
@@ -59,6 +60,7 @@ func TestDigestMD5RFCExample(t *testing.T) {
 // TestDigestMD5ServerRFCExample: the server side checks the RFC's
 // response and answers the RFC's rspauth.
 func TestDigestMD5ServerRFCExample(t *testing.T) {
+	t.Parallel()
 	users := func(u string) (string, bool) { return map[string]string{"chris": "secret"}[u], u == "chris" }
 	s := NewDigestMD5Server("imap", "elwood.innosoft.com", users)
 	s.nonce = fixedNonce("OA6MG9tEQGm2hh")
@@ -80,6 +82,7 @@ func TestDigestMD5ServerRFCExample(t *testing.T) {
 // fixed names; a wrong password, an unknown user and a different
 // digest-uri are refused; an authzid does not change who is authorized.
 func TestDigestMD5RoundTrip(t *testing.T) {
+	t.Parallel()
 	users := func(u string) (string, bool) {
 		p, ok := map[string]string{"bob": "s3cret", "zoë": "pässwörd€"}[u]
 		return p, ok
@@ -135,6 +138,7 @@ func TestDigestMD5RoundTrip(t *testing.T) {
 // TestDigestMD5BadChallenges: what is not a usable challenge is an
 // error, never a panic.
 func TestDigestMD5BadChallenges(t *testing.T) {
+	t.Parallel()
 	for _, ch := range []string{"", `nonce="x"`, `realm="r",algorithm=md5-sess`, `nonce="x",algorithm=md5-sess,qop="auth-conf"`,
 		`nonce="unterminated,algorithm=md5-sess`, `=x`, `nonce "x"`} {
 		c := NewDigestMD5("u", "p", "zookeeper", "zk-sasl-md5")
@@ -146,6 +150,7 @@ func TestDigestMD5BadChallenges(t *testing.T) {
 }
 
 func TestParseDirectives(t *testing.T) {
+	t.Parallel()
 	ds, err := parseDirectives(` realm="a\"b" , ,nonce=xyz,qop="auth,auth-int" `)
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ func testKey(kind int32, size int) types.EncryptionKey {
 // what gokrb5's own RFC 4121 code makes, and gokrb5 verifies it; for
 // both AES enctypes Java and MIT use.
 func TestWrapAgreesWithGokrb5(t *testing.T) {
+	t.Parallel()
 	for _, key := range []types.EncryptionKey{testKey(etypeID.AES128_CTS_HMAC_SHA1_96, 16), testKey(etypeID.AES256_CTS_HMAC_SHA1_96, 32)} {
 		payload := []byte{1, 0, 0, 0}
 		ours, err := wrap(key, false, 0, payload)
@@ -54,6 +55,7 @@ func TestWrapAgreesWithGokrb5(t *testing.T) {
 // be) unwraps; rotated too; a flipped bit, the wrong key and a token from
 // our own side are refused.
 func TestUnwrap(t *testing.T) {
+	t.Parallel()
 	key := testKey(etypeID.AES256_CTS_HMAC_SHA1_96, 32)
 	payload := []byte{7, 0, 0x10, 0}
 	acceptor := &gssapi.WrapToken{Flags: wrapFlagSentByAcceptor | wrapFlagAcceptorSubkey, EC: 12, RRC: 0, SndSeqNum: 42, Payload: payload}
@@ -99,6 +101,7 @@ func TestUnwrap(t *testing.T) {
 // TestGSSFraming: the initial token's framing (RFC 2743 §3.1) with the
 // raw OID, short and long lengths, and its reading back.
 func TestGSSFraming(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 100, 200, 70000} {
 		inner := bytes.Repeat([]byte{0xab}, n)
 		tok := frameGSS(tokAPReq, inner)
@@ -122,6 +125,7 @@ func TestGSSFraming(t *testing.T) {
 
 // TestGSSChecksum: RFC 4121 §4.1.1's 24 bytes, little-endian.
 func TestGSSChecksum(t *testing.T) {
+	t.Parallel()
 	got := gssChecksum(gssMutual | gssInteg)
 	want := []byte{16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 0, 0}
 	if !bytes.Equal(got, want) {

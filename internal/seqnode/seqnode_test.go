@@ -3,6 +3,7 @@ package seqnode
 import "testing"
 
 func TestAfter(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, marker string
 		want         int32

@@ -87,6 +87,7 @@ func readSnapshot(t *testing.T, b []byte) (int, error) {
 var errDamaged = errors.New("corrupt, bad length, checksum mismatch or truncated")
 
 func TestDamagedSnapshots(t *testing.T) {
+	t.Parallel()
 	plain := newestPlain(t)
 	good, err := readSnapshot(t, plain)
 	if err != nil || good < 8 {

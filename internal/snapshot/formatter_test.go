@@ -166,6 +166,7 @@ func normHex(v string) string {
 // ZooKeeper wrote for the fixtures — plain, gzip'd and snappy'd — and
 // compares it with SnapshotFormatter's output for the same file.
 func TestFixturesAgreeWithSnapshotFormatter(t *testing.T) {
+	t.Parallel()
 	plain, _ := filepath.Glob(filepath.Join(fixtures, "datadir", "version-2", "snapshot.*"))
 	compressed, _ := filepath.Glob(filepath.Join(fixtures, "snapshots", "snapshot.*"))
 	kinds := map[Compression]int{}

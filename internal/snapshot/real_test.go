@@ -16,6 +16,7 @@ import (
 // and sessions exist, then compares each with what ZooKeeper's
 // SnapshotFormatter prints for the same file.
 func TestRealSnapshotsAgreeWithSnapshotFormatter(t *testing.T) {
+	t.Parallel()
 	for _, method := range []string{"", "gz", "snappy"} {
 		t.Run("compression="+method, func(t *testing.T) {
 			cfg := []string{"snapCount=20", "preAllocSize=16"}

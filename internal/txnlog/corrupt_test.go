@@ -93,6 +93,7 @@ func without(z []int64, i int) []int64 {
 }
 
 func TestDamagedLogs(t *testing.T) {
+	t.Parallel()
 	orig, entries := fixtureLog(t)
 	all := zxidsOf(entries)
 	k := 5 // the entry the damage is done to
@@ -192,6 +193,7 @@ func equal(a, b []int64) bool {
 // TestFilesGoOnPastABrokenFile reads two logs, the first cut short: the
 // second is read in full after the first's error.
 func TestFilesGoOnPastABrokenFile(t *testing.T) {
+	t.Parallel()
 	orig, entries := fixtureLog(t)
 	dir := t.TempDir()
 	first, second := filepath.Join(dir, "log.1"), filepath.Join(dir, "log.2")
@@ -229,6 +231,7 @@ func TestFilesGoOnPastABrokenFile(t *testing.T) {
 // first later one, and a broken frame on the way stops the skipping where
 // Next reports it.
 func TestSkipUntil(t *testing.T) {
+	t.Parallel()
 	orig, entries := fixtureLog(t)
 	k := 6
 	r, err := NewReader(bytes.NewReader(orig), "")

@@ -15,6 +15,7 @@ import (
 // transactions of every kind, then compares each log it wrote with what
 // ZooKeeper's TxnLogToolkit prints for the same file.
 func TestRealLogsAgreeWithTxnLogToolkit(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{ExtraConfig: []string{"snapCount=30", "preAllocSize=16"}})
 	m := e.Members()[0]
 	c := zktest.Conn(t, e.ConnectString())

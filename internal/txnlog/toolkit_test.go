@@ -192,6 +192,7 @@ func multiMatches(m *MultiTxn, detail string) error {
 // wrote in the post-mortem scenario and compares each transaction with
 // what TxnLogToolkit printed for the same file.
 func TestFixturesAgreeWithTxnLogToolkit(t *testing.T) {
+	t.Parallel()
 	logs, err := filepath.Glob(filepath.Join(fixtures, "datadir", "version-2", "log.*"))
 	if err != nil || len(logs) == 0 {
 		t.Fatalf("no fixture logs: %v", err)

@@ -96,6 +96,7 @@ func session(t *testing.T, w *Watch, stream []byte, reqs ...[]byte) ([]byte, err
 }
 
 func TestCheckedConnPassesZooKeeper(t *testing.T) {
+	t.Parallel()
 	children := record(&jute.GetChildren2Response{Children: []string{"a", "zookeeper"}})
 	data := record(&jute.GetDataResponse{Data: []byte("x"), Stat: jute.Stat{DataLength: 1}})
 	multi := record(&jute.MultiResponse{Results: []jute.MultiResult{
@@ -145,6 +146,7 @@ func rawReply(xid int32, code jute.Code, body []byte) []byte {
 // connection with an error that says what was wrong, before the reader
 // gets a byte of it; in a session, the watch gives up with it.
 func TestCheckedConnRefuses(t *testing.T) {
+	t.Parallel()
 	ok := connectAnswer(10000, 0x1234)
 	list := requestOf(1, jute.OpGetChildren2, &jute.PathWatchRequest{Path: "/"})
 	cases := []struct {
@@ -209,6 +211,7 @@ func TestCheckedConnRefuses(t *testing.T) {
 }
 
 func TestCheckedConnNamesTheMember(t *testing.T) {
+	t.Parallel()
 	w := NewWatch([]string{"127.0.0.1:2181"}, Options{})
 	_, err := session(t, w, join(connectAnswer(10000, 1), rawReply(1, jute.ErrOK, []byte{0x7f, 0xff, 0xff, 0xff})),
 		requestOf(1, jute.OpGetChildren, &jute.PathWatchRequest{Path: "/"}))
@@ -225,6 +228,7 @@ func TestCheckedConnNamesTheMember(t *testing.T) {
 // left, on any request that leaves one, setWatches and persistent
 // recursive watches included.
 func TestCheckedConnWatches(t *testing.T) {
+	t.Parallel()
 	ok := connectAnswer(10000, 1)
 	stream := bytes.Join([][]byte{ok,
 		notificationOf(jute.EventNodeChildrenChanged, jute.StateSyncConnected, "/kids"),
@@ -246,6 +250,7 @@ func TestCheckedConnWatches(t *testing.T) {
 // TestCheckedConnStall: a request unanswered for a session timeout while
 // pings sent after it are answered ends the connection, named.
 func TestCheckedConnStall(t *testing.T) {
+	t.Parallel()
 	w := NewWatch([]string{"127.0.0.1:2181"}, Options{})
 	a := &attempt{addr: "127.0.0.1:2181", watch: w}
 	s := newScript(join(connectAnswer(1000, 1), rawReply(-2, jute.ErrOK, nil)))
@@ -277,6 +282,7 @@ func TestCheckedConnStall(t *testing.T) {
 // TestCheckedConnSASLRequired: error -124 on a reply gives up at once with
 // the advice to authenticate.
 func TestCheckedConnSASLRequired(t *testing.T) {
+	t.Parallel()
 	w := NewWatch([]string{"127.0.0.1:2181"}, Options{})
 	session(t, w, join(connectAnswer(10000, 1), rawReply(1, jute.ErrSessionClosedRequireSASL, nil)),
 		requestOf(1, jute.OpExists, &jute.PathWatchRequest{Path: "/"}))

@@ -108,6 +108,7 @@ func TestGoZookeeperOverFakeServers(t *testing.T) {
 // TestGoZookeeperStall: a server that answers pings and nothing else is
 // found out within a session timeout of the request it left unanswered.
 func TestGoZookeeperStall(t *testing.T) {
+	t.Parallel()
 	s := fakezk.New(t, fakezk.PingsOnly())
 	conn, w, err := connectGoZK(t, 2*time.Second, s.Addr())
 	if err != nil {
@@ -125,6 +126,7 @@ func TestGoZookeeperStall(t *testing.T) {
 // TestProbeEndsWithItsContext: the probe of a server that answers
 // nothing but pings ends with its context, saying what it waits for.
 func TestProbeEndsWithItsContext(t *testing.T) {
+	t.Parallel()
 	s := fakezk.New(t, fakezk.PingsOnly())
 	conn, w, err := connectGoZK(t, 10*time.Second, s.Addr())
 	if err != nil {
@@ -141,6 +143,7 @@ func TestProbeEndsWithItsContext(t *testing.T) {
 // TestSilentAfterHandshakeNamed: a server that goes silent after opening
 // the session is named when go-zookeeper gives up on the connection.
 func TestSilentAfterHandshakeNamed(t *testing.T) {
+	t.Parallel()
 	s := fakezk.New(t, fakezk.SilentAfterHandshake())
 	conn, w, err := connectGoZK(t, 2*time.Second, s.Addr())
 	if err != nil {
@@ -155,6 +158,7 @@ func TestSilentAfterHandshakeNamed(t *testing.T) {
 }
 
 func TestHonestFakeThroughTheWatch(t *testing.T) {
+	t.Parallel()
 	s := fakezk.New(t, fakezk.Honest())
 	conn, w, err := connectGoZK(t, 10*time.Second, s.Addr())
 	if err != nil {

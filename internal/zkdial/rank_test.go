@@ -59,6 +59,7 @@ func closedPort(t *testing.T) string {
 // connect string; members that answered otherwise (not serving, a
 // refusal) come next; the silent and the closed last, as written.
 func TestRank(t *testing.T) {
+	t.Parallel()
 	live := zktest.EmbeddedServer(t, zkserver.Config{}).ConnectString()
 	silent, closed := silentListener(t), closedPort(t)
 	notServing := answering(t, "This ZooKeeper instance is not currently serving requests\n")
@@ -80,6 +81,7 @@ func TestRank(t *testing.T) {
 // servers it left out as written; names Prefer has that the connect
 // string has not are ignored.
 func TestHostsPrefer(t *testing.T) {
+	t.Parallel()
 	h := &Hosts{Prefer: []string{"c:1", "x:9", "a:1"}}
 	if err := h.Init([]string{"a:1", "b:1", "c:1"}); err != nil {
 		t.Fatal(err)

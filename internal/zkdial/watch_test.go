@@ -11,6 +11,7 @@ import (
 // member that only closes connections counts after its grace; an answer
 // ends the watch for good.
 func TestWatchGivesUp(t *testing.T) {
+	t.Parallel()
 	w := NewWatch([]string{"a:1", "b:2"}, Options{})
 	w.fail("a:1", errors.New("connection refused"))
 	select {
@@ -59,6 +60,7 @@ func TestWatchGivesUp(t *testing.T) {
 }
 
 func TestHosts(t *testing.T) {
+	t.Parallel()
 	var h Hosts
 	if err := h.Init([]string{"zk1:2181", "zk2:2181"}); err != nil {
 		t.Fatal(err)
@@ -85,6 +87,7 @@ func TestHosts(t *testing.T) {
 // TestGiveUp: a fatal failure aborts at once, even after an answer, and
 // only once.
 func TestGiveUp(t *testing.T) {
+	t.Parallel()
 	w := NewWatch([]string{"a:1", "b:2"}, Options{})
 	w.answer("a:1")
 	w.giveUp(&FatalError{Err: errors.New("a:1 refused SASL DIGEST-MD5 as bob")})

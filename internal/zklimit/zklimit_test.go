@@ -16,6 +16,7 @@ import (
 // taken by ZooKeeper, and one byte more is what CheckCreate refuses (a
 // server would drop the connection).
 func TestLimitMatchesServers(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		conn, _, err := zk.Connect([]string{connect}, 10*time.Second, zk.WithLogInfo(false))
 		if err != nil {

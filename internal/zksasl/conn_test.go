@@ -31,6 +31,7 @@ func dialWire(t *testing.T, addr string, cfg *Config) (*zkwire.Conn, error) {
 // sessions too; a refusal is a FatalError naming the member and user,
 // and a server without SASL is named as such.
 func TestExchangeOverRawSessions(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{SASLUsers: map[string]string{"bob": "pw"}, SASLRequired: true})
 	c, err := dialWire(t, srv.ConnectString(), &Config{Mechanism: DigestMD5, User: "bob", Password: "pw"})
 	if err != nil {

@@ -26,9 +26,10 @@ type Config struct {
 	SuperDigest string
 	// Logger receives connection and session events; nil discards them.
 	Logger *slog.Logger
-	// Clock stamps nodes (ctime, mtime) and seeds session ids; nil is
-	// time.Now. Tests fix it to draw the same screens on every run.
-	// Timeouts and expiry always run on real time.
+	// Clock stamps nodes (ctime, mtime) and the connections' last answers
+	// (cons lresp), and seeds session ids; nil is time.Now. Tests fix it
+	// to draw the same screens on every run. Timeouts and expiry always
+	// run on real time.
 	Clock func() time.Time
 	// NoMultiRead answers multiRead as a ZooKeeper before 3.6 does, as an
 	// unimplemented request: for testing clients' fallbacks.

@@ -69,6 +69,7 @@ func persistentWatchCases() []conformanceCase {
 // server without zookeeper.extendedTypesEnabled (ZooKeeper's default):
 // the embedded server configured so, and a real ZooKeeper started so.
 func TestConformanceNoExtendedTypes(t *testing.T) {
+	t.Parallel()
 	run := func(t *testing.T, connect, server string) {
 		e := newEnv(t, connect, zktest.Path(t))
 		e.mkBase("a")
@@ -94,6 +95,7 @@ func TestConformanceNoExtendedTypes(t *testing.T) {
 // protocol_edges pins with op 999 against real ZooKeeper): error -6, then
 // the connection closes — how a 3.5 server meets addWatch.
 func TestUnknownOpsAnswerAsAnOlderServer(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpAddWatch, jute.OpWhoAmI}})
 	e := newEnv(t, srv.ConnectString(), "/older")
 	c := e.client("w")

@@ -2,10 +2,13 @@ package zkserver_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/jute"
@@ -37,7 +40,7 @@ func sessionCases() []conformanceCase {
 			e.do("watch e", "w", jute.OpExists, watchReq(e.P("e"), true))
 			c.Drop() // no pings, no closeSession: the server must expire it
 			e.events("w", 1)
-			again, err := wireclient.Reattach(e.addr, 200*time.Millisecond, c.SessionID, c.Passwd)
+			again, err := reattachExpired(e.addr, c.SessionID, c.Passwd)
 			if err != nil {
 				e.test.Fatal(err)
 			}
@@ -319,4 +322,21 @@ func dumpEphemerals(e *env, dump, client string) string {
 		}
 	}
 	return strings.Join(paths, ",")
+}
+
+// reattachExpired re-attaches to a session the server expired. Real
+// ZooKeeper sends the expiry's watch events when it applies the session's
+// close and only then (FinalRequestProcessor) closes every connection
+// registered under the session's id: a re-attach arriving in between has
+// registered under that id already and is closed without an answer. Such
+// a connection is tried again, until conformanceTimeout.
+func reattachExpired(addr string, session int64, passwd []byte) (*wireclient.Conn, error) {
+	deadline := time.Now().Add(conformanceTimeout)
+	for {
+		c, err := wireclient.Reattach(addr, 200*time.Millisecond, session, passwd)
+		closedUnanswered := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
+		if !closedUnanswered || time.Now().After(deadline) {
+			return c, err
+		}
+	}
 }

@@ -12,8 +12,10 @@ import (
 // TestConformance runs every case on the embedded server and on real
 // ZooKeeper; both must reproduce the golden recorded from real ZooKeeper.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, c := range conformanceCases() {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			zktest.Each(t, func(t *testing.T, connect string) {
 				e := newEnv(t, connect, zktest.Path(t))
 				c.run(e)

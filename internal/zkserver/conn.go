@@ -77,11 +77,12 @@ type connStats struct {
 	fourLetter atomic.Bool // a four-letter-word connection, shown with interest 0
 }
 
-func (st *connStats) record(op string, cxid int32, zxid int64, latency int64) {
+// record notes a request answered at the server's clock's time at.
+func (st *connStats) record(op string, cxid int32, zxid int64, latency int64, at time.Time) {
 	st.lastOp.Store(op)
 	st.lastCxid.Store(int64(cxid))
 	st.lastZxid.Store(zxid)
-	st.lastResp.Store(time.Now().UnixMilli())
+	st.lastResp.Store(at.UnixMilli())
 	st.lastLat.Store(latency)
 	if n := st.countLat.Add(1); n == 1 || latency < st.minLat.Load() {
 		st.minLat.Store(latency)
@@ -322,7 +323,7 @@ func (c *conn) handle(buf []byte) bool {
 	switch hdr.Type {
 	case jute.OpPing:
 		c.push(replyFrame(jute.XidPing, s.lastZxid.Load(), jute.ErrOK, nil))
-		c.stats.record("PING", hdr.Xid, s.lastZxid.Load(), 0)
+		c.stats.record("PING", hdr.Xid, s.lastZxid.Load(), 0, s.cfg.Clock())
 		return true
 	case jute.OpAuth:
 		return c.addAuth(hdr, d)
@@ -361,7 +362,7 @@ func (c *conn) handle(buf []byte) bool {
 	s.mu.Unlock()
 	latency := time.Since(start).Milliseconds()
 	s.stats.addLatency(latency)
-	c.stats.record(opName(hdr.Type), hdr.Xid, zxid, latency)
+	c.stats.record(opName(hdr.Type), hdr.Xid, zxid, latency, s.cfg.Clock())
 	return !closeAfter
 }
 

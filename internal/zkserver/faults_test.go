@@ -34,6 +34,7 @@ func mustCall(t *testing.T, c *wireclient.Conn, op jute.Op, req jute.Record) {
 // TestDropAfterApply is the case protected creates exist for: the create
 // happens, but the client only sees its connection drop.
 func TestDropAfterApply(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dial(t, srv)
 	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
@@ -55,6 +56,7 @@ func TestDropAfterApply(t *testing.T) {
 }
 
 func TestDropBeforeApply(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dial(t, srv)
 	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
@@ -76,6 +78,7 @@ func TestDropBeforeApply(t *testing.T) {
 // TestDropConnectionKeepsSession: the session and its ephemerals outlive
 // the dropped connection, and the client re-attaches.
 func TestDropConnectionKeepsSession(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dial(t, srv)
 	mustCall(t, c, jute.OpCreate, &jute.CreateRequest{Path: "/e", ACL: worldAll, Flags: jute.ModeEphemeral})
@@ -94,6 +97,7 @@ func TestDropConnectionKeepsSession(t *testing.T) {
 // TestReplyDelayIsALowerBound checks an injected delay holds replies back
 // at least that long and keeps their order.
 func TestReplyDelayIsALowerBound(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dial(t, srv)
 	const delay = 150 * time.Millisecond
@@ -118,6 +122,7 @@ func TestReplyDelayIsALowerBound(t *testing.T) {
 // TestPauseHoldsRequests: nothing is answered while the server is paused,
 // and everything is once it resumes.
 func TestPauseHoldsRequests(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dial(t, srv)
 	srv.Pause()
@@ -136,6 +141,7 @@ func TestPauseHoldsRequests(t *testing.T) {
 // TestFIFOPerClient sends requests back to back without waiting and checks
 // the replies come in the order the requests were sent.
 func TestFIFOPerClient(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dial(t, srv)
 	order := pipelined(t, c, 200)
@@ -190,6 +196,7 @@ func waitGone(t *testing.T, w *wireclient.Conn, path string, deadline time.Durat
 // TestReattachWithShorterTimeout: the session then expires by the new,
 // shorter timeout, as ZooKeeper re-arms it.
 func TestReattachWithShorterTimeout(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	long, err := wireclient.Dial(srv.ConnectString(), 30*time.Second)
 	if err != nil {
@@ -210,6 +217,7 @@ func TestReattachWithShorterTimeout(t *testing.T) {
 // TestPauseExpiresSilentSessions: like a SIGSTOPped ZooKeeper, a paused
 // server expires on resume the sessions that outlived their timeout.
 func TestPauseExpiresSilentSessions(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c, err := wireclient.Dial(srv.ConnectString(), 300*time.Millisecond)
 	if err != nil {
@@ -226,6 +234,7 @@ func TestPauseExpiresSilentSessions(t *testing.T) {
 }
 
 func TestSubMillisecondTickDump(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{TickTime: 500 * time.Microsecond})
 	dial(t, srv)
 	out, err := zktest.FourLetter(srv.ConnectString(), "dump", 10*time.Second)

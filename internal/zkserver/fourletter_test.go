@@ -14,6 +14,7 @@ import (
 // TestFourLetterWordsUnderLoad asks every four-letter word while clients
 // work, so the race detector sees the stats and tables read concurrently.
 func TestFourLetterWordsUnderLoad(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -52,6 +53,7 @@ func TestFourLetterWordsUnderLoad(t *testing.T) {
 }
 
 func TestFourLetterWhitelist(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{FourLetterWords: []string{"srvr"}})
 	out, err := zktest.FourLetter(srv.ConnectString(), "dump", 10*time.Second)
 	if err != nil || out != "dump is not executed because it is not in the whitelist.\n" {

@@ -137,6 +137,7 @@ func (t *tree) check() string {
 }
 
 func TestFrameLengthPrefix(t *testing.T) {
+	t.Parallel()
 	b := replyFrame(7, 9, jute.ErrNoNode, nil)
 	if n := binary.BigEndian.Uint32(b); int(n) != len(b)-4 {
 		t.Fatalf("length prefix %d for %d bytes", n, len(b)-4)

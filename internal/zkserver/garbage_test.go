@@ -28,6 +28,7 @@ func connectPacket() []byte {
 // TestGarbageClosesOnlyThatConnection sends malformed bytes on fresh
 // connections and checks each is closed while a healthy client goes on.
 func TestGarbageClosesOnlyThatConnection(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	healthy, err := wireclient.Dial(srv.ConnectString(), 10*time.Second)
 	if err != nil {
@@ -70,6 +71,7 @@ func TestGarbageClosesOnlyThatConnection(t *testing.T) {
 // TestMalformedBodyIsAnError checks a well-framed request with a broken body
 // is answered MarshallingError, as ZooKeeper does, and the session goes on.
 func TestMalformedBodyIsAnError(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c, err := wireclient.Dial(srv.ConnectString(), 10*time.Second)
 	if err != nil {

@@ -53,6 +53,7 @@ func waitEvent(t *testing.T, ch <-chan zk.Event) zk.Event {
 // TestGoZookeeper exercises go-zookeeper v1.0.4 unchanged against both
 // servers: CRUD, watches, multi and its lock recipe under contention.
 func TestGoZookeeper(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		acl := zk.WorldACL(zk.PermAll)
@@ -140,6 +141,7 @@ func TestGoZookeeper(t *testing.T) {
 // TestGoZookeeperSeesExpiry checks go-zookeeper learns that its session
 // expired when the embedded server expires it (fault injection).
 func TestGoZookeeperSeesExpiry(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c, events := gozkConnect(t, srv.ConnectString())
 	if _, err := c.Create("/e", nil, zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {

@@ -31,6 +31,7 @@ import (
 // The clients are external programs. A missing one skips its subtest with
 // the apt-get command that installs it, or fails it under ZKX_REAL_ZK=required.
 func TestInterop(t *testing.T) {
+	t.Parallel()
 	addr := startZkxServe(t)
 	t.Run("curator", func(t *testing.T) { testInteropCurator(t, addr) })
 	t.Run("kazoo", func(t *testing.T) { testInteropKazoo(t, addr) })

@@ -35,6 +35,7 @@ func dialWire(t *testing.T, addr string) *wireclient.Conn {
 // server closes a new connection at once, unanswered, as ZooKeeper's
 // maxClientCnxns does; a connection that ends makes room again.
 func TestMaxClientCnxns(t *testing.T) {
+	t.Parallel()
 	s := startLimited(t, Config{MaxClientCnxns: 3})
 	var open []*wireclient.Conn
 	for range 3 {
@@ -89,6 +90,7 @@ func fourLetter(t *testing.T, addr, cmd string) string {
 // enforced quota), in a multi as the failed operation, and changes
 // nothing; deletes make room again.
 func TestMaxTreeBytes(t *testing.T) {
+	t.Parallel()
 	s := startLimited(t, Config{MaxTreeBytes: 64 << 10})
 	c := dialWire(t, s.ConnectString())
 	acl := []jute.ACL{{Perms: jute.PermAll, ID: jute.Id{Scheme: "world", ID: "anyone"}}}
@@ -133,6 +135,7 @@ func TestMaxTreeBytes(t *testing.T) {
 // did not execute at all); reads without a watch go on, and a watch that
 // fires makes room.
 func TestMaxWatches(t *testing.T) {
+	t.Parallel()
 	s := startLimited(t, Config{MaxWatches: 2})
 	c := dialWire(t, s.ConnectString())
 	acl := []jute.ACL{{Perms: jute.PermAll, ID: jute.Id{Scheme: "world", ID: "anyone"}}}

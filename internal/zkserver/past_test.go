@@ -31,6 +31,7 @@ func pastTree(nodes map[string]zkserver.PastNode, order []string) func(func(stri
 // each change on its watches, cannot write, and the loaded session that
 // owns an ephemeral node does not expire.
 func TestPastServer(t *testing.T) {
+	t.Parallel()
 	s := zktest.EmbeddedServer(t, zkserver.Config{ReadOnly: true})
 	if _, err := zktest.EmbeddedServer(t, zkserver.Config{}).Past(); !errors.Is(err, zkserver.ErrNotReadOnly) {
 		t.Fatalf("Past on a read-write server: %v", err)

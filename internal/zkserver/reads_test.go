@@ -10,6 +10,7 @@ import (
 // jute.RequestRecord gives its op; one that did not would answer every
 // such request with a system error.
 func TestReadHandlersTakeTheirRecords(t *testing.T) {
+	t.Parallel()
 	s, c := newTestConn(t)
 	for op := range readHandlers {
 		e := jute.NewEncoder(nil)

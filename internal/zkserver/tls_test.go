@@ -14,6 +14,7 @@ import (
 // TestTLSWithKazoo: Kazoo, a client not written in Go, speaks to the TLS
 // port with its client certificate, as to ZooKeeper's secureClientPort.
 func TestTLSWithKazoo(t *testing.T) {
+	t.Parallel()
 	py := zktest.KazooPython(t)
 	c := zktest.NewCerts(t)
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})

@@ -16,6 +16,7 @@ func TestMain(m *testing.M) { zktest.Main(m) }
 // TestCalls: a session, a read, a refusal with its code, credentials, a
 // call that ctx ends, and calls after Close.
 func TestCalls(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -53,6 +54,7 @@ func TestCalls(t *testing.T) {
 // TestServerGoes: calls in flight fail, not hang, when the server drops
 // the connection.
 func TestServerGoes(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -89,6 +91,7 @@ func TestServerGoes(t *testing.T) {
 // says how many came before its answer — all those of the writes it
 // reflects.
 func TestNotificationsInOrder(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

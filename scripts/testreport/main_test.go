@@ -20,14 +20,17 @@ import "testing"
 func TestPasses(t *testing.T) {}
 
 func TestNeedsZooKeeper(t *testing.T) {
+	t.Parallel()
 	t.Skip("SKIPPING real ZooKeeper test: java is not on PATH")
 }
 
 func TestLong(t *testing.T) {
+	t.Parallel()
 	t.Skip("long: not with -short")
 }
 
 func TestTable(t *testing.T) {
+	t.Parallel()
 	t.Run("fast", func(t *testing.T) {})
 	t.Run("needs-kazoo", func(t *testing.T) {
 		t.Skipf("SKIPPING interop test: %s", "python3 cannot import kazoo")
@@ -41,6 +44,7 @@ import "testing"
 func TestPasses(t *testing.T) {}
 
 func TestFails(t *testing.T) {
+	t.Parallel()
 	t.Log("looking")
 	t.Fatal("the answer was 41")
 }
@@ -53,6 +57,7 @@ import (
 )
 
 func TestDies(t *testing.T) {
+	t.Parallel()
 	t.Log("about to go")
 	os.Exit(3)
 }
@@ -114,6 +119,7 @@ func mustContain(t *testing.T, out string, wants ...string) {
 }
 
 func TestListsEverySkipWithItsReason(t *testing.T) {
+	t.Parallel()
 	input := goTestJSON(t, "./ok")
 	out, ok := run(t, input, false)
 	if !ok {
@@ -130,6 +136,7 @@ func TestListsEverySkipWithItsReason(t *testing.T) {
 }
 
 func TestPeerSkipFailsWhenRequired(t *testing.T) {
+	t.Parallel()
 	out, ok := run(t, goTestJSON(t, "./ok"), true)
 	if ok {
 		t.Errorf("skips for a missing peer passed under ZKX_REAL_ZK=required:\n%s", out)
@@ -138,6 +145,7 @@ func TestPeerSkipFailsWhenRequired(t *testing.T) {
 }
 
 func TestFailuresShowTheirOutput(t *testing.T) {
+	t.Parallel()
 	out, ok := run(t, goTestJSON(t, "./fails", "./dies", "./broken"), false)
 	if ok {
 		t.Errorf("failing packages reported as a success:\n%s", out)
@@ -155,6 +163,7 @@ func TestFailuresShowTheirOutput(t *testing.T) {
 }
 
 func TestNothingReadIsAFailure(t *testing.T) {
+	t.Parallel()
 	out, ok := run(t, []byte("no Go files in /tmp/x\n"), false)
 	if ok {
 		t.Errorf("an empty stream passed:\n%s", out)
@@ -163,6 +172,7 @@ func TestNothingReadIsAFailure(t *testing.T) {
 }
 
 func TestReason(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ output, want string }{
 		{"=== RUN   TestX\n    locate.go:118: SKIPPING real ZooKeeper test: java is not on PATH\n--- SKIP: TestX (0.00s)\n",
 			"SKIPPING real ZooKeeper test: java is not on PATH"},

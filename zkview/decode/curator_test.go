@@ -13,6 +13,7 @@ import (
 // out byte for byte as Curator wrote them: what the recipes' CuratorQueue
 // puts is what a Curator producer puts.
 func TestCuratorItemSetEncoding(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"curator-queue-one.bin", "curator-queue-multi.bin", "curator-queue-empty.bin"} {
 		written := readDecodeFixture(t, name)
 		items, err := curatoritems.Decode(written)

@@ -57,6 +57,7 @@ func checkShowable(t testing.TB, what, text string, tabs bool) {
 // it and compares with the goldens (go test -run DecodeFixtures -update
 // rewrites them).
 func TestDecodeFixtures(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file string
 		with Decoder
@@ -154,6 +155,7 @@ func curatorItems(items ...[]byte) []byte { return curatoritems.Encode(items) }
 // TestDecodeAuto pins Auto's choices, and what Data does with each
 // decoder asked for explicitly.
 func TestDecodeAuto(t *testing.T) {
+	t.Parallel()
 	be32 := func(v int32) []byte { return binary.BigEndian.AppendUint32(nil, uint32(v)) }
 	be64 := func(v int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(v)) }
 	cases := []struct {
@@ -240,6 +242,7 @@ func TestDecodeAuto(t *testing.T) {
 // TestDecodeNesting: a gzip inside a gzip inside… stops being inflated at
 // the depth limit; a Curator item set nested in its own items stops too.
 func TestDecodeNesting(t *testing.T) {
+	t.Parallel()
 	data := []byte("core")
 	for range maxDepth + 2 {
 		data = gzipBytes(t, data)
@@ -265,6 +268,7 @@ func TestDecodeNesting(t *testing.T) {
 // TestDecodeLarge: 1 MiB values decode to bounded text that says what it
 // left out.
 func TestDecodeLarge(t *testing.T) {
+	t.Parallel()
 	const mib = 1 << 20
 	rnd := rand.New(rand.NewSource(1))
 	junk := make([]byte, mib)
@@ -326,6 +330,7 @@ func TestDecodeLarge(t *testing.T) {
 
 // TestHexDumpMatchesXxd compares the hex dump with xxd's, when xxd is here.
 func TestHexDumpMatchesXxd(t *testing.T) {
+	t.Parallel()
 	xxd, err := exec.LookPath("xxd")
 	if err != nil {
 		t.Skip("xxd not installed; the goldens pin the format")
@@ -343,6 +348,7 @@ func TestHexDumpMatchesXxd(t *testing.T) {
 }
 
 func TestDecoders(t *testing.T) {
+	t.Parallel()
 	ds := Choices()
 	if ds[0] != Auto || len(ds) != 10 {
 		t.Fatalf("Choices() = %v", ds)

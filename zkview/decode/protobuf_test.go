@@ -11,6 +11,7 @@ import (
 // the field numbers of each system's .proto.
 
 func TestProtobufWithoutSchema(t *testing.T) {
+	t.Parallel()
 	msg := syslayout.PB{}.String(1, "ns1").Message(2, syslayout.PB{}.String(1, "inner").Varint(2, 7)).
 		Varint(3, 150).Int(4, -2).Bytes(5, []byte{0x00, 0xff})
 	d := Data(msg, Auto)
@@ -34,6 +35,7 @@ func TestProtobufWithoutSchema(t *testing.T) {
 }
 
 func TestProtobufNamedByPath(t *testing.T) {
+	t.Parallel()
 	nn := syslayout.PB{}.String(1, "ns1").String(2, "nn1").String(3, "namenode-1").Int(4, 8020).Int(5, 8019)
 	d := DataAt("/hadoop-ha/ns1/ActiveStandbyElectorLock", nn, Auto)
 	if d.Decoder != Protobuf || !strings.Contains(d.Note, "hadoop.hdfs.ActiveNodeInfo") ||
@@ -47,6 +49,7 @@ func TestProtobufNamedByPath(t *testing.T) {
 }
 
 func TestHBaseFrame(t *testing.T) {
+	t.Parallel()
 	master := syslayout.PB{}.Message(1, syslayout.PB{}.String(1, "hmaster-1").Varint(2, 16000).Varint(3, 1700000000000)).
 		Varint(2, 0).Varint(3, 16010)
 	data := syslayout.HBaseValue("4242@hmaster-1", master)
@@ -79,6 +82,7 @@ info_port: 16010`
 }
 
 func TestProtobufBadBytes(t *testing.T) {
+	t.Parallel()
 	for _, data := range [][]byte{
 		{0x0a, 0x05, 'a'},               // length past the end
 		{0x0b},                          // a group

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSummary(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		data []byte
@@ -59,6 +60,7 @@ func TestSummary(t *testing.T) {
 }
 
 func TestSummaryFixtures(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"curator-queue-one.bin":         "order-1001",
 		"curator-queue-multi.bin":       `[5 items] hello, queue | {"order":42,"lines":["a","b"]} | "" | gzip: {"compressed":true} | <9 bytes binary>`,

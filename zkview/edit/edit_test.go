@@ -7,6 +7,7 @@ import (
 )
 
 func TestFormatOf(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		data   string
 		want   Format
@@ -30,6 +31,7 @@ func TestFormatOf(t *testing.T) {
 }
 
 func TestCheckNamesLineAndColumn(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		data      string
 		line, col int
@@ -56,6 +58,7 @@ func TestCheckNamesLineAndColumn(t *testing.T) {
 }
 
 func TestLinesAndHunks(t *testing.T) {
+	t.Parallel()
 	before := "a\nb\nc\nd\ne\nf\ng\nh\n"
 	after := "a\nb\nC\nd\ne\nf\ng\nh\ni\n"
 	got := strings.Join(Hunks(Lines(before, after), 1), "|")

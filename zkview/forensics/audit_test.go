@@ -143,6 +143,7 @@ func checkScenarioAudit(t *testing.T, sc scenario) {
 // told by nobody (the session made nothing else); the rotated files read
 // five hours off match nothing, and say so.
 func TestAuditNeverInvents(t *testing.T) {
+	t.Parallel()
 	sc := fixtureScenario(t)
 	b, err := os.ReadFile(sc.auditZoned)
 	if err != nil {
@@ -210,6 +211,7 @@ func TestAuditNeverInvents(t *testing.T) {
 // rest passed over unread) tells that subtree's holdings as the whole
 // index does, its sessions' clients included.
 func TestAuditKeepSubtree(t *testing.T) {
+	t.Parallel()
 	sc := fixtureScenario(t)
 	arch, err := OpenArchive(sc.dir)
 	if err != nil {
@@ -242,6 +244,7 @@ func TestAuditKeepSubtree(t *testing.T) {
 // TestAuditStream: a stream read alongside the transactions, in order,
 // tells each as the whole index does, holding only the window's events.
 func TestAuditStream(t *testing.T) {
+	t.Parallel()
 	sc := fixtureScenario(t)
 	whole := readIndex(t, []string{sc.auditDir, sc.auditZoned}, time.UTC, AuditKeep{})
 	stream, err := StreamAudit([]string{sc.auditDir, sc.auditZoned}, auditlog.Options{Location: time.UTC}, AuditKeep{})

@@ -19,6 +19,7 @@ import (
 // and leads to the end. The history of the single-node election names
 // both leaders and how each ended.
 func TestKafkaControllerHistory(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{ExtraConfig: []string{"preAllocSize=16"}})
 	m := e.Members()[0]
 	acl := zk.WorldACL(zk.PermAll)

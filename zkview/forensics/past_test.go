@@ -42,6 +42,7 @@ func servedDigest(p *Past) uint64 {
 // position the served tree is the tree after that transaction (its digest
 // equals a plain replay's).
 func TestPastStepsThroughEveryTransaction(t *testing.T) {
+	t.Parallel()
 	want := map[int64]uint64{}
 	var zxids []int64
 	_, info := replayAll(t, fixtureDir, func(s *Step, st *memStore) {
@@ -104,6 +105,7 @@ func TestPastStepsThroughEveryTransaction(t *testing.T) {
 // TestPastAtATime opens the past at a time: the state after the last
 // transaction logged at or before it.
 func TestPastAtATime(t *testing.T) {
+	t.Parallel()
 	var times []int64
 	var zxids []int64
 	replayAll(t, fixtureDir, func(s *Step, _ *memStore) {
@@ -131,6 +133,7 @@ func TestPastAtATime(t *testing.T) {
 // taken at: the moment's own transaction is told (it is replayed from an
 // earlier snapshot), and the tree is the one after it.
 func TestPastAtASnapshotsZxid(t *testing.T) {
+	t.Parallel()
 	want := map[int64]uint64{}
 	replayAll(t, fixtureDir, func(s *Step, st *memStore) { want[s.Entry.Header.Zxid] = treeDigest(st) })
 	arch, err := OpenArchive(fixtureDir)
@@ -163,6 +166,7 @@ func TestPastAtASnapshotsZxid(t *testing.T) {
 // the data directory's permissions deny them); a client still reads it
 // whole, four-letter words included.
 func TestPastListensNowhere(t *testing.T) {
+	t.Parallel()
 	before, err := zktest.ListeningTCP(os.Getpid())
 	if err != nil {
 		t.Skipf("no /proc to read sockets from: %v", err)

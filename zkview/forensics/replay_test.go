@@ -62,6 +62,7 @@ func replayAll(t *testing.T, dir string, each func(*Step, *memStore)) (*memStore
 // digest against the one ZooKeeper logged with it: the replay changes
 // each node exactly as DataTree.processTxn did (stats and data included).
 func TestReplayAgreesWithZooKeeperDigests(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	st, info := replayAll(t, fixtureDir, func(s *Step, st *memStore) {
 		if s.Entry.Digest == nil {
@@ -84,6 +85,7 @@ func TestReplayAgreesWithZooKeeperDigests(t *testing.T) {
 // snapshot (later ones are fuzzy) and requires the same tree each time,
 // node by node, as the replay from the first.
 func TestReplayFromEverySnapshotAgrees(t *testing.T) {
+	t.Parallel()
 	arch, err := OpenArchive(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +140,7 @@ func TestReplayFromEverySnapshotAgrees(t *testing.T) {
 // step, last first, checking after each undo that the tree's digest is
 // the one before the step.
 func TestUndoRestoresEveryStep(t *testing.T) {
+	t.Parallel()
 	var steps []*Step
 	var digests []uint64
 	var ap *applier

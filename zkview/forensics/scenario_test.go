@@ -186,12 +186,14 @@ func checkScenarioHistory(t *testing.T, sc scenario) {
 }
 
 func TestScenarioHistoryFromFixtures(t *testing.T) {
+	t.Parallel()
 	sc := fixtureScenario(t)
 	checkScenarioHistory(t, sc)
 	checkScenarioAudit(t, sc)
 }
 
 func TestScenarioHistoryOnRealZooKeeper(t *testing.T) {
+	t.Parallel()
 	sc := realScenario(t)
 	checkScenarioHistory(t, sc)
 	checkScenarioAudit(t, sc)
@@ -287,6 +289,12 @@ func checkPastChain(t *testing.T, sc scenario) {
 	}
 }
 
-func TestPastChainFromFixtures(t *testing.T) { checkPastChain(t, fixtureScenario(t)) }
+func TestPastChainFromFixtures(t *testing.T) {
+	t.Parallel()
+	checkPastChain(t, fixtureScenario(t))
+}
 
-func TestPastChainOnRealZooKeeper(t *testing.T) { checkPastChain(t, realScenario(t)) }
+func TestPastChainOnRealZooKeeper(t *testing.T) {
+	t.Parallel()
+	checkPastChain(t, realScenario(t))
+}

@@ -18,6 +18,7 @@ func adminFixture[T any](t *testing.T, name string) T {
 // The AdminServer fixtures were captured from the same servers, moments
 // after the four-letter words: they must say the same.
 func TestAdminParseMatchesFourLetter(t *testing.T) {
+	t.Parallel()
 	f := scenarioFixtures[0] // real-standalone, and admin-standalone
 	if f.dir != "real-standalone" {
 		t.Fatal("scenarioFixtures[0] must be real-standalone")
@@ -78,6 +79,7 @@ func TestAdminParseMatchesFourLetter(t *testing.T) {
 }
 
 func TestAdminParseEnsemble(t *testing.T) {
+	t.Parallel()
 	for dir, mode := range map[string]MemberMode{"admin-leader": ModeLeader, "admin-follower-1": ModeFollower, "admin-follower-2": ModeFollower} {
 		st := adminFixture[adminServerStats](t, dir+"/server_stats.json").stats()
 		if st.Mode != mode || st.Zxid != 0x100000007 {
@@ -99,6 +101,7 @@ func TestAdminParseEnsemble(t *testing.T) {
 }
 
 func TestAdminParseErrors(t *testing.T) {
+	t.Parallel()
 	var v map[string]any
 	if err := decodeAdminAnswer([]byte(fixture(t, "admin-standalone/no_such_command.json")), &v); err == nil || !strings.Contains(err.Error(), "Unknown command") {
 		t.Errorf("unknown command: %v", err)

@@ -14,6 +14,7 @@ import (
 // speaks TLS; an ensemble member's configuration names both ports, and
 // a port named neither is refused.
 func TestResolveAdminStandaloneTLS(t *testing.T) {
+	t.Parallel()
 	standalone := `{"client_port":2181,"server_id":0,"command":"configuration","error":null}`
 	ensemble := `{"client_port":2181,"secure_client_port":2281,"server_id":1,"command":"configuration","error":null}`
 	serve := func(body string) string {

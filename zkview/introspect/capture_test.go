@@ -77,6 +77,7 @@ func writeFixture(t *testing.T, path, text string) {
 var captureWordList = []string{"ruok", "isro", "srvr", "stat", "mntr", "cons", "wchc", "wchp", "wchs", "dump", "conf"}
 
 func TestCaptureIntrospectFixtures(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(envCapture) != "1" {
 		t.Skipf("fixture capture runs only with %s=1", envCapture)
 	}

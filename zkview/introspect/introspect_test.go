@@ -131,6 +131,7 @@ func checkScenario(t *testing.T, in *Snapshot, s *lockScenario, chroot string) {
 }
 
 func TestIntrospectEmbedded(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	servers := []string{srv.ConnectString()}
 	s := newLockScenario(t, servers, "/app")
@@ -159,6 +160,7 @@ func TestIntrospectEmbedded(t *testing.T) {
 }
 
 func TestIntrospectEmbeddedRestricted(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		words   []string
@@ -233,6 +235,7 @@ func TestIntrospectEmbeddedRestricted(t *testing.T) {
 }
 
 func TestIntrospectUnreachable(t *testing.T) {
+	t.Parallel()
 	live := zktest.EmbeddedServer(t, zkserver.Config{})
 	paused := zktest.EmbeddedServer(t, zkserver.Config{})
 	paused.Pause()
@@ -342,6 +345,7 @@ func portOf(t *testing.T, raw string) string {
 }
 
 func TestIntrospectNilTables(t *testing.T) {
+	t.Parallel()
 	var in *Snapshot
 	tables := in.Tables()
 	if _, ok := tables.ClientAddress(1); ok {

@@ -10,6 +10,7 @@ import (
 // member's clock or anyone's wall clock. The two members' clocks here are
 // hours apart.
 func TestLastHeard(t *testing.T) {
+	t.Parallel()
 	read := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	touched := read.Add(-40 * time.Millisecond)
 	in := &Snapshot{
@@ -70,6 +71,7 @@ func TestLastHeard(t *testing.T) {
 // member's freshest answer: its silence is 200 ms, whatever the wait —
 // not 3.2 s — and, the touch being old, only a lower bound.
 func TestLastHeardSlowMember(t *testing.T) {
+	t.Parallel()
 	touched := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	arrived := touched.Add(3 * time.Second)
 	in := &Snapshot{
@@ -108,6 +110,7 @@ func TestLastHeardSlowMember(t *testing.T) {
 // ZooKeeper's own rounding of the latest touch. Without the tick, it is
 // the timeout alone, and says it is about.
 func TestExpiresBy(t *testing.T) {
+	t.Parallel()
 	heard := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	at, about := expiresBy(heard, 10*time.Second, 2*time.Second)
 	if !at.Equal(heard.Add(14*time.Second)) || about {

@@ -8,6 +8,7 @@ import (
 // far it was behind the freshest member, only when that is more than a
 // little; and only that member.
 func TestMemberNotesBehind(t *testing.T) {
+	t.Parallel()
 	snap := func(read, freshest int64) *Snapshot {
 		return &Snapshot{Members: []Member{
 			{Addr: "zk1:2181", Mode: ModeLeader, Stats: &ServerStats{Mode: ModeLeader, Zxid: freshest}},

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseMembership(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, data string
 		want       Membership
@@ -50,6 +51,7 @@ func TestParseMembership(t *testing.T) {
 // three names each member with its peer ports, as zkx shows it in
 // :server and zkx whoami.
 func TestMembershipOfARealEnsemble(t *testing.T) {
+	t.Parallel()
 	e := zktest.Real(t, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -55,6 +55,7 @@ const (
 )
 
 func TestFourLetterParseCons(t *testing.T) {
+	t.Parallel()
 	for _, f := range scenarioFixtures {
 		t.Run(f.dir, func(t *testing.T) {
 			conns, err := parseCons(fixture(t, f.dir+"/cons.txt"))
@@ -92,6 +93,7 @@ func TestFourLetterParseCons(t *testing.T) {
 }
 
 func TestFourLetterParseWatches(t *testing.T) {
+	t.Parallel()
 	for _, f := range scenarioFixtures {
 		t.Run(f.dir, func(t *testing.T) {
 			bySession, err := parseWchc(fixture(t, f.dir+"/wchc.txt"))
@@ -122,6 +124,7 @@ func TestFourLetterParseWatches(t *testing.T) {
 }
 
 func TestFourLetterParseDump(t *testing.T) {
+	t.Parallel()
 	for _, f := range scenarioFixtures {
 		t.Run(f.dir, func(t *testing.T) {
 			d, err := parseDump(fixture(t, f.dir+"/dump.txt"))
@@ -161,6 +164,7 @@ func TestFourLetterParseDump(t *testing.T) {
 }
 
 func TestFourLetterParseSrvrMntrConf(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		dir       string
 		mode      MemberMode
@@ -217,6 +221,7 @@ func TestFourLetterParseSrvrMntrConf(t *testing.T) {
 }
 
 func TestFourLetterParseStat(t *testing.T) {
+	t.Parallel()
 	// stat is srvr with a client list, which the srvr parser skips.
 	for _, dir := range []string{"real-standalone", "embedded"} {
 		st, err := parseSrvr(fixture(t, dir+"/stat.txt"))
@@ -227,6 +232,7 @@ func TestFourLetterParseStat(t *testing.T) {
 }
 
 func TestFourLetterParseRuokIsro(t *testing.T) {
+	t.Parallel()
 	for _, dir := range []string{"real-standalone", "embedded"} {
 		if err := parseRuok(fixture(t, dir+"/ruok.txt")); err != nil {
 			t.Errorf("%s: %v", dir, err)
@@ -238,6 +244,7 @@ func TestFourLetterParseRuokIsro(t *testing.T) {
 }
 
 func TestFourLetterRefusals(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"ruok", "wchc", "cons"} {
 		text := fixture(t, "real-restricted/"+cmd+".txt")
 		if !refusedWord(cmd, text) {
@@ -258,6 +265,7 @@ func TestFourLetterRefusals(t *testing.T) {
 
 // Layouts the captures do not show, written from ZooKeeper 3.8's source.
 func TestFourLetterParseEdgeCases(t *testing.T) {
+	t.Parallel()
 	notServing := notServingText + "\n"
 	for _, cmd := range []string{"srvr", "mntr", "cons", "wchc", "wchp", "dump", "conf"} {
 		if _, err := parseFourLetter(cmd, notServing); err != errNotServing {

@@ -9,6 +9,7 @@ import (
 // TestPendingBlocksUntilSet checks that a question asked before the
 // answer is in waits for it, and that only the first answer counts.
 func TestPendingBlocksUntilSet(t *testing.T) {
+	t.Parallel()
 	p := NewPending()
 	answered := make(chan string)
 	go func() {
@@ -38,6 +39,7 @@ func TestPendingBlocksUntilSet(t *testing.T) {
 
 // TestPendingFailed checks that a failed Ask leaves everything unknown.
 func TestPendingFailed(t *testing.T) {
+	t.Parallel()
 	p := NewPending()
 	p.Set(nil, errors.New("no member answered"))
 	if _, known := p.Connected(7); known {

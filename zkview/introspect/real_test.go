@@ -11,6 +11,7 @@ import (
 )
 
 func TestIntrospectReal(t *testing.T) {
+	t.Parallel()
 	servers := strings.Split(zktest.Shared(t), ",")
 	base := zktest.Path(t)
 	s := newLockScenario(t, servers, base)
@@ -31,6 +32,7 @@ func TestIntrospectReal(t *testing.T) {
 }
 
 func TestIntrospectRealRestricted(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		words            []string
 		refused          string
@@ -72,6 +74,7 @@ func TestIntrospectRealRestricted(t *testing.T) {
 }
 
 func TestIntrospectEnsemble(t *testing.T) {
+	t.Parallel()
 	e := zktest.Real(t, 3)
 	leader := e.Leader(t)
 	var on *zktest.Member // a follower holding the scenario's sessions
@@ -146,6 +149,7 @@ func TestIntrospectEnsemble(t *testing.T) {
 // The AdminServer gives the same sessions and watches as the four-letter
 // words.
 func TestIntrospectAdminMatchesFourLetter(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{AdminServer: true})
 	m := e.Members()[0]
 	servers := []string{m.Addr()}
@@ -186,6 +190,7 @@ func TestIntrospectAdminMatchesFourLetter(t *testing.T) {
 // With four-letter words restricted, the AdminServer of one member fills
 // that member's tables; the others' refusals are recorded.
 func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
 	leader := e.Leader(t)
 	var on *zktest.Member
@@ -250,6 +255,7 @@ func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
 // in any order, each member's tables come from its own AdminServer, and
 // the sessions of all three members are named with their clients.
 func TestIntrospectEveryAdminServer(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
 	members := e.Members()
 	var sessions []int64
@@ -284,6 +290,7 @@ func TestIntrospectEveryAdminServer(t *testing.T) {
 // one host it belongs to one member, which it says, and only that
 // member's tables are taken from it.
 func TestIntrospectDiscoversAdminServer(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
 	on := e.Members()[1]
 	u, err := url.Parse(on.AdminURL())

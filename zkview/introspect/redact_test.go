@@ -21,6 +21,7 @@ import (
 // is down, is named twice or is not a URL at all, nothing Ask returns —
 // the tables' line, the problems, the JSON — shows it.
 func TestAdminURLPasswordsNeverShown(t *testing.T) {
+	t.Parallel()
 	const secret = "S3cretURL"
 	srv := zktest.EmbeddedServer(t, zkserver.Config{FourLetterWords: []string{"srvr"}})
 	_, port, _ := net.SplitHostPort(srv.ConnectString())

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSessionsChrootRel(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		chroot, path, want string
 		ok                 bool
@@ -62,6 +63,7 @@ func sessionsFixture() *Snapshot {
 }
 
 func TestSessionsBuild(t *testing.T) {
+	t.Parallel()
 	in := sessionsFixture()
 	in.Sessions = buildSessions(in)
 	type brief struct {
@@ -100,6 +102,7 @@ func TestSessionsBuild(t *testing.T) {
 }
 
 func TestSessionsTables(t *testing.T) {
+	t.Parallel()
 	in := sessionsFixture()
 	in.Sessions = buildSessions(in)
 	tables := in.Tables()

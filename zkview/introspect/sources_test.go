@@ -6,6 +6,7 @@ import (
 )
 
 func TestSecureClientPort(t *testing.T) {
+	t.Parallel()
 	cfg := "tickTime=2000\n# a comment\n secureClientPort = 2281 \nssl.keyStore.password=hunter2\n"
 	if got := secureClientPort(cfg); got != "2281" {
 		t.Errorf("secureClientPort = %q", got)
@@ -20,6 +21,7 @@ func TestSecureClientPort(t *testing.T) {
 }
 
 func TestSourcesLine(t *testing.T) {
+	t.Parallel()
 	s := &Snapshot{
 		Members: []Member{
 			{Addr: "zk1:2181", Mode: ModeLeader, TablesFrom: TablesFromFourLetter},

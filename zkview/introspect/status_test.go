@@ -12,6 +12,7 @@ import (
 )
 
 func TestServerStatus(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cases := []struct {
 		name  string
@@ -54,6 +55,7 @@ func TestServerStatus(t *testing.T) {
 // TestStatuses: every member at once, each within the timeout; a paused
 // member and a closed port are told apart, in plain words.
 func TestStatuses(t *testing.T) {
+	t.Parallel()
 	live := zktest.EmbeddedServer(t, zkserver.Config{})
 	paused := zktest.EmbeddedServer(t, zkserver.Config{})
 	paused.Pause()
@@ -74,6 +76,7 @@ func TestStatuses(t *testing.T) {
 }
 
 func TestConnectionLimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	check := func(t *testing.T, addr string, wantLimit int, wantKnown bool) {
 		t.Helper()

@@ -18,6 +18,7 @@ func no() *bool  { b := false; return &b }
 // front end, in one order: no connection before silent before heard
 // before unknown.
 func TestHeardOnePrecedence(t *testing.T) {
+	t.Parallel()
 	heard := zkview.Liveness{Heard: epoch.Add(-2 * time.Second), ReadAt: epoch, Timeout: 30 * time.Second}
 	quiet := zkview.Liveness{Heard: epoch.Add(-15 * time.Second), ReadAt: epoch, Timeout: 30 * time.Second, ExpiresBy: epoch.Add(16 * time.Second)}
 	ms := int64(15000)
@@ -56,6 +57,7 @@ func TestHeardOnePrecedence(t *testing.T) {
 }
 
 func TestHeld(t *testing.T) {
+	t.Parallel()
 	ms := int64(90_000)
 	for _, tc := range []struct {
 		name              string
@@ -80,6 +82,7 @@ func TestHeld(t *testing.T) {
 }
 
 func TestRoleAndLabel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		p    recognize.Place
 		want string
@@ -114,6 +117,7 @@ func TestRoleAndLabel(t *testing.T) {
 // TestFactsOfAMayHoldWaiter: a waiter that may hold says why, as an
 // alarm; a holder's facts say who takes over.
 func TestFactsOfAMayHoldWaiter(t *testing.T) {
+	t.Parallel()
 	l := &recognize.Lock{Path: "/l", Recipe: "mutex", Format: "mixed",
 		Holders: []recognize.Contender{{Node: "_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000000", Format: "curator", Session: "0x10", SessionID: 0x10}},
 		Waiters: []recognize.Contender{{Node: "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1__lock__0000000001", Seq: 1, Format: "kazoo", Session: "0x11", SessionID: 0x11,
@@ -138,6 +142,7 @@ func TestFactsOfAMayHoldWaiter(t *testing.T) {
 }
 
 func TestDueAndMax(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		due  time.Time

@@ -11,6 +11,7 @@ import (
 // still waits for the second reader, and says so plainly; a reader queued
 // behind the writer waits behind both.
 func TestOutcomeOfAReadWriteLock(t *testing.T) {
+	t.Parallel()
 	r0 := recognize.Contender{Node: "_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-__READ__0000000000", Kind: "read", Format: "curator", Session: "0x10"}
 	r1 := recognize.Contender{Node: "_c_1f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-__READ__0000000001", Seq: 1, Kind: "read", Format: "curator", Session: "0x11"}
 	w2 := recognize.Contender{Node: "_c_2f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-__WRIT__0000000002", Seq: 2, Kind: "write", Format: "curator", Session: "0x12", WaitsFor: r1.Node}

@@ -12,6 +12,7 @@ func recAsBarrier(t *testing.T, v Recipe) *Barrier {
 }
 
 func TestRecognizeBarriers(t *testing.T) {
+	t.Parallel()
 	t.Run("DistributedBarrier", func(t *testing.T) {
 		f := newRecFake().add("/app/deploy-barrier", "10.0.0.5").add("/app/zkx-barrier", "web-1 12").
 			add("/app/other", "").add("/app/eph-barrier", "", ephemeralOf(1))

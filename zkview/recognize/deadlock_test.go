@@ -39,6 +39,7 @@ func cycleSessions(ds []Deadlock) []string {
 }
 
 func TestDeadlocks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		locks  []Lock
@@ -84,6 +85,7 @@ func TestDeadlocks(t *testing.T) {
 // goes: with one lease holder free there is no deadlock; with every lease
 // holder waiting behind the waiter, there is.
 func TestDeadlockSemaphore(t *testing.T) {
+	t.Parallel()
 	sem := Lock{Path: "/S", Recipe: recSemaphore, Format: "curator",
 		Holders: []Contender{
 			{Node: "leases/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lease-0000000000", Kind: "lease", SessionID: 0xb, Session: "0xb"},
@@ -111,6 +113,7 @@ func TestDeadlockSemaphore(t *testing.T) {
 // outside it is untouched; the words name each session, what it holds,
 // where it waits, and what breaks it.
 func TestMarkDeadlocks(t *testing.T) {
+	t.Parallel()
 	locks := []Lock{
 		lockOfSessions("/L1", recMutex, 0xa, 0xb),
 		lockOfSessions("/L2", recMutex, 0xb, 0xa),
@@ -139,6 +142,7 @@ func TestMarkDeadlocks(t *testing.T) {
 // TestDeadlockThroughAWaiterThatMayHold: a cycle through a waiter zkx
 // cannot be sure waits is said, with why it may be none.
 func TestDeadlockThroughAWaiterThatMayHold(t *testing.T) {
+	t.Parallel()
 	l1 := lockOfSessions("/L1", recMutex, 0xa, 0xb)
 	l1.Waiters[0].MayHold, l1.Waiters[0].MayHoldReason = true, "holds if it runs as Kazoo Lock"
 	ds := Deadlocks([]Lock{l1, lockOfSessions("/L2", recMutex, 0xb, 0xa)})
@@ -152,6 +156,7 @@ func TestDeadlockThroughAWaiterThatMayHold(t *testing.T) {
 // through its contenders' sessions' ephemeral nodes, and the deadlock
 // with them; a lock no session of the ring touches is not read.
 func TestLocksAround(t *testing.T) {
+	t.Parallel()
 	f := newRecFake()
 	ephemerals := map[int64][]string{}
 	add := func(dir string, seq int32, session int64) {

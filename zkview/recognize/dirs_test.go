@@ -9,6 +9,7 @@ import (
 )
 
 func TestDirs(t *testing.T) {
+	t.Parallel()
 	f := recScanTree().
 		add("/app/kq/entry-100-0000000000", "x").
 		add("/app/leases-alone/"+curLease(1), "", ephemeralOf(12))
@@ -51,6 +52,7 @@ func TestDirs(t *testing.T) {
 }
 
 func TestScanVisit(t *testing.T) {
+	t.Parallel()
 	f := recScanTree()
 	visited := map[string]int64{} // Visit runs on Scan's goroutine
 	_, err := Scan(context.Background(), f, "/app", Options{Now: recEpoch, Visit: func(n zkview.WalkNode) {

@@ -17,6 +17,7 @@ func recAsElection(t *testing.T, v Recipe) *Election {
 }
 
 func TestRecognizeElections(t *testing.T) {
+	t.Parallel()
 	t.Run("curator LeaderLatch", func(t *testing.T) {
 		f := newRecFake().
 			add("/e/"+curLatch(2), "", ephemeralOf(2)).

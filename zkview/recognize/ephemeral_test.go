@@ -13,6 +13,7 @@ import (
 )
 
 func TestEphemeralNodeRecipe(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"lock": recMutex, "LOCK": recMutex, "mutex": recMutex, "db_lock": recMutex, "run.lock": recMutex,
 		"job-lock": recMutex, "ActiveStandbyElectorLock": recMutex, "jobLock": recMutex,
@@ -30,6 +31,7 @@ func TestEphemeralNodeRecipe(t *testing.T) {
 // holder, and the sessions watching it a herd of waiters; a persistent
 // node of the same name is no lock.
 func TestEphemeralNodeLock(t *testing.T) {
+	t.Parallel()
 	f := newRecFake().
 		add("/exclusive/lock", "10.0.0.5", ephemeralOf(0x101)).
 		add("/persistent/lock", "").
@@ -97,6 +99,7 @@ func TestEphemeralNodeLock(t *testing.T) {
 // others watch it with exists, as their create failed. The servers' watch
 // tables name the two waiters and their clients.
 func TestEphemeralNodeLockOnServers(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		holder := zktest.Conn(t, connect)

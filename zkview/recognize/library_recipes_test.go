@@ -19,6 +19,7 @@ func withStat(change func(*zk.Stat)) fakeNodeOption {
 func hexOf(i int) string { return fmt.Sprintf("%032x", 0xabc0+i) }
 
 func TestRecognizeKazooParties(t *testing.T) {
+	t.Parallel()
 	f := newRecFake().
 		add("/party/"+hexOf(1)+kazooPartyMark, "worker-1", ephemeralOf(1)).
 		add("/party/"+hexOf(2)+kazooPartyMark, "worker-2", ephemeralOf(2)).
@@ -41,6 +42,7 @@ func TestRecognizeKazooParties(t *testing.T) {
 }
 
 func TestRecognizeGroupMembers(t *testing.T) {
+	t.Parallel()
 	f := newRecFake().
 		add("/app/members/api-1", "10.0.0.1", ephemeralOf(1)).
 		add("/app/members/api-2", "10.0.0.2", ephemeralOf(2)).
@@ -89,6 +91,7 @@ func recPartitioner() *fakeTree {
 }
 
 func TestRecognizePartitioner(t *testing.T) {
+	t.Parallel()
 	f := recPartitioner()
 	joined := recEpoch.Add(time.Minute)
 	for _, p := range []string{"/part", "/part/party", "/part/locks"} {
@@ -148,6 +151,7 @@ func kazooLeaseData(holder string, end time.Time) string {
 }
 
 func TestRecognizeKazooLeases(t *testing.T) {
+	t.Parallel()
 	now := recEpoch.Add(time.Hour)
 	f := newRecFake().
 		add("/lease/lease_holder", kazooLeaseData("cleanup on web-1", now.Add(-3*time.Minute)), createdAt(now.Add(-73*time.Minute))).
@@ -190,6 +194,7 @@ func TestRecognizeKazooLeases(t *testing.T) {
 }
 
 func TestRecognizeCounters(t *testing.T) {
+	t.Parallel()
 	changed := func(v int32) fakeNodeOption {
 		return withStat(func(s *zk.Stat) { s.Version, s.Mtime = v, recEpoch.Add(time.Minute).UnixMilli() })
 	}
@@ -228,6 +233,7 @@ func TestRecognizeCounters(t *testing.T) {
 }
 
 func TestRecognizeTTLNode(t *testing.T) {
+	t.Parallel()
 	t0 := recEpoch
 	f := newRecFake().
 		add("/svc/node", "init").
@@ -256,6 +262,7 @@ func TestRecognizeTTLNode(t *testing.T) {
 }
 
 func TestSemaphoreMax(t *testing.T) {
+	t.Parallel()
 	threeLeases := func() *fakeTree {
 		return newRecFake().
 			add("/app/sem/leases/"+curLease(0), "10.0.0.1", ephemeralOf(1)).
@@ -324,6 +331,7 @@ func delayName(due time.Time, seq int) string {
 }
 
 func TestQueueHealth(t *testing.T) {
+	t.Parallel()
 	now := recEpoch.Add(time.Hour)
 	t.Run("delay queue", func(t *testing.T) {
 		f := newRecFake().

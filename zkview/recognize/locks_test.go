@@ -18,6 +18,7 @@ func kzLock(seq int32) string   { return fmt.Sprintf("%s__lock__%010d", testHex,
 func kzRead(seq int32) string   { return fmt.Sprintf("%s__rlock__%010d", testHex, seq) }
 
 func TestRecognizeCuratorMutex(t *testing.T) {
+	t.Parallel()
 	const dir = "/app/locks/orders"
 	now := recEpoch.Add(20 * time.Minute)
 	f := newRecFake().
@@ -79,6 +80,7 @@ func TestRecognizeCuratorMutex(t *testing.T) {
 }
 
 func TestRecognizeLockFormats(t *testing.T) {
+	t.Parallel()
 	type node struct {
 		name, data string
 		session    int64
@@ -136,6 +138,7 @@ func TestRecognizeLockFormats(t *testing.T) {
 }
 
 func TestRecognizeNotALock(t *testing.T) {
+	t.Parallel()
 	f := newRecFake().
 		add("/empty", "").
 		add("/config/a", "x").add("/config/b", "y").
@@ -153,6 +156,7 @@ func TestRecognizeNotALock(t *testing.T) {
 }
 
 func TestRecognizeReadWriteLocks(t *testing.T) {
+	t.Parallel()
 	// R1 R2 W3 R4 W5 R6: readers below the first writer hold.
 	t.Run("curator", func(t *testing.T) {
 		f := newRecFake()
@@ -200,6 +204,7 @@ func TestRecognizeReadWriteLocks(t *testing.T) {
 }
 
 func TestRecognizeLockDiagnostics(t *testing.T) {
+	t.Parallel()
 	t.Run("orphan", func(t *testing.T) {
 		f := newRecFake().
 			add("/o/"+curLock(1), "", ephemeralOf(5)).
@@ -260,6 +265,7 @@ func TestRecognizeLockDiagnostics(t *testing.T) {
 }
 
 func TestRecognizeCuratorSemaphore(t *testing.T) {
+	t.Parallel()
 	const dir = "/sem"
 	now := recEpoch.Add(time.Minute)
 	f := newRecFake().
@@ -304,6 +310,7 @@ func TestRecognizeCuratorSemaphore(t *testing.T) {
 }
 
 func TestRecognizeKazooSemaphore(t *testing.T) {
+	t.Parallel()
 	f := newRecFake().
 		add("/app/sem", "2").
 		add("/app/sem/"+testHex, "worker-1", ephemeralOf(1)).
@@ -338,6 +345,7 @@ func TestRecognizeKazooSemaphore(t *testing.T) {
 }
 
 func TestLockAsElection(t *testing.T) {
+	t.Parallel()
 	f := newRecFake().
 		add("/sel/"+curLock(1), "leader-id", ephemeralOf(1)).
 		add("/sel/"+curLock(2), "other-id", ephemeralOf(2))

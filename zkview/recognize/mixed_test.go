@@ -25,6 +25,7 @@ const (
 // Curator node and queues behind it; without, it sees only its own names
 // and its first contender believes it holds: two holders.
 func TestMixedLockCuratorFirst(t *testing.T) {
+	t.Parallel()
 	const dir = "/shared/lock"
 	cur, k1, k2 := curLock(0), kzLockOf(kzA, 1), kzLockOf(kzB, 2)
 	f := newRecFake().
@@ -126,6 +127,7 @@ func TestMixedLockCuratorFirst(t *testing.T) {
 // the Kazoo node after its own and takes the lock: two holders, whatever
 // Kazoo's configuration.
 func TestMixedLockKazooFirst(t *testing.T) {
+	t.Parallel()
 	const dir = "/shared/lock"
 	k0, cur := kzLockOf(kzA, 0), curLock(1)
 	f := newRecFake().
@@ -161,6 +163,7 @@ func TestMixedLockKazooFirst(t *testing.T) {
 // not see it but waits for another Kazoo node: once that one goes, it
 // takes the lock while the Curator node may still hold.
 func TestMixedLockBlindWaiter(t *testing.T) {
+	t.Parallel()
 	const dir = "/shared/lock"
 	k0, cur, k2 := kzLockOf(kzA, 0), curLock(1), kzLockOf(kzB, 2)
 	f := newRecFake().
@@ -179,6 +182,7 @@ func TestMixedLockBlindWaiter(t *testing.T) {
 // path: a Curator reader does not count Kazoo's writer, so it reads while
 // the Kazoo writer writes.
 func TestMixedReadWriteLock(t *testing.T) {
+	t.Parallel()
 	const dir = "/shared/rw"
 	kw, cr := kzLockOf(kzA, 0), curRead(1)
 	f := newRecFake().
@@ -195,6 +199,7 @@ func TestMixedReadWriteLock(t *testing.T) {
 // TestGoZooKeeperFailsOnForeignNames: go-zookeeper's zk.Lock parses every
 // child's sequence and gives up on one it cannot read.
 func TestGoZooKeeperFailsOnForeignNames(t *testing.T) {
+	t.Parallel()
 	gz := "_c_" + testHex + "-lock-0000000001"
 	f := newRecFake().
 		add("/g/x-72057594037927938-0000000000", "", ephemeralOf(1)).
@@ -210,6 +215,7 @@ func TestGoZooKeeperFailsOnForeignNames(t *testing.T) {
 // waiting by a HoldClock held from the recognition that first showed it
 // holding; otherwise it is not known.
 func TestHeldKnownOnlyWhenSeen(t *testing.T) {
+	t.Parallel()
 	const dir = "/h"
 	created := recEpoch
 	f := newRecFake().add(dir+"/"+curLock(1), "", ephemeralOf(1), createdAt(created))
@@ -246,6 +252,7 @@ func TestHeldKnownOnlyWhenSeen(t *testing.T) {
 // TestSilentHolder: a holder the servers have not heard from for more than
 // a third of its session timeout is named, with when its session expires.
 func TestSilentHolder(t *testing.T) {
+	t.Parallel()
 	const dir = "/s"
 	now := recEpoch.Add(time.Hour)
 	f := newRecFake().
@@ -275,6 +282,7 @@ func TestSilentHolder(t *testing.T) {
 // leases on one path: each library counts only its own (Kazoo counting
 // Curator's directories as leases too), and three leases are held.
 func TestMixedSemaphore(t *testing.T) {
+	t.Parallel()
 	f := newRecFake().
 		add("/sem", "2").
 		add("/sem/leases/"+curLease(0), "10.0.0.1", ephemeralOf(1)).
@@ -299,6 +307,7 @@ func TestMixedSemaphore(t *testing.T) {
 // number after "lock-", so each counts the other's nodes in sequence order,
 // now and for any contender that joins: no warning beyond the format.
 func TestMixedLockThatStaysSound(t *testing.T) {
+	t.Parallel()
 	const dir = "/shared/gz"
 	gz := func(seq int32) string { return fmt.Sprintf("_c_%s-lock-%010d", testHex, seq) }
 	cur, g1, c2 := curLock(0), gz(1), curLock(2)
@@ -319,6 +328,7 @@ func TestMixedLockThatStaysSound(t *testing.T) {
 // before Curator's "_c_" as whole names (uuid4 hex often starts with a
 // digit): the Curator newcomer still sorts first by its own key.
 func TestMixedLockAheadWithDigitIDs(t *testing.T) {
+	t.Parallel()
 	const dir = "/shared/lock"
 	cur, k1 := curLock(0), kzLockOf("12cb12dd3a954d34b15a6bad6700c042", 1)
 	f := newRecFake().

@@ -14,6 +14,7 @@ const (
 )
 
 func TestParseNames(t *testing.T) {
+	t.Parallel()
 	type want struct {
 		kind, format, recipe string
 		seq                  int32
@@ -134,6 +135,7 @@ func TestParseNames(t *testing.T) {
 // server does (%010d of an int32) behind every pattern's lead and mark, and
 // reads it back.
 func TestParseNamesSeqRoundTrip(t *testing.T) {
+	t.Parallel()
 	seqs := []int32{0, 1, 9, 10, 999999999, 1000000000, 2147483646, 2147483647, -1, -5, -999999999, -1000000000, -2147483647, -2147483648}
 	ids := map[idShape]string{
 		idNone: "", idUUID: testUUID, idHex32: testHex, idDecimal: "72057594037927936",
@@ -161,6 +163,7 @@ func TestParseNamesSeqRoundTrip(t *testing.T) {
 // TestParseNamesTablesComplete checks every kind has its description and
 // every family its recipe.
 func TestParseNamesTablesComplete(t *testing.T) {
+	t.Parallel()
 	for k := kindForeign; k <= kindTakenDir; k++ {
 		info, ok := kindTable[k]
 		if !ok || info.name == "" {
@@ -178,6 +181,7 @@ func TestParseNamesTablesComplete(t *testing.T) {
 }
 
 func TestZkxIdentityAndDataText(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		data string
 		zkx  bool
@@ -212,6 +216,7 @@ func TestZkxIdentityAndDataText(t *testing.T) {
 // Kazoo id ("-lock-0000000003"), the explorer rightly did not — Kazoo's id
 // (uuid4().hex) is always followed by "__lock__" or "__rlock__".
 func TestBareName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000003":         "lock-0000000003",
 		"leases/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lease-0000000001": "leases/lease-0000000001",

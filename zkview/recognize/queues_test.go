@@ -46,6 +46,7 @@ func recCuratorItems(items ...string) string {
 }
 
 func TestRecognizeQueues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		nodes  map[string]string
@@ -94,6 +95,7 @@ func TestRecognizeQueues(t *testing.T) {
 }
 
 func TestRecognizeLockingQueue(t *testing.T) {
+	t.Parallel()
 	f := newRecFake().
 		add("/lq/entries/entry-100-0000000000", "first").
 		add("/lq/entries/entry-100-0000000001", "second").
@@ -117,6 +119,7 @@ func TestRecognizeLockingQueue(t *testing.T) {
 }
 
 func TestRecognizeLongQueue(t *testing.T) {
+	t.Parallel()
 	f := newRecFake()
 	for i := 0; i < recQueueItems+5; i++ {
 		f.add(fmt.Sprintf("/q/qn-%010d", i), fmt.Sprint(i))

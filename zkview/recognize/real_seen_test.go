@@ -47,6 +47,7 @@ func tablesOf(t *testing.T, connect string) ServerTables {
 }
 
 func TestRecognizeRealKazooGroupsLeasesCounters(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
 	peer := zktest.StartLivePeer(t, zktest.KazooPython(t), seenPeer(t, "kazoo_seen.py"), connect, base)
@@ -152,6 +153,7 @@ func TestRecognizeRealKazooGroupsLeasesCounters(t *testing.T) {
 // holds; stopped there (SIGSTOP), it keeps a while worker-b joins, so the
 // party changed and a's lock was not taken again.
 func TestRecognizeRealPartitionerFrozen(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	part := zktest.Path(t) + "/part"
 	py := zktest.KazooPython(t)
@@ -223,6 +225,7 @@ func TestRecognizeRealPartitionerFrozen(t *testing.T) {
 }
 
 func TestRecognizeRealCuratorSeen(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
 	classpath := zktest.CompileCurator(t, seenPeer(t, "CuratorSeen.java"), seenPeer(t, "CuratorConsumer.java"))

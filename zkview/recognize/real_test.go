@@ -127,6 +127,7 @@ func recContenderKinds(cs []Contender) []string {
 }
 
 func TestRecognizeRealPeers(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
 	kazoo := zktest.StartKazooRecipes(t, connect, base)

@@ -16,6 +16,7 @@ func modifiedAt(t time.Time) fakeNodeOption {
 // __REVOKE__ is flagged with when it was written, whatever the lock; other
 // data is not.
 func TestRevokeRequestedFlagged(t *testing.T) {
+	t.Parallel()
 	const dir = "/app/locks/orders"
 	asked := recEpoch.Add(10 * time.Minute)
 	now := asked.Add(40 * time.Second)
@@ -40,6 +41,7 @@ func TestRevokeRequestedFlagged(t *testing.T) {
 // holder made revocable (its node empty; with the tables, watching it) is
 // asked; the others are refused with the reason.
 func TestRevocable(t *testing.T) {
+	t.Parallel()
 	const dir = "/app/locks/r"
 	lockOf := func(f *fakeTree, tables ServerTables) *Lock {
 		return recAsLock(t, recognizeT(t, f, dir, Options{Tables: tables, HeldTooLong: time.Hour}))

@@ -26,6 +26,7 @@ func (e ephemeralsOf) Ephemerals() ([]string, bool) {
 // (through a component) and a lock held as one node are found from the
 // directories of the ephemeral nodes alone, as the walk finds them.
 func TestFromEphemeralsFindsWhatTheWalkFinds(t *testing.T) {
+	t.Parallel()
 	f := recScanTree().add("/app/exclusive/lock", "", ephemeralOf(12))
 	var ephemerals []string
 	for p, n := range f.nodes {
@@ -66,6 +67,7 @@ func TestFromEphemeralsFindsWhatTheWalkFinds(t *testing.T) {
 // TestScanContended takes the ephemerals when they come, and walks when
 // the servers will not list them.
 func TestScanContended(t *testing.T) {
+	t.Parallel()
 	f := recScanTree()
 	res, err := ScanContended(context.Background(), f, "/", Options{Now: recEpoch},
 		ephemeralsOf{paths: []string{"/app/locks/orders/" + curLock(3)}, ok: true})

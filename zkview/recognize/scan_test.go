@@ -34,6 +34,7 @@ func recScanTree() *fakeTree {
 }
 
 func TestScan(t *testing.T) {
+	t.Parallel()
 	f := recScanTree()
 	res, err := Scan(context.Background(), f, "/", Options{Now: recEpoch, Concurrency: 3})
 	if err != nil || res.Partial {
@@ -84,6 +85,7 @@ func TestScan(t *testing.T) {
 }
 
 func TestScanRoots(t *testing.T) {
+	t.Parallel()
 	f := recScanTree()
 	for _, tt := range []struct {
 		root string
@@ -110,6 +112,7 @@ func TestScanRoots(t *testing.T) {
 }
 
 func TestScanPartial(t *testing.T) {
+	t.Parallel()
 	f := recScanTree()
 	f.errs["/app/config"] = zk.ErrNoAuth
 	f.errs["/app/leader/"+curLatch(1)] = zk.ErrNoAuth

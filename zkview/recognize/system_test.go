@@ -152,6 +152,7 @@ func membersData(g *Group) string {
 }
 
 func TestSystemKafka(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "kafka", (*syslayout.Layout).Kafka)
 		e := roleAs[*Election](t, s, "kafka", "controller")
@@ -196,6 +197,7 @@ func TestSystemKafka(t *testing.T) {
 }
 
 func TestSystemHBase(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "hbase", (*syslayout.Layout).HBase)
 		e := roleAs[*Election](t, s, "hbase", "active-master")
@@ -229,6 +231,7 @@ func TestSystemHBase(t *testing.T) {
 }
 
 func TestSystemHadoopHA(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "hadoop", (*syslayout.Layout).Hadoop)
 		nn := roleAs[*Election](t, s, "hdfs", "active-namenode")
@@ -246,6 +249,7 @@ func TestSystemHadoopHA(t *testing.T) {
 }
 
 func TestSystemSolr(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "solr", (*syslayout.Layout).Solr)
 		o := roleAs[*Election](t, s, "solr", "overseer")
@@ -278,6 +282,7 @@ func TestSystemSolr(t *testing.T) {
 }
 
 func TestSystemHelix(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "helix", (*syslayout.Layout).Helix)
 		e := roleAs[*Election](t, s, "helix", "controller")
@@ -296,6 +301,7 @@ func TestSystemHelix(t *testing.T) {
 }
 
 func TestSystemDiscoveryClickHouseBookKeeper(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		d := layOut(t, connect, "discovery", (*syslayout.Layout).Discovery)
 		var services []string
@@ -334,6 +340,7 @@ func TestSystemDiscoveryClickHouseBookKeeper(t *testing.T) {
 }
 
 func TestSystemLatches(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		s := layOut(t, connect, "storm", (*syslayout.Layout).Storm)
 		e := roleAs[*Election](t, s, "storm", "nimbus-leader")

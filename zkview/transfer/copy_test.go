@@ -34,6 +34,7 @@ func (r changingReader) ACL(ctx context.Context, p string) ([]zk.ACL, *zk.Stat, 
 }
 
 func TestMove(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c, bw := dial(t, connect)
 		base := zktest.Path(t)

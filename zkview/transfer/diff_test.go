@@ -54,6 +54,7 @@ func describe(ds []Difference) string {
 // TestDiffSubtrees: two live subtrees compared as streams, and the same
 // with one side an export file; ignore globs leave nodes out.
 func TestDiffSubtrees(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c, _ := dial(t, connect)
 		base := zktest.Path(t)
@@ -122,6 +123,7 @@ func TestDiffSubtrees(t *testing.T) {
 // TestDiffRefusesUnsortedFiles: a file whose records are not in the walk's
 // order cannot be merged; the error says so instead of a wrong answer.
 func TestDiffRefusesUnsortedFiles(t *testing.T) {
+	t.Parallel()
 	file := `{"zkx_export":1,"root":"/r","exported":"2024-01-01T00:00:00Z"}
 {"path":"/r","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
 {"path":"/r/b","data":null,"acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}
@@ -152,6 +154,7 @@ func TestDiffRefusesUnsortedFiles(t *testing.T) {
 }
 
 func TestMatchGlob(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		glob, rel string
 		want      bool
@@ -178,6 +181,7 @@ func TestMatchGlob(t *testing.T) {
 // a destination changed between the reading and the writing fails the
 // transaction rather than lose the change.
 func TestMirror(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c, bw := dial(t, connect)
 		base := zktest.Path(t)

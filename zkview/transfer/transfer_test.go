@@ -85,6 +85,7 @@ func importFile(t *testing.T, bw *zkview.BulkWriter, file []byte, opts ImportOpt
 // ACLs, sequential names and an ephemeral node come back byte for byte
 // under another root; the ephemeral is skipped unless asked.
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c, bw := dial(t, connect, zkview.WithAuth("digest", []byte("alice:secret")))
 		base := zktest.Path(t)
@@ -158,6 +159,7 @@ func TestRoundTrip(t *testing.T) {
 // transactions written and says how far it got; the same import with
 // Skip finishes it, and the result is the source.
 func TestResume(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c, bw := dial(t, connect)
 		base := zktest.Path(t)
@@ -197,6 +199,7 @@ func TestResume(t *testing.T) {
 // server refuses are reported with the nodes below them; bad files are
 // clear errors.
 func TestImportRefusals(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c, bw := dial(t, connect)
 		base := zktest.Path(t)

@@ -10,6 +10,7 @@ import (
 // TestHonestFakeServesGoZookeeper: the kit's control case is a server
 // go-zookeeper works with, so what the misbehaving cases break is theirs.
 func TestHonestFakeServesGoZookeeper(t *testing.T) {
+	t.Parallel()
 	s := New(t, Honest())
 	conn, events, err := zk.Connect([]string{s.Addr()}, 10*time.Second, zk.WithLogInfo(false), zk.WithLogger(quiet{}))
 	if err != nil {

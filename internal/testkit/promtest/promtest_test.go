@@ -66,6 +66,7 @@ const fakeRules = `groups:
 // a loaded machine), clears when the series goes, and a target that fails
 // its scrapes reads as up == 0.
 func TestServerSeesSeriesAndAlerts(t *testing.T) {
+	t.Parallel()
 	target := &fakeTarget{}
 	web := httptest.NewServer(target)
 	t.Cleanup(web.Close)
@@ -136,6 +137,7 @@ func TestServerSeesSeriesAndAlerts(t *testing.T) {
 // TestWaitGivesUpAtTheDeadline checks that a wait for what never comes
 // ends with the context and says what it last saw.
 func TestWaitGivesUpAtTheDeadline(t *testing.T) {
+	t.Parallel()
 	web := httptest.NewServer(&fakeTarget{})
 	t.Cleanup(web.Close)
 	prom := Start(t, Config{Targets: []string{strings.TrimPrefix(web.URL, "http://")}})
@@ -151,6 +153,7 @@ func TestWaitGivesUpAtTheDeadline(t *testing.T) {
 }
 
 func TestShortenRuleFor(t *testing.T) {
+	t.Parallel()
 	out, err := shortenRuleFor([]byte(fakeRules), 1500*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +176,7 @@ func TestShortenRuleFor(t *testing.T) {
 }
 
 func TestQueryReadsTheAPIsShapes(t *testing.T) {
+	t.Parallel()
 	answers := map[string]string{
 		"vec":    `{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"up","job":"zkx"},"value":[1700000000.5,"1"]}]}}`,
 		"scalar": `{"status":"success","data":{"resultType":"scalar","result":[1700000000,"42"]}}`,

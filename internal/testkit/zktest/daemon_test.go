@@ -17,6 +17,7 @@ import (
 // TestDaemonStopKillsItsGroup starts a shell that starts a child, and
 // checks that Stop ends both (the process group) and may be called again.
 func TestDaemonStopKillsItsGroup(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skipf("no sh: %v", err)
@@ -56,6 +57,7 @@ func TestDaemonStopKillsItsGroup(t *testing.T) {
 // TestDaemonExitSeen checks that a program that ends by itself is seen on
 // Exited with its status.
 func TestDaemonExitSeen(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skipf("no sh: %v", err)
@@ -79,6 +81,7 @@ func TestDaemonExitSeen(t *testing.T) {
 }
 
 func TestFreePortIsNotHandedOutTwice(t *testing.T) {
+	t.Parallel()
 	a, b := FreePort(t), FreePort(t)
 	if a == b || a <= 0 || b <= 0 {
 		t.Errorf("FreePort gave %d then %d", a, b)

@@ -17,6 +17,7 @@ import (
 // testdata/postmortem (see its README) from a real ZooKeeper when
 // ZKX_WRITE_FIXTURES=1, and says so and skips otherwise.
 func TestWritePostmortemFixtures(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("ZKX_WRITE_FIXTURES") != "1" {
 		t.Skip("fixture generator: set ZKX_WRITE_FIXTURES=1 to rewrite testdata/postmortem from a real ZooKeeper")
 	}

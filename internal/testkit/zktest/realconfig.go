@@ -58,8 +58,8 @@ type RealOptions struct {
 
 // RealWith is Real with options: a restricted four-letter-word whitelist,
 // the AdminServer, a connection limit. It waits until every member serves, judged by srvr
-// alone (which ZooKeeper never refuses), and, with AdminServer, until every
-// member's AdminServer answers.
+// alone (which ZooKeeper never refuses), with TLS until every member's TLS port
+// accepts connections, and, with AdminServer, until every member's AdminServer answers.
 func RealWith(t testing.TB, opts RealOptions) *Ensemble {
 	t.Helper()
 	rt := requireRuntime(t)
@@ -78,6 +78,11 @@ func RealWith(t testing.TB, opts RealOptions) *Ensemble {
 		t.Fatalf("zktest: %v", err)
 	}
 	begin := e.launch(t, func() error { return e.poll(startTimeout, e.servingBySrvr) })
+	if opts.TLS != nil {
+		if err := e.poll(startTimeout, e.secureListening); err != nil {
+			t.Fatalf("zktest: the TLS ports of %s did not open: %v", e.SecureConnectString(), err)
+		}
+	}
 	if opts.AdminServer {
 		e.adminTLS = opts.TLS
 		if err := e.poll(startTimeout, e.adminServing); err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestRealWithRestrictedWhitelistAndAdminServer(t *testing.T) {
+	t.Parallel()
 	e := RealWith(t, RealOptions{FourLetterWords: []string{"conf"}, AdminServer: true})
 	m := e.Members()[0]
 	out, err := FourLetter(m.Addr(), "ruok", 10*time.Second)
@@ -37,6 +38,7 @@ func TestRealWithRestrictedWhitelistAndAdminServer(t *testing.T) {
 }
 
 func TestRealWithEnsembleDefaults(t *testing.T) {
+	t.Parallel()
 	e := RealWith(t, RealOptions{Nodes: 3})
 	e.Leader(t)
 	for _, m := range e.Members() {

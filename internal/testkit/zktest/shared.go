@@ -99,10 +99,16 @@ func stopShared() error {
 // TestMain:
 //
 //	func TestMain(m *testing.M) { zktest.Main(m) }
-func Main(m *testing.M) {
+//
+// after are called once the tests have run, for what the package's tests
+// share (a binary built once, say).
+func Main(m *testing.M, after ...func()) {
 	cleanup := isolate()
 	mainRunning.Store(true)
 	code := m.Run()
+	for _, f := range after {
+		f()
+	}
 	cleanup()
 	if err := stopShared(); err != nil {
 		fmt.Fprintf(os.Stderr, "zktest: stop shared real ZooKeeper: %v\n", err)

@@ -3,6 +3,7 @@ package zktest
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -74,4 +75,21 @@ func (e *Ensemble) SecureConnectString() string {
 		addrs = append(addrs, m.SecureAddr())
 	}
 	return strings.Join(addrs, ",")
+}
+
+// secureListening checks once whether every live member's secureClientPort
+// accepts connections: ZooKeeper binds it after its plain port (a second
+// or more later on a busy machine), so srvr answering says nothing of it.
+func (e *Ensemble) secureListening() (bool, string) {
+	for _, m := range e.members {
+		if st, _ := m.state(); st != stateRunning {
+			continue
+		}
+		c, err := net.DialTimeout("tcp", m.SecureAddr(), pollTimeout)
+		if err != nil {
+			return false, fmt.Sprintf("%v: TLS port %s: %v", m, m.SecureAddr(), err)
+		}
+		c.Close()
+	}
+	return true, ""
 }

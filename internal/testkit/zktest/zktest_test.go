@@ -49,6 +49,7 @@ func ruok(addr string, timeout time.Duration) error {
 }
 
 func TestEmbedded(t *testing.T) {
+	t.Parallel()
 	addr := Embedded(t)
 	if err := ruok(addr, 5*time.Second); err != nil {
 		t.Fatalf("embedded ruok: %v", err)
@@ -63,6 +64,7 @@ func TestEmbedded(t *testing.T) {
 }
 
 func TestEmbeddedServerClosedAtCleanup(t *testing.T) {
+	t.Parallel()
 	var addr string
 	t.Run("inner", func(t *testing.T) {
 		s := EmbeddedServer(t, zkserver.Config{FourLetterWords: []string{"ruok"}})
@@ -197,6 +199,7 @@ func TestRealEnsemble(t *testing.T) {
 }
 
 func TestEach(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	got := map[string]string{}
 	Each(t, func(t *testing.T, connect string) {
@@ -225,6 +228,7 @@ func TestEach(t *testing.T) {
 }
 
 func TestShared(t *testing.T) {
+	t.Parallel()
 	a := Shared(t)
 	b := Shared(t)
 	if a != b {
@@ -236,6 +240,7 @@ func TestShared(t *testing.T) {
 }
 
 func TestPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		want string // regexp
@@ -259,6 +264,7 @@ func TestPath(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    string
@@ -279,6 +285,7 @@ func TestParseMode(t *testing.T) {
 }
 
 func TestUnavailableMessage(t *testing.T) {
+	t.Parallel()
 	cause := errors.New("java is not on PATH (fix: install a JDK)")
 	tests := []struct {
 		required  bool
@@ -311,6 +318,7 @@ func TestFindJarOverride(t *testing.T) {
 }
 
 func TestFreePortsDistinct(t *testing.T) {
+	t.Parallel()
 	ports, err := freePorts(9)
 	if err != nil {
 		t.Fatal(err)

@@ -78,13 +78,17 @@ public final class CuratorInterop {
         return path.substring(path.lastIndexOf('/') + 1);
     }
 
-    /** newClient starts a client with short timeouts and a bounded retry policy, and waits for its session. */
+    /**
+     * newClient starts a client with a bounded retry policy, and waits for its session. No scenario
+     * waits for a session to end, so the timeouts are those of a loaded machine: a 4 s session
+     * lost its connection when the test machine was busy.
+     */
     static CuratorFramework newClient(String connect) throws InterruptedException {
         CuratorFramework c = CuratorFrameworkFactory.builder()
                 .connectString(connect)
-                .sessionTimeoutMs(4000)
-                .connectionTimeoutMs(3000)
-                .retryPolicy(new ExponentialBackoffRetry(50, 5, 1000))
+                .sessionTimeoutMs(20000)
+                .connectionTimeoutMs(10000)
+                .retryPolicy(new ExponentialBackoffRetry(50, 10, 1000))
                 .build();
         c.start();
         if (!c.blockUntilConnected(15, TimeUnit.SECONDS)) {

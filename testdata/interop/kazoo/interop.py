@@ -37,12 +37,13 @@ def check(ok, msg, *args):
 
 
 def new_client(connect, clients):
-    """Start a client with short timeouts and bounded retries, and wait for its session."""
+    """Start a client with bounded retries, and wait for its session. No scenario waits for a
+    session to end, so the timeout is one for a loaded machine, as CuratorInterop's."""
     c = KazooClient(
         hosts=connect,
-        timeout=4.0,
+        timeout=20.0,
         connection_retry=KazooRetry(max_tries=10, delay=0.05, max_delay=1.0),
-        command_retry=KazooRetry(max_tries=5, delay=0.05, max_delay=1.0),
+        command_retry=KazooRetry(max_tries=10, delay=0.05, max_delay=1.0),
     )
     clients.append(c)
     c.start(timeout=15)
