@@ -27,6 +27,7 @@ var hostileQuiet = map[string]string{
 	"completion": "prints a shell script of zkx's own",
 	"demo":       "runs its own server and contenders, and the explorer (tested with the hostile scene in tui)",
 	"digest":     "prints the digest of the user:password it is given",
+	"exporter":   "runs until stopped and writes only its own notes (its address, its session, counts); what it serves is Prometheus's exposition format, for Prometheus (docs/metrics.md)",
 	"help":       "prints zkx's own words",
 	"man":        "writes zkx's own manual pages",
 	"serve":      "serves; prints its own address",
@@ -79,6 +80,7 @@ func TestHostileTextInEveryCommand(t *testing.T) {
 	listed := hostile.Listed + "/" + strings.ReplaceAll(hostile.Text("all"), "/", "")
 	runs := map[string][][]string{
 		"audit":     {{"audit", auditLog}, {"audit", "--user", hostile.Field("user"), auditLog}},
+		"check":     {{"check", hostile.Base}},
 		"context":   {{"context", "list"}, {"context", "show"}, {"context", "show", hostile.UTF8("broken")}, {"context", "use", hostile.Text("nope")}},
 		"cp":        {{"cp", hostile.Dir, hostile.Base + "/" + hostile.Name("copy")}},
 		"diff":      {{"diff", hostile.Dir, hostile.CuratorLock}, {"diff", hostile.Dir, exportFile}},
