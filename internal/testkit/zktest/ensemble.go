@@ -210,6 +210,11 @@ func (e *Ensemble) launch(t testing.TB, serving func() error) time.Time {
 	if err := serving(); err != nil {
 		t.Fatalf("zktest: real ZooKeeper %s did not serve: %v", e.ConnectString(), err)
 	}
+	// What answered may be another process's server on a port a member
+	// could not bind.
+	if err := e.exitedMember(); err != nil {
+		t.Fatalf("zktest: real ZooKeeper %s: %v", e.ConnectString(), err)
+	}
 	return begin
 }
 
@@ -286,6 +291,40 @@ func (e *Ensemble) start() error {
 		}
 	}
 	return nil
+}
+
+// exitedMember says which member died on its own, if one did: its error
+// is errPortTaken when it could not bind a port.
+func (e *Ensemble) exitedMember() error {
+	for _, m := range e.members {
+		st, p := m.state()
+		switch {
+		case st == stateExited && strings.Contains(m.logTail(), "Address already in use"):
+			return fmt.Errorf("%v: %w", m, errPortTaken)
+		case st == stateExited:
+			return fmt.Errorf("%v %s", m, p.describeExit())
+		case st == stateRunning && !listensOn(p.cmd.Process.Pid, m.clientPort):
+			// Its JVM has not died of the BindException yet.
+			return fmt.Errorf("%v does not listen on its client port: %w", m, errPortTaken)
+		}
+	}
+	return nil
+}
+
+// listensOn says whether process pid listens on port; true where /proc
+// cannot tell.
+func listensOn(pid, port int) bool {
+	sockets, err := ListeningTCP(pid)
+	if err != nil {
+		return true
+	}
+	suffix := fmt.Sprintf(":%04X", port)
+	for _, s := range sockets {
+		if strings.HasSuffix(s, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // stop kills every member and waits for them to exit.

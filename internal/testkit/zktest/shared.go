@@ -1,6 +1,7 @@
 package zktest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -56,6 +57,24 @@ func startShared(t testing.TB, rt runtimePaths) error {
 	if !mainRunning.Load() {
 		t.Logf("zktest: Shared without zktest.Main in TestMain: the shared server is only killed when the test process exits")
 	}
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = startSharedOnce(t, rt)
+		if err == nil || !errors.Is(err, errPortTaken) || attempt == 3 {
+			return err
+		}
+		t.Logf("zktest: shared real ZooKeeper: %v; again on other ports", err)
+	}
+}
+
+// errPortTaken: a member could not bind a port: another process took it
+// between freePorts' close and the JVM's bind.
+var errPortTaken = errors.New("a port it was given was taken meanwhile (BindException)")
+
+// startSharedOnce starts the shared server on ports of its own; the
+// caller holds shared.mu.
+func startSharedOnce(t testing.TB, rt runtimePaths) error {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "zktest-shared-")
 	if err != nil {
 		return fmt.Errorf("temp dir: %w", err)
@@ -66,6 +85,11 @@ func startShared(t testing.TB, rt runtimePaths) error {
 		err = e.start()
 		if err == nil {
 			err = e.waitServing(startTimeout)
+		}
+		if err == nil {
+			// What answered may be another process's server on a port
+			// ours could not bind: serving counts only while ours runs.
+			err = e.exitedMember()
 		}
 		if err == nil {
 			t.Logf("zktest: shared real ZooKeeper serving at %s after %v", e.ConnectString(), time.Since(begin).Round(time.Millisecond))
