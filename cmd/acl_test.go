@@ -14,6 +14,7 @@ import (
 // checked, and an ACL that takes away your ADMIN is refused without a
 // terminal unless --force.
 func TestSetACL(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)

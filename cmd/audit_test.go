@@ -23,6 +23,7 @@ var (
 
 // TestAuditCommand reads the fixtures' audit logs and filters them.
 func TestAuditCommand(t *testing.T) {
+	t.Parallel()
 	out, errs, err := run(t, "audit", pmAuditZoned, "-o", "json")
 	if err != nil {
 		t.Fatalf("%v: %s", err, errs)
@@ -105,6 +106,7 @@ func TestAuditCommand(t *testing.T) {
 // rest is printed, the exit status is 3; a file of other lines is warned
 // about.
 func TestAuditDamaged(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(pmAuditZoned)
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +135,7 @@ func TestAuditDamaged(t *testing.T) {
 // by ops, a session's start by its client — and a warning when the audit
 // log is read in another zone than its own.
 func TestTxnlogAudit(t *testing.T) {
+	t.Parallel()
 	forced := pmFact(t, pmFixtures, "force_deleted")
 	out, errs, err := run(t, "txnlog", pmFixtures, "-o", "json", "--audit", pmAuditZoned)
 	if err != nil {
@@ -238,6 +241,7 @@ func checkHistoryAudit(t *testing.T, dataDir string, audit ...string) {
 // what, the tree's changes, and the commands that reproduce them; without
 // an audit log it says who is unknown.
 func TestHistoryReport(t *testing.T) {
+	t.Parallel()
 	out, errs, err := run(t, "history", "/pm/kazoo-lock", "--data-dir", pmFixtures, "--audit", pmAuditZoned, "--report")
 	if err != nil {
 		t.Fatalf("%v: %s", err, errs)

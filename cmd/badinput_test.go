@@ -12,6 +12,7 @@ import (
 // TestBadInput: every mistake a user can make on the command line ends in
 // a clear error naming it, a non-zero exit, no panic and no hang.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	server := zktest.Embedded(t)
 	big := strings.Repeat("x", 1<<20+1)
 	cases := []struct {

@@ -24,6 +24,7 @@ func latchNode(seq int) string {
 // where nothing is wrong, and 3 (UNKNOWN, never 1) for a bad flag or an
 // ensemble it cannot reach; elections --check exits 2 on the leader.
 func TestCheckExitStatuses(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)

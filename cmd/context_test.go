@@ -180,6 +180,7 @@ func TestContextCommandsBesideABrokenContext(t *testing.T) {
 // that others may read is named once on stderr, whatever the command;
 // never on stdout, never with the password.
 func TestExposedContextsFileWarnsOnce(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config.yaml")
 	os.WriteFile(path, []byte("current-context: s\ncontexts:\n  s:\n    server: 127.0.0.1:1\n    auth: digest:ops:hunter2\n"), 0o600)
 	if err := os.Chmod(path, 0o644); err != nil {

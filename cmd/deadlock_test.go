@@ -88,6 +88,7 @@ func sessionRing(t *testing.T, connect, root string, n int) ([]*recipes.Session,
 // session's part; and the release the warning names breaks the ring for
 // real: the session behind takes the lock, and the deadlock is gone.
 func TestDeadlockRing(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Embedded(t)
 	root := zktest.Path(t)
 	sessions, paths := sessionRing(t, connect, root, 3)
@@ -175,6 +176,7 @@ func TestDeadlockRing(t *testing.T) {
 // reader, unlock says plainly who still holds, and that the writer still
 // waits, on whom; freeing the second, that the writer took over.
 func TestUnlockReadWriteNextWords(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Embedded(t)
 	dir := zktest.Path(t) + "/rw"
 	r0 := startContender(t, connect, func(s *recipes.Session, o recipes.Option) func(context.Context) error {

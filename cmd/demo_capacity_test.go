@@ -13,6 +13,7 @@ import (
 // connections from one address, the demo reads the limit from conf, and a
 // headless run that would need more refuses before opening any session.
 func TestDemoRespectsConnectionLimit(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{MaxClientCnxns: 30})
 	connect := e.ConnectString()
 	c := demo.ServerCapacity(context.Background(), []string{connect})

@@ -14,6 +14,7 @@ import (
 // what the view cannot take, the failure scenarios cannot use, or
 // --readonly forbids is refused then.
 func TestDemoOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	build := func(run runFunc[*demoOptions]) *cobra.Command { return newDemoCommand(g, run) }
 	view := parsed(t, build)

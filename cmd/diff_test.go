@@ -30,6 +30,7 @@ func twoContexts(t *testing.T, a, b string) string {
 // file, exit statuses 0, 1 and 2, --ignore, -o json; then mirror makes
 // them the same.
 func TestDiffAcrossContexts(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		other := zktest.Embedded(t)
 		cfg := twoContexts(t, connect, other)
@@ -125,6 +126,7 @@ func setData(t *testing.T, connect, path, data string) {
 // explorer's :ctx) takes its own server, credentials and read-only, and
 // --readonly from the command line still holds.
 func TestForContext(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), "c.yaml")
 	body := "current-context: a\ncontexts:\n  a:\n    server: a:2181\n    readonly: true\n  b:\n    server: b:2181/chroot\n    auth: digest:bob:pw\n"
 	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
@@ -154,6 +156,7 @@ func TestForContext(t *testing.T) {
 // TestExplorerContexts: the explorer's :ctx lists the contexts file and
 // opens a context as zkx --context NAME would: its server, read-only.
 func TestExplorerContexts(t *testing.T) {
+	t.Parallel()
 	one, two := zktest.Embedded(t), zktest.Embedded(t)
 	cfg := twoContexts(t, one, two)
 	g, err := resolved(t, "--config", cfg)

@@ -13,6 +13,7 @@ import (
 // TestDiffAndMirrorOptions: the two sides and the flags; diff ends every
 // refusal with diff(1)'s trouble status, having said why on stderr.
 func TestDiffAndMirrorOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	diff := parsed(t, func(run runFunc[*diffOptions]) *cobra.Command { return newDiffCommand(g, run) },
 		"/app", "prod:/app", "--ignore", "lock-*", "--ignore", "**/leases/*", "-o", "json")

@@ -65,6 +65,7 @@ func startExporter(t *testing.T, args ...string) string {
 // lock's path and recipe; when the Kazoo contender releases, the alert
 // clears. Then the Curator holder is frozen (SIGSTOP): silent-holder.
 func TestExporterInPrometheus(t *testing.T) {
+	t.Parallel()
 	promtest.Program(t, "prometheus")
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
@@ -154,6 +155,7 @@ func logAlerts(t *testing.T, ctx context.Context, prom *promtest.Server, when st
 // frozen with SIGSTOP fires ZkxElectionLeaderSilent, which clears when
 // it is resumed.
 func TestExporterElectionAndQueueInPrometheus(t *testing.T) {
+	t.Parallel()
 	promtest.Program(t, "prometheus")
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)

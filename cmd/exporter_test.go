@@ -60,6 +60,7 @@ func waitSeries(t *testing.T, addr, series, what string, ok func(v float64, pres
 // new session is made and the alarm is served again from the model
 // rebuilt on it.
 func TestExporterSurvivesSessionExpiry(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
@@ -100,6 +101,7 @@ func TestExporterSurvivesSessionExpiry(t *testing.T) {
 // keeps the exporter serving /metrics with zkx_up 0, and its failed
 // connects counted, again after a backoff.
 func TestExporterRetriesAHostileServer(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

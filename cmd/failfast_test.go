@@ -11,6 +11,7 @@ import (
 // and stays silent is named once its answer is 4 s late (a ZooKeeper
 // server answers at once), unless --timeout ends the wait first.
 func TestFailFast(t *testing.T) {
+	t.Parallel()
 	_, _, err := run(t, "--server", "127.0.0.1:1,127.0.0.1:2", "--timeout", "60s", "ls", "/")
 	if err == nil || strings.Contains(err.Error(), "--timeout") ||
 		!strings.Contains(err.Error(), "127.0.0.1:1: connection refused") || !strings.Contains(err.Error(), "127.0.0.1:2: connection refused") {

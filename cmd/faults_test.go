@@ -24,6 +24,7 @@ import (
 // the last member refuses clients, and zkx locks ends within its --timeout
 // with an error that says so.
 func TestLocksWhileMembersDie(t *testing.T) {
+	t.Parallel()
 	e := zktest.Real(t, 3)
 	connect := e.ConnectString()
 	base := zktest.Path(t)
@@ -73,6 +74,7 @@ func TestLocksWhileMembersDie(t *testing.T) {
 // scan (the embedded server holds one directory's listing back): zkx locks
 // ends at its --timeout with what it found, marked as partial.
 func TestLocksTimeoutMidScan(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
@@ -117,6 +119,7 @@ func TestLocksTimeoutMidScan(t *testing.T) {
 // of the tree is a partial result (exit 3), named as such, its JSON still
 // an array; one that printed nothing is a plain failure.
 func TestTreeTimeoutMidWalk(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)

@@ -14,6 +14,7 @@ import (
 // TestFind: the conditions on a live tree, and grep's exit status (the
 // conditions refused, TestFindOptions).
 func TestFind(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		populate(t, connect, map[string]int32{

@@ -15,6 +15,7 @@ import (
 // TestFindOptions: the conditions become the query; bad ones are refused
 // before the walk.
 func TestFindOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	opts := parsed(t, func(run runFunc[*findOptions]) *cobra.Command { return newFindCommand(g, run) },
 		"/app", "--name", "lock-*", "--ephemeral", "--owner", "0x10a", "--older", "90s", "-o", "json")
@@ -37,6 +38,7 @@ func TestFindOptions(t *testing.T) {
 // TestFindLinesAndEnd: a node that could not be read is marked on its
 // line; the exit status is grep's, 3 when nodes were not searched.
 func TestFindLinesAndEnd(t *testing.T) {
+	t.Parallel()
 	warn := cliout.NewStyles(&strings.Builder{}).Warn
 	if got := foundLine(warn, zkview.WalkNode{Path: "/a/lock-1"}); got != "/a/lock-1" {
 		t.Errorf("a match: %q", got)

@@ -20,6 +20,7 @@ func create(t *testing.T, c *zk.Conn, path string, data []byte, flags int32, acl
 }
 
 func TestGet(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := zktest.Conn(t, connect)
 		base := zktest.Path(t)
@@ -75,6 +76,7 @@ func TestGet(t *testing.T) {
 }
 
 func TestStat(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := zktest.Conn(t, connect)
 		base := zktest.Path(t)
@@ -114,6 +116,7 @@ func TestStat(t *testing.T) {
 // TestGetStatNoAccess: on a node whose ACL grants this session nothing,
 // get is an error naming the fix, stat still shows the stat.
 func TestGetStatNoAccess(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := zktest.Conn(t, connect)
 		base := zktest.Path(t)
@@ -145,6 +148,7 @@ func TestGetStatNoAccess(t *testing.T) {
 // TestGetStatErrors: a missing node, named with the server (what is
 // refused before any I/O, TestReadRefusals).
 func TestGetStatErrors(t *testing.T) {
+	t.Parallel()
 	srv := zktest.Embedded(t)
 	cases := []struct {
 		args []string

@@ -12,6 +12,7 @@ import (
 // node deleted, or removed with its session — is on the timeline; one that
 // held is not told twice; a grandchild is no contender.
 func TestNeverHeld(t *testing.T) {
+	t.Parallel()
 	at := time.UnixMilli(1_800_000_000_000)
 	lock := "/app/lock"
 	txns := []forensics.Transaction{

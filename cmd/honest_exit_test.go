@@ -15,6 +15,7 @@ import (
 // saying so, and print nothing (no empty JSON array that reads as an
 // empty subtree).
 func TestWalkMissingRoot(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		missing := zktest.Path(t) + "/does/not/exist"
 		for _, args := range [][]string{
@@ -39,6 +40,7 @@ func TestWalkMissingRoot(t *testing.T) {
 // output of tree, find and export, and counted in a partial result (exit
 // 3); its children, which could not be listed, are said to be missing.
 func TestWalkUnreadable(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)

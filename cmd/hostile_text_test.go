@@ -176,6 +176,7 @@ var hostileFileCommands = []string{"history", "snapshot", "txnlog"}
 // log — and runs the commands that read those files on them, as
 // TestHostileTextInEveryCommand does the others.
 func TestHostileTextInZooKeepersFiles(t *testing.T) {
+	t.Parallel()
 	ens := zktest.RealWith(t, zktest.RealOptions{Audit: true})
 	m := ens.Members()[0]
 	c := zktest.Conn(t, ens.ConnectString())

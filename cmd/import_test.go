@@ -68,6 +68,7 @@ func countUnder(t *testing.T, c *zk.Conn, root string) int {
 // a UTF-8 byte order mark before the header is read as text editors
 // write it.
 func TestImportChecksTheWholeFileFirst(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)
@@ -129,6 +130,7 @@ func TestImportChecksTheWholeFileFirst(t *testing.T) {
 // an ACL the server finds invalid and a parent whose ACL does not let
 // this session create, that one across transactions.
 func TestImportDryRunPredicts(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)
@@ -203,6 +205,7 @@ func TestImportDryRunPredicts(t *testing.T) {
 // transactions written; the error names the last node written and the
 // command that goes on; that command finishes the import.
 func TestImportStopsAndSaysHowToGoOn(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)

@@ -15,6 +15,7 @@ import (
 // mark); every -o json output and the export file write them as \u
 // escapes, and the values still decode to what the server holds.
 func TestJSONEscapesInvisibleRunes(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)

@@ -23,6 +23,7 @@ func lockRunTestOptions(connect, dir string, command ...string) (lockRunOptions,
 }
 
 func TestRunsWithTokenAndExitStatus(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t)
 		o, out, errs := lockRunTestOptions(connect, dir, "sh", "-c", `echo "$ZKX_LOCK_TOKEN $ZKX_LOCK_PATH"; exit 3`)
@@ -37,6 +38,7 @@ func TestRunsWithTokenAndExitStatus(t *testing.T) {
 }
 
 func TestTimeoutAndMissingCommand(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	dir := zktest.Path(t)
 	s, err := recipes.Dial([]string{srv.ConnectString()})
@@ -66,6 +68,7 @@ func TestTimeoutAndMissingCommand(t *testing.T) {
 // TestLockLostTerminatesCommand expires the session of a running zkx lock:
 // the command must get SIGTERM and zkx must exit exitLockLost (75).
 func TestLockLostTerminatesCommand(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	dir := zktest.Path(t)
 	pr, pw := io.Pipe()

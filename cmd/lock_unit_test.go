@@ -12,6 +12,7 @@ import (
 // TestLockOptions: PATH under the chroot, the command after --, the lock
 // node's data only when --data is given (even empty).
 func TestLockOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{server: "zk1:2181,zk2:2181/app"}
 	build := func(run runFunc[*lockOptions]) *cobra.Command { return newLockCommand(g, run) }
 	opts := parsed(t, build, "--format", "kazoo", "--timeout", "30s", "/locks/job", "--", "./job.sh", "-v")
@@ -38,6 +39,7 @@ func TestLockOptions(t *testing.T) {
 // TestSetACLAndEditOptions: setacl's ACL is parsed before the dial; both
 // are refused with --readonly.
 func TestSetACLAndEditOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	acl := parsed(t, func(run runFunc[*setACLOptions]) *cobra.Command { return newSetACLCommand(g, run) }, "/app", "world:anyone:r,ip:10.0.0.0/8:cdrwa", "--version", "3")
 	if acl.path != "/app" || len(acl.acl) != 2 || acl.acl[1].Scheme != "ip" || acl.version != 3 || acl.force || acl.timeout != 30*time.Second {

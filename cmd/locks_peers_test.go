@@ -100,6 +100,7 @@ func observedWaiters(l recognize.Lock, n int) bool {
 // holder; zkx unlock hands the lock to the first Kazoo contender, which
 // says it holds.
 func TestPeersCuratorThenKazooWithExtraPatterns(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
 	cur := zktest.StartCuratorLock(t, connect, dir, peerSessionTimeout)
@@ -154,6 +155,7 @@ func TestPeersCuratorThenKazooWithExtraPatterns(t *testing.T) {
 // Curator contender and the Kazoo waiter both say they hold, as zkx
 // predicted and then reports.
 func TestPeersMixedLockCannotStaySafe(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
 	cur := zktest.StartCuratorLock(t, connect, dir, peerSessionTimeout)
@@ -183,6 +185,7 @@ func TestPeersMixedLockCannotStaySafe(t *testing.T) {
 // takes the lock too. zkx names both holders in the red warning, --check
 // exits 2, and unlock will not guess.
 func TestPeersCuratorThenKazooWithoutExtraPatterns(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
 	cur := zktest.StartCuratorLock(t, connect, dir, peerSessionTimeout)
@@ -227,6 +230,7 @@ func TestPeersCuratorThenKazooWithoutExtraPatterns(t *testing.T) {
 // Curator sorts by the text after "lock-", which Kazoo's names lack, so it
 // takes the lock too — whether Kazoo sees Curator's names or not.
 func TestPeersKazooThenCurator(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	for _, extra := range [][]string{nil, {"-lock-"}} {
 		t.Run(fmt.Sprintf("extra_lock_patterns=%q", extra), func(t *testing.T) {
@@ -251,6 +255,7 @@ func TestPeersKazooThenCurator(t *testing.T) {
 // grows past a third of its session timeout while its Kazoo waiters,
 // pinging, stay heard from; zkx names it, and --check exits 2.
 func TestPeersStoppedHolderGoesSilent(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
 	cur := zktest.StartCuratorLock(t, connect, dir, peerSessionTimeout)

@@ -61,12 +61,14 @@ func TestManWritesAPagePerCommand(t *testing.T) {
 }
 
 func TestManNeedsADirectory(t *testing.T) {
+	t.Parallel()
 	if _, _, err := run(t, "man"); err == nil || !strings.Contains(err.Error(), "--dir") {
 		t.Errorf("zkx man without --dir: %v", err)
 	}
 }
 
 func TestManDate(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 4, 23, 0, 0, 0, time.UTC)
 	cases := []struct{ build, epoch, want string }{
 		{"", "", "2026-03-04"},

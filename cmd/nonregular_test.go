@@ -70,6 +70,7 @@ func runBounded(t *testing.T, args ...string) (string, string, error) {
 // directory it is skipped with a warning and the rest is read; named
 // on the command line it is an error saying what it is.
 func TestNamedPipesNeverHang(t *testing.T) {
+	t.Parallel()
 	dir := copyDataDir(t)
 	fifo(t, filepath.Join(dir, "log.ffff"))
 	fifo(t, filepath.Join(dir, "snapshot.ffff"))

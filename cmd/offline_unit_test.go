@@ -11,6 +11,7 @@ import (
 // TestSnapshotOptions: -o and --path are checked before the file is
 // opened.
 func TestSnapshotOptions(t *testing.T) {
+	t.Parallel()
 	opts := parsed(t, func(run runFunc[*snapshotOptions]) *cobra.Command { return newSnapshotCommand(run) }, "snapshot.1f.gz", "--path", "/app", "--data", "-o", "json")
 	if opts.file != "snapshot.1f.gz" || opts.path != "/app" || !opts.withData || opts.format != cliout.JSON {
 		t.Errorf("snapshot snapshot.1f.gz --path /app --data -o json: %+v", opts)
@@ -26,6 +27,7 @@ func TestSnapshotOptions(t *testing.T) {
 // TestOfflineReadOptions: txnlog, audit and history check -o (and
 // history its PATH) before any file is opened.
 func TestOfflineReadOptions(t *testing.T) {
+	t.Parallel()
 	txnlog := parsed(t, func(run runFunc[*txnlogOptions]) *cobra.Command { return newTxnlogCommand(run) }, "/var/lib/zookeeper", "--path", "/app", "-o", "json")
 	if txnlog.logs != "/var/lib/zookeeper" || txnlog.path != "/app" || txnlog.format != cliout.JSON {
 		t.Errorf("txnlog /var/lib/zookeeper --path /app -o json: %+v", txnlog)

@@ -51,6 +51,7 @@ func diffLines(out string) []string {
 // under --readonly, mirrored back — the plan naming the ephemeral nodes
 // left alone — and compared again: the same data, ACLs and children.
 func TestPastAsSource(t *testing.T) {
+	t.Parallel()
 	good := pmFacts(t)
 	past := pmFixtures + "@" + good + ":" + zktest.PostmortemApp
 	auth := "digest:ops:" + zktest.PostmortemOpsPassword
@@ -174,6 +175,7 @@ func pmFacts(t *testing.T) string { return pmFact(t, pmFixtures, "app_good_zxid"
 // TestPastSideErrors: a moment that is none, a data directory with no
 // such node.
 func TestPastSideErrors(t *testing.T) {
+	t.Parallel()
 	if _, _, err := run(t, "export", pmFixtures+"@yesterday:/pm"); err == nil || !strings.Contains(err.Error(), "yesterday") {
 		t.Errorf("a bad moment: %v", err)
 	}

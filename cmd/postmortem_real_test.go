@@ -22,6 +22,7 @@ import (
 // and children equal to the past's (only the ephemeral node the past had
 // is not recreated).
 func TestPostmortemOnRealZooKeeper(t *testing.T) {
+	t.Parallel()
 	auth := "digest:ops:" + zktest.PostmortemOpsPassword
 	pm := zktest.RunPostmortemWith(t, zktest.PostmortemOptions{ForceRelease: func(_ testing.TB, connect, path string) {
 		out, errs, err := run(t, "--server", connect, "--auth", auth, "unlock", path, "--yes")

@@ -31,6 +31,7 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 }
 
 func TestTxnlogCommand(t *testing.T) {
+	t.Parallel()
 	out, errs, err := run(t, "txnlog", pmFixtures, "-o", "json")
 	if err != nil {
 		t.Fatalf("%v: %s", err, errs)
@@ -128,6 +129,7 @@ func TestTxnlogCommand(t *testing.T) {
 // TestTxnlogReadsPastDamage breaks an entry of a log: the command prints
 // the rest, names the file and offset on stderr and exits partial.
 func TestTxnlogReadsPastDamage(t *testing.T) {
+	t.Parallel()
 	logs, _ := filepath.Glob(filepath.Join(pmFixtures, "version-2", "log.*"))
 	b, err := os.ReadFile(logs[0])
 	if err != nil {
@@ -162,6 +164,7 @@ func TestTxnlogReadsPastDamage(t *testing.T) {
 }
 
 func TestHistoryCommand(t *testing.T) {
+	t.Parallel()
 	out, errs, err := run(t, "history", "/pm", "--data-dir", pmFixtures, "-o", "json")
 	if err != nil {
 		t.Fatalf("%v: %s", err, errs)
@@ -207,6 +210,7 @@ func TestHistoryCommand(t *testing.T) {
 }
 
 func TestSnapshotCommand(t *testing.T) {
+	t.Parallel()
 	snaps, _ := filepath.Glob(filepath.Join(pmFixtures, "version-2", "snapshot.*"))
 	gz, _ := filepath.Glob(filepath.Join(pmFixtures, "..", "snapshots", "snapshot.*.gz"))
 	for _, s := range append(snaps, gz...) {

@@ -19,6 +19,7 @@ import (
 // Without them, everything still works, clients unknown, and stderr says
 // in one line why.
 func TestProductionEnsemble(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
 	members := e.Members()
 	base := zktest.Path(t)

@@ -15,6 +15,7 @@ import (
 
 // TestQuotaOptions: PATH defaults to /.
 func TestQuotaOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	build := func(run runFunc[*quotaOptions]) *cobra.Command { return newQuotaCommand(g, run) }
 	if opts := parsed(t, build); opts.root != "/" {
@@ -34,6 +35,7 @@ func TestQuotaOptions(t *testing.T) {
 // is over them; one that could not be read says why; none is said on
 // stderr.
 func TestWriteQuotas(t *testing.T) {
+	t.Parallel()
 	none := zkview.QuotaValues{Count: -1, Bytes: -1, CountHard: -1, BytesHard: -1}
 	within := zkview.Quota{Path: "/app/q", Limits: zkview.QuotaValues{Count: -1, Bytes: -1, CountHard: 2, BytesHard: -1}, Usage: zkview.QuotaValues{Count: 2, Bytes: 2}, HasUsage: true}
 	over := zkview.Quota{Path: "/other", Outside: true, Limits: zkview.QuotaValues{Count: 3, Bytes: -1, CountHard: -1, BytesHard: -1}, Usage: zkview.QuotaValues{Count: 4}, HasUsage: true}

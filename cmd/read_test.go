@@ -64,6 +64,7 @@ func sortByDepth(paths []string) {
 }
 
 func TestTreeAndLs(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		populate(t, connect, map[string]int32{
@@ -97,6 +98,7 @@ func TestTreeAndLs(t *testing.T) {
 }
 
 func TestChrootAndEphemerals(t *testing.T) {
+	t.Parallel()
 	srv := zktest.Embedded(t)
 	base := zktest.Path(t)
 	populate(t, srv, map[string]int32{base: 0, base + "/app": 0, base + "/app/e": zk.FlagEphemeral})
@@ -113,6 +115,7 @@ func TestChrootAndEphemerals(t *testing.T) {
 // TestReadCommandErrors: errors met on the way to the server and on it
 // (what is refused before, TestReadRefusals).
 func TestReadCommandErrors(t *testing.T) {
+	t.Parallel()
 	srv := zktest.Embedded(t)
 	cases := []struct {
 		args []string

@@ -19,6 +19,7 @@ import (
 // TestReadOptions: ls, tree, get and stat take their path and flags as
 // typed, the defaults otherwise.
 func TestReadOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	ls := parsed(t, func(run runFunc[*lsOptions]) *cobra.Command { return newLsCommand(g, run) }, "-l", "-o", "json", "/app/locks")
 	if ls.path != "/app/locks" || !ls.long || ls.read.format != cliout.JSON || ls.read.timeout != 30*time.Second || ls.globals != g {
@@ -43,6 +44,7 @@ func TestReadOptions(t *testing.T) {
 
 // TestReadRefusals: what ls, tree, get and stat refuse before they dial.
 func TestReadRefusals(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	ls := func() *cobra.Command { return newLsCommand(g, stopBeforeRun) }
 	tree := func() *cobra.Command { return newTreeCommand(g, stopBeforeRun) }
@@ -76,6 +78,7 @@ func TestAuthRefusedBeforeAnyCommand(t *testing.T) {
 // TestTreeDrawer: nodes streamed in preorder are drawn with tree(1)'s
 // branches, ephemeral and unreadable nodes marked.
 func TestTreeDrawer(t *testing.T) {
+	t.Parallel()
 	noAuth := &zkview.PathError{Op: "list", Path: "/base/b/z", Err: zk.ErrNoAuth}
 	nodes := []zkview.WalkNode{
 		{Path: "/base", Depth: 0, Stat: &zk.Stat{}, Children: []string{"a", "b"}},
@@ -101,6 +104,7 @@ func TestTreeDrawer(t *testing.T) {
 // TestNodeRows: ls -l's rows, from stats and errors, as a table and in
 // JSON.
 func TestNodeRows(t *testing.T) {
+	t.Parallel()
 	mtime := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	rows := []nodeJSON{
 		describeNode("/a/p", &zk.Stat{NumChildren: 2, DataLength: 10, Mtime: mtime.UnixMilli()}, nil),
@@ -143,6 +147,7 @@ func TestNodeRows(t *testing.T) {
 // TestWriteStat: the stat and ACL rows, a refused ACL marked, and the
 // JSON with acl null and acl_error when the ACL may not be read.
 func TestWriteStat(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	st := &zk.Stat{Czxid: 0x1f, NumChildren: 1, DataLength: 6, Ctime: now.UnixMilli(), Mtime: now.UnixMilli()}
 	acl := zk.WorldACL(zk.PermRead | zk.PermWrite)
@@ -183,6 +188,7 @@ func TestWriteStat(t *testing.T) {
 // goes to stderr, JSON carries the text and never the bytes, and data
 // this session may not read is an error naming the fix.
 func TestWriteGet(t *testing.T) {
+	t.Parallel()
 	st := &zk.Stat{Czxid: 2, DataLength: 12}
 	cases := []struct {
 		name      string

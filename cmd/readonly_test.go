@@ -16,6 +16,7 @@ import (
 // would write refuse, and afterwards no node was created, changed or
 // deleted (every stat is the same).
 func TestReadOnlyCommandsChangeNothing(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Embedded(t)
 	base := zktest.Path(t)
 	c := zktest.Conn(t, connect)

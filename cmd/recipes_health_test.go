@@ -54,6 +54,7 @@ func delayItem(due time.Time, seq int) string {
 // first item has been due for 20 minutes and whose second is in flight
 // with a consumer gone, beside a queue whose items are not due yet.
 func TestQueuesCheck(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
@@ -115,6 +116,7 @@ func TestQueuesCheck(t *testing.T) {
 // mutex by semaphore when its maximum is 1: told with --max, read with
 // --max-from, or not known at all.
 func TestLocksSemaphoreMax(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		sem := base + "/sem"
@@ -150,6 +152,7 @@ func TestLocksSemaphoreMax(t *testing.T) {
 }
 
 func TestSemaphoreMaximaFlags(t *testing.T) {
+	t.Parallel()
 	got, err := semaphoreMaxima([]string{"/a=2", "3"}, []string{"/b=/counts/b"}, "/c")
 	want := map[string]recognize.SemaphoreMax{"/a": {Count: 2}, "/c": {Count: 3}, "/b": {From: "/counts/b"}}
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
@@ -175,6 +178,7 @@ func TestSemaphoreMaximaFlags(t *testing.T) {
 // TestRecipesCommand: groups, a lease, a counter and a TTL node's layout,
 // listed together, by class, and as JSON with a list per class.
 func TestRecipesCommand(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		admin := zktest.Conn(t, connect)

@@ -12,6 +12,7 @@ import (
 // are drawn as a chain; waiters with no node of their own, all watching
 // the holder's node (a lock held as one ephemeral node), as a herd.
 func TestLongTableDrawsChainsAndHerds(t *testing.T) {
+	t.Parallel()
 	chain := recognize.Lock{Path: "/app/locks/a", Recipe: "mutex", Format: "curator",
 		Holders: []recognize.Contender{{Node: "_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000001", Session: "0x1"}},
 		Waiters: []recognize.Contender{{Node: "_c_7c9e6679-7425-40de-944b-e07fc1f90ae7-lock-0000000002", Session: "0x2",

@@ -205,6 +205,7 @@ func runJSON(t *testing.T, v any, args ...string) string {
 // TestLocksCommand: a holder and two waiters, each in its own session, on
 // a mutex in each of the layouts our recipes write.
 func TestLocksCommand(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		for _, tc := range []struct {
 			name   string
@@ -285,6 +286,7 @@ func TestLocksCommand(t *testing.T) {
 // TestLocksSemaphore: a Curator-layout semaphore of one lease, taken, and a
 // second acquirer waiting; its locks/ directory names the semaphore.
 func TestLocksSemaphore(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		dir := zktest.Path(t) + "/sem"
 		var leases []*recipes.Lease
@@ -340,6 +342,7 @@ func TestLocksSemaphore(t *testing.T) {
 }
 
 func TestQueuesCommand(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		dir := base + "/jobs"
@@ -397,6 +400,7 @@ func TestQueuesCommand(t *testing.T) {
 }
 
 func TestElectionsCommand(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		dir := base + "/leader"
@@ -440,6 +444,7 @@ func TestElectionsCommand(t *testing.T) {
 }
 
 func TestSessionsCommand(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		a, b := zktest.Conn(t, connect), zktest.Conn(t, connect)
@@ -475,6 +480,7 @@ func TestSessionsCommand(t *testing.T) {
 // watches inferred), sessions lists the sessions the tree's ephemeral nodes
 // name, says what is unknown and how to let zkx read it.
 func TestRecipesRefusedIntrospection(t *testing.T) {
+	t.Parallel()
 	servers := map[string]func(t *testing.T) string{
 		"embedded": func(t *testing.T) string {
 			return zktest.EmbeddedServer(t, zkserver.Config{FourLetterWords: []string{"srvr"}}).ConnectString()
@@ -548,6 +554,7 @@ func TestRecipesRefusedIntrospection(t *testing.T) {
 // scanned root: what was found is printed, and the error says the result is
 // partial.
 func TestRecipesPartial(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)
@@ -596,6 +603,7 @@ func TestRecipesPartial(t *testing.T) {
 // TestRecipesErrors: errors met on the way to the server and on it (what
 // is refused before, TestRecipeRefusals and TestSessionsOptions).
 func TestRecipesErrors(t *testing.T) {
+	t.Parallel()
 	srv := zktest.Embedded(t)
 	cases := []struct {
 		args []string
@@ -623,6 +631,7 @@ func (quietLog) Printf(string, ...any) {}
 // queues behind it. Both views say so: the holder's session has no
 // connection.
 func TestLocksStuckHolder(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
 	dir := zktest.Path(t) + "/locks/stuck"

@@ -14,6 +14,7 @@ import (
 // TestRecipeOptions: the recipe commands' flags and PATH, the defaults,
 // and --held-too-long taken from the context only when not given.
 func TestRecipeOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	locks := func(run runFunc[*recipeOptions]) *cobra.Command { return newLocksCommand(g, run) }
 	opts := parsed(t, locks)
@@ -52,6 +53,7 @@ func TestRecipeOptions(t *testing.T) {
 
 // TestRecipeRefusals: what the recipe commands refuse before they dial.
 func TestRecipeRefusals(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	locks := func() *cobra.Command { return newLocksCommand(g, stopBeforeRun) }
 	queues := func() *cobra.Command { return newQueuesCommand(g, stopBeforeRun) }

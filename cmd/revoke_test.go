@@ -19,6 +19,7 @@ import (
 // listener that releases: zkx revoke --wait asks, the holder's listener
 // runs (REVOKED), it releases (RELEASED), and zkx reports it released.
 func TestRevokeCuratorHolderReleases(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	curator := zktest.StartCuratorRecipesPeer(t, connect)
 	for _, kind := range []string{"mutex", "write"} {
@@ -54,6 +55,7 @@ func TestRevokeCuratorHolderReleases(t *testing.T) {
 // with when, refuses to ask again (the holder does not watch its node),
 // and zkx unlock mentions the unanswered request.
 func TestRevokeFlaggedWhoeverWrote(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
 	holder := zktest.StartCuratorLock(t, connect, dir, peerSessionTimeout)
@@ -102,6 +104,7 @@ func TestRevokeFlaggedWhoeverWrote(t *testing.T) {
 // TestRevokeRefusedKazoo: Kazoo has no revocation: zkx revoke refuses a
 // Kazoo holder, and writes nothing.
 func TestRevokeRefusedKazoo(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
 	kazoo := zktest.StartKazooLock(t, connect, dir, "k1", peerSessionTimeout)
@@ -121,6 +124,7 @@ func TestRevokeRefusedKazoo(t *testing.T) {
 // hears the request and does not release: zkx revoke --wait says it still
 // holds and exits 2, and the lock carries the request.
 func TestRevokeUnanswered(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Shared(t)
 	dir := zktest.Path(t) + "/lock"
 	curator := zktest.StartCuratorRecipesPeer(t, connect)

@@ -151,6 +151,7 @@ print("alice:", read("alice", "alice-secret"))
 }
 
 func TestReadSASLUsers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	lines := dir + "/users.txt"
 	jaas := dir + "/jaas.conf"

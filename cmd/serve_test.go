@@ -89,6 +89,7 @@ var listeningOn = regexp.MustCompile(`listening on (\S+)`)
 // TestServeWarnsOffLoopback: any listen address that is not loopback —
 // every interface written as "", ":port", 0.0.0.0 or [::] — is warned of.
 func TestServeWarnsOffLoopback(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		listen string
 		warn   bool
@@ -120,6 +121,7 @@ func TestServeWarnsOffLoopback(t *testing.T) {
 // address; --4lw-whitelist and --max-client-cnxns change that, and the
 // tree and the watches are bounded.
 func TestServeLimitsByDefault(t *testing.T) {
+	t.Parallel()
 	serveUntilListening(t, func(stdout string) {
 		addr := listeningOn.FindStringSubmatch(stdout)[1]
 		if srvr, _ := zktest.FourLetter(addr, "srvr", 5*time.Second); !strings.Contains(srvr, "Zookeeper version") {
@@ -156,6 +158,7 @@ func TestServeLimitsByDefault(t *testing.T) {
 // no plain port, as a ZooKeeper with a secureClientPort and no
 // clientPort.
 func TestServeTLSOnly(t *testing.T) {
+	t.Parallel()
 	certs := zktest.NewCerts(t)
 	stdout, errOut, err := serveUntilListening(t, func(stdout string) {
 		addr := listeningOn.FindStringSubmatch(stdout)[1]

@@ -15,6 +15,7 @@ import (
 // TestSessionsOptions: SESSION is read as ZooKeeper prints it, 0x
 // optional; what is refused is refused before any server is asked.
 func TestSessionsOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	build := func(run runFunc[*sessionsOptions]) *cobra.Command { return newSessionsCommand(g, run) }
 	if opts := parsed(t, build); opts.tellStory || opts.read.format != cliout.Table {
@@ -39,6 +40,7 @@ func TestSessionsOptions(t *testing.T) {
 // a session no member lists "(no connection)" only when that is known; in
 // JSON the members' notes ride on every session.
 func TestWriteSessionList(t *testing.T) {
+	t.Parallel()
 	heard, long := int64(1500), int64(9000)
 	connected, gone := true, false
 	rows := []sessionJSON{

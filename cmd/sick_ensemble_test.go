@@ -73,6 +73,7 @@ type lockWithEnsemble struct {
 // own member's clock, so it stays small: the writer asks its member
 // something every 500 ms.
 func TestSickFollowerCommandsNameIt(t *testing.T) {
+	t.Parallel()
 	e, _, frozen, admins := sickEnsemble(t)
 	base := zktest.Path(t)
 	healthy := others(e, frozen)
@@ -189,6 +190,7 @@ func TestSickFollowerCommandsNameIt(t *testing.T) {
 // configuration, tickTime 1000 here) is never before the leader actually
 // expires it: the holder's node is seen to go at or before it.
 func TestSickHolderExpiryNeverEarly(t *testing.T) {
+	t.Parallel()
 	e, leader, follower, admins := sickEnsemble(t, "tickTime=1000")
 	dir := zktest.Path(t) + "/mutex"
 	holder := zktest.StartCuratorRoles(t, follower.Addr(), 6*time.Second, 0, "mutex:"+dir)

@@ -19,6 +19,7 @@ import (
 // and clients, and the warnings the layouts are built to show; the table
 // names them too.
 func TestSystemsCommand(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		var mu sync.Mutex

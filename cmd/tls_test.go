@@ -52,6 +52,7 @@ func tlsSession(t *testing.T, secure string, c *zktest.Certs) *zkview.Client {
 // TestTLS: zkx over TLS, and each certificate problem named in the error
 // (the session is given up at once, not at --timeout).
 func TestTLS(t *testing.T) {
+	t.Parallel()
 	c := zktest.NewCerts(t)
 	_, secure := tlsServer(t, c.ServerCert, c.ServerKey, c.CA)
 	client := []string{"--tls-ca", c.CA, "--tls-cert", c.ClientCert, "--tls-key", c.ClientKey}
@@ -92,6 +93,7 @@ func TestTLS(t *testing.T) {
 // TestTLSServerCertificates: an expired certificate and one for another
 // name, named as such; TLS spoken to a plain port.
 func TestTLSServerCertificates(t *testing.T) {
+	t.Parallel()
 	c := zktest.NewCerts(t)
 	client := []string{"--tls-ca", c.CA, "--tls-cert", c.ClientCert, "--tls-key", c.ClientKey}
 	_, expired := tlsServer(t, c.ExpiredCert, c.ExpiredKey, "")
@@ -115,6 +117,7 @@ func TestTLSServerCertificates(t *testing.T) {
 // ZooKeeper 3.8's Java client does, and requires client certificates
 // when given a CA.
 func TestServeSecureListen(t *testing.T) {
+	t.Parallel()
 	c := zktest.NewCerts(t)
 	_, secure := tlsServer(t, c.ServerCert, c.ServerKey, c.CA)
 	cfg, err := c.ClientConfig()
@@ -142,6 +145,7 @@ func TestServeSecureListen(t *testing.T) {
 // (Netty), client certificate required: reads, the four-letter words over
 // TLS, and a wrong CA named at once.
 func TestTLSRealZooKeeper(t *testing.T) {
+	t.Parallel()
 	c := zktest.NewCerts(t)
 	e := zktest.RealWith(t, zktest.RealOptions{TLS: c})
 	secure := e.SecureConnectString()
@@ -170,6 +174,7 @@ func TestTLSRealZooKeeper(t *testing.T) {
 // is read over https with the CA given for the client port, whether its URL
 // is given or discovered: the session's client address comes from it.
 func TestTLSRealAdminServer(t *testing.T) {
+	t.Parallel()
 	c := zktest.NewCerts(t)
 	e := zktest.RealWith(t, zktest.RealOptions{TLS: c, AdminServer: true, FourLetterWords: []string{"srvr"}})
 	member := e.Members()[0]

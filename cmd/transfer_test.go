@@ -16,6 +16,7 @@ import (
 // included) through a file, report refusals with exit status 3, and
 // refuse to write under --readonly.
 func TestExportImport(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)
@@ -66,6 +67,7 @@ func TestExportImport(t *testing.T) {
 // TestCopyMove: cp copies, mv refuses without a terminal or --yes and
 // with ephemerals unless --force, and moves with --yes.
 func TestCopyMove(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)

@@ -14,6 +14,7 @@ import (
 // the transfer's settings, and refuse what they cannot do before they
 // read a file or dial.
 func TestTransferOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	imp := parsed(t, func(run runFunc[*importOptions]) *cobra.Command { return newImportCommand(g, run) },
 		"app.jsonl", "--to", "/restored", "--skip-existing", "--dry-run", "-o", "json")

@@ -113,6 +113,7 @@ func opJSON(t *forensics.Transaction) txnJSON {
 // fixtures (and strings of every kind) by hand and through encoding/json:
 // the same bytes.
 func TestTxnlogJSONLinesAreEncodingJSON(t *testing.T) {
+	t.Parallel()
 	paths, err := logFiles(pmFixtures, func(err error) { t.Error(err) })
 	if err != nil {
 		t.Fatal(err)

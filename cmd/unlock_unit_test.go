@@ -16,6 +16,7 @@ import (
 // TestUnlockAndRevokeOptions: their flags, and what they refuse before
 // they dial: --readonly first of all.
 func TestUnlockAndRevokeOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	unlock := parsed(t, func(run runFunc[*unlockOptions]) *cobra.Command { return newUnlockCommand(g, run) }, "--node", "#41", "-y", "-o", "json", "/app/l")
 	if unlock.path != "/app/l" || unlock.node != "#41" || !unlock.yes || unlock.read.format != cliout.JSON {
@@ -41,6 +42,7 @@ func TestUnlockAndRevokeOptions(t *testing.T) {
 // TestUnlockTarget: the one certain holder, or the one --node names by
 // name, short name or #SEQ; never a waiter, never a guess between two.
 func TestUnlockTarget(t *testing.T) {
+	t.Parallel()
 	holder := recognize.Contender{Node: "_c_0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0-lock-0000000001", Seq: 1, Format: "curator", Session: "0x1"}
 	mayHold := recognize.Contender{Node: "lock-0000000002", Seq: 2, Format: "kazoo", Session: "0x2", MayHold: true, MayHoldReason: "holds by extra_lock_patterns"}
 	one := &recognize.Lock{Path: "/app/l", Holders: []recognize.Contender{holder}, Waiters: []recognize.Contender{mayHold}}
@@ -72,6 +74,7 @@ func TestUnlockTarget(t *testing.T) {
 // read after, else who takes over; JSON with every list [] and the lock
 // after as zkx locks prints it.
 func TestWriteUnlock(t *testing.T) {
+	t.Parallel()
 	res := unlockJSON{Path: "/app/l", Released: recognize.Contender{Node: "lock-1"}, Next: []recognize.Contender{}, Handover: "lock-2 holds next",
 		MayAlsoHold: []recognize.Contender{}}
 	var out bytes.Buffer

@@ -19,6 +19,7 @@ import (
 // another reason (here its every read drops the connection) is not —
 // in tree, find and export alike.
 func TestUnreadableSaysWhy(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
@@ -51,6 +52,7 @@ func TestUnreadableSaysWhy(t *testing.T) {
 // are near ZooKeeper's path limit read every node, on the embedded server
 // and on ZooKeeper: nothing unreadable, nothing missing from the export.
 func TestLongNamesReadWhole(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := zktest.Conn(t, connect)

@@ -39,6 +39,7 @@ func contenderOf(t *testing.T, l recognize.Lock, session string) recognize.Place
 // configuration (four-letter words: srvr only; no AdminServer), so zkx
 // reads no watch tables.
 func TestPeersOnDefaultEnsemble(t *testing.T) {
+	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, FourLetterWords: []string{"srvr"}})
 	connect := e.ConnectString()
 	zktest.Conn(t, connect) // the base path is created through it
@@ -133,6 +134,7 @@ func TestPeersOnDefaultEnsemble(t *testing.T) {
 // each) and zkx's own recipes taking locks in orders that close a cycle,
 // on a 3-member ensemble whose watch tables zkx reads.
 func TestPeersDeadlocksOnEnsemble(t *testing.T) {
+	t.Parallel()
 	e := zktest.Real(t, 3)
 	connect := e.ConnectString()
 	zktest.Conn(t, connect)

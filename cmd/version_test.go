@@ -14,6 +14,7 @@ import (
 )
 
 func TestResolveBuild(t *testing.T) {
+	t.Parallel()
 	vcs := func(rev, when string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: when}, {Key: "vcs.modified", Value: "false"}}
 	}
@@ -93,6 +94,7 @@ func TestVersionJSONNamesEveryField(t *testing.T) {
 // servers the tests start (the embedded one, and Debian's ZooKeeper) must be
 // of a release line zkx version names.
 func TestVersionNamesTheZooKeeperTheTestsRun(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		out, err := zktest.FourLetter(connect, "srvr", 10*time.Second)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 // TestVersionAndDigestOptions: version's -o; digest's credentials from
 // the argument or, without one, from stdin's first line.
 func TestVersionAndDigestOptions(t *testing.T) {
+	t.Parallel()
 	if v := parsed(t, func(run runFunc[*versionOptions]) *cobra.Command { return newVersionCommand(run) }, "-o", "json"); v.format != cliout.JSON {
 		t.Errorf("version -o json: %+v", v)
 	}

@@ -92,6 +92,7 @@ func startWatch(t *testing.T, args ...string) (out, errOut *lines) {
 // of a burst written in one transaction (faster than any one-shot watch
 // can be set again), in order, one JSON line each.
 func TestWatchRecursiveUnderABurst(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		populate(t, connect, map[string]int32{base: 0, base + "/x": 0})
@@ -146,6 +147,7 @@ func TestWatchRecursiveUnderABurst(t *testing.T) {
 // TestWatchRecursiveOnAnOlderServer: a server that does not know addWatch
 // is followed with one-shot watches, and zkx says so.
 func TestWatchRecursiveOnAnOlderServer(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpAddWatch}})
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
@@ -174,6 +176,7 @@ func TestWatchRecursiveOnAnOlderServer(t *testing.T) {
 // TestWhoamiAndQuota: zkx whoami names the identities (and says unknown
 // before 3.7); zkx quota lists a quota with its usage.
 func TestWhoamiAndQuota(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		out, _, err := run(t, "--server", connect, "--auth", "digest:alice:secret", "whoami", "-o", "json")
 		var who whoamiJSON

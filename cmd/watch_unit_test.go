@@ -16,6 +16,7 @@ import (
 // TestWatchOptions: --recursive and --children exclude each other; -o is
 // checked before the dial.
 func TestWatchOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	opts := parsed(t, func(run runFunc[*watchOptions]) *cobra.Command { return newWatchCommand(g, run) }, "--children", "-o", "json", "/app")
 	if opts.path != "/app" || !opts.children || opts.recursive || opts.format != cliout.JSON {
@@ -33,6 +34,7 @@ func TestWatchOptions(t *testing.T) {
 // named when the watch covers many; in JSON, sizes only where the data
 // was read.
 func TestChangeLines(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2024, 5, 1, 12, 0, 0, 0, time.Local)
 	seen := at.Add(5 * time.Millisecond)
 	head, seenHead := "12:00:00.000  0x1f", "12:00:00.005  -"

@@ -14,6 +14,7 @@ import (
 
 // TestWhoamiOptions: whoami takes no argument, -o is checked.
 func TestWhoamiOptions(t *testing.T) {
+	t.Parallel()
 	g := &globalOptions{}
 	whoami := func() *cobra.Command { return newWhoamiCommand(g, stopBeforeRun) }
 	checkRefusals(t, []refusal{
@@ -28,6 +29,7 @@ func TestWhoamiOptions(t *testing.T) {
 // TestWriteWhoami: the identities in a line, the context when one is
 // used, unknown before 3.7; JSON lists them, [] when there are none.
 func TestWriteWhoami(t *testing.T) {
+	t.Parallel()
 	who := zkview.WhoAmI{Known: true, Server: "zk1:2181", Identities: []zkview.ServerIdentity{{Scheme: "ip", User: "127.0.0.1"}, {Scheme: "digest", User: "alice"}}}
 	var out bytes.Buffer
 	if err := writeWhoami(&out, who, "prod", cliout.Table); err != nil {
