@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/scripts/internal/zksession"
 )
 
 func main() {
@@ -124,31 +126,14 @@ func arg(i, def int) int {
 	return n
 }
 
+// connect opens a session and waits until it has one, or exits.
 func connect(server string) *zk.Conn {
-	conn, events, err := zk.Connect(strings.Split(server, ","), 30*time.Second, zk.WithLogInfo(false), zk.WithLogger(quiet{}))
+	conn, err := zksession.Open(server, 15*time.Second)
 	if err != nil {
 		fail(err)
 	}
-	timeout := time.After(15 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				go func() {
-					for range events { // keep the channel drained
-					}
-				}()
-				return conn
-			}
-		case <-timeout:
-			fail(fmt.Errorf("no session with %s within 15s", server))
-		}
-	}
+	return conn
 }
-
-type quiet struct{}
-
-func (quiet) Printf(string, ...any) {}
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "churngen:", err)

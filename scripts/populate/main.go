@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/scripts/internal/zksession"
 )
 
 // batch is the most creates in one multi: well under ZooKeeper's 1 MB
@@ -146,34 +148,16 @@ func arg(i, def int) int {
 	return v
 }
 
-// connect opens a session and waits until it has one.
+// connect opens a session and waits until it has one, or exits.
 func connect(server string) *zk.Conn {
-	conn, events, err := zk.Connect(strings.Split(server, ","), 30*time.Second, zk.WithLogInfo(false), zk.WithLogger(quiet{}))
+	conn, err := zksession.Open(server, 15*time.Second)
 	if err != nil {
 		fail(err)
 	}
-	timeout := time.After(15 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				go func() {
-					for range events { // keep the channel drained
-					}
-				}()
-				return conn
-			}
-		case <-timeout:
-			fail(fmt.Errorf("no session with %s within 15s", server))
-		}
-	}
+	return conn
 }
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "populate:", err)
 	os.Exit(1)
 }
-
-type quiet struct{}
-
-func (quiet) Printf(string, ...any) {}

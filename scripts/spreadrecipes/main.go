@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/scripts/internal/zksession"
 )
 
 func main() {
@@ -79,26 +81,13 @@ func arg(i, def int) int {
 	return n
 }
 
+// connect opens a session and waits until it has one, or exits.
 func connect(server string) *zk.Conn {
-	c, events, err := zk.Connect([]string{server}, 30*time.Second, zk.WithLogInfo(false))
+	conn, err := zksession.Open(server, 30*time.Second)
 	if err != nil {
 		fail(err)
 	}
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				go func() {
-					for range events {
-					}
-				}()
-				return c
-			}
-		case <-deadline:
-			fail(fmt.Errorf("no session with %s", server))
-		}
-	}
+	return conn
 }
 
 func must(_ string, err error) {
