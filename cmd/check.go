@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -84,7 +85,9 @@ node, text}], recipes, unknown}.`,
 // unknownCheck says why zkx check could not tell, on stdout where a
 // monitor reads the status line, and exits 3.
 func unknownCheck(out io.Writer, err error) error {
-	fmt.Fprintf(out, "UNKNOWN: %s\n", cliout.Clean(err.Error()))
+	// One line, as a monitor shows the first: an error's indented
+	// lines (one per member) follow on it.
+	fmt.Fprintf(out, "UNKNOWN: %s\n", cliout.Clean(strings.Join(strings.Fields(err.Error()), " ")))
 	return exitStatus(exitCheckUnknown)
 }
 

@@ -76,7 +76,7 @@ func TestCheckExitStatuses(t *testing.T) {
 		t.Errorf("exit code %d, want 3", got)
 	}
 	out, _, err = run(t, "--server", fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t)), "check", "--timeout", "3s")
-	if !errors.As(err, &status) || status != exitCheckUnknown || !strings.HasPrefix(out, "UNKNOWN: ") {
-		t.Errorf("zkx check of no ensemble: %v, want exit 3 and an UNKNOWN line:\n%s", err, out)
+	if !errors.As(err, &status) || status != exitCheckUnknown || !strings.HasPrefix(out, "UNKNOWN: ") || strings.Count(out, "\n") != 1 || strings.Contains(out, `\n`) {
+		t.Errorf("zkx check of no ensemble: %v, want exit 3 and one UNKNOWN line:\n%s", err, out)
 	}
 }
