@@ -137,7 +137,10 @@ func (w *watchtower) follow(ctx context.Context, client *zkview.Client) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &session{w: w, client: client, holds: recognize.NewHoldClock(), ephemeralDirs: map[string]bool{}, failed: map[string]string{}}
-	s.tree = zkview.NewTree(client, treeInterval)
+	// One-shot watches, set again by each read (at most one per
+	// ReadEvery a node): the exporter holds one session, where persistent
+	// watches would need a watch session of their own.
+	s.tree = zkview.NewTree(client, treeInterval, zkview.TreeOneShot())
 	defer s.tree.Close()
 	notify := make(chan struct{}, 1)
 	s.model = live.New(live.Config{
