@@ -139,7 +139,7 @@ func runExporter(cmd *cobra.Command, g *globalOptions, flags *exporterFlags, roo
 	go func() { served <- srv.Serve(ln) }()
 	notef(cmd.ErrOrStderr(), "serving /metrics on http://%s for %s at or under %s", ln.Addr(), g.server, root)
 
-	w := &watchtower{g: g, flags: flags, root: root, maxima: maxima, exp: exp, log: cmd.ErrOrStderr()}
+	w := &watchtower{globals: g, flags: flags, root: root, maxima: maxima, exp: exp, log: cmd.ErrOrStderr()}
 	done := make(chan struct{})
 	go func() { w.run(ctx); close(done) }()
 	select {

@@ -33,12 +33,12 @@ const (
 // watchtower is the exporter's refresh: one session at a time, a live
 // model of the recipes on it, and what it publishes to the metrics.
 type watchtower struct {
-	g      *globalOptions
-	flags  *exporterFlags
-	root   string
-	maxima map[string]recognize.SemaphoreMax
-	exp    *metrics.Exporter
-	log    io.Writer
+	globals *globalOptions
+	flags   *exporterFlags
+	root    string
+	maxima  map[string]recognize.SemaphoreMax
+	exp     *metrics.Exporter
+	log     io.Writer
 
 	said string // the last line said on the log, not said again
 }
@@ -59,7 +59,7 @@ func (w *watchtower) run(ctx context.Context) {
 	backoff := firstBackoff
 	for ctx.Err() == nil {
 		dialCtx, cancel := context.WithTimeout(ctx, dialWithin)
-		client, err := w.g.dial(dialCtx)
+		client, err := w.globals.dial(dialCtx)
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -110,7 +110,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 
 // session is what one session's refresh holds.
 type session struct {
-	w      *watchtower
+	tower  *watchtower
 	client *zkview.Client
 	tree   *zkview.Tree
 	model  *live.Model
@@ -136,7 +136,7 @@ type session struct {
 func (w *watchtower) follow(ctx context.Context, client *zkview.Client) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &session{w: w, client: client, holds: recognize.NewHoldClock(), ephemeralDirs: map[string]bool{}, failed: map[string]string{}}
+	s := &session{tower: w, client: client, holds: recognize.NewHoldClock(), ephemeralDirs: map[string]bool{}, failed: map[string]string{}}
 	// One-shot watches, set again by each read (at most one per
 	// ReadEvery a node): the exporter holds one session, where persistent
 	// watches would need a watch session of their own.
@@ -221,9 +221,9 @@ func (w *watchtower) follow(ctx context.Context, client *zkview.Client) {
 
 // options are the recognition options as of now.
 func (s *session) options() recognize.Options {
-	f := s.w.flags
+	f := s.tower.flags
 	return recognize.Options{Now: time.Now(), HeldTooLong: f.heldTooLong, QueueStale: f.older, PartitionSettle: f.settle,
-		Holds: s.holds, Viewer: s.client.SessionID(), SemaphoreMax: s.w.maxima}
+		Holds: s.holds, Viewer: s.client.SessionID(), SemaphoreMax: s.tower.maxima}
 }
 
 // introspect asks the servers for their tables, touching the exporter's
@@ -231,7 +231,7 @@ func (s *session) options() recognize.Options {
 // a new directory of ephemeral nodes in the answer is looked at for new
 // recipes.
 func (s *session) introspect(ctx context.Context) (*introspect.Snapshot, error) {
-	opts := s.w.g.introspectOptions()
+	opts := s.tower.globals.introspectOptions()
 	opts.Touch = s.client.Touch
 	in, err := introspect.Ask(ctx, s.client.Target(), opts)
 	if err == nil {
@@ -256,15 +256,15 @@ func (s *session) scanLoop(ctx context.Context, asked <-chan struct{}) {
 				pzxid[n.Path] = n.Stat.Pzxid
 			}
 		}
-		scanCtx, cancel := context.WithTimeout(ctx, max(s.w.flags.rescanEvery, time.Minute))
-		res, err := recognize.Scan(scanCtx, s.client, s.w.root, opts)
+		scanCtx, cancel := context.WithTimeout(ctx, max(s.tower.flags.rescanEvery, time.Minute))
+		res, err := recognize.Scan(scanCtx, s.client, s.tower.root, opts)
 		cancel()
 		if ctx.Err() != nil {
 			return
 		}
 		if err != nil {
-			s.w.exp.RefreshFailed(reasonOf(err, metrics.ReasonOther))
-			s.w.say("the walk of %s: %v", s.w.root, err)
+			s.tower.exp.RefreshFailed(reasonOf(err, metrics.ReasonOther))
+			s.tower.say("the walk of %s: %v", s.tower.root, err)
 			if !res.Partial {
 				continue
 			}
@@ -273,7 +273,7 @@ func (s *session) scanLoop(ctx context.Context, asked <-chan struct{}) {
 		s.mu.Lock()
 		s.scanned = true
 		s.mu.Unlock()
-		notef(s.w.log, "walked %s in %v: %s followed", s.w.root, time.Since(started).Round(time.Millisecond), plural(res.Len(), "recipe"))
+		notef(s.tower.log, "walked %s in %v: %s followed", s.tower.root, time.Since(started).Round(time.Millisecond), plural(res.Len(), "recipe"))
 	}
 }
 
@@ -289,7 +289,7 @@ func (s *session) newEphemeralDirs(in *introspect.Snapshot) {
 	s.mu.Lock()
 	first := len(s.ephemeralDirs) == 0
 	for _, p := range list {
-		if !within(p, s.w.root) {
+		if !within(p, s.tower.root) {
 			continue
 		}
 		dir := path.Dir(p)
@@ -306,7 +306,7 @@ func (s *session) newEphemeralDirs(in *introspect.Snapshot) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), live.RecognizeTimeout)
 	defer cancel()
-	res, err := recognize.FromEphemerals(ctx, s.client, s.w.root, fresh, s.options())
+	res, err := recognize.FromEphemerals(ctx, s.client, s.tower.root, fresh, s.options())
 	if err != nil && !res.Partial {
 		return
 	}
@@ -349,7 +349,7 @@ func (s *session) publish(connected bool) {
 		st.Recipes = append(st.Recipes, &locks[i])
 	}
 	st.Recipes = append(st.Recipes, others...)
-	s.w.exp.Publish(st)
+	s.tower.exp.Publish(st)
 }
 
 // countErrors counts the failed question to the servers and the failed
@@ -357,7 +357,7 @@ func (s *session) publish(connected bool) {
 func (s *session) countErrors(snap live.Snapshot) {
 	if snap.TablesErr != nil && snap.TablesAsked.After(s.tablesCounted) {
 		s.tablesCounted = snap.TablesAsked
-		s.w.exp.RefreshFailed(reasonOf(snap.TablesErr, metrics.ReasonTables))
+		s.tower.exp.RefreshFailed(reasonOf(snap.TablesErr, metrics.ReasonTables))
 	}
 	for p, e := range snap.Entries {
 		switch {
@@ -365,7 +365,7 @@ func (s *session) countErrors(snap live.Snapshot) {
 			delete(s.failed, p)
 		case s.failed[p] != e.Err.Error():
 			s.failed[p] = e.Err.Error()
-			s.w.exp.RefreshFailed(reasonOf(e.Err, metrics.ReasonOther))
+			s.tower.exp.RefreshFailed(reasonOf(e.Err, metrics.ReasonOther))
 		}
 	}
 }

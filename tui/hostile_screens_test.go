@@ -72,7 +72,7 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 				if open.arg != "" {
 					line += " " + open.arg
 				}
-				cr := &crawler{t: t, d: d, start: line, crawled: crawled}
+				cr := &crawler{t: t, driver: d, start: line, crawled: crawled}
 				began := time.Now()
 				cr.reach(nil)
 				if open.shows != "" && !cr.await(open.shows) {
@@ -84,7 +84,7 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 			// More of the tree: names that only list, an ACL, text and
 			// JSON to edit.
 			for _, p := range []string{hostile.Base + "/listed", hostile.Dir + "/acl", hostile.Dir + "/text", hostile.Dir + "/json"} {
-				cr := &crawler{t: t, d: d, start: "cd " + p, crawled: crawled}
+				cr := &crawler{t: t, driver: d, start: "cd " + p, crawled: crawled}
 				cr.reach(nil)
 				cr.crawl(nil, 0)
 			}
@@ -103,7 +103,7 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 				{"cd " + hostile.Dir + "/acl", []string{"]", "cZxid", "]", `digest:user\x1b`, "A", "Set the ACL"}},
 				{"cd " + hostile.Dir, []string{"?", "any key closes"}},
 			} {
-				cr := &crawler{t: t, d: d, start: s.start, crawled: crawled}
+				cr := &crawler{t: t, driver: d, start: s.start, crawled: crawled}
 				cr.reach(nil)
 				// The page has read the scene: a list its rows, the tree the
 				// node it went to.
@@ -179,9 +179,9 @@ func hostileExplorer(t *testing.T, connect string, styled bool) (*driver, *frame
 // crawler presses every key a page offers, and goes down the pages they
 // open, from a command line.
 type crawler struct {
-	t     *testing.T
-	d     *driver
-	start string // the command line that opens the first page
+	t      *testing.T
+	driver *driver
+	start  string // the command line that opens the first page
 	// crawled are the pages crawled already, by type and title.
 	crawled map[string]bool
 }
@@ -195,10 +195,10 @@ func (cr *crawler) await(text string) bool {
 // most 20 s.
 func (cr *crawler) awaitScreen(cond func(screen string) bool) bool {
 	deadline := time.After(20 * time.Second)
-	for !cond(cr.d.screen()) {
+	for !cond(cr.driver.screen()) {
 		select {
-		case msg := <-cr.d.msgs:
-			cr.d.send(msg)
+		case msg := <-cr.driver.msgs:
+			cr.driver.send(msg)
 		case <-deadline:
 			return false
 		}
@@ -212,8 +212,8 @@ func (cr *crawler) awaitScreen(cond func(screen string) bool) bool {
 func (cr *crawler) settle() {
 	for {
 		select {
-		case msg := <-cr.d.msgs:
-			cr.d.send(msg)
+		case msg := <-cr.driver.msgs:
+			cr.driver.send(msg)
 		case <-time.After(20 * time.Millisecond):
 			return
 		}
@@ -227,19 +227,19 @@ const maxCrawlDepth = 2
 // reach opens the command's page afresh and presses keys, as the crawl
 // came down.
 func (cr *crawler) reach(keys []string) {
-	a := cr.d.app
+	a := cr.driver.app
 	a.dialog, a.help, a.input = nil, false, nil
 	a.popTo(0)
 	if tp, ok := a.pages[0].(*treePage); ok {
 		tp.detail.setTab(tabData) // as the crawl came down: from the data
 	}
-	cr.d.run(a.run(cr.start))
-	if cr.d.onFrame != nil {
-		cr.d.onFrame()
+	cr.driver.run(a.run(cr.start))
+	if cr.driver.onFrame != nil {
+		cr.driver.onFrame()
 	}
 	cr.settle()
 	for _, k := range keys {
-		cr.d.key(k)
+		cr.driver.key(k)
 		cr.settle()
 	}
 }
@@ -247,7 +247,7 @@ func (cr *crawler) reach(keys []string) {
 // crawl presses each key the page on top offers (keys is how it was
 // reached), closing what they open and going down the pages they push.
 func (cr *crawler) crawl(keys []string, depth int) {
-	a := cr.d.app
+	a := cr.driver.app
 	top := a.top()
 	id := fmt.Sprintf("%T %s %s", top, top.Title(), a.selectedPath())
 	if cr.crawled[id] {
@@ -268,17 +268,17 @@ func (cr *crawler) crawl(keys []string, depth int) {
 	// The explorer's own keys on every page, and the rows below the first.
 	presses = append(presses, []string{"!"}, []string{"w"}, []string{"?"}, []string{"j", "enter"}, []string{"j", "j", "enter"})
 	for _, p := range presses {
-		cr.d.send(keyPress(p[0]))
+		cr.driver.send(keyPress(p[0]))
 		cr.settle()
 		for _, k := range p[1:] {
-			cr.d.key(k)
+			cr.driver.key(k)
 			cr.settle()
 		}
 		here := append(slices.Clone(keys), p...)
 		cr.t.Logf("%q %s: %q", cr.start, strings.Join(here, " "), cr.outcome(top))
 		switch {
 		case a.dialog != nil || a.help || a.input != nil:
-			cr.d.key("esc")
+			cr.driver.key("esc")
 			cr.settle()
 		case a.top() != top && slices.Contains(a.pages, top):
 			if depth < maxCrawlDepth {
@@ -295,7 +295,7 @@ func (cr *crawler) crawl(keys []string, depth int) {
 // outcome says what the last keys did, for the log: a dialog, the help,
 // a page, a message.
 func (cr *crawler) outcome(top page) string {
-	a := cr.d.app
+	a := cr.driver.app
 	switch {
 	case a.dialog != nil:
 		return "a dialog: " + strings.TrimSpace(strings.SplitN(strings.TrimLeft(a.dialog.View(theme.Plain(), 100, 40), " \n╭┌─"), "\n", 3)[1])
@@ -395,7 +395,7 @@ func TestHostileTextNeverReachesThePastsScreen(t *testing.T) {
 	scan := &frameScanner{found: map[string]map[string]bool{}}
 	d := newDriver(t, app, 120, 40)
 	d.onFrame = func() { scan.frame(app) }
-	cr := &crawler{t: t, d: d, start: "cd " + hostile.Dir, crawled: map[string]bool{}}
+	cr := &crawler{t: t, driver: d, start: "cd " + hostile.Dir, crawled: map[string]bool{}}
 	cr.reach(nil)
 	d.key(">")
 	if !cr.await(`auditor\x1b[8m`) {

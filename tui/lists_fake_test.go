@@ -35,7 +35,7 @@ type listsClock struct {
 // heldFunc is a live model's timer: f, due after after.
 type heldFunc struct {
 	after time.Duration
-	f     func()
+	fire  func()
 }
 
 func (c *listsClock) Now() time.Time          { return c.now }
@@ -43,7 +43,7 @@ func (c *listsClock) advance(d time.Duration) { c.now = c.now.Add(d) }
 
 // hold keeps a live model's timer until the test runs it.
 func (c *listsClock) hold(d time.Duration, f func()) {
-	c.held = append(c.held, heldFunc{after: d, f: f})
+	c.held = append(c.held, heldFunc{after: d, fire: f})
 }
 
 // runHeld runs the timers held for d, in order (their work runs at once).
@@ -52,7 +52,7 @@ func (c *listsClock) runHeld(d time.Duration) {
 	kept := c.held[:0]
 	for _, h := range c.held {
 		if h.after == d {
-			run = append(run, h.f)
+			run = append(run, h.fire)
 		} else {
 			kept = append(kept, h)
 		}

@@ -62,7 +62,7 @@ type FileStats struct {
 // fileReader reads one file's events in order.
 type fileReader struct {
 	stats  FileStats
-	f      *os.File
+	file   *os.File
 	gz     *gzip.Reader
 	br     *bufio.Reader
 	parser *parser
@@ -83,7 +83,7 @@ func openFile(path string, p *parser) (*fileReader, error) {
 		f.Close()
 		return nil, err
 	}
-	r.f = f
+	r.file = f
 	return r, nil
 }
 
@@ -108,8 +108,8 @@ func (r *fileReader) close() {
 	if r.gz != nil {
 		r.gz.Close()
 	}
-	if r.f != nil {
-		r.f.Close()
+	if r.file != nil {
+		r.file.Close()
 	}
 }
 

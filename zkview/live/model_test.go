@@ -30,7 +30,7 @@ type fakeWorld struct {
 
 type heldTimer struct {
 	after time.Duration
-	f     func()
+	fire  func()
 }
 
 func newFakeWorld() *fakeWorld {
@@ -74,7 +74,7 @@ func (w *fakeWorld) runHeld() {
 	held := w.held
 	w.held = nil
 	for _, h := range held {
-		h.f()
+		h.fire()
 	}
 }
 
