@@ -40,17 +40,30 @@ type watchtower struct {
 	exp     *metrics.Exporter
 	log     io.Writer
 
-	said string // the last line said on the log, not said again
+	// said is the last line said on the log, not said again; the walk's
+	// goroutine says too.
+	saidMu sync.Mutex
+	said   string
 }
 
 // say writes a warning on the log, once while it stays the same.
 func (w *watchtower) say(format string, args ...any) {
 	line := fmt.Sprintf(format, args...)
+	w.saidMu.Lock()
+	defer w.saidMu.Unlock()
 	if line == w.said {
 		return
 	}
 	w.said = line
 	warnf(w.log, "%s", line)
+}
+
+// sayAgain lets the next warning be said even when it was the last one:
+// the session came back in between.
+func (w *watchtower) sayAgain() {
+	w.saidMu.Lock()
+	w.said = ""
+	w.saidMu.Unlock()
 }
 
 // run keeps a session and follows the recipes on it until ctx ends: a
@@ -160,7 +173,7 @@ func (w *watchtower) follow(ctx context.Context, client *zkview.Client) {
 	defer s.model.Close()
 	go s.model.Feed(ctx, s.tree.Updates())
 	events := client.Events()
-	w.said = ""
+	w.sayAgain()
 	notef(w.log, "session 0x%x on %s", client.SessionID(), client.Server())
 
 	scans := make(chan struct{}, 1)
@@ -197,7 +210,7 @@ func (w *watchtower) follow(ctx context.Context, client *zkview.Client) {
 			case zkview.Connected:
 				up = true
 				notef(w.log, "session 0x%x on %s", ev.SessionID, ev.Server)
-				w.said = ""
+				w.sayAgain()
 				if ev.NewSession {
 					s.mu.Lock()
 					s.scanned = false
