@@ -34,6 +34,7 @@ import (
 
 	"github.com/zkx-dev/zkx/internal/lockstats"
 	"github.com/zkx-dev/zkx/recipes"
+	"github.com/zkx-dev/zkx/scripts/internal/zksession"
 )
 
 func main() {
@@ -206,26 +207,7 @@ func benchGoZK(servers []string, n, secs int) error {
 
 // dial opens a go-zookeeper session and waits until it has one.
 func dial(servers []string) (*zk.Conn, error) {
-	c, events, err := zk.Connect(servers, 30*time.Second, zk.WithLogInfo(false), zk.WithLogger(quiet{}))
-	if err != nil {
-		return nil, err
-	}
-	timeout := time.After(15 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				go func() {
-					for range events { // keep the channel drained
-					}
-				}()
-				return c, nil
-			}
-		case <-timeout:
-			c.Close()
-			return nil, fmt.Errorf("no session with %v within 15s", servers)
-		}
-	}
+	return zksession.Open(strings.Join(servers, ","), 15*time.Second)
 }
 
 // benchFloor measures, on one server, the floor under any handoff: from a
@@ -281,7 +263,3 @@ func benchFloor(servers []string, secs int) error {
 		len(toEvent), percentile(toEvent, 0.5), percentile(toEvent, 0.99), percentile(list, 0.5))
 	return nil
 }
-
-type quiet struct{}
-
-func (quiet) Printf(string, ...any) {}
