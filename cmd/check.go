@@ -185,14 +185,21 @@ func runAlarmsCheck(std streams, s *recipeScan, format cliout.Format, recipes []
 	if err != nil {
 		return err
 	}
+	return checkVerdict(std, s, format, what, len(alarmed), fmt.Sprintf("%d %s checked: none needs anyone now", len(recipes), what))
+}
+
+// checkVerdict ends every --check once its alarms are written: what could
+// not be read is said; exit 2 when an alarm holds, else (on a terminal)
+// calm is noted, and a partial read exits 3.
+func checkVerdict(std streams, s *recipeScan, format cliout.Format, what string, alarmed int, calm string) error {
 	if s.partial != nil {
 		warnf(std.errOut, "%v: %s not read were not checked", s.partial, what)
 	}
-	if len(alarmed) > 0 {
+	if alarmed > 0 {
 		return exitStatus(exitCheckAlarm)
 	}
 	if format == cliout.Table && isTerminal(std.errOut) {
-		notef(std.errOut, "%d %s checked: none needs anyone now", len(recipes), what)
+		notef(std.errOut, "%s", calm)
 	}
 	if s.partial != nil {
 		return &partialError{s.partial}

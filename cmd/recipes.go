@@ -179,19 +179,8 @@ func runCheck(std streams, s *recipeScan, format cliout.Format, locks []recogniz
 	if err != nil {
 		return err
 	}
-	if s.partial != nil {
-		warnf(std.errOut, "%v: locks not read were not checked", s.partial)
-	}
-	if len(alarmed) > 0 {
-		return exitStatus(exitCheckAlarm)
-	}
-	if format == cliout.Table && isTerminal(std.errOut) {
-		notef(std.errOut, "%s checked: none is in a deadlock, has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), heldTooLong)
-	}
-	if s.partial != nil {
-		return &partialError{s.partial}
-	}
-	return nil
+	return checkVerdict(std, s, format, "locks", len(alarmed),
+		fmt.Sprintf("%s checked: none is in a deadlock, has two holders, a holder gone or silent, or one held past %v", plural(len(locks), "lock"), heldTooLong))
 }
 
 // writeAlarms prints one row per alarm of each lock: what is wrong, with

@@ -89,19 +89,8 @@ func runQueueCheck(std streams, s *recipeScan, format cliout.Format, queues []re
 	if err != nil {
 		return err
 	}
-	if s.partial != nil {
-		warnf(std.errOut, "%v: queues not read were not checked", s.partial)
-	}
-	if len(alarmed) > 0 {
-		return exitStatus(exitCheckAlarm)
-	}
-	if format == cliout.Table && isTerminal(std.errOut) {
-		notef(std.errOut, "%s checked: no item waiting longer than %v, none stuck in flight", plural(len(queues), "queue"), older)
-	}
-	if s.partial != nil {
-		return &partialError{s.partial}
-	}
-	return nil
+	return checkVerdict(std, s, format, "queues", len(alarmed),
+		fmt.Sprintf("%s checked: no item waiting longer than %v, none stuck in flight", plural(len(queues), "queue"), older))
 }
 
 // writeRecipeAlarms prints one row per alarm: the recipe's path, the
