@@ -174,11 +174,46 @@ func (b *Batch) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, error
 	if err := b.call(ctx, jute.OpGetACL, &jute.PathRequest{Path: b.target.Abs(path)}, &resp); err != nil {
 		return nil, nil, b.opError("get ACL of", path, err)
 	}
-	acl := make([]zk.ACL, len(resp.ACL))
-	for i, a := range resp.ACL {
+	return zkACL(resp.ACL), zkStat(resp.Stat), nil
+}
+
+// ACLs implements ACLBatchReader: the getACLs go in one write on one
+// connection (a multiRead cannot carry them). A node whose read met an
+// ended connection is read again alone, on a connection dialled anew.
+func (b *Batch) ACLs(ctx context.Context, paths []string) []ACLResult {
+	out := make([]ACLResult, len(paths))
+	wc, err := b.live(ctx, int(b.next.Add(1)%uint64(len(b.conns))))
+	if err != nil {
+		for i, p := range paths {
+			out[i].Err = b.opError("get ACL of", p, err)
+		}
+		return out
+	}
+	resps := make([]jute.GetACLResponse, len(paths))
+	reqs := make([]zkwire.Request, len(paths))
+	for i, p := range paths {
+		reqs[i] = zkwire.Request{Op: jute.OpGetACL, Req: &jute.PathRequest{Path: b.target.Abs(p)}, Resp: &resps[i]}
+	}
+	for i, err := range wc.CallAll(ctx, reqs) {
+		switch {
+		case wireConnEnded(err) && ctx.Err() == nil:
+			out[i].ACL, out[i].Stat, out[i].Err = b.ACL(ctx, paths[i])
+		case err != nil:
+			out[i].Err = b.opError("get ACL of", paths[i], err)
+		default:
+			out[i] = ACLResult{ACL: zkACL(resps[i].ACL), Stat: zkStat(resps[i].Stat)}
+		}
+	}
+	return out
+}
+
+// zkACL is a wire ACL as go-zookeeper's.
+func zkACL(wire []jute.ACL) []zk.ACL {
+	acl := make([]zk.ACL, len(wire))
+	for i, a := range wire {
 		acl[i] = zk.ACL{Perms: a.Perms, Scheme: a.ID.Scheme, ID: a.ID.ID}
 	}
-	return acl, zkStat(resp.Stat), nil
+	return acl
 }
 
 // Close ends the batch's sessions, all at once: each waits up to a

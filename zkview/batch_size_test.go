@@ -119,3 +119,40 @@ func TestBatchDroppedConnectionRetriedSingly(t *testing.T) {
 		t.Errorf("the node whose reads are dropped: %v, want why (the connection closed), not a permission", cursed)
 	}
 }
+
+// TestBatchACLsDroppedConnectionReadAlone: a server that closes the
+// connection on one node's getACL fails the ACL reads sent with it in
+// the same write; each is read again alone on a new connection, and
+// only the node whose own read is dropped again carries an error.
+func TestBatchACLsDroppedConnectionReadAlone(t *testing.T) {
+	t.Parallel()
+	srv := zktest.EmbeddedServer(t, zkserver.Config{})
+	c := dialTest(t, srv.ConnectString())
+	base := zktest.Path(t)
+	makeTree(t, c, base, "/a", "/b", "/cursed", "/d", "/e")
+	srv.SetFaultHook(func(r zkserver.Request) zkserver.Fault {
+		if r.Op == jute.OpGetACL && r.Path == base+"/cursed" {
+			return zkserver.DropBeforeApply
+		}
+		return zkserver.Proceed
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := c.DialBatch(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	paths := []string{base + "/a", base + "/cursed", base + "/b", base + "/d", base + "/e"}
+	got := b.ACLs(ctx, paths)
+	for i, p := range paths {
+		switch {
+		case p == base+"/cursed":
+			if got[i].Err == nil || IsNoAuth(got[i].Err) || !strings.Contains(got[i].Err.Error(), p) {
+				t.Errorf("%s: %v, want the dropped connection, naming the node", p, got[i].Err)
+			}
+		case got[i].Err != nil || len(got[i].ACL) != 1 || got[i].ACL[0].Scheme != "world" || got[i].Stat == nil:
+			t.Errorf("%s: %+v", p, got[i])
+		}
+	}
+}

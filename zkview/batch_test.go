@@ -35,6 +35,32 @@ func walkLines(t *testing.T, r Reader, root string) []string {
 	return lines
 }
 
+// walkACLLines walks root through r reading ACLs: one line per node with
+// its ACL, or why it could not be read.
+func walkACLLines(t *testing.T, r Reader, root string) []string {
+	t.Helper()
+	var lines []string
+	err := Walk(context.Background(), r, root, WalkOptions{Concurrency: 4, ACL: true}, func(n WalkNode) error {
+		line := strings.TrimPrefix(n.Path, root)
+		switch {
+		case n.Err != nil:
+			line += " unlisted"
+		case n.ACLErr != nil:
+			line += " acl-err:" + fmt.Sprint(IsNoAuth(n.ACLErr))
+		default:
+			for _, a := range n.ACL {
+				line += fmt.Sprintf(" %s:%s:%d", a.Scheme, a.ID, a.Perms)
+			}
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
 // TestBatchWalksAsTheClientDoes: a walk batched over multiRead gives what
 // a walk of a request per node gives — order, children, stats, an
 // unreadable node — under a chroot, with the client's credentials.
@@ -69,6 +95,14 @@ func TestBatchWalksAsTheClientDoes(t *testing.T) {
 		}
 		if !strings.Contains(strings.Join(got, "\n"), "1 secret err:true") || strings.Contains(strings.Join(got, "\n"), "1 shared err") {
 			t.Errorf("credentials not used by the batch:\n%s", strings.Join(got, "\n"))
+		}
+		// ACLs, read many to an exchange, each in its node's place.
+		gotACLs, wantACLs := walkACLLines(t, b, "/"), walkACLLines(t, c, "/")
+		if strings.Join(gotACLs, "\n") != strings.Join(wantACLs, "\n") {
+			t.Errorf("batched walk's ACLs:\n%s\nwant (a request per node):\n%s", strings.Join(gotACLs, "\n"), strings.Join(wantACLs, "\n"))
+		}
+		if !strings.Contains(strings.Join(gotACLs, "\n"), "\nshared digest:alice:") {
+			t.Errorf("alice's ACL not read:\n%s", strings.Join(gotACLs, "\n"))
 		}
 		if _, _, err := b.Get(context.Background(), "/missing"); !IsNoNode(err) {
 			t.Errorf("Get of a missing node: %v", err)

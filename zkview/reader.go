@@ -16,3 +16,16 @@ type Reader interface {
 type ACLReader interface {
 	ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, error)
 }
+
+// ACLBatchReader reads many nodes' ACLs at once: a Batch. Walk reads
+// ACLs through one when its Reader is one.
+type ACLBatchReader interface {
+	ACLs(ctx context.Context, paths []string) []ACLResult
+}
+
+// ACLResult is one node's ACL and stat, or why they could not be read.
+type ACLResult struct {
+	ACL  []zk.ACL
+	Stat *zk.Stat
+	Err  error
+}

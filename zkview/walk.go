@@ -151,8 +151,12 @@ func (w *walker) worker() {
 
 // readExtras reads what the options ask beyond the listings: data a
 // listing did not bring, and ACLs, all at once (ACLs cannot be part of a
-// multiRead).
+// multiRead; a batch reader takes them in one exchange).
 func (w *walker) readExtras(ls []*listing) {
+	batchACLs, batched := w.reader.(ACLBatchReader)
+	if w.opts.ACL && batched {
+		w.readACLs(batchACLs, ls)
+	}
 	acls, _ := w.reader.(ACLReader)
 	var wg sync.WaitGroup
 	for _, l := range ls {
@@ -170,7 +174,7 @@ func (w *walker) readExtras(ls []*listing) {
 				}
 			}()
 		}
-		if w.opts.ACL {
+		if w.opts.ACL && !batched {
 			if acls == nil {
 				l.aclErr = fmt.Errorf("this reader cannot read ACLs")
 				continue
@@ -183,6 +187,24 @@ func (w *walker) readExtras(ls []*listing) {
 		}
 	}
 	wg.Wait()
+}
+
+// readACLs reads the ACLs of the listed nodes in one exchange.
+func (w *walker) readACLs(r ACLBatchReader, ls []*listing) {
+	var listed []*listing
+	var paths []string
+	for _, l := range ls {
+		if l.err == nil {
+			listed = append(listed, l)
+			paths = append(paths, l.path)
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	for i, got := range r.ACLs(w.ctx, paths) {
+		listed[i].acl, listed[i].aclErr = got.ACL, got.Err
+	}
 }
 
 func (w *walker) stop() {

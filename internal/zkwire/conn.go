@@ -142,13 +142,18 @@ func (c *Conn) Call(ctx context.Context, op jute.Op, req, resp jute.Record) erro
 // notifications: a caller that counts them knows which changes it saw.
 func (c *Conn) CallOrdered(ctx context.Context, op jute.Op, req, resp jute.Record) (notified uint64, err error) {
 	c.mu.Lock()
+	xid := c.nextXid()
+	c.mu.Unlock()
+	return c.exchange(ctx, xid, op, req, resp)
+}
+
+// nextXid numbers a request; c.mu is held.
+func (c *Conn) nextXid() int32 {
 	c.xid++
 	if c.xid <= 0 { // wrapped: the negative xids are the protocol's own
 		c.xid = 1
 	}
-	xid := c.xid
-	c.mu.Unlock()
-	return c.exchange(ctx, xid, op, req, resp)
+	return c.xid
 }
 
 func (c *Conn) call(ctx context.Context, xid int32, op jute.Op, req, resp jute.Record) error {
@@ -177,6 +182,70 @@ func (c *Conn) exchange(ctx context.Context, xid int32, op jute.Op, req, resp ju
 		c.fail(err)
 		return 0, err
 	}
+	return c.await(ctx, xid, ch, op, resp)
+}
+
+// Request is one request of CallAll and where its reply goes (Resp may
+// be nil).
+type Request struct {
+	Op        jute.Op
+	Req, Resp jute.Record
+}
+
+// CallAll sends every request in one write and waits for all their
+// replies: what as many Calls at once would do, without a goroutine and
+// a write per request (a walk reads ACLs this way, which a multiRead
+// cannot carry). errs[i] is what Call would have returned for reqs[i].
+func (c *Conn) CallAll(ctx context.Context, reqs []Request) (errs []error) {
+	errs = make([]error, len(reqs))
+	fill := func(from int, err error) {
+		for i := from; i < len(errs); i++ {
+			errs[i] = err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		fill(0, err)
+		return errs
+	}
+	xids := make([]int32, len(reqs))
+	chans := make([]chan reply, len(reqs))
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		fill(0, c.err)
+		return errs
+	}
+	for i := range reqs {
+		xids[i], chans[i] = c.nextXid(), make(chan reply, 1)
+		c.pending[xids[i]] = chans[i]
+	}
+	c.mu.Unlock()
+	var out []byte
+	for i, r := range reqs {
+		e := jute.NewFrameEncoder()
+		(&jute.RequestHeader{Xid: xids[i], Type: r.Op}).Encode(e)
+		if r.Req != nil {
+			r.Req.Encode(e)
+		}
+		out = append(out, jute.Frame(e)...)
+	}
+	if err := c.write(out); err != nil {
+		c.fail(err)
+		fill(0, err)
+		return errs
+	}
+	for i, r := range reqs {
+		if _, errs[i] = c.await(ctx, xids[i], chans[i], r.Op, r.Resp); ctx.Err() != nil {
+			c.forget(xids[i+1:])
+			fill(i+1, ctx.Err())
+			break
+		}
+	}
+	return errs
+}
+
+// await waits for the reply to xid and decodes it into resp.
+func (c *Conn) await(ctx context.Context, xid int32, ch chan reply, op jute.Op, resp jute.Record) (uint64, error) {
 	select {
 	case r, ok := <-ch:
 		if !ok {
@@ -194,10 +263,18 @@ func (c *Conn) exchange(ctx context.Context, xid int32, op jute.Op, req, resp ju
 		}
 		return r.notified, nil
 	case <-ctx.Done():
-		c.mu.Lock()
-		delete(c.pending, xid)
-		c.mu.Unlock()
+		c.forget([]int32{xid})
 		return 0, ctx.Err()
+	}
+}
+
+// forget drops the waits for xids: their replies, if they come, are
+// dropped.
+func (c *Conn) forget(xids []int32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, xid := range xids {
+		delete(c.pending, xid)
 	}
 }
 

@@ -51,6 +51,58 @@ func TestCalls(t *testing.T) {
 	})
 }
 
+// TestCallAll: many requests in one write, each with its own answer in
+// its own place (a refusal among them), on an ended context and after
+// Close.
+func TestCallAll(t *testing.T) {
+	t.Parallel()
+	zktest.Each(t, func(t *testing.T, connect string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		c, err := Dial(ctx, connect, Options{SessionTimeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		paths := []string{"/", "/no/such/node", "/zookeeper", "/zookeeper/quota"}
+		reqs := make([]Request, len(paths))
+		acls := make([]jute.GetACLResponse, len(paths))
+		for i, p := range paths {
+			reqs[i] = Request{Op: jute.OpGetACL, Req: &jute.PathRequest{Path: p}, Resp: &acls[i]}
+		}
+		errs := c.CallAll(ctx, reqs)
+		for i, p := range paths {
+			if p == "/no/such/node" {
+				if !errors.Is(errs[i], jute.ErrNoNode) {
+					t.Errorf("getACL %s: %v, want ErrNoNode", p, errs[i])
+				}
+				continue
+			}
+			if errs[i] != nil || len(acls[i].ACL) == 0 {
+				t.Errorf("getACL %s: %v %v", p, acls[i].ACL, errs[i])
+			}
+		}
+		// Each answer is its own request's: /zookeeper has children
+		// (quota, config), /zookeeper/quota none.
+		if acls[2].Stat.NumChildren == 0 || acls[3].Stat.NumChildren != 0 {
+			t.Errorf("stats out of place: /zookeeper %+v, /zookeeper/quota %+v", acls[2].Stat, acls[3].Stat)
+		}
+		done, stop := context.WithCancel(ctx)
+		stop()
+		for i, err := range c.CallAll(done, reqs) {
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("request %d on an ended context: %v", i, err)
+			}
+		}
+		c.Close()
+		for i, err := range c.CallAll(ctx, reqs) {
+			if !errors.Is(err, ErrClosed) {
+				t.Errorf("request %d after Close: %v", i, err)
+			}
+		}
+	})
+}
+
 // TestServerGoes: calls in flight fail, not hang, when the server drops
 // the connection.
 func TestServerGoes(t *testing.T) {

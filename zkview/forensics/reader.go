@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/zkview"
 )
 
 // storeReader reads a Store as zkview.Reader reads a server, so that
@@ -39,4 +41,36 @@ func (r storeReader) ACL(ctx context.Context, path string) ([]zk.ACL, *zk.Stat, 
 		acl[i] = zk.ACL{Perms: a.Perms, Scheme: a.ID.Scheme, ID: a.ID.ID}
 	}
 	return acl, n.ClientStat(), nil
+}
+
+// storeBatch is how many nodes a walk hands the store at once: its reads
+// are lookups in memory, so a batch only spares the walk its hand-offs.
+const storeBatch = 64
+
+// BatchSize implements zkview.BatchReader.
+func (r storeReader) BatchSize() int { return storeBatch }
+
+// ListBatch implements zkview.BatchReader: each node's children, stat
+// and data, read in turn (a walk would otherwise start a goroutine per
+// node for its data).
+func (r storeReader) ListBatch(ctx context.Context, paths []string) []zkview.Listing {
+	out := make([]zkview.Listing, len(paths))
+	for i, p := range paths {
+		n, ok := r.st.Get(p)
+		if !ok {
+			out[i].Err = zk.ErrNoNode
+			continue
+		}
+		out[i] = zkview.Listing{Children: r.st.Children(p), Stat: n.ClientStat(), Data: n.Data}
+	}
+	return out
+}
+
+// ACLs implements zkview.ACLBatchReader.
+func (r storeReader) ACLs(ctx context.Context, paths []string) []zkview.ACLResult {
+	out := make([]zkview.ACLResult, len(paths))
+	for i, p := range paths {
+		out[i].ACL, out[i].Stat, out[i].Err = r.ACL(ctx, p)
+	}
+	return out
 }
