@@ -43,13 +43,14 @@ first, written as the walk reaches it:
   ctime mtime czxid mzxid version cversion aversion num_children
   error            the node could not be read (zkx import refuses it)
 
-Reads are batched and run ahead in parallel as for zkx tree; data and ACL are
-read beside each listing. DIR@MOMENT:PATH exports the subtree as it was at that
-moment of a ZooKeeper data directory's past (a zxid or a time, as zkx
---data-dir --at takes it; zkx diff says more): every node and ACL, whatever the
-ACLs said, and the ephemeral nodes marked as such. On a terminal, progress is shown on stderr; a summary
-always ends there. Exit status: 0 when every node was read, 3 when some could
-not be (they are in the file with their error), 1 on failure.`,
+Reads are batched and run ahead in parallel as for zkx tree; data comes with
+each listing, ACLs are read beside it, a batch to one write. DIR@MOMENT:PATH
+exports the subtree as it was at that moment of a ZooKeeper data directory's
+past (a zxid or a time, as zkx --data-dir --at takes it; zkx diff says more):
+every node and ACL, whatever the ACLs said, and the ephemeral nodes marked as
+such. On a terminal, progress is shown on stderr; a summary always ends there.
+Exit status: 0 when every node was read, 3 when some could not be (they are in
+the file with their error), 1 on failure.`,
 		Example: `  zkx export /app > app.jsonl
   zkx export / | gzip > everything.jsonl.gz
   zkx export /var/lib/zookeeper@02:45:/app > app-at-0245.jsonl
