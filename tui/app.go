@@ -303,10 +303,15 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // changesDrawEvery is the least time between two screens drawn for what
-// the servers changed: the Tree reads a node no faster (zkview.ReadEvery).
-// What the user does, and the frames an animating page asks for, are
-// drawn by the frame (frameInterval).
-const changesDrawEvery = zkview.ReadEvery
+// the servers changed: a few a second. Under churn a screen is mostly new
+// (rows come and go, History grows), and drawing it — the View and Bubble
+// Tea's diff of the cells — was most of what was left of the explorer's
+// CPU at ten a second (zkview.ReadEvery, the pace the Tree reads a busy
+// node at, which keeps History's entries that fine). A lone change is
+// drawn at once: only one that comes less than this after the last screen
+// waits. What the user does, and the frames an animating page asks for,
+// are drawn by the frame (frameInterval).
+const changesDrawEvery = 250 * time.Millisecond
 
 // holdView says whether the next View may give the screen last drawn: it
 // does when that was drawn less than a frame ago (changesDrawEvery ago for
