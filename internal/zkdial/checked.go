@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
@@ -40,6 +41,7 @@ type checkedConn struct {
 	lastFill  time.Time
 	readPace  time.Duration // readPace; tests change it
 	paceTimer *time.Timer
+	socket    syscall.RawConn // the socket below, for its low-water mark (pace); nil: none
 
 	sent chan struct{} // has a value when a request went out or Close was called (pace)
 
@@ -203,7 +205,10 @@ func (c *checkedConn) next() error {
 	head := c.head[:]
 	fill := c.rd.Buffered() == 0
 	if fill {
-		c.pace()
+		if err := c.pace(); err != nil {
+			c.Conn.Close()
+			return err
+		}
 	}
 	if _, err := io.ReadFull(c.rd, head); err != nil {
 		return c.readFailed(err, false)
