@@ -88,12 +88,14 @@ type app struct {
 	// Bubble Tea asks for it after every message, and under churn messages
 	// come faster than its renderer (renderFPS) shows them. view is the screen last
 	// drawn, at viewAt (pace clock); while viewHeld, View gives it again
-	// and a redrawMsg on its way draws the screen when the interval is
-	// up.
+	// and a redrawMsg on its way (redrawDue) draws the screen when the
+	// interval is up, if a message was held since the last screen
+	// (undrawn): a screen drawn meanwhile (a key, a frame) makes it moot.
 	view          tea.View
 	viewAt        time.Time
 	viewHeld      bool
 	redrawDue     bool
+	undrawn       bool
 	serverAskedAt time.Time // when srvr was last asked, for the header
 	// members asks the members again for the header every membersEvery
 	// after their last answer (the header is always shown: always on top).
@@ -325,7 +327,16 @@ func (a *app) holdView(msg tea.Msg) tea.Cmd {
 	}
 	since := a.shared.pace().Sub(a.viewAt)
 	a.viewHeld = !a.viewAt.IsZero() && since >= 0 && since < every
-	if !a.viewHeld || a.redrawDue {
+	if _, redraw := msg.(redrawMsg); redraw && !a.undrawn {
+		// Nothing came since the last screen: it stands.
+		a.viewHeld = !a.viewAt.IsZero()
+		return nil
+	}
+	if !a.viewHeld {
+		return nil
+	}
+	a.undrawn = true
+	if a.redrawDue {
 		return nil
 	}
 	a.redrawDue = true
@@ -742,7 +753,7 @@ func (a *app) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "zkx " + display.Line(a.header.connect)
-	a.view, a.viewAt = v, a.shared.pace()
+	a.view, a.viewAt, a.undrawn = v, a.shared.pace(), false
 	return v
 }
 
