@@ -88,13 +88,14 @@ type app struct {
 	// Bubble Tea asks for it after every message, and under churn messages
 	// come faster than its renderer (renderFPS) shows them. view is the screen last
 	// drawn, at viewAt (pace clock); while viewHeld, View gives it again
-	// and a redrawMsg on its way (redrawDue) draws the screen when the
-	// interval is up, if a message was held since the last screen
-	// (undrawn): a screen drawn meanwhile (a key, a frame) makes it moot.
+	// and a redrawMsg on its way (the earliest due at redrawAt) draws the
+	// screen when the interval is up, if a message was held since the
+	// last screen (undrawn): a screen drawn meanwhile (a key, a frame)
+	// makes it moot.
 	view          tea.View
 	viewAt        time.Time
 	viewHeld      bool
-	redrawDue     bool
+	redrawAt      time.Time
 	undrawn       bool
 	serverAskedAt time.Time // when srvr was last asked, for the header
 	// members asks the members again for the header every membersEvery
@@ -297,9 +298,6 @@ func (a *app) resize() {
 }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(redrawMsg); ok {
-		a.redrawDue = false
-	}
 	cmd := a.update(msg)
 	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame(), a.holdView(msg))
 }
@@ -318,14 +316,20 @@ const changesDrawEvery = 250 * time.Millisecond
 // holdView says whether the next View may give the screen last drawn: it
 // does when that was drawn less than a frame ago (changesDrawEvery ago for
 // a change from the servers), and then a redrawMsg comes when the time is
-// up, so that what changed meanwhile is drawn.
+// up, so that what changed meanwhile is drawn. A key held behind a
+// server change's redraw gets one of its own, a frame after the last
+// screen: it does not wait for the change's.
 func (a *app) holdView(msg tea.Msg) tea.Cmd {
+	if r, ok := msg.(redrawMsg); ok && r.at.Equal(a.redrawAt) {
+		a.redrawAt = time.Time{} // it came
+	}
 	every := changesDrawEvery
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.MouseMsg, tea.WindowSizeMsg, frameMsg, redrawMsg:
 		every = frameInterval
 	}
-	since := a.shared.pace().Sub(a.viewAt)
+	now := a.shared.pace()
+	since := now.Sub(a.viewAt)
 	a.viewHeld = !a.viewAt.IsZero() && since >= 0 && since < every
 	if _, redraw := msg.(redrawMsg); redraw && !a.undrawn {
 		// Nothing came since the last screen: it stands.
@@ -336,11 +340,14 @@ func (a *app) holdView(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	a.undrawn = true
-	if a.redrawDue {
-		return nil
+	due := a.viewAt.Add(every)
+	if !a.redrawAt.IsZero() && !a.redrawAt.After(due) {
+		return nil // one comes in time
 	}
-	a.redrawDue = true
-	return tea.Tick(every-since, func(time.Time) tea.Msg { return redrawMsg{} })
+	// A later one still on its way finds the screen drawn (undrawn
+	// false) and keeps it.
+	a.redrawAt = due
+	return tea.Tick(due.Sub(now), func(time.Time) tea.Msg { return redrawMsg{at: due} })
 }
 
 // refocus tells the page on top that it is, and the one it covered that it
