@@ -97,6 +97,7 @@ type app struct {
 	viewHeld      bool
 	redrawAt      time.Time
 	undrawn       bool
+	userAt        time.Time // the last key or click (userDrawsFor)
 	serverAskedAt time.Time // when srvr was last asked, for the header
 	// members asks the members again for the header every membersEvery
 	// after their last answer (the header is always shown: always on top).
@@ -313,22 +314,38 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // are drawn by the frame (frameInterval).
 const changesDrawEvery = 250 * time.Millisecond
 
+// userDrawsFor is how long after a key or a click the servers' changes are
+// drawn every userChangesDrawEvery: what the user asked for (the node
+// selected, its data read) shows as soon as the Tree reads it, not at the
+// changes' slower pace.
+const (
+	userDrawsFor         = time.Second
+	userChangesDrawEvery = zkview.ReadEvery
+)
+
 // holdView says whether the next View may give the screen last drawn: it
 // does when that was drawn less than a frame ago (changesDrawEvery ago for
-// a change from the servers), and then a redrawMsg comes when the time is
-// up, so that what changed meanwhile is drawn. A key held behind a
-// server change's redraw gets one of its own, a frame after the last
-// screen: it does not wait for the change's.
+// a change from the servers, userChangesDrawEvery just after a key), and
+// then a redrawMsg comes when the time is up, so that what changed
+// meanwhile is drawn; one that needs a redraw sooner than the one due gets
+// its own. A key or a click is drawn at once: it never waits for the
+// renderer's frame to come round twice.
 func (a *app) holdView(msg tea.Msg) tea.Cmd {
 	if r, ok := msg.(redrawMsg); ok && r.at.Equal(a.redrawAt) {
 		a.redrawAt = time.Time{} // it came
 	}
+	now := a.shared.pace()
 	every := changesDrawEvery
 	switch msg.(type) {
-	case tea.KeyPressMsg, tea.MouseMsg, tea.WindowSizeMsg, frameMsg, redrawMsg:
+	case tea.KeyPressMsg, tea.MouseMsg:
+		every, a.userAt = 0, now // drawn at once
+	case tea.WindowSizeMsg, frameMsg, redrawMsg:
 		every = frameInterval
+	default:
+		if now.Sub(a.userAt) < userDrawsFor {
+			every = userChangesDrawEvery
+		}
 	}
-	now := a.shared.pace()
 	since := now.Sub(a.viewAt)
 	a.viewHeld = !a.viewAt.IsZero() && since >= 0 && since < every
 	if _, redraw := msg.(redrawMsg); redraw && !a.undrawn {
