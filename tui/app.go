@@ -88,12 +88,16 @@ type app struct {
 	// Bubble Tea asks for it after every message, and under churn messages
 	// come faster than its renderer (renderFPS) shows them. view is the screen last
 	// drawn, at viewAt (pace clock); while viewHeld, View gives it again
-	// and a redrawMsg on its way draws the screen when the interval is
-	// up.
+	// and a redrawMsg on its way (the earliest due at redrawAt) draws the
+	// screen when the interval is up, if a message was held since the
+	// last screen (undrawn): a screen drawn meanwhile (a key, a frame)
+	// makes it moot.
 	view          tea.View
 	viewAt        time.Time
 	viewHeld      bool
-	redrawDue     bool
+	redrawAt      time.Time
+	undrawn       bool
+	userAt        time.Time // the last key or click (userDrawsFor)
 	serverAskedAt time.Time // when srvr was last asked, for the header
 	// members asks the members again for the header every membersEvery
 	// after their last answer (the header is always shown: always on top).
@@ -295,36 +299,72 @@ func (a *app) resize() {
 }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(redrawMsg); ok {
-		a.redrawDue = false
-	}
 	cmd := a.update(msg)
 	return a, tea.Batch(cmd, a.refocus(), a.scheduleFrame(), a.holdView(msg))
 }
 
 // changesDrawEvery is the least time between two screens drawn for what
-// the servers changed: the Tree reads a node no faster (zkview.ReadEvery).
-// What the user does, and the frames an animating page asks for, are
-// drawn by the frame (frameInterval).
-const changesDrawEvery = zkview.ReadEvery
+// the servers changed: a few a second. Under churn a screen is mostly new
+// (rows come and go, History grows), and drawing it — the View and Bubble
+// Tea's diff of the cells — was most of what was left of the explorer's
+// CPU at ten a second (zkview.ReadEvery, the pace the Tree reads a busy
+// node at, which keeps History's entries that fine). A lone change is
+// drawn at once: only one that comes less than this after the last screen
+// waits. What the user does, and the frames an animating page asks for,
+// are drawn by the frame (frameInterval).
+const changesDrawEvery = 250 * time.Millisecond
+
+// userDrawsFor is how long after a key or a click the servers' changes are
+// drawn every userChangesDrawEvery: what the user asked for (the node
+// selected, its data read) shows as soon as the Tree reads it, not at the
+// changes' slower pace.
+const (
+	userDrawsFor         = time.Second
+	userChangesDrawEvery = zkview.ReadEvery
+)
 
 // holdView says whether the next View may give the screen last drawn: it
 // does when that was drawn less than a frame ago (changesDrawEvery ago for
-// a change from the servers), and then a redrawMsg comes when the time is
-// up, so that what changed meanwhile is drawn.
+// a change from the servers, userChangesDrawEvery just after a key), and
+// then a redrawMsg comes when the time is up, so that what changed
+// meanwhile is drawn; one that needs a redraw sooner than the one due gets
+// its own. A key or a click is drawn at once: it never waits for the
+// renderer's frame to come round twice.
 func (a *app) holdView(msg tea.Msg) tea.Cmd {
+	if r, ok := msg.(redrawMsg); ok && r.at.Equal(a.redrawAt) {
+		a.redrawAt = time.Time{} // it came
+	}
+	now := a.shared.pace()
 	every := changesDrawEvery
 	switch msg.(type) {
-	case tea.KeyPressMsg, tea.MouseMsg, tea.WindowSizeMsg, frameMsg, redrawMsg:
+	case tea.KeyPressMsg, tea.MouseMsg:
+		every, a.userAt = 0, now // drawn at once
+	case tea.WindowSizeMsg, frameMsg, redrawMsg:
 		every = frameInterval
+	default:
+		if now.Sub(a.userAt) < userDrawsFor {
+			every = userChangesDrawEvery
+		}
 	}
-	since := a.shared.pace().Sub(a.viewAt)
+	since := now.Sub(a.viewAt)
 	a.viewHeld = !a.viewAt.IsZero() && since >= 0 && since < every
-	if !a.viewHeld || a.redrawDue {
+	if _, redraw := msg.(redrawMsg); redraw && !a.undrawn {
+		// Nothing came since the last screen: it stands.
+		a.viewHeld = !a.viewAt.IsZero()
 		return nil
 	}
-	a.redrawDue = true
-	return tea.Tick(every-since, func(time.Time) tea.Msg { return redrawMsg{} })
+	if !a.viewHeld {
+		return nil
+	}
+	a.undrawn = true
+	due := a.viewAt.Add(every)
+	if !a.redrawAt.IsZero() && !a.redrawAt.After(due) {
+		return nil // one comes in time
+	}
+	// A later one still on its way finds the screen drawn (undrawn
+	// false) and keeps it.
+	a.redrawAt = due
+	return tea.Tick(due.Sub(now), func(time.Time) tea.Msg { return redrawMsg{at: due} })
 }
 
 // refocus tells the page on top that it is, and the one it covered that it
@@ -737,7 +777,7 @@ func (a *app) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "zkx " + display.Line(a.header.connect)
-	a.view, a.viewAt = v, a.shared.pace()
+	a.view, a.viewAt, a.undrawn = v, a.shared.pace(), false
 	return v
 }
 

@@ -42,8 +42,8 @@ type statusMsg struct {
 // pushMsg opens a page on top of the current one.
 type pushMsg struct{ page page }
 
-// redrawMsg draws the screen a View held back (app.holdView).
-type redrawMsg struct{}
+// redrawMsg draws the screen a View held back (app.holdView), due at at.
+type redrawMsg struct{ at time.Time }
 
 // frameMsg redraws what changes with time alone (durations, flashes);
 // it is scheduled only while something on screen needs it.

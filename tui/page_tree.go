@@ -97,8 +97,11 @@ func (tp *treePage) HelpNotes() []string {
 }
 
 func (tp *treePage) nextFrame() time.Duration {
+	// A row flashes for what the servers changed: its frames come at
+	// their pace (under churn new rows flash all the time), and a flash
+	// (widget.FlashFor) ends within one of them.
 	if tp.tree.flashing(tp.shared.pace()) {
-		return 100 * time.Millisecond
+		return changesDrawEvery
 	}
 	if tp.detail.tab == tabRecipe && tp.detail.recipe != nil && tp.detail.recipe.animates() {
 		return time.Second

@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
@@ -30,11 +31,19 @@ type checkedConn struct {
 	maxFrame int
 	wrapped  bool
 
-	// The reader's own: the frame being handed out.
-	rd    *bufio.Reader
-	frame []byte
-	off   int
-	rerr  error
+	// The reader's own: the frame being handed out, and when the socket
+	// was last read (pace).
+	rd        *bufio.Reader
+	head      [4]byte // the next frame's length
+	frame     []byte
+	off       int
+	rerr      error
+	lastFill  time.Time
+	readPace  time.Duration // readPace; tests change it
+	paceTimer *time.Timer
+	socket    syscall.RawConn // the socket below, for its low-water mark (pace); nil: none
+
+	sent chan struct{} // has a value when a request went out or Close was called (pace)
 
 	wmu sync.Mutex
 	out []byte // the start of a request not yet written whole
@@ -68,7 +77,7 @@ func (c *checkedConn) pingsAfter(r *request) int { return max(0, c.pingsBack-r.p
 
 func newCheckedConn(below net.Conn, a *attempt, maxFrame int, wrapped bool) *checkedConn {
 	return &checkedConn{Conn: below, attempt: a, maxFrame: maxFrame, wrapped: wrapped,
-		rd: bufio.NewReaderSize(below, 64<<10), askedID: -1,
+		rd: bufio.NewReaderSize(below, 64<<10), askedID: -1, readPace: readPace, sent: make(chan struct{}, 1),
 		pending: map[int32]*request{}, watched: map[string]bool{}}
 }
 
@@ -77,11 +86,15 @@ func newCheckedConn(below net.Conn, a *attempt, maxFrame int, wrapped bool) *che
 func (c *checkedConn) Write(b []byte) (int, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.noteRequests(b)
+	if c.noteRequests(b) {
+		c.wake()
+	}
 	return c.Conn.Write(b)
 }
 
-func (c *checkedConn) noteRequests(b []byte) {
+// noteRequests notes the requests written whole so far; noted says
+// whether b completed one.
+func (c *checkedConn) noteRequests(b []byte) (noted bool) {
 	if len(c.out) > 0 {
 		c.out = append(c.out, b...)
 		b = c.out
@@ -92,9 +105,11 @@ func (c *checkedConn) noteRequests(b []byte) {
 			break
 		}
 		c.noteRequest(b[4 : 4+n])
+		noted = true
 		b = b[4+n:]
 	}
 	c.out = append(c.out[:0], b...)
+	return noted
 }
 
 // noteRequest reads one request frame's body: the first is the session
@@ -187,11 +202,21 @@ func (c *checkedConn) next() error {
 	if cap(c.frame) > 1<<20 {
 		c.frame = nil // a large frame is not held for the life of the connection
 	}
-	var head [4]byte
-	if _, err := io.ReadFull(c.rd, head[:]); err != nil {
+	head := c.head[:]
+	fill := c.rd.Buffered() == 0
+	if fill {
+		if err := c.pace(); err != nil {
+			c.Conn.Close()
+			return err
+		}
+	}
+	if _, err := io.ReadFull(c.rd, head); err != nil {
 		return c.readFailed(err, false)
 	}
-	n := int64(int32(binary.BigEndian.Uint32(head[:])))
+	if fill {
+		c.lastFill = time.Now()
+	}
+	n := int64(int32(binary.BigEndian.Uint32(head)))
 	c.mu.Lock()
 	session := c.session
 	c.mu.Unlock()
@@ -202,7 +227,7 @@ func (c *checkedConn) next() error {
 	if n < least || n > limit {
 		return c.violation(session, fmt.Sprintf("a frame of %d bytes (%s)", uint32(n), frameBounds(session, least, limit)))
 	}
-	frame, err := readFrame(c.rd, head, int(n), c.frame[:0])
+	frame, err := readFrame(c.rd, c.head, int(n), c.frame[:0])
 	c.frame, c.off = frame, 0
 	if err != nil {
 		return c.readFailed(err, true)
@@ -316,7 +341,7 @@ func (c *checkedConn) checkFrame(body []byte) error {
 		case why != "":
 			bad = why
 		case !c.watchedPath(path):
-			bad = fmt.Sprintf("a notification for %s, which this session does not watch", quote([]byte(path), 100))
+			bad = fmt.Sprintf("a notification for %s, which this session does not watch", quote(path, 100))
 		}
 	case h.Xid == jute.XidPing:
 		if c.pingsBack == c.pingsSent {
@@ -349,13 +374,14 @@ func (c *checkedConn) checkFrame(body []byte) error {
 }
 
 // watchedPath reports whether a notification for path answers a watch
-// this connection left.
-func (c *checkedConn) watchedPath(path string) bool {
-	if c.watched[path] {
+// this connection left (it allocates nothing: it runs for every one).
+func (c *checkedConn) watchedPath(path []byte) bool {
+	if c.watched[string(path)] {
 		return true
 	}
 	for _, p := range c.recursive {
-		if path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") {
+		dir := strings.TrimSuffix(p, "/")
+		if string(path) == p || len(path) > len(dir) && path[len(dir)] == '/' && string(path[:len(dir)]) == dir {
 			return true
 		}
 	}

@@ -313,6 +313,7 @@ func BenchmarkCheckedConnReplies(b *testing.B) {
 	for i := 0; i < b.N; i += batch {
 		a := &attempt{addr: "bench:2181"}
 		c := newCheckedConn(newScript(stream.Bytes()), a, DefaultMaxFrame, false)
+		c.readPace = 0 // the check's cost alone: no wait for more bytes at the end
 		c.Write(connectRequest)
 		for _, r := range reqs {
 			c.Write(r)
@@ -322,5 +323,107 @@ func BenchmarkCheckedConnReplies(b *testing.B) {
 				break
 			}
 		}
+	}
+}
+
+// BenchmarkCheckedConnNotifications: the cost the check adds to each
+// notification of a busy watched node (read, checked, handed on), with no
+// wait between reads (readPace 0): it allocates nothing per notification.
+func BenchmarkCheckedConnNotifications(b *testing.B) {
+	const batch = 1000
+	var stream bytes.Buffer
+	stream.Write(connectAnswer(10000, 1))
+	stream.Write(rawReply(1, jute.ErrOK, record(&jute.StatResponse{})))
+	for range batch {
+		stream.Write(notificationOf(jute.EventNodeChildrenChanged, jute.StateSyncConnected, "/storm"))
+	}
+	watch := requestOf(1, jute.OpExists, &jute.PathWatchRequest{Path: "/storm", Watch: true})
+	buf := make([]byte, 4096)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(notificationOf(jute.EventNodeChildrenChanged, jute.StateSyncConnected, "/storm"))))
+	b.ResetTimer()
+	for i := 0; i < b.N; i += batch {
+		a := &attempt{addr: "bench:2181"}
+		c := newCheckedConn(newScript(stream.Bytes()), a, DefaultMaxFrame, false)
+		c.readPace = 0
+		c.Write(connectRequest)
+		c.Write(watch)
+		for {
+			if _, err := c.Read(buf); err != nil {
+				break
+			}
+		}
+	}
+}
+
+// TestCheckedConnPaceGivesWay: while the reader lets notifications gather
+// (readPace, an hour here), a request sent ends its wait, so that the
+// answer is read as it comes, and so does Close. Without either wake-up
+// the frames below would come an hour late.
+func TestCheckedConnPaceGivesWay(t *testing.T) {
+	t.Parallel()
+	client, server := net.Pipe()
+	defer server.Close()
+	a := &attempt{addr: "127.0.0.1:2181", watch: NewWatch([]string{"127.0.0.1:2181"}, Options{})}
+	c := newCheckedConn(client, a, 1<<20, false)
+	c.readPace = time.Hour
+	go func() { // the server: each answer after its request, a notification after the watch's
+		for _, answer := range [][]byte{
+			connectAnswer(10000, 1),
+			join(rawReply(1, jute.ErrOK, record(&jute.StatResponse{})), notificationOf(jute.EventNodeDataChanged, jute.StateSyncConnected, "/t")),
+			rawReply(2, jute.ErrOK, record(&jute.GetDataResponse{})),
+		} {
+			if _, err := jute.ReadFrame(server, 1<<20); err != nil {
+				return
+			}
+			if _, err := server.Write(answer); err != nil {
+				return
+			}
+		}
+	}()
+	type read struct {
+		frame []byte
+		err   error
+	}
+	reads := make(chan read, 8)
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := c.Read(buf)
+			reads <- read{bytes.Clone(buf[:n]), err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	next := func(what string) read {
+		t.Helper()
+		select {
+		case r := <-reads:
+			return r
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s not read within 10s: the reader still waits for its pace", what)
+		}
+		return read{}
+	}
+	c.Write(connectRequest)
+	if r := next("the answer to the session request"); r.err != nil {
+		t.Fatal(r.err)
+	}
+	c.Write(requestOf(1, jute.OpExists, &jute.PathWatchRequest{Path: "/t", Watch: true}))
+	if r := next("the watch's reply"); r.err != nil {
+		t.Fatal(r.err)
+	}
+	// The notification that follows waits for the pace, until a request:
+	c.Write(requestOf(2, jute.OpGetData, &jute.PathWatchRequest{Path: "/t"}))
+	if r := next("the notification"); r.err != nil || !bytes.Equal(r.frame, notificationOf(jute.EventNodeDataChanged, jute.StateSyncConnected, "/t")) {
+		t.Fatalf("read %x, %v; want the notification", r.frame, r.err)
+	}
+	if r := next("the getData reply"); r.err != nil || !bytes.Equal(r.frame, rawReply(2, jute.ErrOK, record(&jute.GetDataResponse{}))) {
+		t.Fatalf("read %x, %v; want the getData reply", r.frame, r.err)
+	}
+	c.Close()
+	if r := next("the close"); r.err == nil {
+		t.Fatalf("read %x after Close, want an error", r.frame)
 	}
 }

@@ -44,7 +44,7 @@ func checkReplyBody(op jute.Op, body []byte, frame int) string {
 	if check == nil {
 		return "" // nothing is read of it
 	}
-	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte %s reply", frame, op)}
+	r := &bodyReader{decoder: *jute.NewDecoder(body), frame: frame, record: op.String() + " reply"}
 	check(r)
 	return r.bad
 }
@@ -55,14 +55,27 @@ const statSize = 6*8 + 5*4
 // bodyReader checks a record field by field, with the first problem in
 // words.
 type bodyReader struct {
-	decoder *jute.Decoder
-	what    string // "a 20-byte getChildren2 reply"
+	decoder jute.Decoder
+	frame   int    // the record's length, for what
+	record  string // "getChildren2 reply"
+	its     bool   // the record is the server's answer to the session request
 	bad     string
+}
+
+// what names the record in a message: "a 20-byte getChildren2 reply". It
+// is written only when something is wrong: a notification is checked
+// thousands of times a second.
+func (r *bodyReader) what() string {
+	article := "a"
+	if r.its {
+		article = "its"
+	}
+	return fmt.Sprintf("%s %d-byte %s", article, r.frame, r.record)
 }
 
 func (r *bodyReader) fail(format string, args ...any) {
 	if r.bad == "" {
-		r.bad = fmt.Sprintf(format, args...) + " in " + r.what
+		r.bad = fmt.Sprintf(format, args...) + " in " + r.what()
 	}
 }
 
@@ -180,26 +193,27 @@ func (r *bodyReader) multi() {
 
 // checkNotification says what is wrong with a notification's body:
 // ZooKeeper sends a node event (created, deleted, data or children
-// changed) with the state SyncConnected and the node's path.
-func checkNotification(body []byte, frame int) (path, bad string) {
-	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("a %d-byte notification", frame)}
+// changed) with the state SyncConnected and the node's path, which it
+// returns within body (nothing is allocated for a good one).
+func checkNotification(body []byte, frame int) (path []byte, bad string) {
+	r := &bodyReader{decoder: *jute.NewDecoder(body), frame: frame, record: "notification"}
 	typ := jute.EventType(r.int32("event type"))
 	state := jute.State(r.int32("state"))
 	n := r.length("string", "path", 1, false)
 	if r.bad != "" {
-		return "", r.bad
+		return nil, r.bad
 	}
-	path = string(body[r.decoder.Offset() : r.decoder.Offset()+n])
+	path = body[r.decoder.Offset() : r.decoder.Offset()+n]
 	switch {
 	case typ < jute.EventNodeCreated || typ > jute.EventNodeChildrenChanged:
 		// go-zookeeper would pass a session event (-1) on as the
 		// session's own state.
-		return "", fmt.Sprintf("event type %d (ZooKeeper sends node events, %d to %d) in %s",
-			typ, jute.EventNodeCreated, jute.EventNodeChildrenChanged, r.what)
+		return nil, fmt.Sprintf("event type %d (ZooKeeper sends node events, %d to %d) in %s",
+			typ, jute.EventNodeCreated, jute.EventNodeChildrenChanged, r.what())
 	case state != jute.StateSyncConnected:
-		return "", fmt.Sprintf("state %d (ZooKeeper sends %d, SyncConnected) in %s", state, jute.StateSyncConnected, r.what)
+		return nil, fmt.Sprintf("state %d (ZooKeeper sends %d, SyncConnected) in %s", state, jute.StateSyncConnected, r.what())
 	case len(path) == 0 || path[0] != '/':
-		return "", fmt.Sprintf("path %s in %s", quote([]byte(path), 64), r.what)
+		return nil, fmt.Sprintf("path %s in %s", quote(path, 64), r.what())
 	}
 	return path, ""
 }
@@ -221,7 +235,7 @@ const (
 // checkConnectResponse says what is wrong with an answer to a session
 // request that asked for session askedID (0: a new one).
 func checkConnectResponse(body []byte, askedID int64) (connectResponse, string) {
-	r := &bodyReader{decoder: jute.NewDecoder(body), what: fmt.Sprintf("its %d-byte answer to the session request", len(body))}
+	r := &bodyReader{decoder: *jute.NewDecoder(body), frame: len(body), record: "answer to the session request", its: true}
 	version := r.int32("protocol version")
 	var resp connectResponse
 	resp.timeout = r.int32("session timeout")
@@ -235,11 +249,11 @@ func checkConnectResponse(body []byte, askedID int64) (connectResponse, string) 
 	case r.bad != "":
 		return resp, r.bad
 	case version != jute.ProtocolVersion:
-		return resp, fmt.Sprintf("protocol version %d (ZooKeeper's is 0) in %s", version, r.what)
+		return resp, fmt.Sprintf("protocol version %d (ZooKeeper's is 0) in %s", version, r.what())
 	case passwd > maxPasswd:
-		return resp, fmt.Sprintf("a %d-byte session password (ZooKeeper's are 16) in %s", passwd, r.what)
+		return resp, fmt.Sprintf("a %d-byte session password (ZooKeeper's are 16) in %s", passwd, r.what())
 	case r.decoder.Remaining() > 1:
-		return resp, fmt.Sprintf("%d bytes after the password in %s", r.decoder.Remaining(), r.what)
+		return resp, fmt.Sprintf("%d bytes after the password in %s", r.decoder.Remaining(), r.what())
 	case resp.sessionID == 0 && askedID == 0:
 		// ZooKeeper answers session 0 to a session that expired, never to
 		// a request for a new one.

@@ -153,7 +153,9 @@ func (o Options) dial(ctx context.Context, addr string, timeout time.Duration, a
 			return nil, err
 		}
 	}
-	return newCheckedConn(below, a, o.maxFrame(), o.Wrap != nil), nil
+	checked := newCheckedConn(below, a, o.maxFrame(), o.Wrap != nil)
+	checked.socket = rawSocket(conn)
+	return checked, nil
 }
 
 // Dialer is the zk.Dialer to hand go-zookeeper: Options.Dial, watched.
