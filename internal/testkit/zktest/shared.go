@@ -124,21 +124,22 @@ func stopShared() error {
 //
 //	func TestMain(m *testing.M) { zktest.Main(m) }
 //
-// after are called once the tests have run, for what the package's tests
-// share (a binary built once, say).
+// after are called once the tests have run and the shared server is
+// stopped, for what the package's tests share (a binary built once, a
+// TMPDIR of their own, which may hold the shared server's directory).
 func Main(m *testing.M, after ...func()) {
 	cleanup := isolate()
 	mainRunning.Store(true)
 	code := m.Run()
-	for _, f := range after {
-		f()
-	}
 	cleanup()
 	if err := stopShared(); err != nil {
 		fmt.Fprintf(os.Stderr, "zktest: stop shared real ZooKeeper: %v\n", err)
 		if code == 0 {
 			code = 1
 		}
+	}
+	for _, f := range after {
+		f()
 	}
 	os.Exit(code)
 }
