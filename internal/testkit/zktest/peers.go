@@ -140,21 +140,15 @@ var curatorJars = []struct{ pkg, jar string }{
 // CuratorInstall is what installs the Curator peers.
 const CuratorInstall = "apt-get install -y default-jdk-headless libcurator-recipes-java"
 
-// CompileCurator compiles Java sources against Debian's Curator and returns
-// the classpath to run them with.
+// CompileCurator compiles Java sources against Debian's Curator (once per
+// test binary, see compileJava) and returns the classpath to run them with.
 func CompileCurator(t testing.TB, sources ...string) string {
 	t.Helper()
-	javac := LookPath(t, "javac", CuratorInstall)
 	var classpath []string
 	for _, j := range curatorJars {
 		classpath = append(classpath, DebianFile(t, j.pkg, "/"+j.jar, CuratorInstall))
 	}
-	classes := t.TempDir()
-	args := append([]string{"-d", classes, "-cp", strings.Join(classpath, ":")}, sources...)
-	if p := RunProgram(t, 2*time.Minute, "", false, javac, args...); p.Err != nil {
-		p.Log(t)
-		t.Fatalf("javac %v: %v", sources, p.Err)
-	}
+	classes := compileJava(t, classpath, sources...)
 	return strings.Join(append([]string{classes}, classpath...), string(filepath.ListSeparator))
 }
 

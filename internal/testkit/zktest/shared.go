@@ -119,8 +119,8 @@ func stopShared() error {
 	return err
 }
 
-// Main runs the package's tests and then stops shared servers; use it from
-// TestMain:
+// Main runs the package's tests and then stops shared servers and removes
+// the peers compiled for them; use it from TestMain:
 //
 //	func TestMain(m *testing.M) { zktest.Main(m) }
 //
@@ -137,6 +137,9 @@ func Main(m *testing.M, after ...func()) {
 		if code == 0 {
 			code = 1
 		}
+	}
+	if err := removeCompiledJava(); err != nil {
+		fmt.Fprintf(os.Stderr, "zktest: remove the peers' classes: %v\n", err)
 	}
 	for _, f := range after {
 		f()
