@@ -63,6 +63,7 @@ func TestHostileServers(t *testing.T) {
 	bin := goBuild(t)
 	for _, hc := range hostileCases {
 		t.Run(hc.fake+" "+strings.Join(hc.args, " "), func(t *testing.T) {
+			t.Parallel() // each its own fake server and process; most wait out a timeout
 			c, ok := fakezk.Lookup(hc.fake)
 			if !ok {
 				t.Fatalf("no fake server %s", hc.fake)

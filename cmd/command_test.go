@@ -37,6 +37,9 @@ func (c *captured[O]) run(_ context.Context, opts O, _ streams) error {
 // what it wrote on stderr.
 func execute(cmd *cobra.Command, args ...string) (string, error) {
 	var errs bytes.Buffer
+	if args == nil {
+		args = []string{} // nil would have cobra read os.Args: the test binary's own
+	}
 	cmd.SetArgs(args)
 	cmd.SetIn(strings.NewReader(""))
 	cmd.SetOut(&bytes.Buffer{})

@@ -42,7 +42,7 @@ func headless(t *testing.T, connect, redisAddr string, o HeadlessOptions) map[Ki
 // acquisition instead), and no violation and no unsafe write anywhere.
 func TestHeadlessShowsTheLesson(t *testing.T) {
 	t.Parallel()
-	zktest.Each(t, func(t *testing.T, connect string) {
+	zktest.EachParallel(t, func(t *testing.T, connect string) {
 		const n = 5
 		lanes := headless(t, connect, redistest.Embedded(t).Addr(), HeadlessOptions{
 			Contenders: n, Duration: 1500 * time.Millisecond,
@@ -145,7 +145,7 @@ func runStalls(t *testing.T, connect, redisAddr string, o HeadlessOptions) map[K
 
 func TestStallIsUnsafeOnlyWithoutAToken(t *testing.T) {
 	t.Parallel()
-	zktest.Each(t, func(t *testing.T, connect string) {
+	zktest.EachParallel(t, func(t *testing.T, connect string) {
 		checkStall(t, runStalls(t, connect, redistest.Embedded(t).Addr(), stallOptions()))
 	})
 }

@@ -8,6 +8,7 @@ import (
 )
 
 func TestRegistryRowsAreComplete(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, c := range commands {
 		if c.open == nil {
@@ -24,6 +25,7 @@ func TestRegistryRowsAreComplete(t *testing.T) {
 }
 
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line, name, arg, err string
 	}{
@@ -52,6 +54,7 @@ func TestParseCommand(t *testing.T) {
 }
 
 func TestParseTextArgument(t *testing.T) {
+	t.Parallel()
 	saved := commands
 	defer func() { commands = saved }()
 	commands = append(commands[:len(commands):len(commands)], command{name: "echo", usage: "echo TEXT", arg: argText})
@@ -64,6 +67,7 @@ func TestParseTextArgument(t *testing.T) {
 // TestAdminCommand: :admin sets the AdminServers the servers' tables are
 // read from, and the port one is looked for on; pages ask again at once.
 func TestAdminCommand(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t, zktest.Embedded(t), true)
 	a.run("admin http://zk1:9181, https://zk2:9181/commands/")
 	if got := a.shared.introspectOptions().AdminURLs; strings.Join(got, " ") != "http://zk1:9181/commands https://zk2:9181/commands" || a.message.err {

@@ -38,6 +38,7 @@ func testContexts(t *testing.T, one, two string) Contexts {
 // under a chroot), the header names the context, read-only follows it,
 // and the session left is closed.
 func TestSwitchContext(t *testing.T) {
+	t.Parallel()
 	one, realZK := zktest.Embedded(t), zktest.Shared(t)
 	mustCreate(t, zktest.Conn(t, one), "/only-on-one", "1", 0)
 	chroot := zktest.Path(t)

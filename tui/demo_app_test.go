@@ -17,6 +17,7 @@ import (
 // on top, and once Esc has taken the user back to the tree page no frame is
 // scheduled any more, so the explorer idles.
 func TestDemoFramesOnlyOnTop(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Embedded(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

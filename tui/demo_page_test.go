@@ -19,6 +19,7 @@ func demoPageSize(w, h int) (int, int) { return w, h - chrome }
 
 // TestDemoPage draws fixed lanes at the sizes a presenter uses and below.
 func TestDemoPage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -74,6 +75,7 @@ func demoCheckBlock(t *testing.T, out string, w, h int) {
 // TestDemoPageSizes draws at every size down to nothing, and with no
 // lanes, without panicking and at exactly the size given.
 func TestDemoPageSizes(t *testing.T) {
+	t.Parallel()
 	for _, lanes := range [][]demoLane{demoAsLanes(demoFixedLanes()), nil} {
 		p := newDemoPageOn(demoTestShared(), lanes)
 		for w := 0; w <= 130; w += 7 {
@@ -105,6 +107,7 @@ func demoPress(k string) tea.KeyPressMsg {
 // the right lanes, and that those that talk to ZooKeeper do it in a
 // command, not in Update.
 func TestDemoPageKeys(t *testing.T) {
+	t.Parallel()
 	all := []int{0, 1, 2, 3}
 	for _, tc := range []struct {
 		keys   []string
@@ -168,6 +171,7 @@ func TestDemoPageKeys(t *testing.T) {
 
 // TestDemoPageRefusals: - stops at one contender, + at the maximum.
 func TestDemoPageRefusals(t *testing.T) {
+	t.Parallel()
 	lanes := demoFixedLanes()
 	for _, l := range lanes {
 		l.snap.Contenders = l.snap.Contenders[:1]
@@ -197,6 +201,7 @@ func TestDemoPageRefusals(t *testing.T) {
 // TestDemoPageFrames: frames while the lanes run, slower while paused,
 // none without lanes; a sample of the rate once a second of frames.
 func TestDemoPageFrames(t *testing.T) {
+	t.Parallel()
 	lanes := demoFixedLanes()
 	now := demoNow
 	shared := demoTestShared()
@@ -234,6 +239,7 @@ func TestDemoPageFrames(t *testing.T) {
 // flashes it; the notification that handed it the lock last time does
 // not, once it has queued again with a new node.
 func TestDemoFlashes(t *testing.T) {
+	t.Parallel()
 	var f demoFlashes
 	c := demo.ContenderSnapshot{ID: 1, State: demo.WaitingOn, Node: demoLockNode(5)}
 	f.update(0, demo.LaneSnapshot{Contenders: []demo.ContenderSnapshot{c}})
@@ -254,6 +260,7 @@ func TestDemoFlashes(t *testing.T) {
 // TestDemoGhosts: a crashed holder is drawn until the lane moves on (its
 // node went at expiry); one that left cleanly is not drawn at all.
 func TestDemoGhosts(t *testing.T) {
+	t.Parallel()
 	s := demo.LaneSnapshot{Counters: demo.Counters{Acquisitions: 10}, Contenders: []demo.ContenderSnapshot{
 		{ID: 1, State: demo.Crashed, Node: demoLockNode(5)},
 		{ID: 2, State: demo.Closed, Node: demoLockNode(6)},
@@ -271,6 +278,7 @@ func TestDemoGhosts(t *testing.T) {
 }
 
 func TestStepHold(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		from   time.Duration
 		longer bool

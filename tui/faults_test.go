@@ -17,6 +17,7 @@ import (
 // opens and every view reads again): the tree keeps following changes and
 // a recipe page recovers.
 func TestExplorerFollowsItsSession(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
@@ -61,6 +62,7 @@ func TestExplorerFollowsItsSession(t *testing.T) {
 // the quorum away for a moment: each time the header says suspended, then
 // connected (to a survivor), and the tree goes on following changes.
 func TestExplorerWhileMembersDie(t *testing.T) {
+	t.Parallel()
 	e := zktest.Real(t, 3)
 	connect := e.ConnectString()
 	base := zktest.Path(t)

@@ -55,6 +55,7 @@ func (pt *pacerUnderTest) runCheck(t *testing.T, d time.Duration) {
 // tick back; idleFrames frames without one stop it; the next frame starts
 // it again.
 func TestFramePacer(t *testing.T) {
+	t.Parallel()
 	pt := newPacerUnderTest()
 	pt.framed()
 	if pt.ticker.resets != 0 || len(pt.pending) != 1 || pt.waits[0] != idleFrames*pt.frame {
@@ -88,6 +89,7 @@ func TestFramePacer(t *testing.T) {
 // TestFramePacerWithoutTicker: when the program's ticker cannot be found
 // the pacer does nothing (the renderer ticks as Bubble Tea made it).
 func TestFramePacerWithoutTicker(t *testing.T) {
+	t.Parallel()
 	scheduled := 0
 	f := &framePacer{frame: time.Millisecond, find: func() pacedTicker { return nil }, now: time.Now,
 		after: func(time.Duration, func()) { scheduled++ }, running: true}
@@ -119,6 +121,7 @@ func (m tickerProbe) View() tea.View {
 // Bubble Tea this module requires, a running Program's view finds the
 // renderer's ticker. An upgrade that moves it fails here, not silently.
 func TestProgramTickerFound(t *testing.T) {
+	t.Parallel()
 	var p *tea.Program
 	m := tickerProbe{program: &p, found: make(chan bool, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -18,6 +18,7 @@ import (
 // where the line is short, the connect string gives way to the member
 // connected to.
 func TestHeaderNamesSilentMembers(t *testing.T) {
+	t.Parallel()
 	const connect = "127.0.0.1:2181,127.0.0.1:2182,127.0.0.1:2183"
 	h := header{connect: connect, server: "127.0.0.1:2182", session: 0x30000446541000e, state: zkview.Connected}
 	silent := &netfail.Error{Text: "no answer within 2s", NoAnswer: true, Err: errors.New("i/o timeout")}

@@ -52,14 +52,15 @@ var hostileOpen = map[string]struct {
 // guard (theme.Clean): no byte a terminal would act on may be in it but
 // the styles' own SGR sequences.
 func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
+	t.Parallel() // what the edits that fail leave goes to the package's TMPDIR (TestMain)
 	connect := hostile.Serve(t).Addr
-	t.Setenv("TMPDIR", t.TempDir()) // what the edits that fail leave
 	for _, styled := range []bool{false, true} {
 		name := "plain"
 		if styled {
 			name = "styled"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			d, scan := hostileExplorer(t, connect, styled)
 			crawled := map[string]bool{}
 			for _, c := range commands {
@@ -382,6 +383,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // text — paths, users, addresses, the directory's own name, a step's
 // error — and scans every frame, as the test above does.
 func TestHostileTextNeverReachesThePastsScreen(t *testing.T) {
+	t.Parallel()
 	connect := hostile.Serve(t).Addr
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -15,6 +15,7 @@ import (
 // we may not read and a tree 1,000 levels deep all render, escaped where
 // a terminal would obey them, and the explorer goes on.
 func TestHostileData(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		admin := zktest.Conn(t, connect)
@@ -100,6 +101,7 @@ func TestHostileData(t *testing.T) {
 // TestHundredThousandChildren opens a node with 100,000 children: its
 // first rows show, and the last is one key away.
 func TestHundredThousandChildren(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Embedded(t)
 	dir := zktest.Path(t)
 	manyChildren(t, connect, dir, 100_000)

@@ -30,6 +30,7 @@ func listPages(t *testing.T, w, h int) map[string]page {
 }
 
 func TestListPagesGolden(t *testing.T) {
+	t.Parallel()
 	for _, size := range listSizes {
 		w, h := size[0], size[1]
 		for name, p := range listPages(t, w, h) {
@@ -62,6 +63,7 @@ func checkBlock(t *testing.T, out string, w, h int) {
 // TestListPagesTinySizes: every page draws any size, however small,
 // without panicking.
 func TestListPagesTinySizes(t *testing.T) {
+	t.Parallel()
 	for name, p := range listPages(t, 120, 40) {
 		for _, w := range []int{0, 1, 2, 5, 13, 30} {
 			for _, h := range []int{0, 1, 2, 3, 5, 6, 9, 10} {

@@ -159,6 +159,7 @@ func recipeSession(t *testing.T, connect string) *recipes.Session {
 func hexID(id int64) string { return fmt.Sprintf("0x%x", uint64(id)) }
 
 func TestLocksPageLive(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		shared := liveShared(t, connect)
 		base := zktest.Path(t)
@@ -223,6 +224,7 @@ func TestLocksPageLive(t *testing.T) {
 }
 
 func TestQueuesAndElectionsPagesLive(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		shared := liveShared(t, connect)
 		base := zktest.Path(t)
@@ -273,6 +275,7 @@ func TestQueuesAndElectionsPagesLive(t *testing.T) {
 }
 
 func TestSessionsAndServerPagesLive(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		shared := liveShared(t, connect)
 		base := zktest.Path(t)

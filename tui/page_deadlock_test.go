@@ -37,6 +37,7 @@ func deadlockScene(now time.Time) (recognize.Result, *introspect.Snapshot) {
 // says it in red above them, counts it in the summary, and names it in
 // each lock's warnings cell.
 func TestLocksListShowsDeadlock(t *testing.T) {
+	t.Parallel()
 	clock := &listsClock{now: listsEpoch}
 	res, in := deadlockScene(clock.now)
 	f := &fakeSource{res: res, snapshot: in, dirs: map[string]recognize.Recipe{}, errs: map[string]error{}}
@@ -64,6 +65,7 @@ func TestLocksListShowsDeadlock(t *testing.T) {
 // red first, what it holds, where it waits and behind whom, its nodes
 // labelled by their part.
 func TestSessionPageTellsItsStory(t *testing.T) {
+	t.Parallel()
 	clock := &listsClock{now: listsEpoch}
 	res, in := deadlockScene(clock.now)
 	f := &fakeSource{res: res, snapshot: in}
@@ -86,6 +88,7 @@ func TestSessionPageTellsItsStory(t *testing.T) {
 // through its contenders' sessions' ephemeral nodes, and leads with it in
 // red.
 func TestRecipePageSaysDeadlock(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	root := zktest.Path(t)

@@ -9,6 +9,7 @@ import (
 // TestFindPage: F asks for a query under the selected node, the matches
 // are listed, and Enter goes to one in the tree.
 func TestFindPage(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	base := zktest.Path(t)

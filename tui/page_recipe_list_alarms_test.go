@@ -11,6 +11,7 @@ import (
 // the recipes found (as zkview/alarms gathers them for zkx check), and
 // enter opens the recipe's page.
 func TestAlarmsListsEveryAlarmAndOpensIt(t *testing.T) {
+	t.Parallel()
 	r, p, f, _ := newFakeList(t, kindAlarms, 120, 40)
 	want := alarms.Of(f.res.All(), nil)
 	if len(want) == 0 {

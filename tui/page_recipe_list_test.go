@@ -30,6 +30,7 @@ func rowCells(p *recipeListPage, key string) (string, bool) {
 }
 
 func TestRecipeListEnterPushesRecipePage(t *testing.T) {
+	t.Parallel()
 	r, p, _, _ := newFakeList(t, kindLocks, 120, 40)
 	r.send(listKey("down"))
 	r.send(listKey("enter"))
@@ -53,6 +54,7 @@ func TestRecipeListEnterPushesRecipePage(t *testing.T) {
 }
 
 func TestRecipeListFilterNarrows(t *testing.T) {
+	t.Parallel()
 	_, p, _, _ := newFakeList(t, kindLocks, 120, 40)
 	for _, tc := range []struct {
 		filter string
@@ -86,6 +88,7 @@ func TestRecipeListFilterNarrows(t *testing.T) {
 }
 
 func TestRecipeListLiveRows(t *testing.T) {
+	t.Parallel()
 	r, p, f, clock := newFakeList(t, kindLocks, 120, 40)
 	now := clock.now
 	orders := fakeLocks(now)[0]
@@ -160,6 +163,7 @@ func TestRecipeListLiveRows(t *testing.T) {
 }
 
 func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
+	t.Parallel()
 	r, _, f, clock := newFakeList(t, kindLocks, 120, 40)
 	_, _, intros := f.counts()
 	if intros != 1 {
@@ -213,6 +217,7 @@ func TestRecipeListIntrospectsAtMostOncePerSecond(t *testing.T) {
 }
 
 func TestRecipeListScanProgressAndPartial(t *testing.T) {
+	t.Parallel()
 	clock := &listsClock{now: listsEpoch}
 	release, visited := make(chan struct{}), make(chan struct{})
 	f := &fakeSource{}
@@ -272,6 +277,7 @@ func TestRecipeListScanProgressAndPartial(t *testing.T) {
 }
 
 func TestRecipeListClosesWhatItFollows(t *testing.T) {
+	t.Parallel()
 	_, p, _, _ := newFakeList(t, kindLocks, 120, 40)
 	want := map[string]bool{"/app/locks/orders": true, "/app/locks/pool": true, "/app/locks/pool/leases": true, "/app/locks/pool/locks": true}
 	followed := p.model.Followed()
@@ -290,6 +296,7 @@ func TestRecipeListClosesWhatItFollows(t *testing.T) {
 }
 
 func TestBareNames(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lock-0000000003": "lock-0000000003",
 		"leases/_c_0f6f6e4a-8a46-4a5c-9f3e-2d1f5c0b7a11-lease-01": "leases/lease-01",

@@ -17,6 +17,7 @@ import (
 // holder's node, and the page then says when the revocation was
 // requested, as F does; on a Kazoo lock r refuses with the reason.
 func TestRevokeKey(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	base := zktest.Path(t)

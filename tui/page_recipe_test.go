@@ -17,6 +17,7 @@ import (
 // offers only force-release (clearing a stale holder), while the same
 // election of no system offers volunteer and resign too.
 func TestSystemObjectsOfferOnlyForceRelease(t *testing.T) {
+	t.Parallel()
 	shared := listsShared(t, &listsClock{now: listsEpoch})
 	shared.Writer, shared.Actor = &zkview.Writer{}, &actor{} // not read-only; never used here
 	a := shared.Keys.Action

@@ -11,6 +11,7 @@ import (
 // explorer to be and /zookeeper/config's members beside the live modes, on
 // a real ensemble of three; a standalone server has no configuration.
 func TestServerMembershipAndWhoami(t *testing.T) {
+	t.Parallel()
 	e := zktest.Real(t, 3)
 	app := newTestApp(t, e.ConnectString(), true, func(c *Config) {})
 	d := newDriver(t, app, 120, 40)
@@ -44,6 +45,7 @@ func TestServerMembershipAndWhoami(t *testing.T) {
 // TestStatTabQuota: the Stat tab of a node under a quota shows its limits
 // and the usage the server counts, on both servers.
 func TestStatTabQuota(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		admin := zktest.Conn(t, connect)

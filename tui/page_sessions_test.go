@@ -25,6 +25,7 @@ func newFakeSessions(t *testing.T) (*pageRunner, *sessionsPage, *fakeSource, *li
 // comes on top and when it leaves (focusMsg, blurMsg) — never while it is
 // not.
 func TestSessionsPollOnlyOnTop(t *testing.T) {
+	t.Parallel()
 	r, p, f, clock := newFakeSessions(t)
 	p.poll.refresh.after = holdTimer
 	if _, _, n := f.counts(); n != 1 {
@@ -66,6 +67,7 @@ func TestSessionsPollOnlyOnTop(t *testing.T) {
 }
 
 func TestSessionsEnterOpensDetail(t *testing.T) {
+	t.Parallel()
 	r, p, f, clock := newFakeSessions(t)
 	r.send(listKey("down"))
 	r.send(listKey("enter"))
@@ -100,6 +102,7 @@ func TestSessionsEnterOpensDetail(t *testing.T) {
 }
 
 func TestSessionsFailure(t *testing.T) {
+	t.Parallel()
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{snapshotErr: errors.New("no member answered:\nzk1: refused")}
 	p := newSessionsPageFrom(listsShared(t, clock), f.source())
@@ -121,6 +124,7 @@ func TestSessionsFailure(t *testing.T) {
 }
 
 func TestServerPageMonitorFollowsSelectionAndFilter(t *testing.T) {
+	t.Parallel()
 	clock := &listsClock{now: listsEpoch}
 	f := &fakeSource{snapshot: fakeIntrospection(clock.now)}
 	p := newServerPageFrom(listsShared(t, clock), f.source())
@@ -151,6 +155,7 @@ func TestServerPageMonitorFollowsSelectionAndFilter(t *testing.T) {
 }
 
 func TestShortVersion(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"3.8.0-5a02a05eddb59aee6ac762f7ea82e92a68eb9c0f, built on 2022-02-25 08:49 UTC": "3.8.0",
 		"3.9.2":                            "3.9.2",
@@ -169,6 +174,7 @@ func TestShortVersion(t *testing.T) {
 // sessions they name, says what is unknown and how to let zkx read it, and
 // never says "0 sessions".
 func TestSessionsRefusedTables(t *testing.T) {
+	t.Parallel()
 	clock := &listsClock{now: listsEpoch}
 	in := &introspect.Snapshot{At: clock.now,
 		Members: []introspect.Member{{Addr: "zk1:2181", Mode: introspect.ModeStandalone, TablesFrom: introspect.TablesRefused,

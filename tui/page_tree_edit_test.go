@@ -148,6 +148,7 @@ func TestEditRefusals(t *testing.T) {
 // duration, and a server without extended types refuses with its name;
 // ephemeral asks after a warning.
 func TestCreateModesInDialog(t *testing.T) {
+	t.Parallel()
 	connect := zktest.EmbeddedServer(t, zkserver.Config{NoExtendedTypes: true}).ConnectString()
 	base := zktest.Path(t)
 	admin := zktest.Conn(t, connect)

@@ -68,6 +68,7 @@ func arrangeGoldenState(t *testing.T, connect string) (hear func(testing.TB)) {
 }
 
 func TestTreePageScreens(t *testing.T) {
+	t.Parallel()
 	srv := goldenServer(t)
 	app := newTestApp(t, srv.ConnectString(), false)
 	hear := arrangeGoldenState(t, srv.ConnectString())
@@ -146,6 +147,7 @@ func TestTreePageScreens(t *testing.T) {
 // TestAcquireAndRelease is the user's path through a lock: open it, queue
 // as "you" behind the holder, take it when the holder lets go, release.
 func TestAcquireAndRelease(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		dir := base + "/lock"
@@ -189,6 +191,7 @@ func TestAcquireAndRelease(t *testing.T) {
 // directory (Kazoo keeps it) is left empty: the page says the Kazoo lock
 // is free, and acquiring joins in Kazoo's format, which a Kazoo client sees.
 func TestAcquireEmptiedLock(t *testing.T) {
+	t.Parallel()
 	connect := zktest.Embedded(t)
 	dir := zktest.Path(t) + "/lock"
 	holder, err := recipes.Dial([]string{connect})
@@ -225,6 +228,7 @@ func TestAcquireEmptiedLock(t *testing.T) {
 // TestForceRelease deletes a stuck holder's node after the confirmation
 // that names its session; the waiter behind it takes over.
 func TestForceRelease(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	dir := zktest.Path(t) + "/lock"
@@ -276,6 +280,7 @@ func TestForceRelease(t *testing.T) {
 // a recipe page, in a read-only explorer: nothing opens, and the server's
 // zxid (which every write, failed or not, moves) stays where it was.
 func TestReadOnlyCannotWrite(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	base := zktest.Path(t)
@@ -336,6 +341,7 @@ func serverZxid(t *testing.T, addr string) int64 {
 // does not see Curator's nodes. The page says in red that mutual exclusion
 // is broken; F asks which holder's node is to go.
 func TestForceReleaseTwoHolders(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserverConfig())
 	connect := srv.ConnectString()
 	dir := zktest.Path(t) + "/lock"

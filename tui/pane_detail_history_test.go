@@ -16,6 +16,7 @@ import (
 // server's zxid and time, children added and removed, an ephemeral
 // child's node created and deleted with its owner's session.
 func TestHistoryTab(t *testing.T) {
+	t.Parallel()
 	srv := goldenServer(t)
 	writer := zktest.Conn(t, srv.ConnectString())
 	mustCreate(t, writer, "/app", "", 0)
@@ -92,6 +93,7 @@ func TestHistoryTab(t *testing.T) {
 // together says how many changes the versions counted, and names only what
 // differs between its two reads.
 func TestHistoryEntryCountsChanges(t *testing.T) {
+	t.Parallel()
 	clock := &listsClock{now: listsEpoch}
 	d := newDetailPane(listsShared(t, clock))
 	d.width = 100

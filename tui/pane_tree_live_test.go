@@ -12,6 +12,7 @@ import (
 // expanded for it: a grandchild added under a collapsed row, and a first
 // child under a leaf row.
 func TestCollapsedCountsStayLive(t *testing.T) {
+	t.Parallel()
 	srv := goldenServer(t)
 	writer := zktest.Conn(t, srv.ConnectString())
 	for _, p := range []string{"/app", "/app/locks", "/app/locks/a", "/app/config"} {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestInSequenceOrder(t *testing.T) {
+	t.Parallel()
 	in := []string{
 		"_c_5b19a8-lock-0000000002", "_c_7b1119-lock-0000000001", "zz-not-a-contender",
 		"_c_a72d18-lock-0000000010", "aa-other", "f00d__lock__0000000003",

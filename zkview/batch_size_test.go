@@ -45,6 +45,7 @@ func longNamedTree(t *testing.T, c *Client, base string) []string {
 // longest, whose multiRead alone would be too large, through single
 // requests — with nothing unreadable and no sibling lost.
 func TestBatchedReadsFitTheServer(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		c := dialTest(t, connect)
@@ -85,6 +86,7 @@ func TestBatchedReadsFitTheServer(t *testing.T) {
 // too is named with why — not as a permission it lacks — and the rest of
 // the batch, and later batches, are read.
 func TestBatchDroppedConnectionRetriedSingly(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dialTest(t, srv.ConnectString())
 	base := zktest.Path(t)

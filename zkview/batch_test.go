@@ -65,6 +65,7 @@ func walkACLLines(t *testing.T, r Reader, root string) []string {
 // a walk of a request per node gives — order, children, stats, an
 // unreadable node — under a chroot, with the client's credentials.
 func TestBatchWalksAsTheClientDoes(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		base := zktest.Path(t)
 		admin := dialTest(t, connect)
@@ -113,6 +114,7 @@ func TestBatchWalksAsTheClientDoes(t *testing.T) {
 // TestDialBulkFallsBack: a server that does not answer multiRead (before
 // 3.6) is read node by node.
 func TestDialBulkFallsBack(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{NoMultiRead: true})
 	c := dialTest(t, srv.ConnectString())
 	if _, err := c.DialBatch(context.Background(), 1); !errors.Is(err, ErrNoMultiRead) {

@@ -15,6 +15,7 @@ import (
 // does). The session goes to the member that answers without trying the
 // frozen one first: no dial to it was ever recorded.
 func TestDialGoesToAMemberThatAnswers(t *testing.T) {
+	t.Parallel()
 	frozen, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +39,7 @@ func TestDialGoesToAMemberThatAnswers(t *testing.T) {
 // a path that exists and one that does not (ZooKeeper syncs the whole
 // member).
 func TestSync(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

@@ -13,6 +13,7 @@ import (
 
 // TestCreateModes: each mode makes the node ZooKeeper says it is.
 func TestCreateModes(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)
@@ -92,6 +93,7 @@ func waitGone(t *testing.T, c *Client, p string) {
 // node with a named error, on the embedded server and on real ZooKeeper
 // started without zookeeper.extendedTypesEnabled.
 func TestTTLDisabledIsNamed(t *testing.T) {
+	t.Parallel()
 	for name, connect := range map[string]func(t *testing.T) string{
 		"embedded": func(t *testing.T) string {
 			return zktest.EmbeddedServer(t, zkserver.Config{NoExtendedTypes: true}).ConnectString()

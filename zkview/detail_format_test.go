@@ -8,6 +8,7 @@ import (
 )
 
 func TestFormatStat(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	st := &zk.Stat{
 		Czxid: 0x100000002, Mzxid: 0x10000000a, Pzxid: 0x1_0000_0fff,
@@ -49,6 +50,7 @@ func TestFormatStat(t *testing.T) {
 }
 
 func TestFormatStatValues(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name, got, want string
@@ -77,6 +79,7 @@ func TestFormatStatValues(t *testing.T) {
 }
 
 func TestFormatACL(t *testing.T) {
+	t.Parallel()
 	acl := []zk.ACL{
 		{Perms: zk.PermAll, Scheme: "world", ID: "anyone"},
 		{Perms: zk.PermRead, Scheme: "digest", ID: "alice:Dkj2/9HCLmUuA6qFUBmPb6dfMPY="},

@@ -39,6 +39,7 @@ func fieldValue(fields []Field, name string) string {
 // TestNodeDetail reads nodes of every kind, including ones the session may
 // not read, against the embedded server and real ZooKeeper.
 func TestNodeDetail(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := detailDial(t, connect)
 		base := zktest.Path(t)
@@ -215,6 +216,7 @@ func (f *fakeDetailReader) Exists(context.Context, string) (*zk.Stat, error) {
 }
 
 func TestNodeDetailErrors(t *testing.T) {
+	t.Parallel()
 	noAuth := &PathError{Op: "get", Path: "/p", Err: zk.ErrNoAuth}
 	lost := &PathError{Op: "get", Path: "/p", Err: zk.ErrConnectionClosed}
 	cases := []struct {

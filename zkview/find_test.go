@@ -12,6 +12,7 @@ import (
 )
 
 func TestFindQueryMatch(t *testing.T) {
+	t.Parallel()
 	now := time.UnixMilli(1_700_000_000_000)
 	node := func(p string, owner int64, age time.Duration, data string) WalkNode {
 		return WalkNode{Path: p, Stat: &zk.Stat{EphemeralOwner: owner, Mtime: now.Add(-age).UnixMilli()}, Data: []byte(data)}
@@ -65,6 +66,7 @@ func TestFindQueryMatch(t *testing.T) {
 }
 
 func TestFindPatternErrors(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "[a-", "/(/"} {
 		if _, err := ParseNamePattern(s); err == nil {
 			t.Errorf("ParseNamePattern(%q) accepted", s)
@@ -86,6 +88,7 @@ func TestFindPatternErrors(t *testing.T) {
 // TestFind: matches come in preorder, with data read when asked, on
 // both a batched reader and the client itself.
 func TestFind(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)

@@ -150,6 +150,7 @@ func burst(t *testing.T, c *Client, base string, n int) {
 // each change zkx could read; a one-shot follower of the same node sees
 // one merged change and none of the children created and deleted.
 func TestFollowRecursiveLosesNothing(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)
@@ -272,6 +273,7 @@ func TestFollowRecursiveLosesNothing(t *testing.T) {
 // TestFollowRecursiveFallsBack: a server that answers addWatch as one
 // before 3.6 does is followed with one-shot watches, with a note.
 func TestFollowRecursiveFallsBack(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpAddWatch}})
 	c := dialTest(t, srv.ConnectString())
 	base := zktest.Path(t)
@@ -332,6 +334,7 @@ func TestFollowRecursiveFallsBack(t *testing.T) {
 // TestFollowRecursiveGap: when the watch's connection is dropped, a gap
 // is reported and the watch is set again on a new session.
 func TestFollowRecursiveGap(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dialTest(t, srv.ConnectString())
 	base := zktest.Path(t)
@@ -381,6 +384,7 @@ func TestFollowRecursiveGap(t *testing.T) {
 // TestWhoAmI: the server names the session's identities (3.7+); a server
 // that does not answer whoAmI is "unknown", not an error.
 func TestWhoAmI(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect, WithAuth("digest", []byte("alice:secret")))
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

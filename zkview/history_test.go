@@ -13,6 +13,7 @@ import (
 // TestFollow: data changes, children added and removed, deletion and
 // creation arrive in order with the server's zxids.
 func TestFollow(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)

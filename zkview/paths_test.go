@@ -6,6 +6,7 @@ import (
 )
 
 func TestCheckPath(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, err string }{
 		{"/", ""}, {"/a", ""}, {"/a/b c/ü", ""},
 		{"", "empty path"}, {"a/b", "relative"}, {"/a/", `write "/a"`}, {"/a//b", "empty component"},

@@ -21,6 +21,7 @@ func mustWriter(t *testing.T, c *Client) *Writer {
 }
 
 func TestParseStatsTrack(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		text string
 		want QuotaValues
@@ -50,6 +51,7 @@ func TestParseStatsTrack(t *testing.T) {
 // hard limits) are read back with the usage the server keeps, on the
 // embedded server and on real ZooKeeper, through a chroot too.
 func TestQuotasAsZkCliSetsThem(t *testing.T) {
+	t.Parallel()
 	zkCli := zktest.DebianFile(t, "zookeeper", "/bin/zkCli.sh", "apt-get install -y zookeeper")
 	zktest.LookPath(t, "java", "apt-get install -y default-jre-headless")
 	zktest.Each(t, func(t *testing.T, connect string) {

@@ -50,6 +50,7 @@ func (rc *readCounter) count(path string) int {
 // most once per ReadEvery (CountEvery for the count) over the burst, not
 // once per event. With persistent watches and with one-shot ones.
 func TestTreeBurstExactAndBounded(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []struct {
 		name string
 		opts []TreeOption

@@ -51,6 +51,7 @@ func kinds(h NodeHistory) []ChangeKind {
 // children added and removed, and its deletion and re-creation as an
 // ephemeral once each, the creation naming its owner's session.
 func TestTreeHistory(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)
@@ -125,6 +126,7 @@ func TestTreeHistory(t *testing.T) {
 // data cut to a preview, and the Tree lets go of the least recently
 // changed history it no longer follows, never one it follows.
 func TestHistoryBounds(t *testing.T) {
+	t.Parallel()
 	h := &nodeHistory{}
 	big := make([]byte, 10*HistoryPreview)
 	for i := 0; i < HistoryPerNode+7; i++ {

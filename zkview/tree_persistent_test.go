@@ -31,6 +31,7 @@ func awaitWatchMode(t *testing.T, tr *Tree) {
 // changes the server counted that were not seen apart — children that came
 // and went, data versions skipped.
 func TestTreePersistentWatch(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)
@@ -88,6 +89,7 @@ func TestTreePersistentWatch(t *testing.T) {
 // before 3.6 leaves the Tree on one-shot watches, and it says why; it
 // still follows changes.
 func TestTreeOneShotOnOlderServer(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{UnknownOps: []jute.Op{jute.OpAddWatch}})
 	c := dialTest(t, srv.ConnectString())
 	base := zktest.Path(t)
@@ -109,6 +111,7 @@ func TestTreeOneShotOnOlderServer(t *testing.T) {
 // dropped, the Tree goes on with one-shot watches and says so, until the
 // client's next reconnection, which brings them back.
 func TestTreeWatchSessionLost(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dialTest(t, srv.ConnectString())
 	base := zktest.Path(t)

@@ -33,6 +33,7 @@ func waitNode(t *testing.T, tr *Tree, path string, cond func(NodeState) bool) No
 }
 
 func TestTreeFollowsChanges(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)
@@ -85,6 +86,7 @@ func TestTreeFollowsChanges(t *testing.T) {
 // TestTreeRefCounts: two viewers expand one path; the first to let go
 // does not stop the other's updates.
 func TestTreeRefCounts(t *testing.T) {
+	t.Parallel()
 	c := dialTest(t, zktest.Embedded(t))
 	base := zktest.Path(t)
 	makeTree(t, c, base, "/a")
@@ -113,6 +115,7 @@ func TestTreeRefCounts(t *testing.T) {
 // TestTreeRecoversAfterExpiry expires the viewer's session: the client opens
 // a new one and the Tree reads everything again, watches included.
 func TestTreeRecoversAfterExpiry(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	c := dialTest(t, srv.ConnectString())
 	base := zktest.Path(t)
@@ -140,6 +143,7 @@ func TestTreeRecoversAfterExpiry(t *testing.T) {
 // reconnected, to the same session, the Tree lists again instead of
 // showing the error for good. Data reads likewise.
 func TestTreeReadsAgainAfterReconnect(t *testing.T) {
+	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	// The address twice: go-zookeeper waits a second before it tries the
 	// only address again.
@@ -173,6 +177,7 @@ func TestTreeReadsAgainAfterReconnect(t *testing.T) {
 }
 
 func TestReadOnlyClientRefusesWrites(t *testing.T) {
+	t.Parallel()
 	c := dialTest(t, zktest.Embedded(t), WithReadOnly())
 	if w, err := c.Writer(); w != nil || err != ErrReadOnly {
 		t.Fatalf("read-only client handed out a writer: %v %v", w, err)
@@ -183,6 +188,7 @@ func TestReadOnlyClientRefusesWrites(t *testing.T) {
 // follows its children coming and going through the node's own children
 // watch; once no longer shown, its count is not read again.
 func TestTreeShowKeepsCountsLive(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)

@@ -42,6 +42,7 @@ func makeTree(t testing.TB, c *Client, base string, paths ...string) {
 }
 
 func TestWalkPreorder(t *testing.T) {
+	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
 		c := dialTest(t, connect)
 		base := zktest.Path(t)
@@ -70,6 +71,7 @@ func TestWalkPreorder(t *testing.T) {
 }
 
 func TestWalkReportsUnreadableAndGoesOn(t *testing.T) {
+	t.Parallel()
 	srv := zktest.Embedded(t)
 	c := dialTest(t, srv)
 	base := zktest.Path(t)

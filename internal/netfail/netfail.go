@@ -76,7 +76,7 @@ func Describe(ctx context.Context, err error, within time.Duration) error {
 		return &Error{Text: "the connection was reset", Err: err}
 	case errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
 		return &Error{Text: "the connection was closed", Err: err}
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), closedBeforeAsked(err):
 		return &Error{Text: "it closed the connection without answering", Err: err}
 	case errors.Is(err, syscall.EHOSTUNREACH):
 		return &Error{Text: "host unreachable", Err: err}
@@ -99,6 +99,24 @@ func NoAnswer(err error) bool {
 		return plain.NoAnswer
 	}
 	return isTimeout(err)
+}
+
+// httpClosedIdle is the text of net/http's errServerClosedIdle (not
+// exported): the transport's words for a server that closed a new
+// connection before the request on it was under way, one way a server
+// hanging up at once is seen (the others an end of stream or a reset, as
+// the race falls).
+const httpClosedIdle = "http: server closed idle connection"
+
+// closedBeforeAsked reports whether err, or an error it wraps, is
+// net/http's httpClosedIdle.
+func closedBeforeAsked(err error) bool {
+	for ; err != nil; err = errors.Unwrap(err) {
+		if err.Error() == httpClosedIdle {
+			return true
+		}
+	}
+	return false
 }
 
 func isTimeout(err error) bool {

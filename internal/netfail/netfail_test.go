@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -79,7 +80,9 @@ func TestDescribeRealFailures(t *testing.T) {
 		{"closed port", closed, readAll, "connection refused", false},
 		{"closed port, HTTP", closed, httpGet, "connection refused", false},
 		// Closed before the request was read: an end of stream, or a
-		// reset, as the race between the two falls.
+		// reset, or net/http's "server closed idle connection" (closed
+		// before the transport had the request under way), as the race
+		// falls.
 		{"hung up, HTTP", hangup.Addr().String(), httpGet, "it closed the connection without answering|the connection was reset", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,6 +123,12 @@ func TestDescribeCallersDeadline(t *testing.T) {
 	}
 	if Describe(context.Background(), nil, time.Second) != nil {
 		t.Error("nil is not an error")
+	}
+	// The third way a hang-up is seen (TestDescribeRealFailures meets it
+	// only when the race falls that way).
+	closedIdle := &url.Error{Op: "Get", URL: "http://127.0.0.1:1/commands", Err: errors.New(httpClosedIdle)}
+	if err := Describe(context.Background(), closedIdle, time.Second); err.Error() != "it closed the connection without answering" || errors.Unwrap(err) != closedIdle {
+		t.Errorf("net/http's closed idle connection: %q", err)
 	}
 	other := errors.New("something else")
 	if Describe(context.Background(), other, time.Second) != other {

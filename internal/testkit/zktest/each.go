@@ -8,6 +8,27 @@ import "testing"
 // shared, so fn must work under its own paths (see Path).
 func Each(t *testing.T, fn func(t *testing.T, connect string)) {
 	t.Helper()
-	t.Run("embedded", func(t *testing.T) { fn(t, Embedded(t)) })
-	t.Run("real", func(t *testing.T) { fn(t, Shared(t)) })
+	each(t, false, fn)
+}
+
+// EachParallel is Each with the two subtests run side by side
+// (t.Parallel), for a long test whose fn sets no environment.
+func EachParallel(t *testing.T, fn func(t *testing.T, connect string)) {
+	t.Helper()
+	each(t, true, fn)
+}
+
+func each(t *testing.T, parallel bool, fn func(t *testing.T, connect string)) {
+	t.Helper()
+	for _, server := range []struct {
+		name    string
+		connect func(testing.TB) string
+	}{{"embedded", Embedded}, {"real", Shared}} {
+		t.Run(server.name, func(t *testing.T) {
+			if parallel {
+				t.Parallel()
+			}
+			fn(t, server.connect(t))
+		})
+	}
 }

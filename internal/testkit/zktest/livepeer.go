@@ -301,13 +301,7 @@ func StartCuratorRecipes(t testing.TB, connect, base string) *LivePeer {
 	for _, jar := range []string{"lock", "election", "queue"} {
 		classpath += string(filepath.ListSeparator) + DebianFile(t, "libzookeeper-java", "/zookeeper-recipes-"+jar+".jar", install)
 	}
-	classes := t.TempDir()
-	javac := LookPath(t, "javac", CuratorInstall)
-	if p := RunProgram(t, 2*time.Minute, "", false, javac, "-d", classes, "-cp", classpath,
-		filepath.Join(src, "ZkRecipes.java"), filepath.Join(src, "RecognizeMain.java")); p.Err != nil {
-		p.Log(t)
-		t.Fatalf("javac: %v", p.Err)
-	}
+	classes := compileJava(t, filepath.SplitList(classpath), filepath.Join(src, "ZkRecipes.java"), filepath.Join(src, "RecognizeMain.java"))
 	args := append(append([]string{}, JavaQuietFlags...), "-cp", classes+string(filepath.ListSeparator)+classpath, "RecognizeMain", connect, base)
 	return StartLivePeer(t, Java(t), args...)
 }

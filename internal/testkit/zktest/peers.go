@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -140,21 +141,15 @@ var curatorJars = []struct{ pkg, jar string }{
 // CuratorInstall is what installs the Curator peers.
 const CuratorInstall = "apt-get install -y default-jdk-headless libcurator-recipes-java"
 
-// CompileCurator compiles Java sources against Debian's Curator and returns
-// the classpath to run them with.
+// CompileCurator compiles Java sources against Debian's Curator (once per
+// test binary, see compileJava) and returns the classpath to run them with.
 func CompileCurator(t testing.TB, sources ...string) string {
 	t.Helper()
-	javac := LookPath(t, "javac", CuratorInstall)
 	var classpath []string
 	for _, j := range curatorJars {
 		classpath = append(classpath, DebianFile(t, j.pkg, "/"+j.jar, CuratorInstall))
 	}
-	classes := t.TempDir()
-	args := append([]string{"-d", classes, "-cp", strings.Join(classpath, ":")}, sources...)
-	if p := RunProgram(t, 2*time.Minute, "", false, javac, args...); p.Err != nil {
-		p.Log(t)
-		t.Fatalf("javac %v: %v", sources, p.Err)
-	}
+	classes := compileJava(t, classpath, sources...)
 	return strings.Join(append([]string{classes}, classpath...), string(filepath.ListSeparator))
 }
 
@@ -174,13 +169,30 @@ const KazooInstall = "apt-get install -y python3-kazoo"
 
 // KazooPython returns Debian's python3, which python3-kazoo is installed
 // for (the python3 first on PATH need not be it), after checking it can
-// import kazoo.
+// import kazoo: once per test binary, as the suite starts Kazoo peers some
+// fifty times.
 func KazooPython(t testing.TB) string {
 	t.Helper()
 	py := DebianFile(t, "python3-minimal", "/bin/python3", KazooInstall)
-	if p := RunProgram(t, time.Minute, "", false, py, "-c", "import kazoo.client"); p.Err != nil {
+	kazooChecked.mu.Lock()
+	if kazooChecked.byPython == nil {
+		kazooChecked.byPython = map[string]Program{}
+	}
+	p, ok := kazooChecked.byPython[py]
+	if !ok {
+		p = RunProgram(t, time.Minute, "", false, py, "-c", "import kazoo.client")
+		kazooChecked.byPython[py] = p
+	}
+	kazooChecked.mu.Unlock()
+	if p.Err != nil {
 		p.Log(t)
 		Missing(t, fmt.Sprintf("%s cannot import kazoo: %v", py, p.Err), KazooInstall)
 	}
 	return py
+}
+
+// kazooChecked is what KazooPython's import check found, by python.
+var kazooChecked struct {
+	mu       sync.Mutex
+	byPython map[string]Program
 }

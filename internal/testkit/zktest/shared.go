@@ -2,8 +2,11 @@ package zktest
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -119,20 +122,20 @@ func stopShared() error {
 	return err
 }
 
-// Main runs the package's tests and then stops shared servers; use it from
-// TestMain:
+// Main runs the package's tests, minParallel at a time unless -parallel
+// says otherwise (see waitingParallel), and then stops shared servers and
+// removes the peers compiled for them; use it from TestMain:
 //
 //	func TestMain(m *testing.M) { zktest.Main(m) }
 //
-// after are called once the tests have run, for what the package's tests
-// share (a binary built once, say).
+// after are called once the tests have run and the shared server is
+// stopped, for what the package's tests share (a binary built once, a
+// TMPDIR of their own, which may hold the shared server's directory).
 func Main(m *testing.M, after ...func()) {
+	waitingParallel()
 	cleanup := isolate()
 	mainRunning.Store(true)
 	code := m.Run()
-	for _, f := range after {
-		f()
-	}
 	cleanup()
 	if err := stopShared(); err != nil {
 		fmt.Fprintf(os.Stderr, "zktest: stop shared real ZooKeeper: %v\n", err)
@@ -140,7 +143,38 @@ func Main(m *testing.M, after ...func()) {
 			code = 1
 		}
 	}
+	if err := removeCompiledJava(); err != nil {
+		fmt.Fprintf(os.Stderr, "zktest: remove the peers' classes: %v\n", err)
+	}
+	for _, f := range after {
+		f()
+	}
 	os.Exit(code)
+}
+
+// minParallel is how many tests of a package Main lets run at once when
+// the command line does not say (-parallel), if GOMAXPROCS is fewer.
+const minParallel = 4
+
+// waitingParallel raises -parallel to minParallel unless it was given.
+// go test's default, GOMAXPROCS, suits tests that compute; these mostly
+// wait — for JVMs to start, sessions to expire, peers to answer, a
+// deadline to pass — so on a 2-core machine two at a time left the cores
+// idle while the slowest tests ran one after another. Every test that
+// calls t.Parallel owns its servers, subtree and ports; a test that waits
+// on a deadline allows for a loaded machine (CONTRIBUTING.md).
+func waitingParallel() {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if given || runtime.GOMAXPROCS(0) >= minParallel {
+		return
+	}
+	if err := flag.Set("test.parallel", strconv.Itoa(minParallel)); err != nil {
+		fmt.Fprintf(os.Stderr, "zktest: -parallel %d: %v\n", minParallel, err)
+	}
 }
 
 // isolate keeps the developer's own zkx settings out of the tests: their
