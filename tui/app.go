@@ -98,6 +98,7 @@ type app struct {
 	redrawAt      time.Time
 	undrawn       bool
 	userAt        time.Time // the last key or click (userDrawsFor)
+	userWaits     bool      // a key or click not drawn yet: its screen is shown at once
 	serverAskedAt time.Time // when srvr was last asked, for the header
 	// members asks the members again for the header every membersEvery
 	// after their last answer (the header is always shown: always on top).
@@ -339,6 +340,7 @@ func (a *app) holdView(msg tea.Msg) tea.Cmd {
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.MouseMsg:
 		every, a.userAt = 0, now // drawn at once
+		a.userWaits = true       // and shown at once (framePacer)
 	case tea.WindowSizeMsg, frameMsg, redrawMsg:
 		every = frameInterval
 	default:
@@ -767,7 +769,10 @@ func (a *app) mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 func (a *app) View() tea.View {
-	a.pacer.framed()
+	defer func() {
+		a.pacer.framed(a.userWaits)
+		a.userWaits = false
+	}()
 	if a.viewHeld {
 		return a.view
 	}

@@ -68,9 +68,18 @@ func newFramePacer(p *tea.Program, fps int) *framePacer {
 	}
 }
 
-// framed is told of each view the app draws (Bubble Tea calls View on its
-// event goroutine, after Run started the ticker).
-func (f *framePacer) framed() {
+// promptTick is the renderer's next tick after a view someone waits for:
+// a key's or a click's, or the first after the ticker slept. The ticker
+// would otherwise show it up to a whole frame later (33 ms at 30 frames a
+// second, most of a key's time to the screen); after that tick it goes
+// back to its frame (settle).
+const promptTick = time.Millisecond
+
+// framed is told of each view the app draws, once it is drawn (Bubble Tea
+// calls View on its event goroutine, after Run started the ticker, and
+// hands the renderer its view as View returns); prompt asks for it to be
+// shown at once rather than at the ticker's next frame.
+func (f *framePacer) framed(prompt bool) {
 	if f == nil {
 		return
 	}
@@ -82,13 +91,23 @@ func (f *framePacer) framed() {
 		}
 	}
 	f.lastFrame = f.now()
-	if !f.running {
-		f.ticker.Reset(f.frame)
+	if !f.running || prompt {
+		f.ticker.Reset(promptTick)
 		f.running = true
+		f.after(promptTick+promptTick/2, f.settle)
 	}
 	if !f.checking {
 		f.checking = true
 		f.after(idleFrames*f.frame, f.check)
+	}
+}
+
+// settle puts a running ticker back to its frame after a prompt tick.
+func (f *framePacer) settle() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.running {
+		f.ticker.Reset(f.frame)
 	}
 }
 

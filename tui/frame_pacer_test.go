@@ -12,10 +12,11 @@ import (
 // fakeTicker records what the pacer does to the renderer's ticker.
 type fakeTicker struct {
 	resets, stops int
+	period        time.Duration // the last Reset's
 }
 
-func (f *fakeTicker) Reset(time.Duration) { f.resets++ }
-func (f *fakeTicker) Stop()               { f.stops++ }
+func (f *fakeTicker) Reset(d time.Duration) { f.resets, f.period = f.resets+1, d }
+func (f *fakeTicker) Stop()                 { f.stops++ }
 
 // pacerUnderTest is a pacer on a fake ticker and clock whose scheduled
 // checks the test runs itself.
@@ -57,15 +58,15 @@ func (pt *pacerUnderTest) runCheck(t *testing.T, d time.Duration) {
 func TestFramePacer(t *testing.T) {
 	t.Parallel()
 	pt := newPacerUnderTest()
-	pt.framed()
+	pt.framed(false)
 	if pt.ticker.resets != 0 || len(pt.pending) != 1 || pt.waits[0] != idleFrames*pt.frame {
 		t.Fatalf("first frame: %d resets, %d checks %v", pt.ticker.resets, len(pt.pending), pt.waits)
 	}
 	// Frames while it runs: no reset (a reset at each frame would push the
 	// tick back for ever while frames come faster than ticks).
 	pt.clock = pt.clock.Add(15 * time.Millisecond)
-	pt.framed()
-	pt.framed()
+	pt.framed(false)
+	pt.framed(false)
 	if pt.ticker.resets != 0 || len(pt.pending) != 1 {
 		t.Fatalf("frames while running: %d resets, %d checks", pt.ticker.resets, len(pt.pending))
 	}
@@ -79,10 +80,34 @@ func TestFramePacer(t *testing.T) {
 	if pt.ticker.stops != 1 || pt.running || len(pt.pending) != 0 {
 		t.Fatalf("idle: %d stops, running %v, %d checks", pt.ticker.stops, pt.running, len(pt.pending))
 	}
-	// A frame after the idle time starts the ticker again, at once.
-	pt.framed()
-	if pt.ticker.resets != 1 || !pt.running || len(pt.pending) != 1 {
-		t.Fatalf("frame after idle: %d resets, running %v, %d checks", pt.ticker.resets, pt.running, len(pt.pending))
+	// A frame after the idle time starts the ticker again, its first tick
+	// at once, then back to the frame.
+	pt.framed(false)
+	if pt.ticker.resets != 1 || pt.ticker.period != promptTick || !pt.running || len(pt.pending) != 2 {
+		t.Fatalf("frame after idle: %d resets (last %v), running %v, %d checks", pt.ticker.resets, pt.ticker.period, pt.running, len(pt.pending))
+	}
+	pt.runCheck(t, promptTick+promptTick/2) // settle
+	if pt.ticker.resets != 2 || pt.ticker.period != pt.frame {
+		t.Fatalf("after the prompt tick: %d resets, period %v, want %v", pt.ticker.resets, pt.ticker.period, pt.frame)
+	}
+	// A frame someone waits for (a key) while the ticker runs: shown at
+	// once too, then the frame again.
+	pt.framed(true)
+	if pt.ticker.resets != 3 || pt.ticker.period != promptTick || len(pt.pending) != 2 {
+		t.Fatalf("prompt frame: %d resets (last %v), %d checks", pt.ticker.resets, pt.ticker.period, len(pt.pending))
+	}
+	pt.runCheck(t, 0) // the idle check, scheduled first: frames came, it looks again
+	pt.runCheck(t, promptTick+promptTick/2)
+	if pt.ticker.period != pt.frame || pt.ticker.stops != 1 {
+		t.Fatalf("after the prompt frame: period %v, %d stops", pt.ticker.period, pt.ticker.stops)
+	}
+	// A settle that comes after the ticker stopped leaves it stopped.
+	pt.framed(true)
+	pt.running = false
+	resets := pt.ticker.resets
+	pt.pending[len(pt.pending)-1]()
+	if pt.ticker.resets != resets {
+		t.Fatal("a settle restarted a stopped ticker")
 	}
 }
 
@@ -93,9 +118,9 @@ func TestFramePacerWithoutTicker(t *testing.T) {
 	scheduled := 0
 	f := &framePacer{frame: time.Millisecond, find: func() pacedTicker { return nil }, now: time.Now,
 		after: func(time.Duration, func()) { scheduled++ }, running: true}
-	f.framed()
+	f.framed(false)
 	var none *framePacer
-	none.framed() // outside Run: no pacer
+	none.framed(false) // outside Run: no pacer
 	if scheduled != 0 {
 		t.Fatal("a pacer without a ticker scheduled checks")
 	}
