@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/go-zookeeper/zk"
 
 	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/zkview/forensics"
@@ -58,11 +59,15 @@ func newPastApp(t *testing.T) (*app, string) {
 }
 
 // deliverUntil delivers the app's messages until cond holds for the
-// screen, except those hold picks, which it returns undelivered.
+// screen, except those hold picks, which it returns undelivered. cond is
+// also checked every few milliseconds: what it asks of the Tree may come
+// with no message, while its news is held.
 func (d *driver) deliverUntil(what string, hold func(tea.Msg) bool, cond func(screen string) bool) []tea.Msg {
 	d.tb.Helper()
 	var held []tea.Msg
 	deadline := time.After(20 * time.Second)
+	recheck := time.NewTicker(5 * time.Millisecond)
+	defer recheck.Stop()
 	for {
 		s := d.screen()
 		if cond(s) {
@@ -75,6 +80,7 @@ func (d *driver) deliverUntil(what string, hold func(tea.Msg) bool, cond func(sc
 				continue
 			}
 			d.send(msg)
+		case <-recheck.C:
 		case <-deadline:
 			d.tb.Fatalf("waiting for %s; the screen shows:\n%s", what, s)
 		}
@@ -118,4 +124,54 @@ func TestPastRowReadAnsweredAfterAStepBack(t *testing.T) {
 	d.waitFor("three nodes in the lock, back at "+chain, func(s string) bool {
 		return strings.Contains(s, "curator-lock  3 [lock") && strings.Contains(s, "zxid "+chain+" ")
 	})
+}
+
+// TestPastTreeCountReadBeforeAStepBack: the Tree read the lock's count at
+// the later position (after >), and tells of it only once the past has
+// stepped back (<) and the row was read there, before the Tree reads the
+// lock again. The Tree's stat then has the bigger Pzxid but is the older:
+// the row must end with the count of the position on screen, whatever
+// the zxids say. The Tree's read again comes at most CountEvery after its
+// last, so the test steps again until the Tree's news came before it.
+func TestPastTreeCountReadBeforeAStepBack(t *testing.T) {
+	t.Parallel()
+	app, chain := newPastApp(t)
+	d := newDriver(t, app, 120, 40)
+	treeStat := func() *zk.Stat {
+		n, _ := app.shared.Tree.Get(pastLock)
+		return n.Stat
+	}
+	atChain := func(s string) bool {
+		st := treeStat()
+		return strings.Contains(s, "curator-lock  3 [lock") && strings.Contains(s, "zxid "+chain+" ") &&
+			!app.travel.busy && st != nil && st.NumChildren == 3
+	}
+	treeNews := func(msg tea.Msg) bool { _, ok := msg.(treeUpdateMsg); return ok }
+	for attempt := 1; ; attempt++ {
+		d.waitFor("three nodes in the lock at "+chain, atChain)
+		d.key(">")
+		held := d.deliverUntil("the step forward, and the Tree's count of the lock there", treeNews, func(s string) bool {
+			st := treeStat()
+			return strings.Contains(s, "curator-lock  2 [lock") && !strings.Contains(s, "zxid "+chain+" ") &&
+				!app.travel.busy && st != nil && st.NumChildren == 2
+		})
+		later := treeStat()
+		d.key("<")
+		held = append(held, d.deliverUntil("the step back, and the row read there", treeNews, func(s string) bool {
+			return strings.Contains(s, "curator-lock  3 [lock") && strings.Contains(s, "zxid "+chain+" ") && !app.travel.busy
+		})...)
+		caught := treeStat() == later
+		for _, msg := range held {
+			d.send(msg)
+		}
+		caught = caught && treeStat() == later
+		if caught {
+			t.Logf("the Tree's news of the later position came after the step back at attempt %d", attempt)
+			break
+		}
+		if attempt == 20 {
+			t.Fatal("in 20 steps, the Tree read the lock again before its news of the later position came")
+		}
+	}
+	d.waitFor("three nodes in the lock, back at "+chain, atChain)
 }
