@@ -622,8 +622,9 @@ func (t *treePane) onStats(msg rowStatsMsg) {
 			continue // gone; the parent's child watch removes the row
 		}
 		if ts := t.treeStatOf(p); ts != nil && ts != n.treeStat {
-			// The Tree read the node while this read was under way, or
-			// after it: its stat is at least as new.
+			// The Tree's read of the node came back after this one was
+			// asked for: it is as new, or (begun just before) its watch
+			// reads again what changed after it.
 			stat, n.treeStat = ts, ts
 		}
 		if n.stat != nil && n.stat.NumChildren != stat.NumChildren {
