@@ -116,6 +116,7 @@ type rowStatsMsg struct {
 	paths []string
 	stats []*zk.Stat
 	errs  []error
+	round int // treePane.readRound when they were asked for
 }
 
 // rowsDueMsg says reads of the tree's rows that were put off may be due

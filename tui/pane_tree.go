@@ -60,6 +60,10 @@ type treePane struct {
 	// due; duePending says a rowsDueMsg is on its way.
 	dueAt      time.Time
 	duePending bool
+	// readRound counts forgetReads: the answer to a read of rows asked
+	// for before the last is of a moment (a session, a past's position)
+	// no longer shown, and is dropped.
+	readRound int
 }
 
 // rowNode is the tree pane's state of one node.
@@ -68,6 +72,12 @@ type rowNode struct {
 	stat     *zk.Stat
 	statErr  error
 	asked    bool // its stat is asked for and not answered yet
+	// treeStat is the Tree's stat of the node when the pane last asked
+	// for its own read, or the Tree's stat it took: the Tree has not read
+	// the node since while its stat is still this one (the Tree stores a
+	// new Stat at each read), so it is not newer than stat. Zxids cannot
+	// tell which of two stats is newer: a past steps back to smaller ones.
+	treeStat *zk.Stat
 
 	label      dirLabel
 	labelled   bool      // a label was read (label may be none)
@@ -157,8 +167,9 @@ func (t *treePane) statOf(path string) *zk.Stat {
 // forgetReads drops every stat (and with labels, every label's Pzxid) read
 // so far: they are read again as the rows show (a new session, ctrl+r).
 func (t *treePane) forgetReads(labels bool) {
+	t.readRound++
 	for _, n := range t.nodes {
-		n.stat, n.statErr = nil, nil
+		n.stat, n.statErr, n.asked = nil, nil, false
 		if labels {
 			n.labelled = false
 		}
@@ -423,7 +434,7 @@ func (t *treePane) onTree(paths []string, now time.Time) {
 			}
 		}
 		if n.Stat != nil {
-			parent.stat = n.Stat
+			parent.stat, parent.treeStat = n.Stat, n.Stat
 		}
 	}
 	t.takeCounts(paths, now)
@@ -441,14 +452,23 @@ func (t *treePane) takeCounts(paths []string, now time.Time) {
 			continue // not a row whose stat was read
 		}
 		n, _ := t.shared.Tree.Get(p)
-		if n.Stat == nil || rn.stat != nil && n.Stat.Pzxid < rn.stat.Pzxid {
-			continue
+		if n.Stat == nil || n.Stat == rn.treeStat {
+			continue // not read since the pane's own read: not newer
 		}
-		if rn.stat != nil && rn.stat.NumChildren != n.Stat.NumChildren && rn.seen {
+		if rn.stat.NumChildren != n.Stat.NumChildren && rn.seen {
 			rn.flash = now
 		}
-		rn.stat, rn.statErr = n.Stat, nil
+		rn.stat, rn.statErr, rn.treeStat = n.Stat, nil, n.Stat
 	}
+}
+
+// treeStatOf is the Tree's stat of path (nil: none, or no Tree).
+func (t *treePane) treeStatOf(p string) *zk.Stat {
+	if t.shared.Tree == nil {
+		return nil
+	}
+	n, _ := t.shared.Tree.Get(p)
+	return n.Stat
 }
 
 // fetch returns the reads the rows on screen still need: stats, and
@@ -488,7 +508,7 @@ func (t *treePane) fetch(byUser bool) tea.Cmd {
 				t.due(ready)
 			} else {
 				need = append(need, r.path)
-				n.asked = true
+				n.asked, n.treeStat = true, t.treeStatOf(r.path)
 			}
 		}
 		if n.stat != nil && labelable(r.path, n.stat) && !n.labeling && (!n.labelled || n.labelPzxid != n.stat.Pzxid) {
@@ -511,10 +531,10 @@ func (t *treePane) fetch(byUser bool) tea.Cmd {
 	}
 	t.count(live)
 	if len(need) > 0 {
-		c, ctx := t.shared.Client, t.shared.Ctx
+		c, ctx, round := t.shared.Client, t.shared.Ctx, t.readRound
 		cmds = append(cmds, func() tea.Msg {
 			stats, errs := c.StatAll(ctx, need, 32)
-			return rowStatsMsg{paths: need, stats: stats, errs: errs}
+			return rowStatsMsg{paths: need, stats: stats, errs: errs, round: round}
 		})
 	}
 	return tea.Batch(append(cmds, t.scheduleDue(now))...)
@@ -583,6 +603,9 @@ func labelOf(r recognize.Recipe) dirLabel {
 }
 
 func (t *treePane) onStats(msg rowStatsMsg) {
+	if msg.round != t.readRound {
+		return // asked before the reads were forgotten: read again since
+	}
 	now := t.shared.pace()
 	for i, p := range msg.paths {
 		n := t.nodes[p]
@@ -594,13 +617,20 @@ func (t *treePane) onStats(msg rowStatsMsg) {
 			n.statErr = msg.errs[i]
 			continue
 		}
-		if msg.stats[i] == nil {
+		stat := msg.stats[i]
+		if stat == nil {
 			continue // gone; the parent's child watch removes the row
 		}
-		if n.stat != nil && n.stat.NumChildren != msg.stats[i].NumChildren {
+		if ts := t.treeStatOf(p); ts != nil && ts != n.treeStat {
+			// The Tree's read of the node came back after this one was
+			// asked for: it is as new, or (begun just before) its watch
+			// reads again what changed after it.
+			stat, n.treeStat = ts, ts
+		}
+		if n.stat != nil && n.stat.NumChildren != stat.NumChildren {
 			n.flash = now
 		}
-		n.stat, n.statErr = msg.stats[i], nil
+		n.stat, n.statErr = stat, nil
 	}
 }
 

@@ -55,7 +55,10 @@ type Tree struct {
 	oneShot bool
 }
 
-// NodeState is what the Tree knows of one node.
+// NodeState is what the Tree knows of one node. Its Stat is the one a
+// read returned, never changed in place: a viewer that finds another Stat
+// there than before knows the node was read since (its zxids cannot say
+// so on a past that steps back).
 type NodeState struct {
 	Path           string
 	Stat           *zk.Stat // nil until loaded, or when the node is gone
