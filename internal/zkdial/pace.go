@@ -16,9 +16,9 @@ import (
 // them gather in the socket's buffer, so that one read takes them all:
 // fifty reads a second at most. Only notifications wait: they are unasked,
 // and what follows them (a read of the node) is paced slower still
-// (zkview.ReadEvery, 100 ms). A
-// request sent ends the wait at once, so an answer is never held back,
-// and an idle session, whose last read is long past, does not wait.
+// (zkview.ReadEvery, 100 ms). A request sent ends the wait at once, so an
+// answer is never held back, and an idle session, whose last read is long
+// past, does not wait.
 // (go-zookeeper's conn.go reads as the bytes come, frame by frame; zkx's
 // own zkwire does too: both read through this connection.)
 const readPace = 20 * time.Millisecond
