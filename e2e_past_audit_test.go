@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zkx-dev/zkx/internal/testkit/pmfixture"
 )
 
 // TestPastExplorerNamesWho runs the explorer on the fixtures' past with
@@ -17,16 +18,7 @@ import (
 func TestPastExplorerNamesWho(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
-	facts, err := os.ReadFile(filepath.Join("testdata", "postmortem", "datadir", "scenario.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	forced := ""
-	for _, line := range strings.Split(string(facts), "\n") {
-		if p, ok := strings.CutPrefix(line, "force_deleted "); ok {
-			forced = p
-		}
-	}
+	forced := pmfixture.Fact(t, filepath.Join("testdata", "postmortem", "datadir"), "force_deleted")
 	out, err := exec.Command(bin, "txnlog", "testdata/postmortem/datadir", "--path", forced, "--type", "delete", "-o", "json").Output()
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zkx-dev/zkx/internal/testkit/pmfixture"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
@@ -20,16 +21,7 @@ import (
 func TestPastExplorerSteps(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
-	facts, err := os.ReadFile(filepath.Join("testdata", "postmortem", "datadir", "scenario.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	chain := ""
-	for _, line := range strings.Split(string(facts), "\n") {
-		if z, ok := strings.CutPrefix(line, "chain_zxid "); ok {
-			chain = z
-		}
-	}
+	chain := pmfixture.Fact(t, filepath.Join("testdata", "postmortem", "datadir"), "chain_zxid")
 	if chain == "" {
 		t.Fatal("scenario.txt names no chain_zxid")
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zkx-dev/zkx/internal/testkit/pmfixture"
 )
 
 // The fixtures' audit logs (testdata/postmortem/README.md): the events of
@@ -136,7 +138,7 @@ func TestAuditDamaged(t *testing.T) {
 // log is read in another zone than its own.
 func TestTxnlogAudit(t *testing.T) {
 	t.Parallel()
-	forced := pmFact(t, pmFixtures, "force_deleted")
+	forced := pmfixture.Fact(t, pmFixtures, "force_deleted")
 	out, errs, err := run(t, "txnlog", pmFixtures, "-o", "json", "--audit", pmAuditZoned)
 	if err != nil {
 		t.Fatalf("%v: %s", err, errs)

@@ -3,7 +3,6 @@ package cmd
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,26 +10,11 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/testkit/pmfixture"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/zkview"
 	"github.com/zkx-dev/zkx/zkview/transfer"
 )
-
-// pmFacts reads a fact of the fixtures' scenario.txt ("app_good_zxid").
-func pmFact(t *testing.T, dir, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "scenario.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, name+" "); ok {
-			return v
-		}
-	}
-	t.Fatalf("scenario.txt names no %s", name)
-	return ""
-}
 
 // diffLines are the differences zkx diff printed, without colour, sorted.
 func diffLines(out string) []string {
@@ -170,7 +154,7 @@ func TestPastAsSource(t *testing.T) {
 	})
 }
 
-func pmFacts(t *testing.T) string { return pmFact(t, pmFixtures, "app_good_zxid") }
+func pmFacts(t *testing.T) string { return pmfixture.Fact(t, pmFixtures, "app_good_zxid") }
 
 // TestPastSideErrors: a moment that is none, a data directory with no
 // such node.

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zkx-dev/zkx/internal/testkit/pmfixture"
 	"github.com/zkx-dev/zkx/tui/theme"
 	"github.com/zkx-dev/zkx/zkview/forensics"
 )
@@ -28,19 +28,10 @@ const pastLock = "/pm/curator-lock"
 // shows it.
 func newPastApp(t *testing.T) (*app, string) {
 	t.Helper()
-	facts, err := os.ReadFile(filepath.Join(postmortemDir, "scenario.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	chain := ""
-	for _, line := range strings.Split(string(facts), "\n") {
-		if z, ok := strings.CutPrefix(line, "chain_zxid "); ok {
-			chain = z
-		}
-	}
+	chain := pmfixture.Fact(t, postmortemDir, "chain_zxid")
 	at, err := forensics.ParseMoment(chain, time.UTC, time.Time{})
-	if err != nil || chain == "" {
-		t.Fatalf("scenario.txt names no chain_zxid (%q): %v", chain, err)
+	if err != nil {
+		t.Fatalf("scenario.txt's chain_zxid %q: %v", chain, err)
 	}
 	past, err := forensics.OpenPast(postmortemDir, at)
 	if err != nil {
