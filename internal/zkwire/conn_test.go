@@ -13,17 +13,25 @@ import (
 
 func TestMain(m *testing.M) { zktest.Main(m) }
 
+// dialSession opens a session of 5 s on connect, and a context of 30 s
+// for the test's calls.
+func dialSession(t *testing.T, connect string) (context.Context, *Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	c, err := Dial(ctx, connect, Options{SessionTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, c
+}
+
 // TestCalls: a session, a read, a refusal with its code, credentials, a
 // call that ctx ends, and calls after Close.
 func TestCalls(t *testing.T) {
 	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		c, err := Dial(ctx, connect, Options{SessionTimeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ctx, c := dialSession(t, connect)
 		if c.SessionID() == 0 {
 			t.Error("no session id")
 		}
@@ -32,7 +40,7 @@ func TestCalls(t *testing.T) {
 			t.Errorf("getChildren /: %v %v", children.Strings, err)
 		}
 		var se *ServerError
-		err = c.Call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: "/no/such/node"}, &jute.GetDataResponse{})
+		err := c.Call(ctx, jute.OpGetData, &jute.PathWatchRequest{Path: "/no/such/node"}, &jute.GetDataResponse{})
 		if !errors.As(err, &se) || se.Code != jute.ErrNoNode || !errors.Is(err, jute.ErrNoNode) {
 			t.Errorf("getData of a missing node: %v, want ErrNoNode", err)
 		}
@@ -57,12 +65,7 @@ func TestCalls(t *testing.T) {
 func TestCallAll(t *testing.T) {
 	t.Parallel()
 	zktest.Each(t, func(t *testing.T, connect string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		c, err := Dial(ctx, connect, Options{SessionTimeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ctx, c := dialSession(t, connect)
 		defer c.Close()
 		paths := []string{"/", "/no/such/node", "/zookeeper", "/zookeeper/quota"}
 		reqs := make([]Request, len(paths))
