@@ -1,6 +1,6 @@
 //go:build pprof
 
-package main
+package cmd
 
 // A binary built with -tags pprof serves Go's profiles (net/http/pprof) on
 // the address in ZKX_PPROF, e.g.
