@@ -1,8 +1,13 @@
 package zktest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,22 +16,22 @@ import (
 
 // compiledJava keeps what javac made in this test binary, by classpath and
 // sources, so that a peer is compiled once however many tests start it:
-// javac costs one to two seconds of CPU, and cmd's tests alone start peers
-// from the same few sources some thirty times. The classes live under a
-// directory Main removes; without Main, each compilation goes to the
-// test's own TempDir as before.
+// javac costs one to three seconds of CPU, and cmd's tests alone start
+// peers from the same few sources some thirty times. Under Main the
+// classes come from javacCache, shared by every test binary and run;
+// without Main, each compilation goes to the test's own TempDir.
 var compiledJava struct {
-	mu    sync.Mutex
-	dir   string // made on first use
-	bySrc map[string]*javacRun
+	mu       sync.Mutex
+	bySrc    map[string]*javacRun
+	tempDirs []string // compilations kept outside the cache, removed by Main
 }
 
 // javacRun is one compilation, shared by the tests that asked for it.
 type javacRun struct {
-	done    chan struct{} // closed once javac has run
+	done    chan struct{} // closed once the classes are there or err is set
 	classes string
-	program Program // what javac did
-	err     error   // no directory for the classes, or javac failed (program says how)
+	program Program // what javac did, when it ran
+	err     error   // no place for the classes, or javac failed (program says how)
 }
 
 // compileJava compiles sources against classpath and returns the
@@ -54,33 +59,151 @@ func compileJava(t testing.TB, classpath []string, sources ...string) string {
 	if !started {
 		func() {
 			defer close(run.done)
-			run.classes, run.err = javacDir()
-			if run.err == nil {
-				run.program = runJavac(t, javac, run.classes, classpath, sources)
-				run.err = run.program.Err
-			}
+			run.classes, run.program, run.err = cachedJavac(t, javac, classpath, sources)
 		}()
 	}
 	<-run.done
 	return run.result(t, sources)
 }
 
-// javacDir makes a directory for one compilation under the binary's own.
-func javacDir() (string, error) {
-	compiledJava.mu.Lock()
-	defer compiledJava.mu.Unlock()
-	if compiledJava.dir == "" {
-		dir, err := os.MkdirTemp("", "zktest-javac-")
+// javacCacheDir is where compiled peers are kept across test binaries and
+// runs, one directory per javac, classpath and sources (see javacKey),
+// as Go's build cache keeps packages: the test binaries of one
+// `go test ./...` ask for the same peers, and each compilation costs
+// seconds of CPU on a machine the real servers already keep busy.
+// ZKX_JAVAC_CACHE names another directory; "off" compiles per binary.
+func javacCacheDir() (string, error) {
+	switch v := os.Getenv("ZKX_JAVAC_CACHE"); v {
+	case "off":
+		return os.MkdirTemp("", "zktest-javac-")
+	case "":
+		base, err := os.UserCacheDir()
 		if err != nil {
-			return "", fmt.Errorf("a directory for javac's classes: %w", err)
+			return os.MkdirTemp("", "zktest-javac-")
 		}
-		compiledJava.dir = dir
+		return filepath.Join(base, "zkx", "test-javac"), nil
+	default:
+		return v, nil
 	}
-	dir, err := os.MkdirTemp(compiledJava.dir, "classes-")
+}
+
+// javacCacheAge is how long a compilation nobody used stays in the cache.
+const javacCacheAge = 14 * 24 * time.Hour
+
+// cachedJavac returns the classes of sources compiled against classpath,
+// from the cache when an identical compilation is there, else compiling
+// them once (other test binaries wait on the lock, then find them).
+func cachedJavac(t testing.TB, javac string, classpath, sources []string) (classes string, program Program, err error) {
+	t.Helper()
+	root, err := javacCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("a directory for javac's classes: %w", err)
+		return "", Program{}, fmt.Errorf("a directory for javac's classes: %w", err)
 	}
-	return dir, nil
+	if os.Getenv("ZKX_JAVAC_CACHE") == "off" {
+		compiledJava.mu.Lock()
+		compiledJava.tempDirs = append(compiledJava.tempDirs, root)
+		compiledJava.mu.Unlock()
+	}
+	key, err := javacKey(javac, classpath, sources)
+	if err != nil {
+		return "", Program{}, err
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", Program{}, fmt.Errorf("javac's cache: %w", err)
+	}
+	final := filepath.Join(root, key)
+	unlock, err := lockFile(final + ".lock")
+	if err != nil {
+		return "", Program{}, fmt.Errorf("javac's cache: %w", err)
+	}
+	defer unlock()
+	now := time.Now()
+	_ = os.Chtimes(final+".lock", now, now) // a lock in use is not pruned
+	if st, err := os.Stat(final); err == nil && st.IsDir() {
+		_ = os.Chtimes(final, now, now) // kept by pruneJavacCache while used
+		return final, Program{}, nil
+	}
+	pruneJavacCache(root)
+	tmp, err := os.MkdirTemp(root, key+".tmp-")
+	if err != nil {
+		return "", Program{}, fmt.Errorf("a directory for javac's classes: %w", err)
+	}
+	program = runJavac(t, javac, tmp, classpath, sources)
+	if program.Err != nil {
+		os.RemoveAll(tmp)
+		return "", program, program.Err
+	}
+	// A whole directory or none: an interrupted javac leaves only a .tmp-.
+	if err := os.Rename(tmp, final); err != nil {
+		os.RemoveAll(tmp)
+		if st, statErr := os.Stat(final); statErr == nil && st.IsDir() {
+			return final, program, nil // compiled meanwhile where the lock does not reach
+		}
+		return "", program, fmt.Errorf("javac's cache: %w", err)
+	}
+	return final, program, nil
+}
+
+// javacKey names one compilation: the javac binary, each classpath entry
+// (path, size, modification time: an upgraded jar is another key) and each
+// source (path and contents).
+func javacKey(javac string, classpath, sources []string) (string, error) {
+	h := sha256.New()
+	describe := func(path string) error {
+		resolved, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("javac's cache: %w", err)
+		}
+		st, err := os.Stat(resolved)
+		if err != nil {
+			return fmt.Errorf("javac's cache: %w", err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", resolved, st.Size(), st.ModTime().UnixNano())
+		return nil
+	}
+	if err := describe(javac); err != nil {
+		return "", err
+	}
+	for _, jar := range classpath {
+		if err := describe(jar); err != nil {
+			return "", err
+		}
+	}
+	for _, src := range sources {
+		abs, err := filepath.Abs(src)
+		if err != nil {
+			return "", fmt.Errorf("javac's cache: %w", err)
+		}
+		f, err := os.Open(abs)
+		if err != nil {
+			return "", fmt.Errorf("javac's cache: %w", err)
+		}
+		fmt.Fprintf(h, "%s\x00", abs)
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", fmt.Errorf("javac's cache: %s: %w", abs, err)
+		}
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], nil
+}
+
+// pruneJavacCache removes compilations unused for javacCacheAge, and
+// leftovers of interrupted ones as old; the caller holds one key's lock,
+// and a compilation in use has just been touched.
+func pruneJavacCache(root string) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || time.Since(info.ModTime()) < javacCacheAge {
+			continue
+		}
+		_ = os.RemoveAll(filepath.Join(root, e.Name())) // best effort: the next prune tries again
+	}
 }
 
 // runJavac compiles sources into classes.
@@ -102,15 +225,16 @@ func (r *javacRun) result(t testing.TB, sources []string) string {
 	return r.classes
 }
 
-// removeCompiledJava removes what compileJava made; Main calls it once the
-// tests have run.
+// removeCompiledJava forgets what compileJava made in this binary, and
+// removes it when it was not kept in the shared cache
+// (ZKX_JAVAC_CACHE=off); Main calls it once the tests have run.
 func removeCompiledJava() error {
 	compiledJava.mu.Lock()
 	defer compiledJava.mu.Unlock()
-	if compiledJava.dir == "" {
-		return nil
+	var errs []error
+	for _, dir := range compiledJava.tempDirs {
+		errs = append(errs, os.RemoveAll(dir))
 	}
-	err := os.RemoveAll(compiledJava.dir)
-	compiledJava.dir, compiledJava.bySrc = "", nil
-	return err
+	compiledJava.tempDirs, compiledJava.bySrc = nil, nil
+	return errors.Join(errs...)
 }

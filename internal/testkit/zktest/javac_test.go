@@ -1,0 +1,73 @@
+package zktest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestJavacCache: an identical compilation comes from the cache without
+// javac; a changed source is compiled again, into another directory.
+func TestJavacCache(t *testing.T) {
+	t.Setenv("ZKX_JAVAC_CACHE", t.TempDir())
+	javac := LookPath(t, "javac", CuratorInstall)
+	src := filepath.Join(t.TempDir(), "Hello.java")
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(src, []byte("class Hello { "+body+" }\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compile := func() (string, Program) {
+		t.Helper()
+		classes, program, err := cachedJavac(t, javac, nil, []string{src})
+		if err != nil {
+			program.Log(t)
+			t.Fatalf("cachedJavac: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(classes, "Hello.class")); err != nil {
+			t.Fatalf("no Hello.class in %s: %v", classes, err)
+		}
+		return classes, program
+	}
+	write("int a;")
+	first, p := compile()
+	if p.Cmdline == "" {
+		t.Fatalf("the first compilation did not run javac")
+	}
+	again, p := compile()
+	if p.Cmdline != "" || again != first {
+		t.Fatalf("the same sources ran javac again (%q) or moved (%s, then %s)", p.Cmdline, first, again)
+	}
+	write("int b;")
+	changed, p := compile()
+	if p.Cmdline == "" || changed == first {
+		t.Fatalf("a changed source came from the cache: %s", changed)
+	}
+}
+
+// TestJavacCacheBrokenSource: a failed compilation leaves nothing that a
+// later one would take for classes.
+func TestJavacCacheBrokenSource(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("ZKX_JAVAC_CACHE", root)
+	javac := LookPath(t, "javac", CuratorInstall)
+	src := filepath.Join(t.TempDir(), "Broken.java")
+	if err := os.WriteFile(src, []byte("class Broken {"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, program, err := cachedJavac(t, javac, nil, []string{src}); err == nil || program.Cmdline == "" {
+			t.Fatalf("a broken source: err %v, javac run %q; want javac run and failing each time", err, program.Cmdline)
+		}
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			t.Errorf("left in the cache after a failed compilation: %s", e.Name())
+		}
+	}
+}
