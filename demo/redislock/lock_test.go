@@ -107,14 +107,19 @@ func TestTryLockAndRetry(t *testing.T) {
 		}
 		got := make(chan error, 1)
 		go func() { got <- b.Lock(ctx) }()
-		waitFor(t, "retries", func() bool { return st.Snapshot().Creates >= 3 })
+		// a's SET, b's TryLock, b's first SET refused, then b's retry: it
+		// is counted only once b has seen the lock held and started
+		// waiting, so the release below happens during b's wait. (The first
+		// SET is counted before it is sent: waiting for it alone let the
+		// release overtake it, and no handoff was measured.)
+		waitFor(t, "b's retry", func() bool { return st.Snapshot().Creates >= 4 })
 		if err := a.Unlock(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if err := <-got; err != nil {
 			t.Fatal(err)
 		}
-		if s := st.Snapshot(); s.Acquisitions != 2 || s.Creates < 4 || s.Handoffs != 1 {
+		if s := st.Snapshot(); s.Acquisitions != 2 || s.Creates < 5 || s.Handoffs != 1 {
 			t.Errorf("stats %+v: want a's acquisition and b's after several SETs, with its handoff measured", s)
 		}
 		b.Unlock(ctx)
