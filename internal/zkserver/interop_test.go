@@ -33,9 +33,11 @@ import (
 func TestInterop(t *testing.T) {
 	t.Parallel()
 	addr := startZkxServe(t)
-	t.Run("curator", func(t *testing.T) { testInteropCurator(t, addr) })
-	t.Run("kazoo", func(t *testing.T) { testInteropKazoo(t, addr) })
-	t.Run("zkcli", func(t *testing.T) { testInteropZkCli(t, addr) })
+	// Every program works under a path of its own (a random base, or
+	// zktest.Path): they all run side by side.
+	t.Run("curator", func(t *testing.T) { t.Parallel(); testInteropCurator(t, addr) })
+	t.Run("kazoo", func(t *testing.T) { t.Parallel(); testInteropKazoo(t, addr) })
+	t.Run("zkcli", func(t *testing.T) { t.Parallel(); testInteropZkCli(t, addr) })
 }
 
 // interopTimeout bounds every external program.
@@ -72,8 +74,8 @@ var interopScenarios = []struct {
 // interopServers runs fn as two subtests: "zkx" against the zkx serve at
 // addr, and "zookeeper" against the shared real ZooKeeper.
 func interopServers(t *testing.T, addr string, fn func(t *testing.T, connect string)) {
-	t.Run("zkx", func(t *testing.T) { fn(t, addr) })
-	t.Run("zookeeper", func(t *testing.T) { fn(t, zktest.Shared(t)) })
+	t.Run("zkx", func(t *testing.T) { t.Parallel(); fn(t, addr) })
+	t.Run("zookeeper", func(t *testing.T) { t.Parallel(); fn(t, zktest.Shared(t)) })
 }
 
 // ---- Curator --------------------------------------------------------------------------------
@@ -83,6 +85,7 @@ func testInteropCurator(t *testing.T, addr string) {
 	cp := zktest.CompileCurator(t, filepath.Join("..", "..", "testdata", "interop", "curator", "CuratorInterop.java"))
 	for _, sc := range interopScenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			interopServers(t, addr, func(t *testing.T, connect string) {
 				args := append(append([]string{}, zktest.JavaQuietFlags...), "-cp", cp, "CuratorInterop", connect, sc.name)
 				zktest.RunProgram(t, interopTimeout, "", false, java, args...).ExpectLine(t, "curator "+sc.curator)
@@ -98,6 +101,7 @@ func testInteropKazoo(t *testing.T, addr string) {
 	script := filepath.Join("..", "..", "testdata", "interop", "kazoo", "interop.py")
 	for _, sc := range interopScenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			interopServers(t, addr, func(t *testing.T, connect string) {
 				zktest.RunProgram(t, interopTimeout, "", false, py, script, connect, sc.name).ExpectLine(t, "kazoo "+sc.kazoo)
 			})
