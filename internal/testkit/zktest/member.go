@@ -162,6 +162,10 @@ func (m *Member) start() error {
 	}
 	args := append([]string{
 		"-Dzookeeper.extendedTypesEnabled=true",
+		// No fsync per write: a killed JVM's writes are in the page cache
+		// all the same, and only a power cut would lose them; every test's
+		// server shares one disk.
+		"-Dzookeeper.forceSync=no",
 		"-Dznode.container.checkIntervalMs=100",
 		"-Dzookeeper.admin.enableServer=false",
 		"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
