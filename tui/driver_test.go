@@ -27,6 +27,8 @@ type driver struct {
 	// onFrame, when set, is called after every message the app took, as
 	// Bubble Tea would draw a frame then.
 	onFrame func()
+	// presses counts the keys the app took.
+	presses int
 }
 
 func newDriver(t testing.TB, app *app, width, height int) *driver {
@@ -59,6 +61,9 @@ func (d *driver) send(msg tea.Msg) {
 	case tea.QuitMsg:
 		d.quit = true
 	default:
+		if _, ok := msg.(tea.KeyPressMsg); ok {
+			d.presses++
+		}
 		_, cmd := d.app.Update(msg)
 		d.run(cmd)
 		if d.onFrame != nil {
