@@ -41,6 +41,7 @@ type framePacer struct {
 	running   bool // Run started the ticker
 	lastFrame time.Time
 	checking  bool // an idle check is scheduled
+	prompts   int  // prompt ticks asked for; only the last one's settle acts
 }
 
 // pacedTicker is what the pacer does to a ticker.
@@ -71,8 +72,11 @@ func newFramePacer(p *tea.Program, fps int) *framePacer {
 // promptTick is the renderer's next tick after a view someone waits for:
 // a key's or a click's, or the first after the ticker slept. The ticker
 // would otherwise show it up to a whole frame later (33 ms at 30 frames a
-// second, most of a key's time to the screen); after that tick it goes
-// back to its frame (settle).
+// second, most of a key's time to the screen). It ticks at that pace for
+// a frame, then goes back to its frame (settle): a Reset drops a tick the
+// renderer has not taken yet, and on a machine a churn keeps busy the
+// renderer may take the prompt tick several milliseconds late; settling
+// sooner dropped it, and the key waited a whole frame more.
 const promptTick = time.Millisecond
 
 // framed is told of each view the app draws, once it is drawn (Bubble Tea
@@ -94,7 +98,9 @@ func (f *framePacer) framed(prompt bool) {
 	if !f.running || prompt {
 		f.ticker.Reset(promptTick)
 		f.running = true
-		f.after(promptTick+promptTick/2, f.settle)
+		f.prompts++
+		asked := f.prompts
+		f.after(f.frame, func() { f.settle(asked) })
 	}
 	if !f.checking {
 		f.checking = true
@@ -102,11 +108,13 @@ func (f *framePacer) framed(prompt bool) {
 	}
 }
 
-// settle puts a running ticker back to its frame after a prompt tick.
-func (f *framePacer) settle() {
+// settle puts a running ticker back to its frame a frame after the
+// prompt tick asked for as the asked'th, unless another was asked for
+// since (its own settle comes later).
+func (f *framePacer) settle(asked int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.running {
+	if f.running && asked == f.prompts {
 		f.ticker.Reset(f.frame)
 	}
 }

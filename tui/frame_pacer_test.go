@@ -86,7 +86,10 @@ func TestFramePacer(t *testing.T) {
 	if pt.ticker.resets != 1 || pt.ticker.period != promptTick || !pt.running || len(pt.pending) != 2 {
 		t.Fatalf("frame after idle: %d resets (last %v), running %v, %d checks", pt.ticker.resets, pt.ticker.period, pt.running, len(pt.pending))
 	}
-	pt.runCheck(t, promptTick+promptTick/2) // settle
+	if pt.waits[0] != pt.frame {
+		t.Fatalf("settle scheduled after %v, want a frame (%v): a sooner Reset drops a tick the renderer took late", pt.waits[0], pt.frame)
+	}
+	pt.runCheck(t, pt.frame) // settle
 	if pt.ticker.resets != 2 || pt.ticker.period != pt.frame {
 		t.Fatalf("after the prompt tick: %d resets, period %v, want %v", pt.ticker.resets, pt.ticker.period, pt.frame)
 	}
@@ -97,14 +100,23 @@ func TestFramePacer(t *testing.T) {
 		t.Fatalf("prompt frame: %d resets (last %v), %d checks", pt.ticker.resets, pt.ticker.period, len(pt.pending))
 	}
 	pt.runCheck(t, 0) // the idle check, scheduled first: frames came, it looks again
-	pt.runCheck(t, promptTick+promptTick/2)
+	// A second key before the first one's settle: the first settle leaves
+	// the prompt tick alone, the second puts the frame back.
+	pt.framed(true)
+	resets := pt.ticker.resets
+	pt.runCheck(t, pt.frame/2) // the first key's settle
+	if pt.ticker.resets != resets || pt.ticker.period != promptTick {
+		t.Fatalf("an earlier key's settle reset the ticker to %v over a later key's prompt tick", pt.ticker.period)
+	}
+	pt.runCheck(t, 0) // the idle check scheduled again: it looks again
+	pt.runCheck(t, pt.frame/2) // the second key's settle
 	if pt.ticker.period != pt.frame || pt.ticker.stops != 1 {
 		t.Fatalf("after the prompt frame: period %v, %d stops", pt.ticker.period, pt.ticker.stops)
 	}
 	// A settle that comes after the ticker stopped leaves it stopped.
 	pt.framed(true)
 	pt.running = false
-	resets := pt.ticker.resets
+	resets = pt.ticker.resets
 	pt.pending[len(pt.pending)-1]()
 	if pt.ticker.resets != resets {
 		t.Fatal("a settle restarted a stopped ticker")
