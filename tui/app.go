@@ -858,25 +858,38 @@ func (a *app) statusLine() string {
 // fitHints writes as many whole hints as fit in width (? lists them all):
 // a hint cut in the middle tells nothing.
 func fitHints(st theme.Styles, keys []key.Binding, width int) string {
-	out := ""
-	for i := range keys {
-		next := keyHints(st, keys[:i+1])
-		if lipgloss.Width(next) > width {
+	var parts []string
+	used := 0
+	for _, b := range keys {
+		hint := keyHint(st, b)
+		w := lipgloss.Width(hint)
+		if len(parts) > 0 {
+			w += len(hintGap)
+		}
+		if used+w > width {
 			break
 		}
-		out = next
+		parts, used = append(parts, hint), used+w
 	}
-	return widget.Fit(out, width)
+	return widget.Fit(strings.Join(parts, hintGap), width)
 }
 
 // keyHints writes bindings as "key desc  key desc".
 func keyHints(st theme.Styles, keys []key.Binding) string {
-	var parts []string
+	parts := make([]string, 0, len(keys))
 	for _, b := range keys {
-		h := b.Help()
-		parts = append(parts, st.HelpKey.Render(h.Key)+" "+st.HelpDesc.Render(shortHelp(h.Desc)))
+		parts = append(parts, keyHint(st, b))
 	}
-	return strings.Join(parts, "  ")
+	return strings.Join(parts, hintGap)
+}
+
+// hintGap stands between two key hints.
+const hintGap = "  "
+
+// keyHint is one binding as "key desc".
+func keyHint(st theme.Styles, b key.Binding) string {
+	h := b.Help()
+	return st.HelpKey.Render(h.Key) + " " + st.HelpDesc.Render(shortHelp(h.Desc))
 }
 
 // shortHelp is a description up to its first parenthesis, for the
