@@ -14,7 +14,8 @@
 #        scripts/churn-bench.sh serve 1 /tmp/zkx-main /tmp/zkx-new
 # Environment: PORT (default 21810), RATE (cap the churn at RATE operations a
 # second, e.g. 16000 as in issue 29; default: as fast as the server answers), SCREENS (a directory for the screens
-# seen idle, under churn and after it).
+# seen idle, under churn and after it), CHURN_PATH (churn that directory instead: the machine as busy, the explorer's
+# node quiet), SAMPLES (key presses timed each way, default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:?usage: scripts/churn-bench.sh serve|zookeeper MINUTES ZKX [ZKX...]}
@@ -49,5 +50,5 @@ done
 echo "# $kind on 127.0.0.1:$port, $(nproc) cores, churn for $minutes min" >&2
 for zkx in "$@"; do
   "$work/churnbench" -zkx "$zkx" -churngen "$work/churngen" -server "127.0.0.1:$port" -minutes "$minutes" \
-    -label "$(basename "$zkx")" -rate "${RATE:-0}" ${SCREENS:+-screens "$SCREENS"}
+    -label "$(basename "$zkx")" -rate "${RATE:-0}" ${SCREENS:+-screens "$SCREENS"} ${CHURN_PATH:+-churn-path "$CHURN_PATH"} -samples "${SAMPLES:-30}"
 done

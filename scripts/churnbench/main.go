@@ -11,7 +11,10 @@
 //   - notif/s: notifications it received: the same connections' `sent`
 //     less their `recved` (each request has one reply);
 //   - key→frame p50/p99: from tmux send-keys (k, j in turn: the cursor
-//     moves between / and PATH) to capture-pane showing the cursor moved;
+//     moves between / and PATH) to capture-pane showing the cursor moved,
+//     each a tmux process; then "control", the same through one tmux
+//     control-mode client (tmux -C), polled every millisecond, which
+//     starts no process per sample;
 //   - rss: the explorer's VmRSS 60 s into the churn (and every minute
 //     after, with -minutes).
 //
@@ -19,7 +22,11 @@
 // --4lw-whitelist '*'; ZooKeeper with 4lw.commands.whitelist=*, as
 // scripts/zk-standalone.sh sets); churnbench stops when it does not.
 //
-//	go run ./scripts/churnbench -zkx ZKX -churngen CHURNGEN -server HOST:PORT [-path /storm] [-minutes 1] [-label NAME] [-screens DIR] [-rate OPS]
+// With -churn-path the churn goes to another directory: the machine is as
+// busy, the explorer's node quiet; what the latency is then is the load's
+// share, not the explorer's.
+//
+//	go run ./scripts/churnbench -zkx ZKX -churngen CHURNGEN -server HOST:PORT [-path /storm] [-churn-path DIR] [-minutes 1] [-label NAME] [-screens DIR] [-rate OPS] [-samples 30]
 package main
 
 import (
@@ -45,18 +52,25 @@ func main() {
 	churngen := flag.String("churngen", "", "the churn generator (scripts/churngen, built)")
 	server := flag.String("server", "127.0.0.1:2181", "the server, HOST:PORT")
 	dir := flag.String("path", "/storm", "the directory churned and opened")
+	churned := flag.String("churn-path", "", "churn this directory instead of -path: the machine as busy, the explorer's node quiet (a control for the latency)")
 	minutes := flag.Int("minutes", 1, "how long the churn runs (RSS is read every minute)")
 	label := flag.String("label", "", "names the run in the output line")
 	screens := flag.String("screens", "", "a directory to write the screens seen idle and under churn")
 	rate := flag.Int("rate", 0, "cap the churn at this many operations per second (0: as fast as the server answers)")
+	samples := flag.Int("samples", 30, "key presses timed each way, idle and under churn")
 	flag.Parse()
 	if *zkxBin == "" || *churngen == "" {
 		fail(errors.New("-zkx and -churngen are needed"))
 	}
+	if *churned == "" {
+		*churned = *dir
+	}
 	prepare(*server, *dir)
+	prepare(*server, *churned)
 	session := fmt.Sprintf("churnbench-%d", os.Getpid())
 	cmd := fmt.Sprintf("exec %s --server %s --path %s", shellQuote(*zkxBin), *server, *dir)
 	run("tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", cmd)
+	openSession = session
 	defer exec.Command("tmux", "kill-session", "-t", session).Run()
 	pid := panePid(session)
 	b := &bench{session: session, pid: pid, server: *server}
@@ -66,10 +80,11 @@ func main() {
 	time.Sleep(3 * time.Second)
 
 	idleCPU := b.cpu(10 * time.Second)
-	idleLat := b.latencies(30)
+	idleLat := b.latencies(*samples)
+	idleCtl := b.controlLatencies(*samples)
 	b.screen(*screens, *label+"-idle")
 
-	args := []string{*server, *dir, strconv.Itoa(*minutes*60 + 5)}
+	args := []string{*server, *churned, strconv.Itoa(*minutes*60 + 5)}
 	if *rate > 0 {
 		args = append(args, "8", "16", strconv.Itoa(*rate))
 	}
@@ -81,7 +96,8 @@ func main() {
 	churnStart := time.Now()
 	time.Sleep(5 * time.Second)
 	busyCPU, req, notif := b.traffic(20 * time.Second)
-	busyLat := b.latencies(30)
+	busyLat := b.latencies(*samples)
+	busyCtl := b.controlLatencies(*samples)
 	b.screen(*screens, *label+"-churn")
 	var rss []string
 	for m := 1; m <= *minutes; m++ {
@@ -95,8 +111,9 @@ func main() {
 	afterCPU := b.cpu(10 * time.Second)
 	b.screen(*screens, *label+"-after")
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("%s: idle cpu %.1f%% key→frame p50 %s p99 %s | churn cpu %.1f%% req/s %.1f notif/s %.0f key→frame p50 %s p99 %s rss %s | after cpu %.1f%% | load %s\n",
-		*label, idleCPU, pct(idleLat, 50), pct(idleLat, 99), busyCPU, req, notif, pct(busyLat, 50), pct(busyLat, 99),
+	fmt.Printf("%s: idle cpu %.1f%% key→frame p50 %s p99 %s (control %s/%s) | churn cpu %.1f%% req/s %.1f notif/s %.0f key→frame p50 %s p99 %s (control %s/%s) rss %s | after cpu %.1f%% | load %s\n",
+		*label, idleCPU, pct(idleLat, 50), pct(idleLat, 99), pct(idleCtl, 50), pct(idleCtl, 99),
+		busyCPU, req, notif, pct(busyLat, 50), pct(busyLat, 99), pct(busyCtl, 50), pct(busyCtl, 99),
 		strings.Join(rss, " "), afterCPU, strings.Join(strings.Fields(string(load))[:3], " "))
 }
 
@@ -214,6 +231,37 @@ func (b *bench) latencies(n int) []time.Duration {
 				fail(fmt.Errorf("the cursor did not move within 10s of %q", k))
 			}
 			time.Sleep(2 * time.Millisecond)
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+	return out
+}
+
+// controlLatencies does what latencies does through a tmux control-mode
+// client: the keys and the screen reads go over its pipe, polled every
+// millisecond, with no process started per sample.
+func (b *bench) controlLatencies(n int) []time.Duration {
+	c := startControl(b.session)
+	defer c.close()
+	capture := func() int { return cursorLine(strings.Join(c.run("capture-pane -p -t "+b.session), "\n")) }
+	var out []time.Duration
+	for i := range n {
+		k := "k"
+		if i%2 == 1 {
+			k = "j"
+		}
+		before := capture()
+		start := time.Now()
+		c.run("send-keys -t " + b.session + " " + k)
+		for {
+			if line := capture(); line != before && line >= 0 {
+				out = append(out, time.Since(start))
+				break
+			}
+			if time.Since(start) > 10*time.Second {
+				fail(fmt.Errorf("the cursor did not move within 10s of %q", k))
+			}
+			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(150 * time.Millisecond)
 	}
@@ -350,7 +398,15 @@ func run(name string, args ...string) {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
+// openSession is the tmux session the explorer runs in, once opened: fail
+// closes it too, or the explorer would stay connected to the server and
+// load the next run.
+var openSession string
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "churnbench:", err)
+	if openSession != "" {
+		exec.Command("tmux", "kill-session", "-t", openSession).Run()
+	}
 	os.Exit(1)
 }
