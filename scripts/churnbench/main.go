@@ -228,7 +228,7 @@ func (b *bench) latencies(n int) []time.Duration {
 				break
 			}
 			if time.Since(start) > 10*time.Second {
-				fail(fmt.Errorf("the cursor did not move within 10s of %q", k))
+				fail(fmt.Errorf("the cursor did not move within 10s of %q; the screen:\n%s", k, b.capture()))
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
@@ -259,7 +259,7 @@ func (b *bench) controlLatencies(n int) []time.Duration {
 				break
 			}
 			if time.Since(start) > 10*time.Second {
-				fail(fmt.Errorf("the cursor did not move within 10s of %q", k))
+				fail(fmt.Errorf("the cursor did not move within 10s of %q (through tmux -C); the screen:\n%s", k, b.capture()))
 			}
 			time.Sleep(time.Millisecond)
 		}
