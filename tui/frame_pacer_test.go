@@ -108,7 +108,7 @@ func TestFramePacer(t *testing.T) {
 	if pt.ticker.resets != resets || pt.ticker.period != promptTick {
 		t.Fatalf("an earlier key's settle reset the ticker to %v over a later key's prompt tick", pt.ticker.period)
 	}
-	pt.runCheck(t, 0) // the idle check scheduled again: it looks again
+	pt.runCheck(t, 0)          // the idle check scheduled again: it looks again
 	pt.runCheck(t, pt.frame/2) // the second key's settle
 	if pt.ticker.period != pt.frame || pt.ticker.stops != 1 {
 		t.Fatalf("after the prompt frame: period %v, %d stops", pt.ticker.period, pt.ticker.stops)

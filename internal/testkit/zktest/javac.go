@@ -18,8 +18,8 @@ import (
 // sources, so that a peer is compiled once however many tests start it:
 // javac costs one to three seconds of CPU, and cmd's tests alone start
 // peers from the same few sources some thirty times. Under Main the
-// classes come from javacCache, shared by every test binary and run;
-// without Main, each compilation goes to the test's own TempDir.
+// classes come from the cache (javacCacheDir), shared by every test binary
+// and run; without Main, each compilation goes to the test's own TempDir.
 var compiledJava struct {
 	mu       sync.Mutex
 	bySrc    map[string]*javacRun
@@ -71,19 +71,20 @@ func compileJava(t testing.TB, classpath []string, sources ...string) string {
 // as Go's build cache keeps packages: the test binaries of one
 // `go test ./...` ask for the same peers, and each compilation costs
 // seconds of CPU on a machine the real servers already keep busy.
-// ZKX_JAVAC_CACHE names another directory; "off" compiles per binary.
-func javacCacheDir() (string, error) {
+// ZKX_JAVAC_CACHE names another directory; "off" (or no cache directory)
+// gives "" and each binary compiles for itself.
+func javacCacheDir() string {
 	switch v := os.Getenv("ZKX_JAVAC_CACHE"); v {
 	case "off":
-		return os.MkdirTemp("", "zktest-javac-")
+		return ""
 	case "":
 		base, err := os.UserCacheDir()
 		if err != nil {
-			return os.MkdirTemp("", "zktest-javac-")
+			return ""
 		}
-		return filepath.Join(base, "zkx", "test-javac"), nil
+		return filepath.Join(base, "zkx", "test-javac")
 	default:
-		return v, nil
+		return v
 	}
 }
 
@@ -92,29 +93,27 @@ const javacCacheAge = 14 * 24 * time.Hour
 
 // cachedJavac returns the classes of sources compiled against classpath,
 // from the cache when an identical compilation is there, else compiling
-// them once (other test binaries wait on the lock, then find them).
+// them once (other test binaries wait on the lock, then find them). A
+// cache that cannot be used (no directory, no lock) is done without.
 func cachedJavac(t testing.TB, javac string, classpath, sources []string) (classes string, program Program, err error) {
 	t.Helper()
-	root, err := javacCacheDir()
-	if err != nil {
-		return "", Program{}, fmt.Errorf("a directory for javac's classes: %w", err)
-	}
-	if os.Getenv("ZKX_JAVAC_CACHE") == "off" {
-		compiledJava.mu.Lock()
-		compiledJava.tempDirs = append(compiledJava.tempDirs, root)
-		compiledJava.mu.Unlock()
+	root := javacCacheDir()
+	if root == "" {
+		return uncachedJavac(t, javac, classpath, sources)
 	}
 	key, err := javacKey(javac, classpath, sources)
 	if err != nil {
 		return "", Program{}, err
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", Program{}, fmt.Errorf("javac's cache: %w", err)
+		t.Logf("zktest: javac's cache: %v; compiling without it", err)
+		return uncachedJavac(t, javac, classpath, sources)
 	}
 	final := filepath.Join(root, key)
 	unlock, err := lockFile(final + ".lock")
 	if err != nil {
-		return "", Program{}, fmt.Errorf("javac's cache: %w", err)
+		t.Logf("zktest: javac's cache: %v; compiling without it", err)
+		return uncachedJavac(t, javac, classpath, sources)
 	}
 	defer unlock()
 	now := time.Now()
@@ -142,6 +141,21 @@ func cachedJavac(t testing.TB, javac string, classpath, sources []string) (class
 		return "", program, fmt.Errorf("javac's cache: %w", err)
 	}
 	return final, program, nil
+}
+
+// uncachedJavac compiles into a directory of the binary's own, which Main
+// removes.
+func uncachedJavac(t testing.TB, javac string, classpath, sources []string) (string, Program, error) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "zktest-javac-")
+	if err != nil {
+		return "", Program{}, fmt.Errorf("a directory for javac's classes: %w", err)
+	}
+	compiledJava.mu.Lock()
+	compiledJava.tempDirs = append(compiledJava.tempDirs, dir)
+	compiledJava.mu.Unlock()
+	program := runJavac(t, javac, dir, classpath, sources)
+	return dir, program, program.Err
 }
 
 // javacKey names one compilation: the javac binary, each classpath entry

@@ -3,6 +3,7 @@ package zktest
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -68,6 +69,36 @@ func TestJavacCacheBrokenSource(t *testing.T) {
 	for _, e := range entries {
 		if e.IsDir() {
 			t.Errorf("left in the cache after a failed compilation: %s", e.Name())
+		}
+	}
+}
+
+// TestJavacCacheOff: ZKX_JAVAC_CACHE=off compiles every time, into
+// directories Main removes.
+func TestJavacCacheOff(t *testing.T) {
+	t.Setenv("ZKX_JAVAC_CACHE", "off")
+	javac := LookPath(t, "javac", CuratorInstall)
+	src := filepath.Join(t.TempDir(), "Off.java")
+	if err := os.WriteFile(src, []byte("class Off {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for range 2 {
+		classes, program, err := cachedJavac(t, javac, nil, []string{src})
+		if err != nil || program.Cmdline == "" {
+			t.Fatalf("cachedJavac with the cache off: err %v, javac run %q", err, program.Cmdline)
+		}
+		dirs = append(dirs, classes)
+	}
+	if dirs[0] == dirs[1] {
+		t.Fatalf("two compilations with the cache off went to one directory %s", dirs[0])
+	}
+	compiledJava.mu.Lock()
+	kept := slices.Clone(compiledJava.tempDirs)
+	compiledJava.mu.Unlock()
+	for _, d := range dirs {
+		if !slices.Contains(kept, d) {
+			t.Errorf("%s is not among the directories Main removes", d)
 		}
 	}
 }
