@@ -74,9 +74,9 @@ func newFramePacer(p *tea.Program, fps int) *framePacer {
 // would otherwise show it up to a whole frame later (33 ms at 30 frames a
 // second, most of a key's time to the screen). It ticks at that pace for
 // a frame, then goes back to its frame (settle): a Reset drops a tick the
-// renderer has not taken yet, and on a machine a churn keeps busy the
-// renderer may take the prompt tick several milliseconds late; settling
-// sooner dropped it, and the key waited a whole frame more.
+// renderer has not taken yet, and on a busy machine the renderer may take
+// the prompt tick several milliseconds late; a sooner settle would drop
+// it, and the key would wait a whole frame more.
 const promptTick = time.Millisecond
 
 // framed is told of each view the app draws, once it is drawn (Bubble Tea
