@@ -1,10 +1,8 @@
 package forensics
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/display"
+	"github.com/zkx-dev/zkx/internal/testkit/pmfixture"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/zkview/recognize"
 )
@@ -33,11 +32,6 @@ type scenario struct {
 // fixtureScenario reads the fixtures' scenario.txt.
 func fixtureScenario(t *testing.T) scenario {
 	t.Helper()
-	f, err := os.Open(filepath.Join(fixtureDir, "scenario.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	sc := scenario{dir: fixtureDir, sessions: map[string]int64{},
 		auditZoned: filepath.Join(fixtures, "audit", "audit-zoned.log"), auditDir: filepath.Join(fixtures, "audit", "rotated")}
 	hexNum := func(s string) int64 {
@@ -47,18 +41,16 @@ func fixtureScenario(t *testing.T) scenario {
 		}
 		return int64(v)
 	}
-	lines := bufio.NewScanner(f)
-	for lines.Scan() {
-		fields := strings.Fields(lines.Text())
-		switch {
-		case len(fields) == 2 && fields[0] == "chain_zxid":
-			sc.chainZxid = hexNum(fields[1])
-		case len(fields) == 2 && fields[0] == "force_deleted":
-			sc.forceDeleted = fields[1]
-		case len(fields) == 2 && fields[0] == "app_good_zxid":
-			sc.appGoodZxid = hexNum(fields[1])
-		case len(fields) == 3 && fields[0] == "session":
-			sc.sessions[fields[1]] = hexNum(fields[2])
+	for name, value := range pmfixture.Facts(t, fixtureDir) {
+		switch session, isSession := strings.CutPrefix(name, "session "); {
+		case name == "chain_zxid":
+			sc.chainZxid = hexNum(value)
+		case name == "force_deleted":
+			sc.forceDeleted = value
+		case name == "app_good_zxid":
+			sc.appGoodZxid = hexNum(value)
+		case isSession:
+			sc.sessions[session] = hexNum(value)
 		}
 	}
 	if sc.chainZxid == 0 || sc.forceDeleted == "" || sc.appGoodZxid == 0 || len(sc.sessions) != 9 {

@@ -15,15 +15,27 @@ import (
 // scenario.txt; a missing file or fact fails the test.
 func Fact(t testing.TB, dir, name string) string {
 	t.Helper()
+	v, ok := Facts(t, dir)[name]
+	if !ok {
+		t.Fatalf("%s names no %s", filepath.Join(dir, "scenario.txt"), name)
+	}
+	return v
+}
+
+// Facts are all the facts of dir's scenario.txt, by name: a line's last
+// word is its value, the words before it its name ("session A"). A missing
+// file fails the test.
+func Facts(t testing.TB, dir string) map[string]string {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "scenario.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	facts := map[string]string{}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, name+" "); ok && v != "" {
-			return v
+		if words := strings.Fields(line); len(words) >= 2 {
+			facts[strings.Join(words[:len(words)-1], " ")] = words[len(words)-1]
 		}
 	}
-	t.Fatalf("%s names no %s", filepath.Join(dir, "scenario.txt"), name)
-	return ""
+	return facts
 }

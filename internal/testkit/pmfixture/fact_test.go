@@ -1,6 +1,7 @@
 package pmfixture
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,5 +25,18 @@ func TestFact(t *testing.T) {
 		if Fact(t, real, name) == "" {
 			t.Errorf("%s: empty", name)
 		}
+	}
+}
+
+func TestFacts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "scenario.txt"), []byte("chain_zxid 0xc\nsession A 0x1001\n\nlonely\nsession admin 0x1000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := Facts(t, dir)
+	want := map[string]string{"chain_zxid": "0xc", "session A": "0x1001", "session admin": "0x1000"}
+	if !maps.Equal(got, want) {
+		t.Errorf("Facts: %v, want %v", got, want)
 	}
 }
