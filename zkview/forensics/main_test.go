@@ -6,6 +6,7 @@ import (
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
-// TestMain removes the Curator peers zktest compiled once for all the
-// package's tests when they end.
+// TestMain runs the package's tests through zktest.Main: several at once,
+// the shared real server stopped when they end, and the Curator peers'
+// classes taken from zktest's compile cache.
 func TestMain(m *testing.M) { zktest.Main(m) }

@@ -142,7 +142,8 @@ var curatorJars = []struct{ pkg, jar string }{
 const CuratorInstall = "apt-get install -y default-jdk-headless libcurator-recipes-java"
 
 // CompileCurator compiles Java sources against Debian's Curator (once per
-// test binary, see compileJava) and returns the classpath to run them with.
+// machine while they do not change, see compileJava) and returns the
+// classpath to run them with.
 func CompileCurator(t testing.TB, sources ...string) string {
 	t.Helper()
 	var classpath []string

@@ -124,7 +124,8 @@ func stopShared() error {
 
 // Main runs the package's tests, minParallel at a time unless -parallel
 // says otherwise (see waitingParallel), and then stops shared servers and
-// removes the peers compiled for them; use it from TestMain:
+// removes the peers compiled outside the cache (compileJava); use it from
+// TestMain:
 //
 //	func TestMain(m *testing.M) { zktest.Main(m) }
 //
@@ -144,7 +145,7 @@ func Main(m *testing.M, after ...func()) {
 		}
 	}
 	if err := removeCompiledJava(); err != nil {
-		fmt.Fprintf(os.Stderr, "zktest: remove the peers' classes: %v\n", err)
+		fmt.Fprintf(os.Stderr, "zktest: remove the peers' classes compiled outside the cache: %v\n", err)
 	}
 	for _, f := range after {
 		f()
