@@ -165,11 +165,7 @@ func (c *Conn) exchange(ctx context.Context, xid int32, op jute.Op, req, resp ju
 	if err := ctx.Err(); err != nil {
 		return 0, err // not sent: an ended wait must not race a quick reply
 	}
-	e := jute.NewFrameEncoder()
-	(&jute.RequestHeader{Xid: xid, Type: op}).Encode(e)
-	if req != nil {
-		req.Encode(e)
-	}
+	frame := requestFrame(xid, op, req)
 	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.err != nil {
@@ -178,11 +174,22 @@ func (c *Conn) exchange(ctx context.Context, xid int32, op jute.Op, req, resp ju
 	}
 	c.pending[xid] = ch
 	c.mu.Unlock()
-	if err := c.write(jute.Frame(e)); err != nil {
+	if err := c.write(frame); err != nil {
 		c.fail(err)
 		return 0, err
 	}
 	return c.await(ctx, xid, ch, op, resp)
+}
+
+// requestFrame is one request as the server reads it: its length, its
+// header, then req (none for a ping or a close).
+func requestFrame(xid int32, op jute.Op, req jute.Record) []byte {
+	e := jute.NewFrameEncoder()
+	(&jute.RequestHeader{Xid: xid, Type: op}).Encode(e)
+	if req != nil {
+		req.Encode(e)
+	}
+	return jute.Frame(e)
 }
 
 // Request is one request of CallAll and where its reply goes (Resp may
@@ -222,12 +229,7 @@ func (c *Conn) CallAll(ctx context.Context, reqs []Request) (errs []error) {
 	c.mu.Unlock()
 	var out []byte
 	for i, r := range reqs {
-		e := jute.NewFrameEncoder()
-		(&jute.RequestHeader{Xid: xids[i], Type: r.Op}).Encode(e)
-		if r.Req != nil {
-			r.Req.Encode(e)
-		}
-		out = append(out, jute.Frame(e)...)
+		out = append(out, requestFrame(xids[i], r.Op, r.Req)...)
 	}
 	if err := c.write(out); err != nil {
 		c.fail(err)
@@ -339,9 +341,7 @@ func (c *Conn) pingLoop() {
 		case <-c.done:
 			return
 		case <-t.C:
-			e := jute.NewFrameEncoder()
-			(&jute.RequestHeader{Xid: jute.XidPing, Type: jute.OpPing}).Encode(e)
-			if err := c.write(jute.Frame(e)); err != nil {
+			if err := c.write(requestFrame(jute.XidPing, jute.OpPing, nil)); err != nil {
 				c.fail(err)
 				return
 			}
