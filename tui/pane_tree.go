@@ -448,17 +448,17 @@ func (t *treePane) onTree(paths []string, now time.Time) {
 func (t *treePane) takeCounts(paths []string, now time.Time) {
 	for _, p := range paths {
 		rn := t.nodes[p]
-		if rn == nil || rn.expanded || rn.stat == nil || t.shared.Tree == nil {
+		if rn == nil || rn.expanded || rn.stat == nil {
 			continue // not a row whose stat was read
 		}
-		n, _ := t.shared.Tree.Get(p)
-		if n.Stat == nil || n.Stat == rn.treeStat {
+		ts := t.treeStatOf(p)
+		if ts == nil || ts == rn.treeStat {
 			continue // not read since the pane's own read: not newer
 		}
-		if rn.stat.NumChildren != n.Stat.NumChildren && rn.seen {
+		if rn.stat.NumChildren != ts.NumChildren && rn.seen {
 			rn.flash = now
 		}
-		rn.stat, rn.statErr, rn.treeStat = n.Stat, nil, n.Stat
+		rn.stat, rn.statErr, rn.treeStat = ts, nil, ts
 	}
 }
 
