@@ -48,6 +48,7 @@ func connectGoZK(t *testing.T, sessionTimeout time.Duration, members ...string) 
 // each misbehaving fake server, never panics (a panic in its goroutines
 // would end this test binary) and never hangs; what went wrong is named.
 func TestGoZookeeperOverFakeServers(t *testing.T) {
+	t.Parallel()
 	notZK := func(want string) func(t *testing.T, addr string) {
 		return func(t *testing.T, addr string) {
 			begin := time.Now()
