@@ -30,7 +30,7 @@ func TestSessionLostIsGone(t *testing.T) {
 		}
 	}
 	dir := zktest.Path(t)
-	s := dialTest(t, mine.Addr(), WithSessionTimeout(3*time.Second))
+	s := dialTest(t, mine.Addr(), WithSessionTimeout(2*time.Second))
 	if err := NewMutex(s, dir).Lock(testContext(t)); err != nil {
 		t.Fatal(err)
 	}
