@@ -29,6 +29,7 @@ import (
 // clipboard write, no concealed text, no raw bidi override, C1 control or
 // byte that is not UTF-8. The same text shows escaped on the screen.
 func TestExplorerWritesNoHostileBytes(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	scriptBin, err := exec.LookPath("script")
 	if err != nil {

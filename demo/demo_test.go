@@ -2,7 +2,9 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,7 +15,10 @@ import (
 func TestMain(m *testing.M) { zktest.Main(m) }
 
 // headless runs the lanes on connect and an embedded Redis, and returns
-// the results by lane.
+// the results by lane. The lanes run side by side, as in the interactive
+// demo, each in a RunHeadless of its own with its own measured window:
+// RunHeadless would run them one after another, and these lanes mostly
+// wait (holds, polls, leases, sessions), so their windows can overlap.
 func headless(t *testing.T, connect, redisAddr string, o HeadlessOptions) map[Kind]LaneResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -21,16 +26,30 @@ func headless(t *testing.T, connect, redisAddr string, o HeadlessOptions) map[Ki
 	o.Base = zktest.Path(t)
 	o.Lane.Servers = strings.Split(connect, ",")
 	o.Lane.Redis = redisAddr
-	res, err := RunHeadless(ctx, o)
-	if err != nil {
+	kinds := o.Lanes
+	if len(kinds) == 0 {
+		kinds = Kinds
+	}
+	results := make([]Result, len(kinds))
+	errs := make([]error, len(kinds))
+	var wg sync.WaitGroup
+	for i, k := range kinds {
+		one := o
+		one.Lanes = []Kind{k}
+		wg.Go(func() { results[i], errs[i] = RunHeadless(ctx, one) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
 	out := map[Kind]LaneResult{}
-	for _, l := range res.Lanes {
-		out[Kind(l.Lane)] = l
-		t.Logf("%s: %+v", l.Lane, l)
-		if l.Acquisitions == 0 {
-			t.Errorf("%s: no acquisitions", l.Lane)
+	for _, res := range results {
+		for _, l := range res.Lanes {
+			out[Kind(l.Lane)] = l
+			t.Logf("%s: %+v", l.Lane, l)
+			if l.Acquisitions == 0 {
+				t.Errorf("%s: no acquisitions", l.Lane)
+			}
 		}
 	}
 	return out
