@@ -266,9 +266,10 @@ func (f *fakeExporter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // TestShippedRulesInPrometheus loads the shipped rules, their for:
-// shortened to a second, into Debian's Prometheus scraping a stand-in
-// exporter, and sees through the API a two-holders alarm fire and clear,
-// and the exporter-down alert fire and clear.
+// shortened to two evaluations (promtest.ShortFor), into Debian's
+// Prometheus scraping a stand-in exporter, and sees through the API a
+// two-holders alarm fire and clear, and the exporter-down alert fire and
+// clear.
 func TestShippedRulesInPrometheus(t *testing.T) {
 	t.Parallel()
 	exporter := &fakeExporter{}
@@ -277,7 +278,7 @@ func TestShippedRulesInPrometheus(t *testing.T) {
 	prom := promtest.Start(t, promtest.Config{
 		Targets:    []string{strings.TrimPrefix(web.URL, "http://")},
 		RuleFiles:  []string{rulesFile},
-		ShortenFor: time.Second,
+		ShortenFor: promtest.ShortFor,
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

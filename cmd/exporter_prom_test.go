@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -19,11 +20,40 @@ import (
 // shippedRules is the repo's alert rules, from this package's directory.
 const shippedRules = "../docs/alerts/zkx.rules.yml"
 
+// exporterRefresh is the exporter's --tables-every in the Prometheus
+// tests: as often as Prometheus scrapes it, so that a change in the
+// servers' tables reaches a scrape within an interval.
+var exporterRefresh = promtest.DefaultInterval.String()
+
 // startExporter runs zkx exporter in this process on a free port until
 // the test ends, and returns its host:port.
 func startExporter(t *testing.T, args ...string) string {
 	t.Helper()
-	addr := fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))
+	return startExporterOn(t, holdPort(t), args...)
+}
+
+// holdPort listens on a free loopback port, which keeps it from anyone
+// else until startExporterOn takes it over: a test gives Prometheus the
+// exporter's address before it has the peers the exporter watches.
+// Meanwhile Prometheus's scrapes of it time out, as of an exporter down.
+func holdPort(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln
+}
+
+// startExporterOn runs zkx exporter in this process on held's address
+// (closing held first) until the test ends, and returns its host:port.
+func startExporterOn(t *testing.T, held net.Listener, args ...string) string {
+	t.Helper()
+	addr := held.Addr().String()
+	if err := held.Close(); err != nil {
+		t.Fatal(err)
+	}
 	root := newRootCommand()
 	var errs strings.Builder
 	root.SetOut(io.Discard)
@@ -58,15 +88,18 @@ func startExporter(t *testing.T, args ...string) string {
 }
 
 // TestExporterInPrometheus: real Prometheus scrapes the exporter, with
-// the repo's rules (their for: shortened to a second), on real ZooKeeper
-// 3.8 where a Curator InterProcessMutex holds and a Kazoo Lock without
-// extra_lock_patterns takes the lock too (Kazoo sees only its own names):
-// a real two-holder lock. The series and ZkxLockTwoHolders fire with the
-// lock's path and recipe; when the Kazoo contender releases, the alert
-// clears. Then the Curator holder is frozen (SIGSTOP): silent-holder.
+// the repo's rules (their for: shortened to promtest.ShortFor), on real
+// ZooKeeper 3.8 where a Curator InterProcessMutex holds and a Kazoo Lock
+// without extra_lock_patterns takes the lock too (Kazoo sees only its own
+// names): a real two-holder lock. The series and ZkxLockTwoHolders fire
+// with the lock's path and recipe; when the Kazoo contender releases, the
+// alert clears. Then the Curator holder is frozen (SIGSTOP):
+// silent-holder. Prometheus starts first, so that its first scrape, five
+// seconds on (promtest.Start), comes while the peers start.
 func TestExporterInPrometheus(t *testing.T) {
 	t.Parallel()
-	promtest.Program(t, "prometheus")
+	exporterPort := holdPort(t)
+	prom := promtest.Start(t, promtest.Config{Targets: []string{exporterPort.Addr().String()}, RuleFiles: []string{shippedRules}, ShortenFor: promtest.ShortFor})
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
 	dir := base + "/lock"
@@ -75,8 +108,7 @@ func TestExporterInPrometheus(t *testing.T) {
 	kz := zktest.StartKazooLock(t, connect, dir, "k1", peerSessionTimeout)
 	kz.WaitLine(t, 0, "HOLDING") // Kazoo itself says it holds
 
-	exporter := startExporter(t, "--server", connect, "exporter", "--tables-every", "1s", base)
-	prom := promtest.Start(t, promtest.Config{Targets: []string{exporter}, RuleFiles: []string{shippedRules}, ShortenFor: time.Second})
+	startExporterOn(t, exporterPort, "--server", connect, "exporter", "--tables-every", exporterRefresh, base)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if _, err := prom.WaitScraped(ctx, "up"); err != nil {
@@ -153,10 +185,11 @@ func logAlerts(t *testing.T, ctx context.Context, prom *promtest.Server, when st
 // delay queue whose item has been due for 20 minutes. Prometheus, with
 // the repo's rules, fires ZkxQueueStale for the queue; the leader's JVM
 // frozen with SIGSTOP fires ZkxElectionLeaderSilent, which clears when
-// it is resumed.
+// it is resumed. Prometheus starts first, as in TestExporterInPrometheus.
 func TestExporterElectionAndQueueInPrometheus(t *testing.T) {
 	t.Parallel()
-	promtest.Program(t, "prometheus")
+	exporterPort := holdPort(t)
+	prom := promtest.Start(t, promtest.Config{Targets: []string{exporterPort.Addr().String()}, RuleFiles: []string{shippedRules}, ShortenFor: promtest.ShortFor})
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
 	admin := zktest.Conn(t, connect)
@@ -169,8 +202,7 @@ func TestExporterElectionAndQueueInPrometheus(t *testing.T) {
 	leader.WaitLine(t, 0, "HOLDING latch "+base+"/leader")
 	zktest.StartCuratorRoles(t, connect, peerSessionTimeout, 0, "latch:"+base+"/leader")
 
-	exporter := startExporter(t, "--server", connect, "exporter", "--tables-every", "1s", "--queue-stale", "15m", base)
-	prom := promtest.Start(t, promtest.Config{Targets: []string{exporter}, RuleFiles: []string{shippedRules}, ShortenFor: time.Second})
+	startExporterOn(t, exporterPort, "--server", connect, "exporter", "--tables-every", exporterRefresh, "--queue-stale", "15m", base)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	queue := map[string]string{"path": base + "/jobs", "kind": "queue-stale", "recipe": "queue"}

@@ -1,7 +1,7 @@
 // Package promtest starts Debian's Prometheus for tests: a server of its
 // own on a free loopback port, in a temporary directory, scraping the
-// targets and evaluating the rule files a test gives it every second, and
-// reads what it sees through its HTTP API — instant queries
+// targets and evaluating the rule files a test gives it four times a
+// second, and reads what it sees through its HTTP API — instant queries
 // (/api/v1/query), alerts (/api/v1/alerts), targets (/api/v1/targets) —
 // as typed values, with helpers that wait for a condition under a deadline.
 //

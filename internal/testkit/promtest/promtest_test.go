@@ -17,8 +17,8 @@ import (
 )
 
 // waitLimit bounds each wait of these tests: a scrape and an evaluation
-// happen every second, so a condition that has not shown in this long
-// will not.
+// happen every DefaultInterval, so a condition that has not shown in this
+// long will not.
 const waitLimit = time.Minute
 
 // fakeTarget serves a few series in Prometheus's text format, the alarm
@@ -53,7 +53,7 @@ const fakeRules = `groups:
     rules:
       - alert: FakeAlarm
         expr: promtest_fake_alarm == 1
-        for: 4s
+        for: 1s
         labels:
           severity: page
         annotations:
@@ -62,9 +62,9 @@ const fakeRules = `groups:
 
 // TestServerSeesSeriesAndAlerts runs Prometheus against a fake target: its
 // series are queried, an alert goes pending then firing with its labels
-// and annotations (its for: of 4s leaves many polls to see it pending on
-// a loaded machine), clears when the series goes, and a target that fails
-// its scrapes reads as up == 0.
+// and annotations (its for: of 1s is four evaluations and twenty polls,
+// enough to see it pending on a loaded machine), clears when the series
+// goes, and a target that fails its scrapes reads as up == 0.
 func TestServerSeesSeriesAndAlerts(t *testing.T) {
 	t.Parallel()
 	target := &fakeTarget{}
@@ -164,8 +164,8 @@ func TestShortenRuleFor(t *testing.T) {
 			t.Errorf("rewritten rules lack %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text, "for: 4s") {
-		t.Errorf("for: 4s left:\n%s", text)
+	if strings.Contains(text, "for: 1s") {
+		t.Errorf("for: 1s left:\n%s", text)
 	}
 	if _, err := shortenRuleFor([]byte("groups:\n  - name: g\n    rules:\n      - record: r\n        expr: up\n"), time.Second); err == nil {
 		t.Error("a file with no for: was accepted")

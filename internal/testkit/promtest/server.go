@@ -20,9 +20,15 @@ const (
 	// one docs/alerts/zkx.rules.yml expects of the exporter's scrape.
 	DefaultJob = "zkx"
 	// DefaultInterval is the scrape and evaluation interval when
-	// Config.Interval is zero: short, so that a test sees a change within
-	// a few seconds.
-	DefaultInterval = time.Second
+	// Config.Interval is zero: a quarter of a second, so that each step of
+	// an alert (scraped, pending, firing, resolved) takes a fraction of a
+	// second. Prometheus takes sub-second intervals; the scrape timeout,
+	// which may not exceed the interval, is the interval: a loopback scrape
+	// of a test's target answers in milliseconds.
+	DefaultInterval = 250 * time.Millisecond
+	// ShortFor is a for: to give ShortenFor: two evaluations at
+	// DefaultInterval, so that an alert is pending before it fires.
+	ShortFor = 2 * DefaultInterval
 	// startDeadline bounds a start: the server answering /-/ready.
 	startDeadline = time.Minute
 	// startAttempts is how many free ports are tried: a port is free only
@@ -67,6 +73,14 @@ type Server struct {
 // loopback port, waits until it is ready, and stops it when the test ends.
 // It skips the test when prometheus is not installed (fails it under
 // ZKX_REAL_ZK=required).
+//
+// It is ready within a fraction of a second, but its first scrape comes
+// about five seconds after it starts: Prometheus hands its targets to the
+// scrapers on a tick of five seconds (--scrape.discovery-reload-interval,
+// which Debian's 2.42 raises to 5s when given less). A test with slow
+// setup of its own (peers to start) starts Prometheus first, with its
+// targets' addresses, so that this wait overlaps the setup; a target not
+// listening yet is scraped as down meanwhile.
 func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := Program(t, "prometheus")

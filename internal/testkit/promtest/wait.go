@@ -11,9 +11,10 @@ import (
 
 // pollEvery is how often a wait asks the server again. Prometheus's API
 // has no push and no long poll: a series or an alert changes only at a
-// scrape or an evaluation (every second here), so asking ten times as
-// often, under the caller's deadline, is how a test waits for that event.
-const pollEvery = 100 * time.Millisecond
+// scrape or an evaluation (every DefaultInterval here), so asking five
+// times as often, under the caller's deadline, is how a test waits for
+// that event.
+const pollEvery = 50 * time.Millisecond
 
 // poll calls check until it reports done, returns an error, or ctx ends;
 // then the error says what was waited for and the last state check saw
