@@ -59,9 +59,9 @@ var hostileCrawls = []struct {
 	{commands: []string{"elections", "systems"}},
 	{commands: []string{"recipes", "alarms"}},
 	{commands: []string{"sessions", "admin", "server", "demo"}},
-	// More of the tree: names that only list, an ACL, text and JSON to
-	// edit.
-	{commands: []string{"cd", "ctx", "q"}, paths: []string{hostile.Base + "/listed", hostile.Dir + "/acl", hostile.Dir + "/text", hostile.Dir + "/json"}},
+	// More of the tree: names that only list, the locks' directory, an
+	// ACL, text and JSON to edit.
+	{commands: []string{"cd", "ctx", "q"}, paths: []string{hostile.Base + "/listed", hostile.Base + "/locks", hostile.Dir + "/acl", hostile.Dir + "/text", hostile.Dir + "/json"}},
 }
 
 // hostileDialogs are the dialogs the issue names, each awaited: the crawl
