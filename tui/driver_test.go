@@ -2,7 +2,11 @@ package tui
 
 import (
 	"context"
+	"reflect"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,11 +33,26 @@ type driver struct {
 	onFrame func()
 	// presses counts the keys the app took.
 	presses int
+
+	// answering counts the commands running, by the function that made
+	// them, that answer rather than wait (waitingCmds); returned is told
+	// when one has.
+	mu        sync.Mutex
+	answering map[string]int
+	returned  chan struct{}
 }
+
+// waitingCmds name the commands that wait for a time, for the servers to
+// change or for other clients rather than answer, by the function that
+// makes them as the runtime names it: a tick; the app's waits for the
+// tree's, the live models' and the session's changes; a lock acquired and
+// an election stood in, which wait for those ahead.
+var waitingCmds = []string{"charm.land/bubbletea/v2.Tick.", ".waitTree.", ".waitLive.", ".waitSession.",
+	"(*recipePage).acquire.", "(*recipePage).volunteer."}
 
 func newDriver(t testing.TB, app *app, width, height int) *driver {
 	t.Helper()
-	d := &driver{tb: t, app: app, msgs: make(chan tea.Msg, 1024)}
+	d := &driver{tb: t, app: app, msgs: make(chan tea.Msg, 1024), answering: map[string]int{}, returned: make(chan struct{}, 1)}
 	t.Cleanup(app.Close)
 	d.run(app.Init())
 	d.send(tea.WindowSizeMsg{Width: width, Height: height})
@@ -44,11 +63,37 @@ func (d *driver) run(cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
+	name := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
+	answers := !slices.ContainsFunc(waitingCmds, func(w string) bool { return strings.Contains(name, w) })
+	if answers {
+		d.mu.Lock()
+		d.answering[name]++
+		d.mu.Unlock()
+	}
 	go func() {
 		if msg := cmd(); msg != nil {
 			d.msgs <- msg
 		}
+		if answers {
+			d.mu.Lock()
+			if d.answering[name]--; d.answering[name] == 0 {
+				delete(d.answering, name)
+			}
+			d.mu.Unlock()
+			select {
+			case d.returned <- struct{}{}:
+			default:
+			}
+		}
 	}()
+}
+
+// answered says whether every command that answers has, its message
+// queued; else which run still.
+func (d *driver) answered() (bool, []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.answering) == 0, sortedKeys(d.answering)
 }
 
 // send delivers one message, unpacking batches.

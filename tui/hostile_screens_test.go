@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,6 +44,42 @@ var hostileOpen = map[string]struct {
 	"q":         {"", ""},
 }
 
+// hostileCrawls shares the registry's commands among explorers that crawl
+// side by side: each crawls its commands in this order, then the pages
+// named after it. A command's crawl may start from what the ones before it
+// left — :admin from the tree's node the session pages went to, :server
+// with :admin's setting, :q back in the context :ctx switched to — so
+// those stay together, in the order one explorer crawled them all.
+var hostileCrawls = []struct {
+	commands []string
+	// paths are tree nodes crawled after the commands.
+	paths []string
+}{
+	{commands: []string{"tree", "locks", "queues"}},
+	{commands: []string{"elections", "systems"}},
+	{commands: []string{"recipes", "alarms"}},
+	{commands: []string{"sessions", "admin", "server", "demo"}},
+	// More of the tree: names that only list, the locks' directory, an
+	// ACL, text and JSON to edit.
+	{commands: []string{"cd", "ctx", "q"}, paths: []string{hostile.Base + "/listed", hostile.Base + "/locks", hostile.Dir + "/acl", hostile.Dir + "/text", hostile.Dir + "/json"}},
+}
+
+// hostileDialogs are the dialogs the issue names, each awaited: the crawl
+// meets them too, but at the machine's pace.
+var hostileDialogs = []struct {
+	start string
+	steps []string // a key, then what it must show, …
+}{
+	{"locks " + hostile.Base, []string{"enter", "holding", "F", "Force-release"}},
+	{"locks " + hostile.Base, []string{"enter", "holding", "r", "Revoke"}},
+	{"locks " + hostile.Base, []string{"enter", "holding", "w", "Warnings on"}},
+	{"locks " + hostile.Base, []string{"enter", "holding", "!", "Messages and notes"}},
+	{"cd " + hostile.Dir + "/json", []string{"e", "Not JSON any more"}},
+	{"cd " + hostile.Dir, []string{"n", "New node under"}},
+	{"cd " + hostile.Dir + "/acl", []string{"]", "cZxid", "]", `digest:user\x1b`, "A", "Set the ACL"}},
+	{"cd " + hostile.Dir, []string{"?", "any key closes"}},
+}
+
 // TestHostileTextNeverReachesTheTerminal opens every page of the
 // explorer's registry on a scene full of hostile text (hostile.Serve: node
 // names, data, recipes, systems, ACLs, the servers' answers, the contexts,
@@ -51,9 +88,33 @@ var hostileOpen = map[string]struct {
 // every frame drawn on the way, before and after the explorer's last
 // guard (theme.Clean): no byte a terminal would act on may be in it but
 // the styles' own SGR sequences.
+//
+// The crawl mostly waits for what each key brings, so it is shared among
+// explorers (hostileCrawls, and one for the dialogs) that crawl at once,
+// as subtests run side by side without taking the package's parallel
+// slots; a page two of them reach is crawled once, as by one explorer.
 func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 	t.Parallel() // what the edits that fail leave goes to the package's TMPDIR (TestMain)
 	connect := hostile.Serve(t).Addr
+	// Every command is crawled, once.
+	crawls := map[string]int{}
+	for _, crawl := range hostileCrawls {
+		for _, name := range crawl.commands {
+			crawls[name]++
+		}
+	}
+	for _, c := range commands {
+		if _, ok := hostileOpen[c.name]; !ok {
+			t.Errorf(":%s is not in hostileOpen: add how the hostile-text test opens it", c.name)
+		}
+		if crawls[c.name] != 1 {
+			t.Errorf(":%s is in %d of hostileCrawls: put it in the one its page hangs on, or in one of its own", c.name, crawls[c.name])
+		}
+		delete(crawls, c.name)
+	}
+	for name := range crawls {
+		t.Errorf("hostileCrawls names :%s, which is not a command", name)
+	}
 	for _, styled := range []bool{false, true} {
 		name := "plain"
 		if styled {
@@ -61,80 +122,93 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d, scan := hostileExplorer(t, connect, styled)
-			crawled := map[string]bool{}
-			for _, c := range commands {
-				open, ok := hostileOpen[c.name]
-				if !ok {
-					t.Errorf(":%s is not in hostileOpen: add how the hostile-text test opens it", c.name)
-					continue
-				}
-				line := c.name
-				if open.arg != "" {
-					line += " " + open.arg
-				}
-				cr := &crawler{t: t, driver: d, start: line, crawled: crawled}
-				began := time.Now()
-				cr.reach(nil)
-				if open.shows != "" && !cr.await(open.shows) {
-					t.Errorf(":%s: %q never showed; the screen:\n%s", line, open.shows, d.screen())
-				}
-				cr.crawl(nil, 0)
-				t.Logf(":%s crawled in %v", c.name, time.Since(began).Round(time.Millisecond))
+			scan := &frameScanner{styled: styled, found: map[string]map[string]bool{}}
+			pages := &crawledPages{crawled: map[string]bool{}}
+			presses := make([]int, len(hostileCrawls)+1)
+			var crawls sync.WaitGroup
+			for i, crawl := range hostileCrawls {
+				crawls.Go(func() {
+					t.Run(strings.Join(crawl.commands, ","), func(t *testing.T) {
+						d := hostileExplorer(t, connect, styled, scan)
+						crawlCommands(t, d, pages, crawl.commands, crawl.paths)
+						presses[i] = d.presses
+					})
+				})
 			}
-			// More of the tree: names that only list, an ACL, text and
-			// JSON to edit.
-			for _, p := range []string{hostile.Base + "/listed", hostile.Dir + "/acl", hostile.Dir + "/text", hostile.Dir + "/json"} {
-				cr := &crawler{t: t, driver: d, start: "cd " + p, crawled: crawled}
-				cr.reach(nil)
-				cr.crawl(nil, 0)
+			crawls.Go(func() {
+				t.Run("dialogs", func(t *testing.T) {
+					d := hostileExplorer(t, connect, styled, scan)
+					awaitDialogs(t, d)
+					presses[len(hostileCrawls)] = d.presses
+				})
+			})
+			crawls.Wait()
+			var pressed int
+			for _, n := range presses {
+				pressed += n
 			}
-			// The dialogs the issue names, each awaited: the crawl above
-			// meets them too, but at the machine's pace.
-			for _, s := range []struct {
-				start string
-				steps []string // a key, then what it must show, …
-			}{
-				{"locks " + hostile.Base, []string{"enter", "holding", "F", "Force-release"}},
-				{"locks " + hostile.Base, []string{"enter", "holding", "r", "Revoke"}},
-				{"locks " + hostile.Base, []string{"enter", "holding", "w", "Warnings on"}},
-				{"locks " + hostile.Base, []string{"enter", "holding", "!", "Messages and notes"}},
-				{"cd " + hostile.Dir + "/json", []string{"e", "Not JSON any more"}},
-				{"cd " + hostile.Dir, []string{"n", "New node under"}},
-				{"cd " + hostile.Dir + "/acl", []string{"]", "cZxid", "]", `digest:user\x1b`, "A", "Set the ACL"}},
-				{"cd " + hostile.Dir, []string{"?", "any key closes"}},
-			} {
-				cr := &crawler{t: t, driver: d, start: s.start, crawled: crawled}
-				cr.reach(nil)
-				// The page has read the scene: a list its rows, the tree the
-				// node it went to.
-				kind, arg, _ := strings.Cut(s.start, " ")
-				ready := func(screen string) bool { return strings.Contains(screen, hostileOpen[kind].shows) }
-				if kind == "cd" {
-					ready = func(screen string) bool {
-						return d.app.selectedPath() == arg && strings.Contains(screen, " · version ")
-					}
-				}
-				if !cr.awaitScreen(ready) {
-					t.Errorf("%q: the page never showed the scene (selected %q):\n%s", s.start, d.app.selectedPath(), d.screen())
-					continue
-				}
-				for i := 0; i+1 < len(s.steps); i += 2 {
-					d.key(s.steps[i])
-					if !cr.await(s.steps[i+1]) {
-						t.Errorf("%q, then %v: %q never showed; the screen:\n%s", s.start, s.steps[:i+1], s.steps[i+1], d.screen())
-						break
-					}
-				}
-			}
-			scan.report(t, d.presses, 600) // 678 when every page is reached
+			scan.report(t, pressed, 600) // 678 when every page is reached
 		})
 	}
 }
 
+// crawlCommands opens each command's page on d, awaits what shows it read
+// the scene, and crawls it; then each tree node of paths.
+func crawlCommands(t *testing.T, d *driver, pages *crawledPages, names, paths []string) {
+	for _, name := range names {
+		open := hostileOpen[name]
+		line := name
+		if open.arg != "" {
+			line += " " + open.arg
+		}
+		cr := &crawler{t: t, driver: d, start: line, crawled: pages}
+		began := time.Now()
+		cr.reach(nil)
+		if open.shows != "" && !cr.await(open.shows) {
+			t.Errorf(":%s: %q never showed; the screen:\n%s", line, open.shows, d.screen())
+		}
+		cr.crawl(nil, 0)
+		t.Logf(":%s crawled in %v", name, time.Since(began).Round(time.Millisecond))
+	}
+	for _, p := range paths {
+		cr := &crawler{t: t, driver: d, start: "cd " + p, crawled: pages}
+		cr.reach(nil)
+		cr.crawl(nil, 0)
+	}
+}
+
+// awaitDialogs opens each of hostileDialogs on d, pressing its keys and
+// awaiting what each must show.
+func awaitDialogs(t *testing.T, d *driver) {
+	for _, s := range hostileDialogs {
+		cr := &crawler{t: t, driver: d, start: s.start}
+		cr.reach(nil)
+		// The page has read the scene: a list its rows, the tree the
+		// node it went to.
+		kind, arg, _ := strings.Cut(s.start, " ")
+		ready := func(screen string) bool { return strings.Contains(screen, hostileOpen[kind].shows) }
+		if kind == "cd" {
+			ready = func(screen string) bool {
+				return d.app.selectedPath() == arg && strings.Contains(screen, " · version ")
+			}
+		}
+		if !cr.awaitScreen(ready) {
+			t.Errorf("%q: the page never showed the scene (selected %q):\n%s", s.start, d.app.selectedPath(), d.screen())
+			continue
+		}
+		for i := 0; i+1 < len(s.steps); i += 2 {
+			d.key(s.steps[i])
+			if !cr.await(s.steps[i+1]) {
+				t.Errorf("%q, then %v: %q never showed; the screen:\n%s", s.start, s.steps[:i+1], s.steps[i+1], d.screen())
+				break
+			}
+		}
+	}
+}
+
 // hostileExplorer opens an explorer on connect with hostile credentials,
-// connect string and contexts; every frame it draws is scanned.
-func hostileExplorer(t *testing.T, connect string, styled bool) (*driver, *frameScanner) {
+// connect string and contexts; scan scans every frame it draws.
+func hostileExplorer(t *testing.T, connect string, styled bool, scan *frameScanner) *driver {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -170,11 +244,10 @@ func hostileExplorer(t *testing.T, connect string, styled bool) (*driver, *frame
 			return done(os.WriteFile(c.Args[len(c.Args)-1], []byte(`{"broken": "`+hostile.UTF8("edited")), 0o600))
 		}
 	}
-	scan := &frameScanner{styled: styled, found: map[string]map[string]bool{}}
 	d := newDriver(t, app, 120, 40)
 	d.onFrame = func() { scan.frame(app) }
 	d.waitText("hostile")
-	return d, scan
+	return d
 }
 
 // crawler presses every key a page offers, and goes down the pages they
@@ -183,8 +256,27 @@ type crawler struct {
 	t      *testing.T
 	driver *driver
 	start  string // the command line that opens the first page
-	// crawled are the pages crawled already, by type and title.
+	// crawled are the pages crawled already, by this crawler or another.
+	crawled *crawledPages
+}
+
+// crawledPages are the pages crawled already, by type, title and the node
+// selected, shared by the crawlers that crawl side by side.
+type crawledPages struct {
+	mu      sync.Mutex
 	crawled map[string]bool
+}
+
+// claim says whether the page id is still to crawl, and from now on that
+// it is not.
+func (p *crawledPages) claim(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.crawled[id] {
+		return false
+	}
+	p.crawled[id] = true
+	return true
 }
 
 // await delivers messages until the screen shows text, for at most 20 s.
@@ -207,15 +299,32 @@ func (cr *crawler) awaitScreen(cond func(screen string) bool) bool {
 	return true
 }
 
-// settle delivers what arrives until nothing has for a moment. The
-// crawl's coverage does not hang on it: every frame on the way is
-// scanned, and what each page must show is awaited.
+// settle delivers what arrives until every command the keys started that
+// answers has (driver.answered) — the reads, the pages pushed, the
+// dialogs opened, and what those started in turn — and nothing more has
+// for a moment, or for at most 20 s: what a tick or a change on the
+// servers brings may come with a later key. The crawl's coverage does not
+// hang on it: every frame on the way is scanned, and what each page must
+// show is awaited.
 func (cr *crawler) settle() {
+	d := cr.driver
+	deadline := time.After(20 * time.Second)
 	for {
 		select {
-		case msg := <-cr.driver.msgs:
-			cr.driver.send(msg)
+		case msg := <-d.msgs:
+			d.send(msg)
+		case <-d.returned:
 		case <-time.After(20 * time.Millisecond):
+			// Every answer is queued before its command counts as done,
+			// so none can come between these two looks.
+			if done, _ := d.answered(); done && len(d.msgs) == 0 {
+				return
+			}
+		case <-deadline:
+			// A machine too busy to be quiet for 20 ms, or a command
+			// that waits and is not in waitingCmds.
+			_, running := d.answered()
+			cr.t.Logf("%q: settling still after 20 s, running %s", cr.start, strings.Join(running, ", "))
 			return
 		}
 	}
@@ -239,6 +348,14 @@ func (cr *crawler) reach(keys []string) {
 		cr.driver.onFrame()
 	}
 	cr.settle()
+	// :cd selects the node as the tree's changes bring its ancestors,
+	// which settle does not wait for.
+	if tp, ok := a.top().(*treePage); ok && strings.HasPrefix(cr.start, "cd ") {
+		if !cr.awaitScreen(func(string) bool { return tp.goal == "" }) {
+			cr.t.Errorf("%q: the tree never went there (selected %q)", cr.start, a.selectedPath())
+		}
+		cr.settle()
+	}
 	for _, k := range keys {
 		cr.driver.key(k)
 		cr.settle()
@@ -251,10 +368,9 @@ func (cr *crawler) crawl(keys []string, depth int) {
 	a := cr.driver.app
 	top := a.top()
 	id := fmt.Sprintf("%T %s %s", top, top.Title(), a.selectedPath())
-	if cr.crawled[id] {
+	if !cr.crawled.claim(id) {
 		return
 	}
-	cr.crawled[id] = true
 	var presses [][]string
 	for _, b := range top.Keys() {
 		if !b.Enabled() || len(b.Keys()) == 0 {
@@ -312,10 +428,11 @@ func (cr *crawler) outcome(top page) string {
 	return "-"
 }
 
-// frameScanner checks every frame an explorer draws for what a terminal
-// would act on.
+// frameScanner checks every frame the explorers draw for what a terminal
+// would act on; they may draw at once.
 type frameScanner struct {
 	styled bool
+	mu     sync.Mutex
 	frames int
 	// found is what was found, by where and the line it was on: the
 	// kinds of control found on it.
@@ -325,9 +442,10 @@ type frameScanner struct {
 // frame scans what the app draws now: the screen as its views made it
 // (before theme.Clean), what View hands Bubble Tea, and the window title.
 func (s *frameScanner) frame(a *app) {
-	s.frames++
 	raw := a.render()
 	v := a.View()
+	type finding struct{ where, what string }
+	var found []finding
 	if cleaned := theme.Clean(raw); cleaned != raw {
 		// Something theme.Clean had to escape: a view forgot, or the
 		// guard mistook the styles' own for it.
@@ -335,23 +453,24 @@ func (s *frameScanner) frame(a *app) {
 		for i := range min(len(raws), len(cleans)) {
 			if raws[i] != cleans[i] {
 				line := strings.TrimSpace(cleans[i])
-				where := fmt.Sprintf("theme.Clean changed the line %q", line[:min(len(line), 90)])
-				if s.found[where] == nil {
-					s.found[where] = map[string]bool{}
-				}
-				s.found[where]["escaped by the guard"] = true
+				found = append(found, finding{fmt.Sprintf("theme.Clean changed the line %q", line[:min(len(line), 90)]), "escaped by the guard"})
 				break
 			}
 		}
 	}
 	for what, text := range map[string]string{"the screen": raw, "View": v.Content, "the window title": v.WindowTitle} {
 		for _, f := range hostile.Controls(text, hostile.Allow{SGR: s.styled && what != "the window title"}) {
-			where := what + ": " + f.Line
-			if s.found[where] == nil {
-				s.found[where] = map[string]bool{}
-			}
-			s.found[where][f.What] = true
+			found = append(found, finding{what + ": " + f.Line, f.What})
 		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.frames++
+	for _, f := range found {
+		if s.found[f.where] == nil {
+			s.found[f.where] = map[string]bool{}
+		}
+		s.found[f.where][f.what] = true
 	}
 }
 
@@ -399,7 +518,7 @@ func TestHostileTextNeverReachesThePastsScreen(t *testing.T) {
 	scan := &frameScanner{found: map[string]map[string]bool{}}
 	d := newDriver(t, app, 120, 40)
 	d.onFrame = func() { scan.frame(app) }
-	cr := &crawler{t: t, driver: d, start: "cd " + hostile.Dir, crawled: map[string]bool{}}
+	cr := &crawler{t: t, driver: d, start: "cd " + hostile.Dir, crawled: &crawledPages{crawled: map[string]bool{}}}
 	cr.reach(nil)
 	d.key(">")
 	if !cr.await(`auditor\x1b[8m`) {
