@@ -46,7 +46,7 @@ public final class CuratorRecipes {
     private final String connect;
     private final String base;
     private final List<CuratorFramework> clients = new ArrayList<>();
-    /** Released at the end: leaders that must keep leading until then. */
+    /** Never released: leaders lead until the process exits. */
     private final CountDownLatch done = new CountDownLatch(1);
 
     CuratorRecipes(String connect, String base) {
@@ -221,14 +221,6 @@ public final class CuratorRecipes {
             DistributedDoubleBarrier b = new DistributedDoubleBarrier(client(), path, 3);
             background("d" + i, b::enter);
             awaitCount(path, i);
-        }
-    }
-
-    /** Ends every session: the ephemeral nodes go with them; the rest is the test's. */
-    void tearDown() {
-        done.countDown();
-        for (int i = clients.size() - 1; i >= 0; i--) {
-            clients.get(i).close();
         }
     }
 }

@@ -18,7 +18,9 @@
 //                     CuratorConsumer consumes it
 //
 // It prints "READY" once it is all set up, keeps its sessions until its stdin closes,
-// then ends them and exits 0. A failure prints "FAIL: ..." on stderr and exits 1.
+// then exits 0 without closing them one by one (as RecognizeMain: a Java client's close
+// takes about 100 ms, and closes do not overlap); they end with the process. A failure
+// prints "FAIL: ..." on stderr and exits 1.
 //
 // Usage: java -cp CLASSPATH CuratorSeen CONNECT BASE
 // Written for zkx.
@@ -63,7 +65,8 @@ public final class CuratorSeen {
 
     private final String connect;
     private final String base;
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    /** What is set up, kept referenced while the process runs. */
+    private final List<AutoCloseable> live = new ArrayList<>();
 
     CuratorSeen(String connect, String base) {
         this.connect = connect;
@@ -77,7 +80,7 @@ public final class CuratorSeen {
         if (!c.blockUntilConnected((int) WAIT_SECONDS, TimeUnit.SECONDS)) {
             throw new IllegalStateException("no session with " + connect);
         }
-        closing.add(c);
+        live.add(c);
         return c;
     }
 
@@ -85,7 +88,7 @@ public final class CuratorSeen {
         for (String id : new String[] {"api-1", "api-2"}) {
             GroupMember m = new GroupMember(client(), base + "/members", id);
             m.start();
-            closing.add(m);
+            live.add(m);
         }
         semaphores();
         counters();
@@ -112,7 +115,7 @@ public final class CuratorSeen {
     void semaphores() throws Exception {
         SharedCount max = new SharedCount(client(), base + "/sem-max", 3);
         max.start();
-        closing.add(max);
+        live.add(max);
         for (int i = 0; i < 3; i++) {
             if (new InterProcessSemaphoreV2(client(), base + "/sem", max).acquire(WAIT_SECONDS, TimeUnit.SECONDS) == null) {
                 throw new IllegalStateException("no lease " + i + " of " + base + "/sem");
@@ -128,7 +131,7 @@ public final class CuratorSeen {
     void counters() throws Exception {
         SharedCount shared = new SharedCount(client(), base + "/shared", 11);
         shared.start();
-        closing.add(shared);
+        live.add(shared);
         if (!new DistributedAtomicLong(client(), base + "/along", new RetryNTimes(10, 10)).add(42L).succeeded()) {
             throw new IllegalStateException("DistributedAtomicLong.add failed");
         }
@@ -141,34 +144,24 @@ public final class CuratorSeen {
         long now = System.currentTimeMillis();
         DistributedDelayQueue<String> delay = QueueBuilder.builder(client(), null, TEXT, base + "/delayq").putInBackground(false).buildDelayQueue();
         delay.start();
-        closing.add(delay);
+        live.add(delay);
         delay.put("overdue", now - TimeUnit.MINUTES.toMillis(12));
         delay.put("soon", now + TimeUnit.MINUTES.toMillis(3));
         delay.put("later", now + TimeUnit.HOURS.toMillis(1));
 
         DistributedIdQueue<String> ids = QueueBuilder.builder(client(), null, TEXT, base + "/idq").putInBackground(false).buildIdQueue();
         ids.start();
-        closing.add(ids);
+        live.add(ids);
         ids.put("job seven", "job-7");
         ids.put("job eight", "job-8");
 
         DistributedDelayQueue<String> flight = QueueBuilder.builder(client(), null, TEXT, base + "/flightq")
             .lockPath(base + "/flightq-lock").putInBackground(false).buildDelayQueue();
         flight.start();
-        closing.add(flight);
+        live.add(flight);
         flight.put("stuck", now - 2000);
         flight.put("next", now - 1000);
         flight.put("future", now + TimeUnit.HOURS.toMillis(1));
-    }
-
-    void tearDown() {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            try {
-                closing.get(i).close();
-            } catch (Exception e) {
-                // ending anyway
-            }
-        }
     }
 
     public static void main(String[] args) {
@@ -184,7 +177,6 @@ public final class CuratorSeen {
             while (System.in.read() >= 0) {
                 // keep the state live until the test closes our stdin
             }
-            s.tearDown();
         } catch (Throwable e) {
             System.err.println("FAIL: " + e);
             e.printStackTrace();

@@ -84,10 +84,4 @@ public final class ZkRecipes {
         q.offer("first".getBytes(StandardCharsets.UTF_8));
         q.offer("second".getBytes(StandardCharsets.UTF_8));
     }
-
-    void tearDown() throws InterruptedException {
-        for (int i = handles.size() - 1; i >= 0; i--) {
-            handles.get(i).close();
-        }
-    }
 }

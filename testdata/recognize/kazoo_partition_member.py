@@ -24,6 +24,10 @@ from kazoo.client import KazooClient
 
 out = threading.Lock()
 
+# POLL bounds each wait of the runner, so that it stops within POLL seconds
+# of its stdin closing: the test waits for every member to exit.
+POLL = 0.1
+
 
 def say(line):
     with out:
@@ -46,9 +50,9 @@ def run(partitioner, stop):
                 say("ACQUIRED " + share)
                 said = share
             partitioner.state_change_event.clear()
-            partitioner.state_change_event.wait(0.5)
+            partitioner.state_change_event.wait(POLL)
         else:
-            partitioner.wait_for_acquire(0.5)
+            partitioner.wait_for_acquire(POLL)
 
 
 def main():

@@ -184,11 +184,18 @@ func TestScenarioHistoryFromFixtures(t *testing.T) {
 	checkScenarioAudit(t, sc)
 }
 
-func TestScenarioHistoryOnRealZooKeeper(t *testing.T) {
+// TestScenarioOnRealZooKeeper plays the post-mortem scenario on a real
+// ZooKeeper once and checks on what it left what the fixture tests check
+// on the fixtures: the recipes' history and audit, and the past's chain.
+// The checks only read the data directory and the audit log.
+func TestScenarioOnRealZooKeeper(t *testing.T) {
 	t.Parallel()
 	sc := realScenario(t)
-	checkScenarioHistory(t, sc)
-	checkScenarioAudit(t, sc)
+	t.Run("History", func(t *testing.T) {
+		checkScenarioHistory(t, sc)
+		checkScenarioAudit(t, sc)
+	})
+	t.Run("PastChain", func(t *testing.T) { checkPastChain(t, sc) })
 }
 
 // checkPastChain opens the explorer's past at the zxid where A held the
@@ -284,9 +291,4 @@ func checkPastChain(t *testing.T, sc scenario) {
 func TestPastChainFromFixtures(t *testing.T) {
 	t.Parallel()
 	checkPastChain(t, fixtureScenario(t))
-}
-
-func TestPastChainOnRealZooKeeper(t *testing.T) {
-	t.Parallel()
-	checkPastChain(t, realScenario(t))
 }

@@ -47,12 +47,10 @@ func TestParseMembership(t *testing.T) {
 	}
 }
 
-// TestMembershipOfARealEnsemble: /zookeeper/config of a real ensemble of
-// three names each member with its peer ports, as zkx shows it in
-// :server and zkx whoami.
-func TestMembershipOfARealEnsemble(t *testing.T) {
-	t.Parallel()
-	e := zktest.Real(t, 3)
+// membershipOfARealEnsemble: /zookeeper/config of a real ensemble of
+// three (zktest.Real(t, 3), run by TestIntrospectEnsemble) names each
+// member with its peer ports, as zkx shows it in :server and zkx whoami.
+func membershipOfARealEnsemble(t *testing.T, e *zktest.Ensemble) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, err := zkview.Dial(ctx, e.ConnectString()+"/chroot-does-not-matter")

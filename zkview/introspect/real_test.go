@@ -44,6 +44,7 @@ func TestIntrospectRealRestricted(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.words, ","), func(t *testing.T) {
+			t.Parallel() // each on a server of its own
 			e := zktest.RealWith(t, zktest.RealOptions{FourLetterWords: c.words})
 			addr := e.Members()[0].Addr()
 			s := newLockScenario(t, []string{addr}, "/app")
@@ -73,9 +74,20 @@ func TestIntrospectRealRestricted(t *testing.T) {
 	}
 }
 
+// TestIntrospectEnsemble runs on one real ensemble of three in the
+// harness's configuration: first what reads it whole (its membership),
+// then the introspection that ends with a member killed.
 func TestIntrospectEnsemble(t *testing.T) {
 	t.Parallel()
 	e := zktest.Real(t, 3)
+	t.Run("Membership", func(t *testing.T) { membershipOfARealEnsemble(t, e) })
+	t.Run("Introspect", func(t *testing.T) { introspectEnsemble(t, e) })
+}
+
+// introspectEnsemble: every member's tables and mode; the scenario's
+// sessions on the follower that holds them; a member killed is recorded
+// and the rest still answers.
+func introspectEnsemble(t *testing.T, e *zktest.Ensemble) {
 	leader := e.Leader(t)
 	var on *zktest.Member // a follower holding the scenario's sessions
 	for _, m := range e.Members() {
@@ -187,11 +199,32 @@ func TestIntrospectAdminMatchesFourLetter(t *testing.T) {
 	}
 }
 
-// With four-letter words restricted, the AdminServer of one member fills
-// that member's tables; the others' refusals are recorded.
-func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
+// TestIntrospectAdminEnsemble runs the tests of an ensemble in the
+// production default configuration, four-letter words limited to srvr and
+// an AdminServer on every member, on one such ensemble: each only reads
+// the servers, or writes under a path of its own.
+func TestIntrospectAdminEnsemble(t *testing.T) {
 	t.Parallel()
 	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
+	for _, tt := range []struct {
+		name string
+		test func(*testing.T, *zktest.Ensemble)
+	}{
+		{"Restricted", introspectAdminEnsembleRestricted},
+		{"EveryAdminServer", introspectEveryAdminServer},
+		{"DiscoversAdminServer", introspectDiscoversAdminServer},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.test(t, e)
+		})
+	}
+}
+
+// introspectAdminEnsembleRestricted: with four-letter words restricted,
+// the AdminServer of one member fills that member's tables; the others'
+// refusals are recorded.
+func introspectAdminEnsembleRestricted(t *testing.T, e *zktest.Ensemble) {
 	leader := e.Leader(t)
 	var on *zktest.Member
 	for _, m := range e.Members() {
@@ -200,11 +233,12 @@ func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
 			break
 		}
 	}
-	s := newLockScenario(t, []string{on.Addr()}, "/app")
+	chroot := zktest.Path(t)
+	s := newLockScenario(t, []string{on.Addr()}, chroot)
 	servers := strings.Split(e.ConnectString(), ",")
 	// No AdminMember: the AdminServer's client port picks the member out
 	// of three on one host.
-	in := introspect(t, servers, "/app", Options{AdminURLs: []string{on.AdminURL()}})
+	in := introspect(t, servers, chroot, Options{AdminURLs: []string{on.AdminURL()}})
 	if len(in.Problems) != 0 {
 		t.Errorf("problems: %v", in.Problems)
 	}
@@ -231,11 +265,11 @@ func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
 	}
 	holder, waiter := in.Session(s.holder.SessionID()), in.Session(s.waiter.SessionID())
 	if holder == nil || waiter == nil || holder.Server != on.Addr() || holder.Client == "" ||
-		strings.Join(holder.Ephemerals, ",") != "/locks/orders/"+s.lock[len("/app/locks/orders/"):]+",/member-a" {
+		strings.Join(holder.Ephemerals, ",") != "/locks/orders/"+s.lock[len(chroot+"/locks/orders/"):]+",/member-a" {
 		t.Fatalf("sessions: %+v", in.Sessions)
 	}
 	tables := in.Tables()
-	lock := s.lock[len("/app"):]
+	lock := s.lock[len(chroot):]
 	if w, known := tables.Watches(waiter.ID, lock); !w || !known {
 		t.Errorf("Watches(waiter, %s) = %v, %v", lock, w, known)
 	}
@@ -250,13 +284,11 @@ func TestIntrospectAdminEnsembleRestricted(t *testing.T) {
 	}
 }
 
-// TestIntrospectEveryAdminServer is the production default: four-letter
+// introspectEveryAdminServer is the production default: four-letter
 // words limited to srvr, an AdminServer on every member. Given every URL,
 // in any order, each member's tables come from its own AdminServer, and
 // the sessions of all three members are named with their clients.
-func TestIntrospectEveryAdminServer(t *testing.T) {
-	t.Parallel()
-	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
+func introspectEveryAdminServer(t *testing.T, e *zktest.Ensemble) {
 	members := e.Members()
 	var sessions []int64
 	for _, m := range members {
@@ -285,13 +317,11 @@ func TestIntrospectEveryAdminServer(t *testing.T) {
 	}
 }
 
-// TestIntrospectDiscoversAdminServer: no URL given, four-letter words
+// introspectDiscoversAdminServer: no URL given, four-letter words
 // refused. The AdminServer port is tried on each member's host; on this
 // one host it belongs to one member, which it says, and only that
 // member's tables are taken from it.
-func TestIntrospectDiscoversAdminServer(t *testing.T) {
-	t.Parallel()
-	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, AdminServer: true, FourLetterWords: []string{"srvr"}})
+func introspectDiscoversAdminServer(t *testing.T, e *zktest.Ensemble) {
 	on := e.Members()[1]
 	u, err := url.Parse(on.AdminURL())
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -227,12 +228,20 @@ func TestRecognizeRealPartitionerFrozen(t *testing.T) {
 	}
 }
 
+// consumerTTL is the TTL of CuratorConsumer's PersistentTtlNode, which
+// Curator touches every consumerTTL/2; the test waits for a touch, and for
+// the TTL to pass once the owner is killed.
+const consumerTTL = 2 * time.Second
+
 func TestRecognizeRealCuratorSeen(t *testing.T) {
 	t.Parallel()
 	connect := zktest.Shared(t)
 	base := zktest.Path(t)
 	classpath := zktest.CompileCurator(t, seenPeer(t, "CuratorSeen.java"), seenPeer(t, "CuratorConsumer.java"))
 	seen := startJava(t, classpath, "CuratorSeen", connect, base)
+	// The consumer's TTL node, which needs two touches before it goes on,
+	// starts alongside; it consumes the queue once told, after READY.
+	consumer := startJava(t, classpath, "CuratorConsumer", connect, base, strconv.FormatInt(consumerTTL.Milliseconds(), 10))
 	seen.WaitReady(t)
 	c := dialTest(t, connect)
 	zc := zktest.Conn(t, connect)
@@ -312,8 +321,8 @@ func TestRecognizeRealCuratorSeen(t *testing.T) {
 		}
 	})
 
-	consumer := startJava(t, classpath, "CuratorConsumer", connect, base)
 	consumer.WaitLine(t, 0, "TOUCHED")
+	consumer.Send(t, "consume")
 	consumer.WaitLine(t, 0, "CONSUMING stuck")
 	t.Run("PersistentTtlNode, owner alive", func(t *testing.T) {
 		// Right after a touch: read on its data watch.
@@ -327,8 +336,10 @@ func TestRecognizeRealCuratorSeen(t *testing.T) {
 			t.Fatal("touch was not set within a minute")
 		}
 		n, ok := get("ttl", Options{}).(*TTLNode)
-		if !ok || n.Owner != TTLOwnerAlive || n.Data != "owner-data" || n.TouchEveryMs == nil || *n.TouchEveryMs < 1000 || *n.TouchEveryMs > 3000 {
-			t.Fatalf("ttl node %+v, want its owner alive, touching every 2 s or so", n)
+		every := consumerTTL / 2
+		if !ok || n.Owner != TTLOwnerAlive || n.Data != "owner-data" || n.TouchEveryMs == nil ||
+			*n.TouchEveryMs < (every/2).Milliseconds() || *n.TouchEveryMs > (every*3/2).Milliseconds() {
+			t.Fatalf("ttl node %+v, want its owner alive, touching every %v or so", n, every)
 		}
 		t.Logf("touched every %d ms, TTL taken for %d ms", *n.TouchEveryMs, *n.TTLMs)
 	})

@@ -101,7 +101,7 @@ func cachedJavac(t testing.TB, javac string, classpath, sources []string) (class
 	if root == "" {
 		return uncachedJavac(t, javac, classpath, sources)
 	}
-	key, err := javacKey(javac, classpath, sources)
+	key, err := javacKey(root, javac, classpath, sources)
 	if err != nil {
 		return "", Program{}, err
 	}
@@ -160,8 +160,14 @@ func uncachedJavac(t testing.TB, javac string, classpath, sources []string) (str
 
 // javacKey names one compilation: the javac binary, each classpath entry
 // (path, size, modification time: an upgraded jar is another key) and each
-// source (path and contents).
-func javacKey(javac string, classpath, sources []string) (string, error) {
+// source (path and contents). A classpath entry that is a compilation of
+// the cache under root is named by its path alone: its name is its key,
+// and its modification time changes at each use (pruneJavacCache keeps
+// what is used), which made a compilation against it a new one each time.
+func javacKey(root, javac string, classpath, sources []string) (string, error) {
+	if resolved, err := filepath.EvalSymlinks(root); err == nil {
+		root = resolved
+	}
 	h := sha256.New()
 	describe := func(path string) error {
 		resolved, err := filepath.EvalSymlinks(path)
@@ -171,6 +177,10 @@ func javacKey(javac string, classpath, sources []string) (string, error) {
 		st, err := os.Stat(resolved)
 		if err != nil {
 			return fmt.Errorf("javac's cache: %w", err)
+		}
+		if st.IsDir() && filepath.Dir(resolved) == root {
+			fmt.Fprintf(h, "%s\x00", resolved)
+			return nil
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", resolved, st.Size(), st.ModTime().UnixNano())
 		return nil

@@ -47,6 +47,42 @@ func TestJavacCache(t *testing.T) {
 	}
 }
 
+// TestJavacCacheAgainstCompiled: a compilation against another one's
+// classes (as StartCuratorRecipes chains them) comes from the cache too,
+// though using the first touches its directory.
+func TestJavacCacheAgainstCompiled(t *testing.T) {
+	t.Setenv("ZKX_JAVAC_CACHE", t.TempDir())
+	javac := LookPath(t, "javac", CuratorInstall)
+	dir := t.TempDir()
+	base, user := filepath.Join(dir, "Base.java"), filepath.Join(dir, "User.java")
+	for file, body := range map[string]string{base: "class Base {}\n", user: "class User extends Base {}\n"} {
+		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compile := func(classpath []string, src string) (string, Program) {
+		t.Helper()
+		classes, program, err := cachedJavac(t, javac, classpath, []string{src})
+		if err != nil {
+			program.Log(t)
+			t.Fatalf("cachedJavac %s: %v", src, err)
+		}
+		return classes, program
+	}
+	baseClasses, _ := compile(nil, base)
+	first, p := compile([]string{baseClasses}, user)
+	if p.Cmdline == "" {
+		t.Fatalf("the first compilation of User did not run javac")
+	}
+	if again, _ := compile(nil, base); again != baseClasses {
+		t.Fatalf("Base moved: %s, then %s", baseClasses, again)
+	}
+	again, p := compile([]string{baseClasses}, user)
+	if p.Cmdline != "" || again != first {
+		t.Fatalf("User, against Base's classes used since, ran javac again (%q) or moved (%s, then %s)", p.Cmdline, first, again)
+	}
+}
+
 // TestJavacCacheBrokenSource: a failed compilation leaves nothing that a
 // later one would take for classes.
 func TestJavacCacheBrokenSource(t *testing.T) {

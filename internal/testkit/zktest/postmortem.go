@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zkx-dev/zkx/internal/datadir"
 )
 
 // PostmortemBase is where the post-mortem scenario works.
@@ -215,7 +217,12 @@ func RunPostmortemWith(t testing.TB, opts PostmortemOptions) *Postmortem {
 	if ok, _, err := admin.Exists(pm.ForceDeleted); ok || err != nil {
 		t.Fatalf("%s after the force-release: exists %v, %v", pm.ForceDeleted, ok, err)
 	}
-	pm.Sessions["unlock"] = deleterOf(t, m.DataDir(), pm.ForceDeleted)
+	// The lock's pzxid is its last child's deletion: the force-release.
+	_, lockStat, err := admin.Exists(cl)
+	if err != nil {
+		t.Fatalf("exists %s: %v", cl, err)
+	}
+	pm.Sessions["unlock"] = deleterOf(t, m.DataDir(), pm.ForceDeleted, lockStat.Pzxid)
 	curator.Do(t, "unlock C "+cl, "unlocked C "+cl)
 
 	WriteTxnKinds(t, admin, PostmortemBase)
@@ -420,11 +427,20 @@ func postmortemCuratorClasspath(t testing.TB) string {
 	return CompileCurator(t, filepath.Join(postmortemTestdata(), "PmPeer.java"))
 }
 
-// deleterOf asks ZooKeeper's TxnLogToolkit, log by log, which session
-// deleted path.
-func deleterOf(t testing.TB, dataDir, path string) int64 {
+// deleterOf asks ZooKeeper's TxnLogToolkit which session deleted path at
+// zxid. It reads the log that holds zxid first (each read starts a JVM,
+// so reading the logs before it cost the scenario seconds), then the
+// later ones.
+func deleterOf(t testing.TB, dataDir, path string, zxid int64) int64 {
 	t.Helper()
-	logs, _ := filepath.Glob(filepath.Join(dataDir, "version-2", "log.*"))
+	dir, err := datadir.Open(dataDir)
+	if err != nil {
+		t.Fatalf("data directory %s: %v", dataDir, err)
+	}
+	var logs []string
+	for _, f := range dir.LogsFrom(zxid) {
+		logs = append(logs, f.Path)
+	}
 	for _, log := range logs {
 		p := ZooKeeperTool(t, "org.apache.zookeeper.server.persistence.TxnLogToolkit", log)
 		for _, line := range strings.Split(p.Stdout, "\n") {
