@@ -53,7 +53,7 @@ func TestLocksWhileMembersDie(t *testing.T) {
 			m.Resume(t)
 		}
 	}()
-	const timeout = 3 * time.Second
+	const timeout = time.Second
 	begin := time.Now()
 	_, _, err = run(t, "--server", connect, "locks", "--timeout", timeout.String(), base)
 	took := time.Since(begin)
