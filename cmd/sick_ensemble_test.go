@@ -213,7 +213,9 @@ func TestSickHolderExpiryNeverEarly(t *testing.T) {
 	t.Parallel()
 	e, leader, follower, admins := sickEnsemble(t, "tickTime=1000")
 	dir := zktest.Path(t) + "/mutex"
-	holder := zktest.StartCuratorRoles(t, follower.Addr(), 6*time.Second, 0, "mutex:"+dir)
+	// Four ticks: silent a third of it after the freeze, expired by about
+	// five ticks, which is what the test waits for.
+	holder := zktest.StartCuratorRoles(t, follower.Addr(), 4*time.Second, 0, "mutex:"+dir)
 	holder.WaitLine(t, 0, "HOLDING mutex")
 	// A live client on the same member, as a member serving an
 	// application has: its answers tell the member's present moment when
