@@ -129,8 +129,8 @@ func TestRevokeUnanswered(t *testing.T) {
 	dir := zktest.Path(t) + "/lock"
 	curator := zktest.StartCuratorRecipesPeer(t, connect)
 	curator.Do(t, "revocable "+dir+" read deaf", "HOLDING")
-	out, errs, err := run(t, "--server", connect, "revoke", "--wait", "2s", dir)
-	if exitCode(err) != exitStillHeld || !strings.Contains(out, "asked holder ") || !strings.Contains(out, "still held after 2s") {
+	out, errs, err := run(t, "--server", connect, "revoke", "--wait", "1s", dir)
+	if exitCode(err) != exitStillHeld || !strings.Contains(out, "asked holder ") || !strings.Contains(out, "still held after 1s") {
 		t.Fatalf("zkx revoke --wait of a holder that does not release: exit %d\n%s\n%s", exitCode(err), out, errs)
 	}
 	curator.Expect(t, "REVOKED")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,6 +97,25 @@ func TestSickFollowerCommandsNameIt(t *testing.T) {
 		checkPlainWords(t, "zkx "+strings.Join(args, " "), out+errs)
 		return out, errs, err
 	}
+	// The commands that only read run at once: each waits out the frozen
+	// member's 2s on its own, and none changes what another sees. Every
+	// answer is in before any is checked (a check may end the test).
+	type answer struct {
+		out, errs string
+		err       error
+	}
+	var asking sync.WaitGroup
+	ask := func(args ...string) *answer {
+		a := &answer{}
+		asking.Go(func() { a.out, a.errs, a.err = zkx(args...) })
+		return a
+	}
+	locksAnswer := ask("locks", "-o", "json", base)
+	electionsAnswer := ask("elections", "-o", "json", base)
+	sessionsAnswer := ask("sessions", "-o", "json")
+	storyAnswer := ask("sessions", writerSession, "-o", "json")
+	checkAnswer := ask("locks", "--check", base)
+	asking.Wait()
 	onceOnStderr := func(what, errs string) {
 		t.Helper()
 		if n := strings.Count(errs, named); n != 1 {
@@ -109,7 +129,7 @@ func TestSickFollowerCommandsNameIt(t *testing.T) {
 		}
 	}
 
-	out, errs, err := zkx("locks", "-o", "json", base)
+	out, errs, err := locksAnswer.out, locksAnswer.errs, locksAnswer.err
 	var locks []lockWithEnsemble
 	if err != nil || json.Unmarshal([]byte(out), &locks) != nil || len(locks) != 2 {
 		t.Fatalf("zkx locks: %v\n%s\n%s", err, out, errs)
@@ -140,7 +160,7 @@ func TestSickFollowerCommandsNameIt(t *testing.T) {
 		}
 	}
 
-	out, errs, err = zkx("elections", "-o", "json", base)
+	out, errs, err = electionsAnswer.out, electionsAnswer.errs, electionsAnswer.err
 	var elections []struct {
 		recognize.Election
 		Ensemble []introspect.MemberNote `json:"ensemble"`
@@ -151,7 +171,7 @@ func TestSickFollowerCommandsNameIt(t *testing.T) {
 	onceOnStderr("elections", errs)
 	namedIn("elections", elections[0].Ensemble)
 
-	out, errs, err = zkx("sessions", "-o", "json")
+	out, errs, err = sessionsAnswer.out, sessionsAnswer.errs, sessionsAnswer.err
 	var sessions []sessionJSON
 	if err != nil || json.Unmarshal([]byte(out), &sessions) != nil || len(sessions) == 0 {
 		t.Fatalf("zkx sessions: %v\n%s\n%s", err, out, errs)
@@ -164,7 +184,7 @@ func TestSickFollowerCommandsNameIt(t *testing.T) {
 		}
 	}
 
-	out, errs, err = zkx("sessions", writerSession, "-o", "json")
+	out, errs, err = storyAnswer.out, storyAnswer.errs, storyAnswer.err
 	var story sessionStoryJSON
 	if err != nil || json.Unmarshal([]byte(out), &story) != nil || story.sessionJSON.Session != writerSession {
 		t.Fatalf("zkx sessions %s: %v\n%s\n%s", writerSession, err, out, errs)
@@ -172,7 +192,7 @@ func TestSickFollowerCommandsNameIt(t *testing.T) {
 	onceOnStderr("sessions "+writerSession, errs)
 	namedIn("the story of "+writerSession, story.Ensemble)
 
-	out, errs, err = zkx("locks", "--check", base)
+	out, errs, err = checkAnswer.out, checkAnswer.errs, checkAnswer.err
 	if exitCode(err) != 0 || !strings.Contains(out, "ensemble: "+named) || strings.Contains(errs, named) {
 		t.Errorf("zkx locks --check: exit %d, want 0 (no lock alarm) with the frozen member in its answer:\n%s\n%s", exitCode(err), out, errs)
 	}
@@ -193,7 +213,9 @@ func TestSickHolderExpiryNeverEarly(t *testing.T) {
 	t.Parallel()
 	e, leader, follower, admins := sickEnsemble(t, "tickTime=1000")
 	dir := zktest.Path(t) + "/mutex"
-	holder := zktest.StartCuratorRoles(t, follower.Addr(), 6*time.Second, 0, "mutex:"+dir)
+	// Four ticks: silent a third of it after the freeze, expired by about
+	// five ticks, which is what the test waits for.
+	holder := zktest.StartCuratorRoles(t, follower.Addr(), 4*time.Second, 0, "mutex:"+dir)
 	holder.WaitLine(t, 0, "HOLDING mutex")
 	// A live client on the same member, as a member serving an
 	// application has: its answers tell the member's present moment when

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
@@ -35,6 +36,13 @@ func contenderOf(t *testing.T, l recognize.Lock, session string) recognize.Place
 	return recognize.Place{}
 }
 
+// runAlongside runs f as a subtest of t in a goroutine of its own (t.Run
+// may be called from several goroutines), which playing counts: a story
+// with its own peers and paths plays while the next one does.
+func runAlongside(playing *sync.WaitGroup, t *testing.T, name string, f func(t *testing.T)) {
+	playing.Go(func() { t.Run(name, f) })
+}
+
 // TestPeersOnDefaultEnsemble: a 3-member ensemble in ZooKeeper's default
 // configuration (four-letter words: srvr only; no AdminServer), so zkx
 // reads no watch tables.
@@ -43,13 +51,16 @@ func TestPeersOnDefaultEnsemble(t *testing.T) {
 	e := zktest.RealWith(t, zktest.RealOptions{Nodes: 3, FourLetterWords: []string{"srvr"}})
 	connect := e.ConnectString()
 	zktest.Conn(t, connect) // the base path is created through it
+	// The two stories play at once: each mostly waits for its peers.
+	var playing sync.WaitGroup
+	defer playing.Wait()
 
 	// A Curator holder and two Kazoo waiters configured to count
 	// Curator's node: they wait, and say so. Without the tables zkx cannot
 	// tell that the first one runs with extra_lock_patterns: by Kazoo's
 	// default it would hold. It is no holder for certain: it stays a
 	// waiter, marked may_hold, and unlock frees the certain holder.
-	t.Run("uncertain Kazoo waiter", func(t *testing.T) {
+	runAlongside(&playing, t, "uncertain Kazoo waiter", func(t *testing.T) {
 		dir := zktest.Path(t) + "/lock"
 		cur := zktest.StartCuratorLock(t, connect, dir, peerSessionTimeout)
 		cur.WaitLine(t, 0, "HOLDING")
@@ -144,6 +155,10 @@ func TestPeersDeadlocksOnEnsemble(t *testing.T) {
 	}
 	t.Cleanup(func() { zkx.Close() })
 	zkxSession := fmt.Sprintf("0x%x", zkx.ID())
+	// The story without zkx's session plays beside the one after it;
+	// the two with it, one after the other.
+	var playing sync.WaitGroup
+	defer playing.Wait()
 
 	// A ring across three libraries. Curator sorts a Kazoo node after
 	// its own, so a Curator contender never waits behind a Kazoo one: a
@@ -222,7 +237,7 @@ func TestPeersDeadlocksOnEnsemble(t *testing.T) {
 	// Kazoo process end in no deadlock: Curator, joining the lock Kazoo
 	// holds, sorts the Kazoo node after its own and takes it too. Both
 	// processes say they hold m2; zkx says two holders, not a deadlock.
-	t.Run("Curator and Kazoo in opposite orders: a broken lock, no cycle", func(t *testing.T) {
+	runAlongside(&playing, t, "Curator and Kazoo in opposite orders: a broken lock, no cycle", func(t *testing.T) {
 		root := zktest.Path(t)
 		m1, m2 := root+"/m1", root+"/m2"
 		cur := zktest.StartCuratorLocks(t, connect, peerSessionTimeout)
