@@ -241,14 +241,24 @@ func watchAChange(t *testing.T, scene *hostile.Scene, args []string) (string, st
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 	node := args[len(args)-1]
-	scene.WaitWatched(t, node)
-	scene.SetData(t, node, []byte(hostile.Text("changed")))
-	select {
-	case <-out.wrote:
-	case err := <-done:
-		return out.String(), errs.String(), err
-	case <-time.After(20 * time.Second):
-		t.Errorf("zkx %q printed no change in 20s", args)
+	deadline := time.After(20 * time.Second)
+changing:
+	for {
+		// The watch the server lists may be an earlier command's, not yet
+		// gone with its session: a change it took is changed again until
+		// zkx watch prints one.
+		scene.WaitWatched(t, node)
+		scene.SetData(t, node, []byte(hostile.Text("changed")))
+		select {
+		case <-out.wrote:
+			break changing
+		case err := <-done:
+			return out.String(), errs.String(), err
+		case <-deadline:
+			t.Errorf("zkx %q printed no change in 20s", args)
+			break changing
+		case <-time.After(time.Second):
+		}
 	}
 	cancel()
 	err := <-done
