@@ -147,7 +147,7 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 			for _, n := range presses {
 				pressed += n
 			}
-			scan.report(t, pressed, 600) // 678 when every page is reached
+			scan.report(t, pressed, 600) // about 718 when every page is reached
 		})
 	}
 }
