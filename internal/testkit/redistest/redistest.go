@@ -51,10 +51,7 @@ func Real(t testing.TB) *Server {
 	dir := t.TempDir()
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			t.Fatal(err)
-		}
+		port := zktest.FreePort(t)
 		s, err := start(bin, dir, port)
 		if err == nil {
 			t.Cleanup(s.stop)
@@ -118,14 +115,4 @@ func ping(addr string) error {
 func (s *Server) stop() {
 	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	s.cmd.Process.Wait()
-}
-
-// freePort binds 127.0.0.1:0 and returns the port it got.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("pick a free port: %w", err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
