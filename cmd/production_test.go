@@ -34,12 +34,9 @@ func TestProductionEnsemble(t *testing.T) {
 		urls = append(urls, members[i].AdminURL())
 	}
 	admin := strings.Join(urls, ",")
-	// Every member answers here; a loaded machine's AdminServer may take
-	// longer than the default member timeout, which would then name it.
-	slow := "--member-timeout=10s"
 
 	var locks []recognize.Lock
-	out, errs, err := run(t, "--server", connect, "--admin-url", admin, slow, "locks", "-o", "json", base)
+	out, errs, err := run(t, "--server", connect, "--admin-url", admin, patientWithMembers, "locks", "-o", "json", base)
 	if err != nil || json.Unmarshal([]byte(out), &locks) != nil {
 		t.Fatalf("zkx locks: %v\n%s\n%s", err, out, errs)
 	}
@@ -69,7 +66,7 @@ func TestProductionEnsemble(t *testing.T) {
 	}
 
 	var sessions []sessionJSON
-	out, _, err = run(t, "--server", connect, "--admin-url", admin, slow, "sessions", "-o", "json")
+	out, _, err = run(t, "--server", connect, "--admin-url", admin, patientWithMembers, "sessions", "-o", "json")
 	if err != nil || json.Unmarshal([]byte(out), &sessions) != nil {
 		t.Fatalf("zkx sessions: %v\n%s", err, out)
 	}
@@ -89,7 +86,7 @@ func TestProductionEnsemble(t *testing.T) {
 	// No AdminServer where zkx looks, and the words refused: the locks
 	// are all there, their clients unknown to the servers, and one line
 	// names each member's lot.
-	out, errs, err = run(t, "--server", connect, "--admin-port", "1", slow, "locks", "-o", "json", base)
+	out, errs, err = run(t, "--server", connect, "--admin-port", "1", patientWithMembers, "locks", "-o", "json", base)
 	if err != nil || json.Unmarshal([]byte(out), &locks) != nil || len(locks) != len(byPath) {
 		t.Fatalf("zkx locks without the tables: %v\n%s\n%s", err, out, errs)
 	}
@@ -109,3 +106,9 @@ func TestProductionEnsemble(t *testing.T) {
 		}
 	}
 }
+
+// patientWithMembers is the member timeout of tests whose every member
+// answers and whose subject is not a slow member: a loaded machine's
+// member (its AdminServer, its TLS port) may take longer than the default
+// member timeout, which would then name it slow.
+const patientWithMembers = "--member-timeout=10s"

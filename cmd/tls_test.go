@@ -155,10 +155,7 @@ func TestTLSRealZooKeeper(t *testing.T) {
 		t.Fatalf("ls over TLS: %v\n%s%s", err, out, errs)
 	}
 	other := tlsSession(t, secure, c)
-	// A loaded machine's member may take longer to give its tables than the
-	// default member timeout, which would then name it (as in
-	// TestProductionEnsemble): the subject here is TLS, not a slow member.
-	out, errs, err = run(t, append([]string{"--server", secure, "--member-timeout=10s", "sessions", "-o", "json"}, client...)...)
+	out, errs, err = run(t, append([]string{"--server", secure, patientWithMembers, "sessions", "-o", "json"}, client...)...)
 	if err != nil || !strings.Contains(out, display.Hex(other.SessionID())) {
 		t.Errorf("sessions over TLS: %v, want 0x%x in\n%s%s", err, other.SessionID(), out, errs)
 	}
@@ -188,9 +185,7 @@ func TestTLSRealAdminServer(t *testing.T) {
 	secure := e.SecureConnectString()
 	other := tlsSession(t, secure, c)
 	adminPort := admin[strings.LastIndex(admin, ":")+1 : strings.LastIndex(admin, "/commands")]
-	// --member-timeout: as in TestTLSRealZooKeeper, a loaded machine's
-	// https AdminServer must not be named slow.
-	client := []string{"--server", secure, "--member-timeout=10s", "--tls-ca", c.CA, "--tls-cert", c.ClientCert, "--tls-key", c.ClientKey}
+	client := []string{"--server", secure, patientWithMembers, "--tls-ca", c.CA, "--tls-cert", c.ClientCert, "--tls-key", c.ClientKey}
 	for _, tc := range []struct {
 		name string
 		args []string
