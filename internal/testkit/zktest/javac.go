@@ -59,7 +59,7 @@ func compileJava(t testing.TB, classpath []string, sources ...string) string {
 	if !started {
 		func() {
 			defer close(run.done)
-			run.classes, run.program, run.err = cachedJavac(t, javac, classpath, sources)
+			run.classes, run.program, run.err = cachedJavac(t, javacCacheDir(), javac, classpath, sources)
 		}()
 	}
 	<-run.done
@@ -92,12 +92,12 @@ func javacCacheDir() string {
 const javacCacheAge = 14 * 24 * time.Hour
 
 // cachedJavac returns the classes of sources compiled against classpath,
-// from the cache when an identical compilation is there, else compiling
-// them once (other test binaries wait on the lock, then find them). A
-// cache that cannot be used (no directory, no lock) is done without.
-func cachedJavac(t testing.TB, javac string, classpath, sources []string) (classes string, program Program, err error) {
+// from the cache under root when an identical compilation is there, else
+// compiling them once (other test binaries wait on the lock, then find
+// them). A cache that cannot be used (root "", no directory, no lock) is
+// done without.
+func cachedJavac(t testing.TB, root, javac string, classpath, sources []string) (classes string, program Program, err error) {
 	t.Helper()
-	root := javacCacheDir()
 	if root == "" {
 		return uncachedJavac(t, javac, classpath, sources)
 	}

@@ -10,7 +10,8 @@ import (
 // TestJavacCache: an identical compilation comes from the cache without
 // javac; a changed source is compiled again, into another directory.
 func TestJavacCache(t *testing.T) {
-	t.Setenv("ZKX_JAVAC_CACHE", t.TempDir())
+	t.Parallel()
+	root := t.TempDir()
 	javac := LookPath(t, "javac", CuratorInstall)
 	src := filepath.Join(t.TempDir(), "Hello.java")
 	write := func(body string) {
@@ -21,7 +22,7 @@ func TestJavacCache(t *testing.T) {
 	}
 	compile := func() (string, Program) {
 		t.Helper()
-		classes, program, err := cachedJavac(t, javac, nil, []string{src})
+		classes, program, err := cachedJavac(t, root, javac, nil, []string{src})
 		if err != nil {
 			program.Log(t)
 			t.Fatalf("cachedJavac: %v", err)
@@ -51,7 +52,8 @@ func TestJavacCache(t *testing.T) {
 // classes (as StartCuratorRecipes chains them) comes from the cache too,
 // though using the first touches its directory.
 func TestJavacCacheAgainstCompiled(t *testing.T) {
-	t.Setenv("ZKX_JAVAC_CACHE", t.TempDir())
+	t.Parallel()
+	root := t.TempDir()
 	javac := LookPath(t, "javac", CuratorInstall)
 	dir := t.TempDir()
 	base, user := filepath.Join(dir, "Base.java"), filepath.Join(dir, "User.java")
@@ -62,7 +64,7 @@ func TestJavacCacheAgainstCompiled(t *testing.T) {
 	}
 	compile := func(classpath []string, src string) (string, Program) {
 		t.Helper()
-		classes, program, err := cachedJavac(t, javac, classpath, []string{src})
+		classes, program, err := cachedJavac(t, root, javac, classpath, []string{src})
 		if err != nil {
 			program.Log(t)
 			t.Fatalf("cachedJavac %s: %v", src, err)
@@ -86,15 +88,15 @@ func TestJavacCacheAgainstCompiled(t *testing.T) {
 // TestJavacCacheBrokenSource: a failed compilation leaves nothing that a
 // later one would take for classes.
 func TestJavacCacheBrokenSource(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
-	t.Setenv("ZKX_JAVAC_CACHE", root)
 	javac := LookPath(t, "javac", CuratorInstall)
 	src := filepath.Join(t.TempDir(), "Broken.java")
 	if err := os.WriteFile(src, []byte("class Broken {"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, program, err := cachedJavac(t, javac, nil, []string{src}); err == nil || program.Cmdline == "" {
+		if _, program, err := cachedJavac(t, root, javac, nil, []string{src}); err == nil || program.Cmdline == "" {
 			t.Fatalf("a broken source: err %v, javac run %q; want javac run and failing each time", err, program.Cmdline)
 		}
 	}
@@ -109,10 +111,11 @@ func TestJavacCacheBrokenSource(t *testing.T) {
 	}
 }
 
-// TestJavacCacheOff: ZKX_JAVAC_CACHE=off compiles every time, into
-// directories Main removes.
+// TestJavacCacheOff: without a cache (ZKX_JAVAC_CACHE=off, see
+// TestJavacCacheDir) each compilation runs, into directories Main removes.
 func TestJavacCacheOff(t *testing.T) {
-	t.Setenv("ZKX_JAVAC_CACHE", "off")
+	t.Parallel()
+	const root = "" // what javacCacheDir says for "off"
 	javac := LookPath(t, "javac", CuratorInstall)
 	src := filepath.Join(t.TempDir(), "Off.java")
 	if err := os.WriteFile(src, []byte("class Off {}\n"), 0o644); err != nil {
@@ -120,7 +123,7 @@ func TestJavacCacheOff(t *testing.T) {
 	}
 	var dirs []string
 	for range 2 {
-		classes, program, err := cachedJavac(t, javac, nil, []string{src})
+		classes, program, err := cachedJavac(t, root, javac, nil, []string{src})
 		if err != nil || program.Cmdline == "" {
 			t.Fatalf("cachedJavac with the cache off: err %v, javac run %q", err, program.Cmdline)
 		}
@@ -136,5 +139,27 @@ func TestJavacCacheOff(t *testing.T) {
 		if !slices.Contains(kept, d) {
 			t.Errorf("%s is not among the directories Main removes", d)
 		}
+	}
+}
+
+// TestJavacCacheDir: ZKX_JAVAC_CACHE names the cache's directory, "off"
+// none, and unset the user's cache directory.
+func TestJavacCacheDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("ZKX_JAVAC_CACHE", dir)
+	if got := javacCacheDir(); got != dir {
+		t.Errorf("ZKX_JAVAC_CACHE=%s: cache in %q", dir, got)
+	}
+	t.Setenv("ZKX_JAVAC_CACHE", "off")
+	if got := javacCacheDir(); got != "" {
+		t.Errorf("ZKX_JAVAC_CACHE=off: cache in %q, want none", got)
+	}
+	t.Setenv("ZKX_JAVAC_CACHE", "")
+	base, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("no user cache directory here: %v", err)
+	}
+	if got, want := javacCacheDir(), filepath.Join(base, "zkx", "test-javac"); got != want {
+		t.Errorf("ZKX_JAVAC_CACHE unset: cache in %q, want %q", got, want)
 	}
 }
