@@ -58,8 +58,16 @@ func TestMaxClientCnxns(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond) // polling for the server to see the close, bounded by the deadline
 	}
-	// Four-letter words count as connections too, as in ZooKeeper.
+	// Four-letter words count as connections too, as in ZooKeeper: until
+	// the server has seen the probe above close, the limit holds and conf
+	// is refused (an empty answer), so it is asked until it answers.
 	conf := fourLetter(t, s.ConnectString(), "conf")
+	for deadline := time.Now().Add(10 * time.Second); conf == ""; conf = fourLetter(t, s.ConnectString(), "conf") {
+		if time.Now().After(deadline) {
+			t.Fatal("conf refused for 10 s: the probe's closed connection still counted")
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the server to see the close, bounded by the deadline
+	}
 	if !strings.Contains(conf, "maxClientCnxns=3") {
 		t.Errorf("conf does not say the limit:\n%s", conf)
 	}
