@@ -114,7 +114,7 @@ func runGoZookeeperOver(t *testing.T, stream []byte) {
 		}
 		dialed = true
 		a := &attempt{addr: addr, watch: w}
-		c := newCheckedConn(newGuardConn(newScript(bytes.Clone(stream)), a, false), a, DefaultMaxFrame, false)
+		c := newCheckedConn(newGuardConn(newScript(bytes.Clone(stream)), a, false, DefaultAnswerTimeout), a, DefaultMaxFrame, false)
 		return &endConn{Conn: c, ended: ended}, nil
 	}
 	conn, events, err := zk.Connect([]string{"fuzz:2181"}, 10*time.Second, zk.WithLogger(quietLogger{}), zk.WithLogInfo(false),

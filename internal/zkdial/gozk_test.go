@@ -16,11 +16,15 @@ type quietLogger struct{}
 
 func (quietLogger) Printf(string, ...any) {}
 
+// testAnswerTimeout stands for DefaultAnswerTimeout (see
+// TestAnswerTimeoutDefault): a silent fake is named after it.
+const testAnswerTimeout = time.Second
+
 // connectGoZK connects go-zookeeper to members through a watch, as zkview
 // and recipes do, and waits for a session or the watch's abort.
 func connectGoZK(t *testing.T, sessionTimeout time.Duration, members ...string) (*zk.Conn, *Watch, error) {
 	t.Helper()
-	w := NewWatch(members, Options{})
+	w := NewWatch(members, Options{AnswerTimeout: testAnswerTimeout})
 	conn, events, err := zk.Connect(members, sessionTimeout, zk.WithLogger(quietLogger{}), zk.WithLogInfo(false),
 		zk.WithMaxBufferSize(DefaultMaxFrame), zk.WithDialer(w.Dialer()), zk.WithHostProvider(&Hosts{}))
 	if err != nil {
@@ -57,7 +61,7 @@ func TestGoZookeeperOverFakeServers(t *testing.T) {
 			if !errors.As(err, &pe) || pe.Kind != NotZooKeeper || !strings.Contains(err.Error(), want) {
 				t.Fatalf("abort %v, want the member named as not ZooKeeper: %q", err, want)
 			}
-			if took := time.Since(begin); took > answerTimeout+5*time.Second { // generous: a bound on hanging
+			if took := time.Since(begin); took > testAnswerTimeout+5*time.Second { // generous: a bound on hanging
 				t.Errorf("named after %v", took)
 			}
 		}
@@ -89,7 +93,7 @@ func TestGoZookeeperOverFakeServers(t *testing.T) {
 		"random-bytes":       notZK("announces a frame of"),
 		"huge-frame":         notZK("announces a frame of 2147483648 bytes"),
 		"http":               notZK(`it answered in HTTP ("HTTP/1.1 400 Bad Request")`),
-		"silent":             notZK("no answer to the session request within 4s"),
+		"silent":             notZK("no answer to the session request within 1s"),
 		"huge-vector":        badInSession("vector length 2147483647", children),
 		"wrong-xids":         badInSession("a reply to request 1001", nil),
 		"notification-flood": badInSession("which this session does not watch", nil),
@@ -103,6 +107,18 @@ func TestGoZookeeperOverFakeServers(t *testing.T) {
 			t.Parallel()
 			check(t, fakezk.New(t, c.Behaviour).Addr())
 		})
+	}
+}
+
+// TestAnswerTimeoutDefault: a member has DefaultAnswerTimeout to begin
+// its answer unless Options say otherwise.
+func TestAnswerTimeoutDefault(t *testing.T) {
+	t.Parallel()
+	if got := (Options{}).answerTimeout(); got != DefaultAnswerTimeout {
+		t.Errorf("default answer timeout %v, want %v", got, DefaultAnswerTimeout)
+	}
+	if got := (Options{AnswerTimeout: testAnswerTimeout}).answerTimeout(); got != testAnswerTimeout {
+		t.Errorf("answer timeout %v, want %v", got, testAnswerTimeout)
 	}
 }
 

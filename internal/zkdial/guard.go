@@ -17,7 +17,7 @@ import (
 // guardConn sees a member's first bytes, under any wrap, and tells a peer
 // that is not ZooKeeper from one that is: TLS where plain was expected, an
 // HTTP server, noise, a frame no answer to a session request has, silence
-// past answerTimeout, or the connection closed instead of an answer. A
+// past its answer timeout, or the connection closed instead of an answer. A
 // peer found out is named and its connection closed before anything above
 // reads what it sent. Once the answer's length is read and plausible the
 // guard steps aside.
@@ -25,6 +25,7 @@ type guardConn struct {
 	net.Conn
 	attempt  *attempt
 	isTLS    bool
+	answerIn time.Duration // how long the peer has to begin its answer
 	answerBy time.Time
 	// noProbe keeps the guard from asking addr anything over the network
 	// (whether it speaks TLS): the connection came from Options.Dialer.
@@ -38,8 +39,8 @@ type guardConn struct {
 	err          error
 }
 
-func newGuardConn(c net.Conn, a *attempt, isTLS bool) *guardConn {
-	g := &guardConn{Conn: c, attempt: a, isTLS: isTLS, answerBy: time.Now().Add(answerTimeout)}
+func newGuardConn(c net.Conn, a *attempt, isTLS bool, answerIn time.Duration) *guardConn {
+	g := &guardConn{Conn: c, attempt: a, isTLS: isTLS, answerIn: answerIn, answerBy: time.Now().Add(answerIn)}
 	c.SetReadDeadline(g.answerBy)
 	return g
 }
@@ -107,7 +108,7 @@ func (c *guardConn) explain(err error) {
 	var ne net.Error
 	switch {
 	case errors.As(err, &ne) && ne.Timeout() && !time.Now().Before(c.answerBy):
-		c.err = c.notZooKeeper(fmt.Sprintf("no answer to the session request within %v: a ZooKeeper server answers at once (is this its client port? a stopped or hung process?)", answerTimeout))
+		c.err = c.notZooKeeper(fmt.Sprintf("no answer to the session request within %v: a ZooKeeper server answers at once (is this its client port? a stopped or hung process?)", c.answerIn))
 		c.attempt.fail(c.err)
 	case c.headN > 0 && (errors.Is(err, io.EOF) || isReset(err)):
 		c.err = c.notZooKeeper(fmt.Sprintf("it sent %s and closed the connection", quote(c.head[:c.headN], 4)))

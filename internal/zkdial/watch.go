@@ -31,6 +31,10 @@ type Options struct {
 	// taken as they are (TLS is not applied) and nothing is asked of addr
 	// over the network.
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
+	// AnswerTimeout is how long a member has to begin its answer to the
+	// session request before it is named as not ZooKeeper; 0 is
+	// DefaultAnswerTimeout.
+	AnswerTimeout time.Duration
 }
 
 // DefaultMaxFrame is large enough for the listing of a node with a
@@ -44,10 +48,17 @@ func (o Options) maxFrame() int {
 	return DefaultMaxFrame
 }
 
-// answerTimeout is how long a peer has to begin its answer to the session
-// request: ZooKeeper answers at once, so a peer still silent then is not
-// ZooKeeper, or a server that has stopped.
-const answerTimeout = 4 * time.Second
+// DefaultAnswerTimeout is how long a peer has to begin its answer to the
+// session request: ZooKeeper answers at once, so a peer still silent then
+// is not ZooKeeper, or a server that has stopped.
+const DefaultAnswerTimeout = 4 * time.Second
+
+func (o Options) answerTimeout() time.Duration {
+	if o.AnswerTimeout > 0 {
+		return o.AnswerTimeout
+	}
+	return DefaultAnswerTimeout
+}
 
 // Watch records how each dial to each member went until a session is
 // answered, and gives up when every member has failed.
@@ -144,7 +155,7 @@ func (o Options) dial(ctx context.Context, addr string, timeout time.Duration, a
 	// The guard sits under the wrap, which may speak first (SASL), and
 	// sees the member's first bytes; the check sits over it, where the
 	// session reads.
-	guard := newGuardConn(conn, a, o.TLS != nil)
+	guard := newGuardConn(conn, a, o.TLS != nil, o.answerTimeout())
 	guard.noProbe = o.Dialer != nil
 	var below net.Conn = guard
 	if o.Wrap != nil {
