@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/go-zookeeper/zk"
 )
 
 // ephemeralsOf is an EphemeralList with a fixed answer; block, when set,
@@ -69,7 +71,10 @@ func TestFromEphemeralsFindsWhatTheWalkFinds(t *testing.T) {
 func TestScanContended(t *testing.T) {
 	t.Parallel()
 	f := recScanTree()
-	res, err := ScanContended(context.Background(), f, "/", Options{Now: recEpoch},
+	// The walk of this small tree in memory may end before the list's
+	// goroutine answers, and a whole walk is as good: held at the root
+	// until it is called off, the walk lets the list come first.
+	res, err := ScanContended(context.Background(), walkHeld{f}, "/", Options{Now: recEpoch},
 		ephemeralsOf{paths: []string{"/app/locks/orders/" + curLock(3)}, ok: true})
 	if err != nil || res.FoundBy != FoundByEphemerals || len(res.Locks) != 1 {
 		t.Errorf("with the list: %s, %v, %v", res.FoundBy, pathsOf(res, ClassLock), err)
@@ -84,6 +89,19 @@ func TestScanContended(t *testing.T) {
 	if err != nil || res.FoundBy != FoundByWalk {
 		t.Errorf("a list that comes after the walk: %s, %v", res.FoundBy, err)
 	}
+}
+
+// walkHeld is a fake tree whose root listing waits until its context
+// ends: a walk from the root (ScanContended's, until the list stops it)
+// cannot end first, and the reads under the root go on as the fake's.
+type walkHeld struct{ *fakeTree }
+
+func (w walkHeld) Children(ctx context.Context, p string) ([]string, *zk.Stat, error) {
+	if p == "/" {
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
+	}
+	return w.fakeTree.Children(ctx, p)
 }
 
 // pathsOf lists the paths of a result's recipes of a class.
