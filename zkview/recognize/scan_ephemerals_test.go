@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -74,7 +75,10 @@ func TestScanContended(t *testing.T) {
 	// The walk of this small tree in memory may end before the list's
 	// goroutine answers, and a whole walk is as good: held at the root
 	// until it is called off, the walk lets the list come first.
-	res, err := ScanContended(context.Background(), walkHeld{f}, "/", Options{Now: recEpoch},
+	// The deadline ends a ScanContended that would wait for the walk.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := ScanContended(ctx, walkHeld{f}, "/", Options{Now: recEpoch},
 		ephemeralsOf{paths: []string{"/app/locks/orders/" + curLock(3)}, ok: true})
 	if err != nil || res.FoundBy != FoundByEphemerals || len(res.Locks) != 1 {
 		t.Errorf("with the list: %s, %v, %v", res.FoundBy, pathsOf(res, ClassLock), err)
