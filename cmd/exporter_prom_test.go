@@ -32,18 +32,23 @@ func startExporter(t *testing.T, args ...string) string {
 	return startExporterOn(t, holdPort(t), args...)
 }
 
-// holdPort listens on a free loopback port, which keeps it from anyone
-// else until startExporterOn takes it over: a test gives Prometheus the
-// exporter's address before it has the peers the exporter watches.
-// Meanwhile Prometheus's scrapes of it time out, as of an exporter down.
+// holdPort listens on a free loopback port (the kit's, from below the
+// ephemeral range), which keeps it from anyone else until startExporterOn
+// takes it over: a test gives Prometheus the exporter's address before it
+// has the peers the exporter watches. Meanwhile Prometheus's scrapes of it
+// time out, as of an exporter down.
 func holdPort(t *testing.T) net.Listener {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	var err error
+	for range 3 { // a port is free only until something binds it
+		var ln net.Listener
+		if ln, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))); err == nil {
+			t.Cleanup(func() { ln.Close() })
+			return ln
+		}
 	}
-	t.Cleanup(func() { ln.Close() })
-	return ln
+	t.Fatal(err)
+	return nil
 }
 
 // startExporterOn runs zkx exporter in this process on held's address
