@@ -77,7 +77,7 @@ fi
 # Part 2: the binary's own embedded server.
 "$zkx" serve --listen 127.0.0.1:0 >"$work/serve" 2>&1 &
 serve=$!
-for _ in $(seq 100); do grep -q "listening on" "$work/serve" && break; sleep 0.05; done
+for _ in $(seq 100); do grep -qs "listening on" "$work/serve" && break; sleep 0.05; done
 server=$(grep -o 'listening on [^ ,]*' "$work/serve" | awk '{print $3}')
 python3 - "$work" <<'PY'
 import json, sys, base64
