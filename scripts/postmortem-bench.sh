@@ -232,6 +232,11 @@ if [ ! -e "$work/generated-restore" ]; then
   touch "$work/generated-restore"
 fi
 rm -rf "$work/audit"
+# The live state with the 10,000 changes, afresh: the mirror --yes below
+# puts /r back in the data directory it serves, which left a later run
+# nothing to plan. The past's copy was taken right after the changes.
+rm -rf "$rdata"
+cp -r "$rpast" "$rdata"
 zk_start "$work/zk-restore-live.log" "$rdata" "$rport"
 # The moment before the first setData: the subtree as it was.
 before=$("$bin/zkx" txnlog -o json --type setData "$rpast" | sed -n '1s/.*"zxid":"\(0x[0-9a-f]*\)".*/\1/p')
