@@ -7,6 +7,32 @@ import (
 	"testing"
 )
 
+// fakeJavacScript stands in for javac where a test is about the cache,
+// not the compiler: each real javac costs most of a second of CPU, on a
+// machine the suite keeps busy. It takes runJavac's command line and
+// writes an empty class per source; a source without a closing brace
+// fails, as it would in javac. TestJavacCache runs the real one.
+const fakeJavacScript = `#!/bin/sh
+[ "$1" = -d ] && [ "$3" = -cp ] || { echo "usage: javac -d CLASSES -cp CLASSPATH SOURCE..." >&2; exit 2; }
+out=$2
+shift 4
+for src in "$@"; do
+	grep -q '}' "$src" || { echo "$src: reached end of file while parsing" >&2; exit 1; }
+	: > "$out/$(basename "$src" .java).class" || exit 1
+done
+`
+
+// fakeJavac writes fakeJavacScript into a directory of the test's and
+// returns its path.
+func fakeJavac(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "javac")
+	if err := os.WriteFile(path, []byte(fakeJavacScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestJavacCache: an identical compilation comes from the cache without
 // javac; a changed source is compiled again, into another directory.
 func TestJavacCache(t *testing.T) {
@@ -54,7 +80,7 @@ func TestJavacCache(t *testing.T) {
 func TestJavacCacheAgainstCompiled(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	javac := LookPath(t, "javac", CuratorInstall)
+	javac := fakeJavac(t)
 	dir := t.TempDir()
 	base, user := filepath.Join(dir, "Base.java"), filepath.Join(dir, "User.java")
 	for file, body := range map[string]string{base: "class Base {}\n", user: "class User extends Base {}\n"} {
@@ -90,7 +116,7 @@ func TestJavacCacheAgainstCompiled(t *testing.T) {
 func TestJavacCacheBrokenSource(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	javac := LookPath(t, "javac", CuratorInstall)
+	javac := fakeJavac(t)
 	src := filepath.Join(t.TempDir(), "Broken.java")
 	if err := os.WriteFile(src, []byte("class Broken {"), 0o644); err != nil {
 		t.Fatal(err)
@@ -116,7 +142,7 @@ func TestJavacCacheBrokenSource(t *testing.T) {
 func TestJavacCacheOff(t *testing.T) {
 	t.Parallel()
 	const root = "" // what javacCacheDir says for "off"
-	javac := LookPath(t, "javac", CuratorInstall)
+	javac := fakeJavac(t)
 	src := filepath.Join(t.TempDir(), "Off.java")
 	if err := os.WriteFile(src, []byte("class Off {}\n"), 0o644); err != nil {
 		t.Fatal(err)
