@@ -209,22 +209,25 @@ func embeddedNemesis(srv *zkserver.Server, run *nemesisRun, recipes []*nemesisRe
 //     a new leader, which gives every session a fresh timeout, after which
 //     the sessions pinned to the paused one expire.
 //
-// Between faults it lets the contenders work for a while.
+// Each fault once, and on in turn until d has passed. Before the first and
+// between faults it lets the contenders work for a while; after the last,
+// runNemesis waits for their progress.
 const (
 	faultKillLeader    = "leader killed (SIGKILL), restarted"
 	faultPauseFollower = "follower paused (SIGSTOP/SIGCONT)"
 	faultPauseLeader   = "leader paused (SIGSTOP/SIGCONT)"
+	realFaultKinds     = 3
 )
 
 func realNemesis(t *testing.T, e *zktest.Ensemble, run *nemesisRun, recipes []*nemesisRecipe, d time.Duration, faults *faultLog) {
 	timeout := run.sessionTimeout
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	nap(ctx, 2*time.Second) // let the contenders get going
-	for step := 0; ctx.Err() == nil; step++ {
+	start := time.Now()
+	more := func(step int) bool { return step < realFaultKinds || time.Since(start) < d }
+	time.Sleep(2 * time.Second) // the schedule: let the contenders get going
+	for step := 0; more(step); step++ {
 		leader := e.Leader(t)
 		begin := time.Now()
-		switch step % 3 {
+		switch step % realFaultKinds {
 		case 0:
 			lingerOn(run, leader.Addr())
 			leader.Kill(t)
@@ -253,7 +256,9 @@ func realNemesis(t *testing.T, e *zktest.Ensemble, run *nemesisRun, recipes []*n
 		healing := time.Now()
 		e.WaitServing(t)
 		t.Logf("nemesis: all three serve again %v after the fault ended", time.Since(healing).Round(time.Millisecond))
-		nap(ctx, 2*time.Second)
+		if more(step + 1) {
+			time.Sleep(2 * time.Second) // the schedule: work between faults
+		}
 	}
 }
 

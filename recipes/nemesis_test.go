@@ -27,16 +27,17 @@ import (
 //
 // TestNemesisEmbedded runs against the embedded server and its fault
 // injection, for a few seconds: every CI run. TestNemesisReal runs against a
-// real 3-node ensemble (zktest.Real), killing and pausing members, for 30
-// seconds.
+// real 3-node ensemble (zktest.Real), killing and pausing members, each of
+// its three faults once (about 20 seconds).
 //
 // ZKX_NEMESIS_DURATION (a Go duration, e.g. 10m) sets how long the nemesis
-// runs in both, for a long run; mind go test's own -timeout (10m by
-// default):
+// runs in both, for a long run (the real one goes on with its faults in
+// turn); mind go test's own -timeout (10m by default):
 //
 //	ZKX_NEMESIS_DURATION=10m ZKX_REAL_ZK=required go test ./recipes/ -run 'Nemesis' -count=1 -v -timeout 30m
 const nemesisDurationEnv = "ZKX_NEMESIS_DURATION"
 
+// nemesisDuration is ZKX_NEMESIS_DURATION, or def when it is not set.
 func nemesisDuration(t *testing.T, def time.Duration) time.Duration {
 	v := os.Getenv(nemesisDurationEnv)
 	if v == "" {
