@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"slices"
@@ -119,5 +121,72 @@ func TestExporterRetriesAHostileServer(t *testing.T) {
 	waitSeries(t, addr, `zkx_refresh_errors_total{reason="connect"}`, "two failed connects", func(v float64, ok bool) bool { return ok && v >= 2 })
 	if v, ok := scrapeValue(t, addr, "zkx_up"); !ok || v != 0 {
 		t.Errorf("zkx_up = %v (present %v), want 0", v, ok)
+	}
+}
+
+// startExporter runs zkx exporter in this process on a free port until
+// the test ends, and returns its host:port.
+func startExporter(t *testing.T, args ...string) string {
+	t.Helper()
+	return startExporterOn(t, holdPort(t), args...)
+}
+
+// holdPort listens on a free loopback port (the kit's, from below the
+// ephemeral range), which keeps it from anyone else until startExporterOn
+// takes it over: a test gives Prometheus the exporter's address before it
+// has the peers the exporter watches. Meanwhile Prometheus's scrapes of it
+// time out, as of an exporter down.
+func holdPort(t *testing.T) net.Listener {
+	t.Helper()
+	var err error
+	for range 3 { // a port is free only until something binds it
+		var ln net.Listener
+		if ln, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))); err == nil {
+			t.Cleanup(func() { ln.Close() })
+			return ln
+		}
+	}
+	t.Fatal(err)
+	return nil
+}
+
+// startExporterOn runs zkx exporter in this process on held's address
+// (closing held first) until the test ends, and returns its host:port.
+func startExporterOn(t *testing.T, held net.Listener, args ...string) string {
+	t.Helper()
+	addr := held.Addr().String()
+	if err := held.Close(); err != nil {
+		t.Fatal(err)
+	}
+	root := newRootCommand()
+	var errs strings.Builder
+	root.SetOut(io.Discard)
+	root.SetErr(&lockedWriter{out: &errs})
+	root.SetArgs(append(args, "--listen", addr))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("zkx exporter: %v", err)
+		}
+		t.Logf("zkx exporter's stderr:\n%s", errs.String())
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err == nil {
+			resp.Body.Close()
+			return addr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("zkx exporter does not answer on %s: %v", addr, err)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("zkx exporter ended: %v", err)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,6 +15,12 @@ import (
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
+// The exporter's tests in a real Prometheus. Each waits some five seconds
+// for Prometheus's first scrape (promtest.Start): best while the package's
+// other tests keep the cores busy, not at its end. Hence a file whose name
+// sorts last: once the parallel tests may go on, go test starts the
+// first-declared one, then (on Go 1.26) mostly the last-declared first.
+
 // shippedRules is the repo's alert rules, from this package's directory.
 const shippedRules = "../docs/alerts/zkx.rules.yml"
 
@@ -24,73 +28,6 @@ const shippedRules = "../docs/alerts/zkx.rules.yml"
 // tests: as often as Prometheus scrapes it, so that a change in the
 // servers' tables reaches a scrape within an interval.
 var exporterRefresh = promtest.DefaultInterval.String()
-
-// startExporter runs zkx exporter in this process on a free port until
-// the test ends, and returns its host:port.
-func startExporter(t *testing.T, args ...string) string {
-	t.Helper()
-	return startExporterOn(t, holdPort(t), args...)
-}
-
-// holdPort listens on a free loopback port (the kit's, from below the
-// ephemeral range), which keeps it from anyone else until startExporterOn
-// takes it over: a test gives Prometheus the exporter's address before it
-// has the peers the exporter watches. Meanwhile Prometheus's scrapes of it
-// time out, as of an exporter down.
-func holdPort(t *testing.T) net.Listener {
-	t.Helper()
-	var err error
-	for range 3 { // a port is free only until something binds it
-		var ln net.Listener
-		if ln, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))); err == nil {
-			t.Cleanup(func() { ln.Close() })
-			return ln
-		}
-	}
-	t.Fatal(err)
-	return nil
-}
-
-// startExporterOn runs zkx exporter in this process on held's address
-// (closing held first) until the test ends, and returns its host:port.
-func startExporterOn(t *testing.T, held net.Listener, args ...string) string {
-	t.Helper()
-	addr := held.Addr().String()
-	if err := held.Close(); err != nil {
-		t.Fatal(err)
-	}
-	root := newRootCommand()
-	var errs strings.Builder
-	root.SetOut(io.Discard)
-	root.SetErr(&lockedWriter{out: &errs})
-	root.SetArgs(append(args, "--listen", addr))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("zkx exporter: %v", err)
-		}
-		t.Logf("zkx exporter's stderr:\n%s", errs.String())
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/metrics")
-		if err == nil {
-			resp.Body.Close()
-			return addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("zkx exporter does not answer on %s: %v", addr, err)
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("zkx exporter ended: %v", err)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
 
 // TestExporterInPrometheus: real Prometheus scrapes the exporter, with
 // the repo's rules (their for: shortened to promtest.ShortFor), on real
