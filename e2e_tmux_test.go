@@ -5,16 +5,14 @@ import (
 	"encoding/hex"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
 
-func TestMain(m *testing.M) { zktest.Main(m, built.remove) }
+func TestMain(m *testing.M) { zktest.Main(m) }
 
 // tmuxRun is a tmux server of the test's own (its own socket), so the
 // test neither sees nor touches anyone else's sessions.
@@ -122,49 +120,12 @@ func buildBinary(t *testing.T) string {
 	return goBuild(t)
 }
 
-// goBuild returns the zkx binary the end-to-end tests share, built on
-// first use (skips under -short, or without the go tool).
+// goBuild returns the zkx binary the end-to-end tests share
+// (zktest.ZkxBinary), skipping under -short.
 func goBuild(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: the end-to-end tests build and run the binary")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go tool is not on PATH: cannot build the binary")
-	}
-	built.once.Do(func() { built.build(goTool) })
-	if built.err != nil {
-		t.Fatalf("go build: %v\n%s", built.err, built.output)
-	}
-	return built.bin
-}
-
-// built is the zkx binary of the end-to-end tests: one link of a binary
-// this size takes seconds, so the tests, running in parallel, share one.
-// It only runs: no test writes beside it.
-var built sharedBinary
-
-type sharedBinary struct {
-	once   sync.Once
-	dir    string
-	bin    string
-	output []byte
-	err    error
-}
-
-func (b *sharedBinary) build(goTool string) {
-	b.dir, b.err = os.MkdirTemp("", "zkx-e2e-")
-	if b.err != nil {
-		return
-	}
-	b.bin = filepath.Join(b.dir, "zkx")
-	b.output, b.err = exec.Command(goTool, "build", "-o", b.bin, ".").CombinedOutput()
-}
-
-// remove deletes the binary once the tests have run.
-func (b *sharedBinary) remove() {
-	if b.dir != "" {
-		os.RemoveAll(b.dir)
-	}
+	return zktest.ZkxBinary(t)
 }

@@ -308,16 +308,11 @@ func interopDiff(a, b string) string {
 // zkxListening is the line zkx serve prints once it accepts connections.
 var zkxListening = regexp.MustCompile(`^zkx embedded ZooKeeper server listening on (\S+) \(Ctrl-C to stop\)$`)
 
-// startZkxServe builds the zkx binary, starts `zkx serve` on a free
+// startZkxServe starts `zkx serve` (zktest.ZkxBinary) on a free
 // loopback port and returns its address. At cleanup it stops the server
 // with SIGTERM and waits for it; a server that exited early fails the test.
 func startZkxServe(t *testing.T) string {
-	goTool := zktest.LookPath(t, "go", "install Go")
-	bin := filepath.Join(t.TempDir(), "zkx")
-	if r := zktest.RunProgram(t, interopTimeout, "", false, goTool, "build", "-o", bin, "github.com/zkx-dev/zkx"); r.Err != nil {
-		r.Log(t)
-		t.Fatalf("go build zkx: %v", r.Err)
-	}
+	bin := zktest.ZkxBinary(t)
 
 	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--tick", "100ms", "--min-session-timeout", "200ms")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // no server left behind by a crashed test

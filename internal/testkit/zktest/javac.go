@@ -119,10 +119,10 @@ func cachedJavac(t testing.TB, root, javac string, classpath, sources []string) 
 	now := time.Now()
 	_ = os.Chtimes(final+".lock", now, now) // a lock in use is not pruned
 	if st, err := os.Stat(final); err == nil && st.IsDir() {
-		_ = os.Chtimes(final, now, now) // kept by pruneJavacCache while used
+		_ = os.Chtimes(final, now, now) // kept by pruneCache while used
 		return final, Program{}, nil
 	}
-	pruneJavacCache(root)
+	pruneCache(root, javacCacheAge)
 	tmp, err := os.MkdirTemp(root, key+".tmp-")
 	if err != nil {
 		return "", Program{}, fmt.Errorf("a directory for javac's classes: %w", err)
@@ -162,7 +162,7 @@ func uncachedJavac(t testing.TB, javac string, classpath, sources []string) (str
 // (path, size, modification time: an upgraded jar is another key) and each
 // source (path and contents). A classpath entry that is a compilation of
 // the cache under root is named by its path alone: its name is its key,
-// and its modification time changes at each use (pruneJavacCache keeps
+// and its modification time changes at each use (pruneCache keeps
 // what is used), which made a compilation against it a new one each time.
 func javacKey(root, javac string, classpath, sources []string) (string, error) {
 	if resolved, err := filepath.EvalSymlinks(root); err == nil {
@@ -213,17 +213,17 @@ func javacKey(root, javac string, classpath, sources []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:32], nil
 }
 
-// pruneJavacCache removes compilations unused for javacCacheAge, and
-// leftovers of interrupted ones as old; the caller holds one key's lock,
-// and a compilation in use has just been touched.
-func pruneJavacCache(root string) {
+// pruneCache removes what the cache under root holds that nobody used for
+// age (compilations, binaries, leftovers of interrupted ones); the caller
+// holds one entry's lock, and an entry in use has just been touched.
+func pruneCache(root string, age time.Duration) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		info, err := e.Info()
-		if err != nil || time.Since(info.ModTime()) < javacCacheAge {
+		if err != nil || time.Since(info.ModTime()) < age {
 			continue
 		}
 		_ = os.RemoveAll(filepath.Join(root, e.Name())) // best effort: the next prune tries again

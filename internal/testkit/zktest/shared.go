@@ -130,8 +130,8 @@ func stopShared() error {
 //	func TestMain(m *testing.M) { zktest.Main(m) }
 //
 // after are called once the tests have run and the shared server is
-// stopped, for what the package's tests share (a binary built once, a
-// TMPDIR of their own, which may hold the shared server's directory).
+// stopped, for what the package's tests share (a TMPDIR of their own,
+// which may hold the shared server's directory).
 func Main(m *testing.M, after ...func()) {
 	waitingParallel()
 	cleanup := isolate()
@@ -146,6 +146,9 @@ func Main(m *testing.M, after ...func()) {
 	}
 	if err := removeCompiledJava(); err != nil {
 		fmt.Fprintf(os.Stderr, "zktest: remove the peers' classes compiled outside the cache: %v\n", err)
+	}
+	if err := removeZkxBinary(); err != nil {
+		fmt.Fprintf(os.Stderr, "zktest: remove the zkx binary built outside the cache: %v\n", err)
 	}
 	for _, f := range after {
 		f()
