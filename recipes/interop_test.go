@@ -220,8 +220,12 @@ func curatorContender(t *testing.T) (java, classpath string) {
 	return zktest.Java(t), zktest.CompileCurator(t, filepath.Join("..", "testdata", "interop", "curator", "Contender.java"))
 }
 
-func javaArgs(classpath string, args ...string) []string {
-	return append(append(append([]string{}, zktest.JavaQuietFlags...), "-cp", classpath, "Contender"), args...)
+// contenderArgs is java's command line for one Contender process that
+// runs the Curator contenders given as KIND:ID, interopRounds times each.
+func contenderArgs(classpath, connect, dir string, log holdLog, gate startGate, contenders ...string) []string {
+	args := append(append([]string{}, zktest.JavaQuietFlags...), "-cp", classpath, "Contender",
+		connect, dir, fmt.Sprint(interopRounds), log.path, gate.path)
+	return append(args, contenders...)
 }
 
 // TestInteropMutexCurator: Curator InterProcessMutex contenders and zkx
@@ -233,9 +237,7 @@ func TestInteropMutexCurator(t *testing.T) {
 		dir, log := zktest.Path(t), newHoldLog(t)
 		gate := startGate{zktest.Path(t), 4}
 		var ext external
-		for _, id := range []string{"curator-1", "curator-2"} {
-			ext.start(t, java, javaArgs(cp, connect, dir, "mutex", fmt.Sprint(interopRounds), log.path, id, gate.path)...)
-		}
+		ext.start(t, java, contenderArgs(cp, connect, dir, log, gate, "mutex:curator-1", "mutex:curator-2")...)
 		runZkx(t, connect, gate, ext.finished(), []string{"zkx-1", "zkx-2"}, func(s *Session, id string) error {
 			return holdMutex(s, NewMutex(s, dir), dir, log, id)
 		})
@@ -289,8 +291,7 @@ func TestInteropRWMutexCurator(t *testing.T) {
 		dir, log := zktest.Path(t), newHoldLog(t)
 		gate := startGate{zktest.Path(t), 4}
 		var ext external
-		ext.start(t, java, javaArgs(cp, connect, dir, "read", fmt.Sprint(interopRounds), log.path, "curator-reader", gate.path)...)
-		ext.start(t, java, javaArgs(cp, connect, dir, "write", fmt.Sprint(interopRounds), log.path, "curator-writer", gate.path)...)
+		ext.start(t, java, contenderArgs(cp, connect, dir, log, gate, "read:curator-reader", "write:curator-writer")...)
 		runZkx(t, connect, gate, ext.finished(), []string{"zkx-reader", "zkx-writer"}, func(s *Session, id string) error {
 			return holdRW(s, NewRWMutex(s, dir), dir, log, id, id == "zkx-reader")
 		})
@@ -345,9 +346,7 @@ func TestInteropElectionCurator(t *testing.T) {
 		dir, log := zktest.Path(t), newHoldLog(t)
 		gate := startGate{zktest.Path(t), 4}
 		var ext external
-		for _, id := range []string{"curator-1", "curator-2"} {
-			ext.start(t, java, javaArgs(cp, connect, dir, "latch", fmt.Sprint(interopRounds), log.path, id, gate.path)...)
-		}
+		ext.start(t, java, contenderArgs(cp, connect, dir, log, gate, "latch:curator-1", "latch:curator-2")...)
 		runZkx(t, connect, gate, ext.finished(), []string{"zkx-1", "zkx-2"}, func(s *Session, id string) error {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
