@@ -43,13 +43,16 @@ func TestInterop(t *testing.T) {
 // interopTimeout bounds every external program.
 const interopTimeout = 2 * time.Minute
 
-// interopScenarios are the scenarios the Curator and Kazoo programs run, with
-// the line each prints on success (after "curator " or "kazoo "). The lines
-// are the same against any correct server.
-var interopScenarios = []struct {
+// interopScenario is a scenario the Curator and Kazoo programs run, with
+// the line each prints on success (after "curator " or "kazoo "). The
+// lines are the same against any correct server.
+type interopScenario struct {
 	name           string
 	curator, kazoo string
-}{
+}
+
+// interopScenarios are the scenarios, in the order the programs run them.
+var interopScenarios = []interopScenario{
 	{
 		name:    "mutex",
 		curator: "mutex clients=3 acquisitions=600 violations=0",
@@ -83,15 +86,11 @@ func interopServers(t *testing.T, addr string, fn func(t *testing.T, connect str
 func testInteropCurator(t *testing.T, addr string) {
 	java := zktest.Java(t)
 	cp := zktest.CompileCurator(t, filepath.Join("..", "..", "testdata", "interop", "curator", "CuratorInterop.java"))
-	for _, sc := range interopScenarios {
-		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
-			interopServers(t, addr, func(t *testing.T, connect string) {
-				args := append(append([]string{}, zktest.JavaQuietFlags...), "-cp", cp, "CuratorInterop", connect, sc.name)
-				zktest.RunProgram(t, interopTimeout, "", false, java, args...).ExpectLine(t, "curator "+sc.curator)
-			})
-		})
-	}
+	interopServers(t, addr, func(t *testing.T, connect string) {
+		args := append(append([]string{}, zktest.JavaQuietFlags...), "-cp", cp, "CuratorInterop", connect)
+		p := zktest.RunProgram(t, interopTimeout, "", false, java, append(args, interopScenarioNames()...)...)
+		expectScenarioLines(t, p, func(sc interopScenario) string { return "curator " + sc.curator })
+	})
 }
 
 // ---- Kazoo ----------------------------------------------------------------------------------
@@ -99,12 +98,41 @@ func testInteropCurator(t *testing.T, addr string) {
 func testInteropKazoo(t *testing.T, addr string) {
 	py := zktest.KazooPython(t)
 	script := filepath.Join("..", "..", "testdata", "interop", "kazoo", "interop.py")
+	interopServers(t, addr, func(t *testing.T, connect string) {
+		p := zktest.RunProgram(t, interopTimeout, "", false, py, append([]string{script, connect}, interopScenarioNames()...)...)
+		expectScenarioLines(t, p, func(sc interopScenario) string { return "kazoo " + sc.kazoo })
+	})
+}
+
+// interopScenarioNames are the scenarios' names, as the programs take
+// them: one process runs them all, one after the other (a JVM costs half
+// a CPU-second before it runs any).
+func interopScenarioNames() []string {
+	var names []string
+	for _, sc := range interopScenarios {
+		names = append(names, sc.name)
+	}
+	return names
+}
+
+// expectScenarioLines checks, a subtest per scenario, that p printed the
+// scenario's line, and that p succeeded (a failed scenario says why on
+// stderr, which a failure shows).
+func expectScenarioLines(t *testing.T, p zktest.Program, line func(interopScenario) string) {
+	t.Helper()
+	if p.Err != nil {
+		p.Log(t)
+		t.Errorf("%v", p.Err)
+	}
+	lines := strings.Split(p.Stdout, "\n")
 	for _, sc := range interopScenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
-			interopServers(t, addr, func(t *testing.T, connect string) {
-				zktest.RunProgram(t, interopTimeout, "", false, py, script, connect, sc.name).ExpectLine(t, "kazoo "+sc.kazoo)
-			})
+			want := line(sc)
+			if !slices.Contains(lines, want) {
+				t.Errorf("want the line\n\t%s\ngot:\n%s", want, p.Stdout)
+				return
+			}
+			t.Logf("%s (the program's whole run: %v)", want, p.Elapsed.Round(time.Millisecond))
 		})
 	}
 }

@@ -98,13 +98,25 @@ public final class CuratorInterop {
         return c;
     }
 
+    // main runs each scenario named, one after the other, in one JVM (a
+    // JVM costs half a second of CPU before it runs any), and exits 1 if
+    // any failed.
     public static void main(String[] args) {
-        if (args.length != 2) {
-            System.err.println("usage: CuratorInterop CONNECT mutex|watches|transactions");
+        if (args.length < 2) {
+            System.err.println("usage: CuratorInterop CONNECT mutex|watches|transactions...");
             System.exit(2);
         }
-        String connect = args[0];
-        String scenario = args[1];
+        int status = 0;
+        for (int i = 1; i < args.length; i++) {
+            status = Math.max(status, run(args[0], args[i]));
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    // run runs one scenario under a base path of its own and prints its
+    // line; it returns the exit status that says how it went.
+    static int run(String connect, String scenario) {
         String base = "/zkx-interop-curator-" + scenario + "-" + UUID.randomUUID().toString().substring(0, 8);
         List<CuratorFramework> clients = new ArrayList<>();
         int status = 0;
@@ -122,8 +134,7 @@ public final class CuratorInterop {
                     break;
                 default:
                     System.err.println("unknown scenario " + scenario);
-                    System.exit(2);
-                    return;
+                    return 2;
             }
             System.out.println(line);
         } catch (Failure f) {
@@ -148,8 +159,7 @@ public final class CuratorInterop {
                 c.close();
             }
         }
-        System.out.flush();
-        System.exit(status);
+        return status;
     }
 
     // ---- mutex -------------------------------------------------------------------------------
