@@ -55,6 +55,14 @@ func Describe(ctx context.Context, err error, within time.Duration) error {
 	var dns *net.DNSError
 	var alert tls.AlertError
 	var ours *deadline
+	// Whether and how ctx ended is read once: a connection's deadline is
+	// ctx's, so the error and ctx's own timer come at the same moment, and
+	// a ctx read twice could be running at the first look and over at the
+	// second (a silence of "within" then said as the caller's deadline).
+	var cause error
+	if ctx != nil {
+		cause = context.Cause(ctx) // nil while ctx runs
+	}
 	switch {
 	case err == nil:
 		return nil
@@ -62,11 +70,11 @@ func Describe(ctx context.Context, err error, within time.Duration) error {
 		return err
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return &Error{Text: "connection refused", Err: err}
-	case ctx != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &ours):
+	case cause != nil && errors.As(cause, &ours):
 		return &Error{Text: ours.Error(), NoAnswer: true, Err: err}
-	case ctx != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case cause != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return &Error{Text: "no answer before the deadline", NoAnswer: true, Err: err}
-	case ctx != nil && ctx.Err() != nil, errors.Is(err, context.Canceled):
+	case cause != nil, errors.Is(err, context.Canceled):
 		return &Error{Text: "stopped before it answered", Err: err}
 	case isTimeout(err) && within > 0:
 		return &Error{Text: fmt.Sprintf("no answer within %v", within), NoAnswer: true, Err: err}

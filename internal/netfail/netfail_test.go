@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -133,5 +134,35 @@ func TestDescribeCallersDeadline(t *testing.T) {
 	other := errors.New("something else")
 	if Describe(context.Background(), other, time.Second) != other {
 		t.Error("an error it does not know is returned as it is")
+	}
+}
+
+// endingCtx is a ctx Within made, already over, that says it still runs the
+// first time its Err is asked: what Describe sees when the connection's
+// deadline (ctx's) wakes it a moment before ctx's own timer ends ctx.
+type endingCtx struct {
+	context.Context
+	asked bool
+}
+
+func (c *endingCtx) Err() error {
+	if !c.asked {
+		c.asked = true
+		return nil
+	}
+	return c.Context.Err()
+}
+
+// TestDescribeDeadlineRace: a request's silence past its own deadline is
+// said as that, however the look at ctx falls against ctx's timer.
+func TestDescribeDeadlineRace(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := Within(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	ending := &endingCtx{Context: ctx}
+	timeout := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
+	if err := Describe(ending, timeout, time.Nanosecond); err.Error() != "no answer within 1ns" {
+		t.Errorf("got %q, want the request's own deadline", err)
 	}
 }
