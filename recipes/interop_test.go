@@ -256,9 +256,7 @@ func TestInteropMutexKazoo(t *testing.T) {
 		dir, log := zktest.Path(t), newHoldLog(t)
 		gate := startGate{zktest.Path(t), 4}
 		var ext external
-		for _, id := range []string{"kazoo-1", "kazoo-2"} {
-			ext.start(t, py, script, connect, dir, "lock", fmt.Sprint(interopRounds), log.path, id, gate.path)
-		}
+		ext.start(t, py, script, connect, dir, fmt.Sprint(interopRounds), log.path, gate.path, "lock:kazoo-1", "lock:kazoo-2")
 		runZkx(t, connect, gate, ext.finished(), []string{"zkx-1", "zkx-2"}, func(s *Session, id string) error {
 			return holdMutex(s, NewMutex(s, dir, WithFormat(Kazoo)), dir, log, id)
 		})
@@ -310,9 +308,7 @@ func TestInteropRWMutexKazoo(t *testing.T) {
 		dir, log := zktest.Path(t), newHoldLog(t)
 		gate := startGate{zktest.Path(t), 4}
 		var ext external
-		for _, id := range []string{"kazoo-writer-1", "kazoo-writer-2"} {
-			ext.start(t, py, script, connect, dir, "write", fmt.Sprint(interopRounds), log.path, id, gate.path)
-		}
+		ext.start(t, py, script, connect, dir, fmt.Sprint(interopRounds), log.path, gate.path, "write:kazoo-writer-1", "write:kazoo-writer-2")
 		runZkx(t, connect, gate, ext.finished(), []string{"zkx-reader", "zkx-writer"}, func(s *Session, id string) error {
 			return holdRW(s, NewRWMutex(s, dir, WithFormat(Kazoo)), dir, log, id, id == "zkx-reader")
 		})
