@@ -231,6 +231,7 @@ func TestRecognizeRealPeers(t *testing.T) {
 		}
 		d := recAsBarrier(t, get(t, "double"))
 		if d.Kind != "double-barrier" || d.Format != "curator" || d.Ready || len(d.Participants) != 2 {
+			logChildren(t, connect, base+"/double")
 			t.Fatalf("double barrier %+v", d)
 		}
 		for _, p := range d.Participants {
@@ -376,4 +377,26 @@ func TestRecognizeRealPeers(t *testing.T) {
 			t.Errorf("Scan found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
+}
+
+// logChildren logs each child of dir as the server has it (owner,
+// creation, data): a double barrier was seen, twice in some thirty suite
+// runs on a loaded machine, with one of its two participants a child with
+// no ephemeral owner, and this is what the next such failure should show.
+func logChildren(t *testing.T, connect, dir string) {
+	t.Helper()
+	c := zktest.Conn(t, connect)
+	kids, _, err := c.Children(dir)
+	if err != nil {
+		t.Logf("children of %s: %v", dir, err)
+		return
+	}
+	for _, k := range kids {
+		data, st, err := c.Get(dir + "/" + k)
+		if err != nil {
+			t.Logf("%s/%s: %v", dir, k, err)
+			continue
+		}
+		t.Logf("%s/%s: ephemeral owner 0x%x, czxid 0x%x, created %v, data %q", dir, k, st.EphemeralOwner, st.Czxid, time.UnixMilli(st.Ctime).UTC(), data)
+	}
 }
