@@ -19,7 +19,9 @@ import (
 // for Prometheus's first scrape (promtest.Start): best while the package's
 // other tests keep the cores busy, not at its end. Hence a file whose name
 // sorts last: once the parallel tests may go on, go test starts the
-// first-declared one, then (on Go 1.26) mostly the last-declared first.
+// first-declared one and then the others in the order the scheduler wakes
+// them, on a quiet machine (Go 1.26) from the last-declared back. Under
+// load that order is lost, and they may still start late.
 
 // shippedRules is the repo's alert rules, from this package's directory.
 const shippedRules = "../docs/alerts/zkx.rules.yml"

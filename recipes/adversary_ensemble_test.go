@@ -13,8 +13,7 @@ import (
 // fault soak on an ensemble, about 20 s): the package ends when it does if
 // it starts at once. Hence a file of its own whose name sorts first: once the
 // parallel tests may go on, go test lets the first-declared one run before
-// the others (which then start in an order of the scheduler's, on Go 1.26
-// mostly from the last-declared back).
+// the others (which then start in an order of the scheduler's).
 
 // TestNemesisReal runs the nemesis against a real 3-node ensemble: each of
 // its faults once by default (see realNemesis). Half the contenders may use
