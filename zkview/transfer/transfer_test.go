@@ -164,7 +164,11 @@ func TestResume(t *testing.T) {
 		c, bw := dial(t, connect)
 		base := zktest.Path(t)
 		ops := []zkview.WriteOp{{Kind: zkview.OpCreate, Path: base, ACL: zk.WorldACL(zk.PermAll)}, {Kind: zkview.OpCreate, Path: base + "/src", ACL: zk.WorldACL(zk.PermAll)}}
-		for i := range 25 {
+		// Eleven directories of a hundred: 1112 nodes with /src, so that
+		// the import's second transaction (after its first 1000) is left
+		// to the resumed import.
+		const dirs = 11
+		for i := range dirs {
 			ops = append(ops, zkview.WriteOp{Kind: zkview.OpCreate, Path: fmt.Sprintf("%s/src/d%02d", base, i), Data: []byte{byte(i)}, ACL: zk.WorldACL(zk.PermAll)})
 			for j := range 100 {
 				ops = append(ops, zkview.WriteOp{Kind: zkview.OpCreate, Path: fmt.Sprintf("%s/src/d%02d/n%03d", base, i, j), Data: []byte(fmt.Sprint(j)), ACL: zk.WorldACL(zk.PermAll)})
@@ -186,7 +190,7 @@ func TestResume(t *testing.T) {
 			t.Fatalf("stopped import report %+v, want the first transaction (1000 nodes) written", rep)
 		}
 		rep, err = importFile(t, bw, file, ImportOptions{To: base + "/dst", Existing: Skip})
-		if err != nil || rep.Skipped != 1000 || rep.Created != 2526-1000 {
+		if err != nil || rep.Skipped != 1000 || rep.Created != 1+dirs*101-1000 {
 			t.Fatalf("resumed import: %+v %v", rep, err)
 		}
 		if got, want := dump(t, c, base+"/dst"), dump(t, c, base+"/src"); got != want {
