@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-zookeeper/zk"
-
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 	"github.com/zkx-dev/zkx/internal/zkserver"
 )
@@ -65,13 +63,7 @@ func TestExporterSurvivesSessionExpiry(t *testing.T) {
 	t.Parallel()
 	srv := zktest.EmbeddedServer(t, zkserver.Config{})
 	connect := srv.ConnectString()
-	base := zktest.Path(t)
-	admin := zktest.Conn(t, connect)
-	acl := zk.WorldACL(zk.PermAll)
-	for _, p := range []string{base, base + "/jobs"} {
-		create(t, admin, p, nil, 0, acl)
-	}
-	create(t, admin, base+"/jobs/"+delayItem(time.Now().Add(-20*time.Minute), 0), []byte("a"), 0, acl)
+	base := staleQueue(t, connect)
 
 	before := srv.SessionIDs()
 	addr := startExporter(t, "--server", connect, "exporter", "--tables-every", "200ms", "--queue-stale", "15m", base)

@@ -50,6 +50,20 @@ func delayItem(due time.Time, seq int) string {
 	return fmt.Sprintf("queue-|%08X|%010d", due.UnixMilli(), seq)
 }
 
+// staleQueue makes a path of the test's hold a Curator delay queue, jobs,
+// whose one item has been due for 20 minutes, and returns the path.
+func staleQueue(t *testing.T, connect string) string {
+	t.Helper()
+	base := zktest.Path(t)
+	admin := zktest.Conn(t, connect)
+	acl := zk.WorldACL(zk.PermAll)
+	for _, p := range []string{base, base + "/jobs"} {
+		create(t, admin, p, nil, 0, acl)
+	}
+	create(t, admin, base+"/jobs/"+delayItem(time.Now().Add(-20*time.Minute), 0), []byte("a"), 0, acl)
+	return base
+}
+
 // TestQueuesCheck: a Curator delay queue with guaranteed delivery, whose
 // first item has been due for 20 minutes and whose second is in flight
 // with a consumer gone, beside a queue whose items are not due yet.

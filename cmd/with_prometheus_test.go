@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-zookeeper/zk"
-
 	"github.com/zkx-dev/zkx/internal/testkit/promtest"
 	"github.com/zkx-dev/zkx/internal/testkit/zktest"
 )
@@ -135,13 +133,7 @@ func TestExporterElectionAndQueueInPrometheus(t *testing.T) {
 	exporterPort := holdPort(t)
 	prom := promtest.Start(t, promtest.Config{Targets: []string{exporterPort.Addr().String()}, RuleFiles: []string{shippedRules}, ShortenFor: promtest.ShortFor})
 	connect := zktest.Shared(t)
-	base := zktest.Path(t)
-	admin := zktest.Conn(t, connect)
-	acl := zk.WorldACL(zk.PermAll)
-	for _, p := range []string{base, base + "/jobs"} {
-		create(t, admin, p, nil, 0, acl)
-	}
-	create(t, admin, base+"/jobs/"+delayItem(time.Now().Add(-20*time.Minute), 0), []byte("a"), 0, acl)
+	base := staleQueue(t, connect)
 	leader := zktest.StartCuratorRoles(t, connect, peerSessionTimeout, 0, "latch:"+base+"/leader")
 	leader.WaitLine(t, 0, "HOLDING latch "+base+"/leader")
 	zktest.StartCuratorRoles(t, connect, peerSessionTimeout, 0, "latch:"+base+"/leader")
