@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -150,21 +149,9 @@ func startExporterOn(t *testing.T, held net.Listener, args ...string) string {
 	if err := held.Close(); err != nil {
 		t.Fatal(err)
 	}
-	root := newRootCommand()
 	var errs strings.Builder
-	root.SetOut(io.Discard)
-	root.SetErr(&lockedWriter{out: &errs})
-	root.SetArgs(append(args, "--listen", addr))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("zkx exporter: %v", err)
-		}
-		t.Logf("zkx exporter's stderr:\n%s", errs.String())
-	})
+	t.Cleanup(func() { t.Logf("zkx exporter's stderr:\n%s", errs.String()) }) // after the exporter's end: cleanups run last first
+	exporter := runBackground(t, "zkx exporter", io.Discard, &lockedWriter{out: &errs}, append(args, "--listen", addr)...)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp, err := http.Get("http://" + addr + "/metrics")
@@ -176,8 +163,8 @@ func startExporterOn(t *testing.T, held net.Listener, args ...string) string {
 			t.Fatalf("zkx exporter does not answer on %s: %v", addr, err)
 		}
 		select {
-		case err := <-done:
-			t.Fatalf("zkx exporter ended: %v", err)
+		case <-exporter.done:
+			t.Fatalf("zkx exporter ended: %v", exporter.err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

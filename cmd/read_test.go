@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,37 @@ func runContext(ctx context.Context, t *testing.T, args ...string) (string, stri
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return out.String(), errs.String(), err
+}
+
+// background is a zkx command running in this process (runBackground).
+type background struct {
+	done chan struct{} // closed once the command has returned
+	err  error         // what it returned, once done is closed
+}
+
+// runBackground runs zkx ARGS with the given streams until the test ends:
+// its context is cancelled then, and an error it returns fails the test
+// (what names the command). done lets a test see an early end.
+func runBackground(t *testing.T, what string, stdout, stderr io.Writer, args ...string) *background {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	root := newRootCommand()
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetArgs(args)
+	b := &background{done: make(chan struct{})}
+	go func() {
+		b.err = root.ExecuteContext(ctx)
+		close(b.done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-b.done
+		if b.err != nil {
+			t.Errorf("%s ended with %v", what, b.err)
+		}
+	})
+	return b
 }
 
 // populate creates nodes (parents first) with an open ACL.

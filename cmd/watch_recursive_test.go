@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -71,20 +70,8 @@ func (l *lines) waitFor(t *testing.T, n int, poke func()) []string {
 // startWatch runs zkx watch ARGS until the test ends.
 func startWatch(t *testing.T, args ...string) (out, errOut *lines) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	out, errOut = newLines(), newLines()
-	root := newRootCommand()
-	root.SetOut(out)
-	root.SetErr(errOut)
-	root.SetArgs(args)
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("zkx watch ended with %v", err)
-		}
-	})
+	runBackground(t, "zkx watch", out, errOut, args...)
 	return out, errOut
 }
 
