@@ -124,11 +124,10 @@ func expectScenarioLines(t *testing.T, p zktest.Program, line func(interopScenar
 		p.Log(t)
 		t.Errorf("%v", p.Err)
 	}
-	lines := strings.Split(p.Stdout, "\n")
 	for _, sc := range interopScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			want := line(sc)
-			if !slices.Contains(lines, want) {
+			if !p.HasLine(want) {
 				t.Errorf("want the line\n\t%s\ngot:\n%s", want, p.Stdout)
 				return
 			}

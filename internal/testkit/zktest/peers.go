@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -40,14 +41,17 @@ func (p Program) ExpectLine(t testing.TB, want string) {
 		p.Log(t)
 		t.Fatalf("%v", p.Err)
 	}
-	for _, line := range strings.Split(p.Stdout, "\n") {
-		if line == want {
-			t.Logf("%s (%v)", line, p.Elapsed.Round(time.Millisecond))
-			return
-		}
+	if p.HasLine(want) {
+		t.Logf("%s (%v)", want, p.Elapsed.Round(time.Millisecond))
+		return
 	}
 	p.Log(t)
 	t.Fatalf("want the line\n\t%s", want)
+}
+
+// HasLine reports whether the program printed want as a whole line.
+func (p Program) HasLine(want string) bool {
+	return slices.Contains(strings.Split(p.Stdout, "\n"), want)
 }
 
 // RunProgram runs a program with stdin within timeout, in its own process
