@@ -46,28 +46,22 @@ func TestMaxClientCnxns(t *testing.T) {
 		t.Fatal("a 4th connection from the same address got a session; the limit is 3")
 	}
 	open[0].Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	retryFor(t, "room after a connection closed", func() (bool, string) {
 		c, err := wireclient.Dial(s.ConnectString(), 5*time.Second)
-		if err == nil {
-			c.Close()
-			break
+		if err != nil {
+			return false, err.Error()
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no room after a connection closed: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond) // polling for the server to see the close, bounded by the deadline
-	}
+		c.Close()
+		return true, ""
+	})
 	// Four-letter words count as connections too, as in ZooKeeper: until
 	// the server has seen the probe above close, the limit holds and conf
 	// is refused (an empty answer), so it is asked until it answers.
-	conf := fourLetter(t, s.ConnectString(), "conf")
-	for deadline := time.Now().Add(10 * time.Second); conf == ""; conf = fourLetter(t, s.ConnectString(), "conf") {
-		if time.Now().After(deadline) {
-			t.Fatal("conf refused for 10 s: the probe's closed connection still counted")
-		}
-		time.Sleep(20 * time.Millisecond) // polling for the server to see the close, bounded by the deadline
-	}
+	var conf string
+	retryFor(t, "conf answered", func() (bool, string) {
+		conf = fourLetter(t, s.ConnectString(), "conf")
+		return conf != "", "refused: the probe's closed connection still counted"
+	})
 	if !strings.Contains(conf, "maxClientCnxns=3") {
 		t.Errorf("conf does not say the limit:\n%s", conf)
 	}
@@ -174,5 +168,23 @@ func TestMaxWatches(t *testing.T) {
 	c.WaitEvents(1, 5*time.Second)
 	if code := get("/w3", true); code != jute.ErrOK {
 		t.Errorf("a watch after one fired: %d", code)
+	}
+}
+
+// retryFor calls try every 20 ms until it is done, and fails the test with
+// what and try's last state if 10 s pass first: the server sees a closed
+// connection a moment after its client closes it.
+func retryFor(t *testing.T, what string, try func() (done bool, state string)) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		done, state := try()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10s: %s", what, state)
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the server to see the close, bounded by the deadline
 	}
 }
