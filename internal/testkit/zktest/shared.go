@@ -158,13 +158,15 @@ func Main(m *testing.M, after ...func()) {
 
 // minParallel is how many tests of a package Main lets run at once when
 // the command line does not say (-parallel), if GOMAXPROCS is fewer.
-const minParallel = 4
+const minParallel = 6
 
 // waitingParallel raises -parallel to minParallel unless it was given.
 // go test's default, GOMAXPROCS, suits tests that compute; these mostly
 // wait — for JVMs to start, sessions to expire, peers to answer, a
 // deadline to pass — so on a 2-core machine two at a time left the cores
-// idle while the slowest tests ran one after another. Every test that
+// idle while the slowest tests ran one after another; at four, the waits
+// that started last (an expiry, a TTL, an election) still ended packages
+// with the cores idle. Every test that
 // calls t.Parallel owns its servers, subtree and ports; a test that waits
 // on a deadline allows for a loaded machine (CONTRIBUTING.md).
 func waitingParallel() {
