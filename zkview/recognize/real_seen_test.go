@@ -231,7 +231,7 @@ func TestRecognizeRealPartitionerFrozen(t *testing.T) {
 // consumerTTL is the TTL of CuratorConsumer's PersistentTtlNode, which
 // Curator touches every consumerTTL/2; the test waits for a touch, and for
 // the TTL to pass once the owner is killed.
-const consumerTTL = 2 * time.Second
+const consumerTTL = time.Second
 
 func TestRecognizeRealCuratorSeen(t *testing.T) {
 	t.Parallel()
