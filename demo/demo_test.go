@@ -65,10 +65,10 @@ func TestHeadlessShowsTheLesson(t *testing.T) {
 		const n = 5
 		lanes := headless(t, connect, redistest.Embedded(t).Addr(), HeadlessOptions{
 			Contenders: n, Duration: 1500 * time.Millisecond,
-			// Held long enough that each waiter has set its watch again
-			// before the next release, even on a busy machine: at 30 ms a
-			// loaded server's round trips made waiters miss releases
-			// (3.0-3.5 notifications per release instead of 4).
+			// Held well past a loaded server's round trip, so that each
+			// herd waiter has set its watch again before the next release:
+			// a waiter that has not misses that release, and the herd's
+			// count falls below N−1.
 			Lane: LaneConfig{Hold: 100 * time.Millisecond, Poll: 20 * time.Millisecond},
 		})
 		if len(lanes) != 4 {

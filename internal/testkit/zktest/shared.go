@@ -164,11 +164,11 @@ const minParallel = 6
 // go test's default, GOMAXPROCS, suits tests that compute; these mostly
 // wait — for JVMs to start, sessions to expire, peers to answer, a
 // deadline to pass — so on a 2-core machine two at a time left the cores
-// idle while the slowest tests ran one after another; at four, the waits
-// that started last (an expiry, a TTL, an election) still ended packages
-// with the cores idle. Every test that
-// calls t.Parallel owns its servers, subtree and ports; a test that waits
-// on a deadline allows for a loaded machine (CONTRIBUTING.md).
+// idle while the slowest tests ran one after another, and at four the
+// waits that started last (an expiry, a TTL, an election) still ended
+// packages with the cores idle. Every test that calls t.Parallel owns its
+// servers, subtree and ports; a test that waits on a deadline allows for
+// a loaded machine (CONTRIBUTING.md).
 func waitingParallel() {
 	if !flag.Parsed() {
 		flag.Parse()
