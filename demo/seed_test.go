@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"strings"
 	"testing"
@@ -167,13 +168,12 @@ func TestSeedRotates(t *testing.T) {
 		return ""
 	}
 	first, stuck := holder(SeedPaths.CuratorLock), holder(SeedPaths.StuckLock)
-	deadline := time.Now().Add(20 * time.Second)
-	for holder(SeedPaths.CuratorLock) == first {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s still holds after 20s with Rotate 100ms", SeedPaths.CuratorLock, first)
+	zktest.Eventually(t, 20*time.Second, SeedPaths.CuratorLock+"'s holder changes (Rotate 100ms)", func() error {
+		if holder(SeedPaths.CuratorLock) == first {
+			return fmt.Errorf("%s still holds", first)
 		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+		return nil
+	})
 	if got := holder(SeedPaths.StuckLock); got != stuck || got == "" {
 		t.Errorf("the stuck lock's holder moved from %q to %q", stuck, got)
 	}

@@ -26,7 +26,7 @@ func TestDaemonStopKillsItsGroup(t *testing.T) {
 	d := StartDaemon(t, logPath, sh, "-c", "sleep 300 & echo child $!; wait")
 	childLine := regexp.MustCompile(`child (\d+)`)
 	var child int
-	eventually(t, 30*time.Second, "the shell names its child", func() error {
+	Eventually(t, 30*time.Second, "the shell names its child", func() error {
 		m := childLine.FindStringSubmatch(d.Log(5))
 		if m == nil {
 			return fmt.Errorf("log so far: %q", d.Log(5))
@@ -46,7 +46,7 @@ func TestDaemonStopKillsItsGroup(t *testing.T) {
 		t.Errorf("a second Stop: %v", err)
 	}
 	// The orphaned child is reaped by init: gone once kill(0) finds nothing.
-	eventually(t, 30*time.Second, "the child killed with the group", func() error {
+	Eventually(t, 30*time.Second, "the child killed with the group", func() error {
 		if err := syscall.Kill(child, 0); !errors.Is(err, syscall.ESRCH) {
 			return fmt.Errorf("process %d: kill 0: %v", child, err)
 		}

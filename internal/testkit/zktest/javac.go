@@ -78,18 +78,11 @@ func javacCacheDir() string {
 	case "off":
 		return ""
 	case "":
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		return filepath.Join(base, "zkx", "test-javac")
+		return userCacheDir("test-javac")
 	default:
 		return v
 	}
 }
-
-// javacCacheAge is how long a compilation nobody used stays in the cache.
-const javacCacheAge = 14 * 24 * time.Hour
 
 // cachedJavac returns the classes of sources compiled against classpath,
 // from the cache under root when an identical compilation is there, else
@@ -122,7 +115,7 @@ func cachedJavac(t testing.TB, root, javac string, classpath, sources []string) 
 		_ = os.Chtimes(final, now, now) // kept by pruneCache while used
 		return final, Program{}, nil
 	}
-	pruneCache(root, javacCacheAge)
+	pruneCache(root)
 	tmp, err := os.MkdirTemp(root, key+".tmp-")
 	if err != nil {
 		return "", Program{}, fmt.Errorf("a directory for javac's classes: %w", err)
@@ -211,23 +204,6 @@ func javacKey(root, javac string, classpath, sources []string) (string, error) {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32], nil
-}
-
-// pruneCache removes what the cache under root holds that nobody used for
-// age (compilations, binaries, leftovers of interrupted ones); the caller
-// holds one entry's lock, and an entry in use has just been touched.
-func pruneCache(root string, age time.Duration) {
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || time.Since(info.ModTime()) < age {
-			continue
-		}
-		_ = os.RemoveAll(filepath.Join(root, e.Name())) // best effort: the next prune tries again
-	}
 }
 
 // runJavac compiles sources into classes.

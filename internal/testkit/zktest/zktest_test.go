@@ -21,22 +21,6 @@ func realAvailable() bool {
 	return err == nil
 }
 
-// eventually polls cond until it holds or timeout passes.
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() error) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		err := cond()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still failing after %v: %v", what, timeout, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 func ruok(addr string, timeout time.Duration) error {
 	out, err := FourLetter(addr, "ruok", timeout)
 	if err != nil {
@@ -108,7 +92,7 @@ func TestRealStandalone(t *testing.T) {
 		t.Fatal("paused server reported a mode")
 	}
 	m.Resume(t)
-	eventually(t, 10*time.Second, "ruok after Resume", func() error { return ruok(m.Addr(), time.Second) })
+	Eventually(t, 10*time.Second, "ruok after Resume", func() error { return ruok(m.Addr(), time.Second) })
 	e.WaitServing(t)
 }
 

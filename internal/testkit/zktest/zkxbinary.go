@@ -23,10 +23,6 @@ var builtZkx struct {
 	temp   string // a directory of the binary's own, without a cache; removed by Main
 }
 
-// zkxBinaryAge is how long a checkout's binary nobody used stays in the
-// cache.
-const zkxBinaryAge = 14 * 24 * time.Hour
-
 // ZkxBinary returns the zkx binary built from the sources of the module the
 // test runs in, for tests that run it as a user does; they only run it.
 // It is built once per test binary, into a cache of one directory per
@@ -71,24 +67,30 @@ func buildZkx(goTool string) (string, []byte, error) {
 		now := time.Now()
 		_ = os.Chtimes(dir, now, now) // kept by pruneCache while used
 		_ = os.Chtimes(dir+".lock", now, now)
-		pruneCache(filepath.Dir(dir), zkxBinaryAge)
+		pruneCache(filepath.Dir(dir))
 	}
 	bin := filepath.Join(dir, "zkx")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	cmd.Dir = root
-	out, err := cmd.CombinedOutput()
+	out, err := zkxBuild(goTool, root, bin).CombinedOutput()
 	return bin, out, err
+}
+
+// zkxBuild is go build of the module at root's main package into bin,
+// with flags before the package.
+func zkxBuild(goTool, root, bin string, flags ...string) *exec.Cmd {
+	cmd := exec.Command(goTool, append(append([]string{"build"}, flags...), "-o", bin, ".")...)
+	cmd.Dir = root
+	return cmd
 }
 
 // zkxBinaryDir is the cache directory of the checkout at root, "" when
 // there is no user cache directory.
 func zkxBinaryDir(root string) string {
-	base, err := os.UserCacheDir()
-	if err != nil {
+	base := userCacheDir("test-bin")
+	if base == "" {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(base, "zkx", "test-bin", hex.EncodeToString(sum[:8]))
+	return filepath.Join(base, hex.EncodeToString(sum[:8]))
 }
 
 // moduleRoot is the directory of the go.mod above the test's working

@@ -34,9 +34,7 @@ func TestZkxBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	cmd := exec.Command(LookPath(t, "go", "install Go"), "build", "-x", "-o", bin, ".")
-	cmd.Dir = root
-	out, err = cmd.CombinedOutput()
+	out, err = zkxBuild(LookPath(t, "go", "install Go"), root, bin, "-x").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build again: %v\n%s", err, out)
 	}
